@@ -1,0 +1,37 @@
+"""bnb-sim: a Monte Carlo strategy analyzer for Minecraft: Builders & Biomes.
+
+The public API is imported lazily (PEP 562) so that ``import bnb_sim`` is cheap and does not
+import numba until a kernel is used.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+__version__ = "0.1.0"
+
+# public name -> module that defines it
+_EXPORTS = {
+    "collectable": "bnb_sim.api",
+    "largest_group": "bnb_sim.api",
+    "count_matching": "bnb_sim.api",
+    "combat_odds": "bnb_sim.odds",
+    "simulate_combat": "bnb_sim.odds",
+    "CombatOdds": "bnb_sim.odds",
+    "load_components": "bnb_sim.components",
+    "Components": "bnb_sim.components",
+}
+
+__all__ = sorted(_EXPORTS) + ["__version__"]
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'bnb_sim' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return __all__

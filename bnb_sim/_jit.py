@@ -1,0 +1,89 @@
+"""The one module that imports numba.
+
+Numba's on-disk cache is keyed on each function's own source file, so editing a helper in
+another module leaves stale machine code behind in its callers (ENGINEERING.md section 1,
+pitfall 1). We sidestep that by keeping the cache in a folder named after a fingerprint of
+every module that holds jitted code: any edit to any kernel starts a fresh cache, and an
+unchanged install keeps its warm cache across processes.
+
+A user's ``NUMBA_CACHE_DIR`` is respected: our fingerprinted folder goes inside it.
+Everything that simulates imports numba through here; the CLI imports this module only
+inside the commands that need kernels, so ``bnb --help`` and ``bnb report`` stay numba-free.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pathlib
+import tempfile
+
+_PACKAGE = pathlib.Path(__file__).resolve().parent
+# Folders whose modules contain @njit code; a change in any of them invalidates the cache.
+_KERNEL_FOLDERS = ("engine", "policies")
+
+
+def kernel_fingerprint() -> str:
+    """Short hash of the source of every module that holds jitted code."""
+    digest = hashlib.sha256()
+    files = [pathlib.Path(__file__).resolve()]
+    for folder in _KERNEL_FOLDERS:
+        files.extend(sorted((_PACKAGE / folder).rglob("*.py")))
+    for path in files:
+        digest.update(path.relative_to(_PACKAGE).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _writable(folder: pathlib.Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".write-probe"
+        probe.write_text("ok")
+        probe.unlink()
+        return True
+    except OSError:
+        return False
+
+
+def cache_root() -> pathlib.Path:
+    """The folder that holds the fingerprinted caches (not including the fingerprint)."""
+    user_dir = os.environ.get("BNB_USER_NUMBA_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
+    if user_dir and not user_dir.endswith(_FINGERPRINT_SUFFIX):
+        return pathlib.Path(user_dir)
+    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return pathlib.Path(xdg) / "bnb-sim"
+
+
+_FINGERPRINT_SUFFIX = "-bnbsim"
+
+
+def cache_dir() -> pathlib.Path:
+    """Where this installation's compiled kernels live."""
+    folder = cache_root() / f"numba-{kernel_fingerprint()}{_FINGERPRINT_SUFFIX}"
+    if not _writable(folder):
+        folder = pathlib.Path(tempfile.gettempdir()) / "bnb-sim" / folder.name
+        folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _configure() -> str:
+    user_dir = os.environ.get("NUMBA_CACHE_DIR")
+    if user_dir and not user_dir.endswith(_FINGERPRINT_SUFFIX):
+        # Remember the user's choice so that worker processes that inherit our environment
+        # derive the same folder instead of nesting fingerprints.
+        os.environ["BNB_USER_NUMBA_CACHE_DIR"] = user_dir
+    folder = str(cache_dir())
+    os.environ["NUMBA_CACHE_DIR"] = folder
+    return folder
+
+
+CACHE_DIR = _configure()
+
+import numba  # noqa: E402  (must follow the cache configuration above)
+from numba import njit, prange  # noqa: E402
+
+# If numba was imported before us, its config already froze the old value; set it directly.
+numba.config.CACHE_DIR = CACHE_DIR
+
+__all__ = ["CACHE_DIR", "kernel_fingerprint", "njit", "numba", "prange"]

@@ -1,0 +1,75 @@
+"""The ``bnb`` command line.
+
+Sub-commands are imported lazily (pallets/click#945 pattern): ``bnb --help`` lists them
+from the table below without importing any of them, so it never imports numba, pandas or
+matplotlib. Each command module imports the heavy libraries it needs inside its function.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from bnb_sim import __version__
+from bnb_sim.errors import BnbError
+
+# name -> (module, attribute, one-line help shown by `bnb --help`)
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "odds": ("bnb_sim.cli.odds_cmd", "odds", "Exact combat odds for a weapon pile against a mob."),
+    "components": (
+        "bnb_sim.cli.components_cmd",
+        "components",
+        "Show or validate component data (hearts, XP, costs) with provenance.",
+    ),
+}
+
+
+class LazyGroup(click.Group):
+    """A click group whose sub-commands are imported only when they run (or show help)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS:
+            return None
+        module_name, attribute, _ = COMMANDS[name]
+        module = importlib.import_module(module_name)
+        return getattr(module, attribute)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="bnb")
+def cli() -> None:
+    """bnb-sim: a Monte Carlo strategy analyzer for Minecraft: Builders & Biomes."""
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console entry point: user errors become one line on stderr and exit code 2."""
+    try:
+        cli.main(args=argv, prog_name="bnb", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(130)
+    except click.exceptions.NoArgsIsHelpError as exc:  # click >= 8.2
+        click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
+        sys.exit(0)
+    except click.ClickException as exc:
+        click.echo(f"bnb: error: {exc.format_message()}", err=True)
+        sys.exit(2)
+    except BnbError as exc:
+        click.echo(f"bnb: error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        click.echo("Interrupted.", err=True)
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(0)
