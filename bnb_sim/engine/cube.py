@@ -93,7 +93,7 @@ def bench_collectable(n, min_sides):
     """Run :func:`collectable_bits` ``n`` times on varied boards (for the speed script)."""
     acc = np.uint64(0)
     occ = np.uint64(0xFFFFFFFFFFFFFFFF)
-    for i in range(n):
+    for _ in range(n):
         acc ^= collectable_bits(occ, min_sides)
         occ = occ * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
     return acc
