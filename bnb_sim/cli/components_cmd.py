@@ -1,0 +1,146 @@
+"""``bnb components``: show or validate component data with its provenance.
+
+Imports neither numba nor numpy: it reads and checks TOML only.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import click
+
+from bnb_sim.cli.options import components_option
+
+EST = "~"  # marks an estimated value in the tables
+WIDTH = 100
+
+
+@click.group("components")
+def components() -> None:
+    """Show or validate component data (hearts, XP, costs) with provenance."""
+
+
+@components.command("show")
+@components_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
+def show(components, as_json: bool) -> None:
+    """Print the component data; estimated values are marked with ~."""
+    if as_json:
+        click.echo(json.dumps(components.to_json_dict(), indent=2))
+        return
+    click.echo("\n".join(render(components)))
+
+
+@components.command("validate")
+@click.argument("file", metavar="FILE")
+def validate(file: str) -> None:
+    """Check FILE (a complete file or an override of the defaults)."""
+    from bnb_sim.components import load_components
+
+    comps = load_components(file)
+    click.echo(f"{file}: valid ({comps.n_estimates} estimated values)")
+
+
+def render(comps) -> list[str]:
+    """The readable tables of ``components show``."""
+    data = comps.data
+    rows = {r["key"]: r for r in comps.provenance_rows()}
+
+    def v(key: str) -> str:
+        row = rows[key]
+        return (EST if row["provenance"] == "estimate" else "") + str(row["value"])
+
+    out = [
+        data.get("title", data["game"]),
+        f"source: {comps.source}   sha256: {comps.content_hash[:16]}   "
+        f"values: {len(rows)}, estimated: {comps.n_estimates} (marked {EST})",
+        "",
+        "Rules",
+    ]
+    out += [f"  {k:<20} {v('rules.' + k):>4}" for k in data["rules"] if _is_value(k)]
+    out += ["", "Characteristics"]
+    out += [f"  {c:<9} {', '.join(names)}" for c, names in data["characteristics"].items()]
+    total = sum(b["count"] for b in data["blocks"].values())
+    out += ["", f"Blocks ({total} in the cube)"]
+    for name, b in data["blocks"].items():
+        wild = "  wild" if b["wild"] else ""
+        out.append(f"  {name:<12} {v(f'blocks.{name}.count'):>4}{wild}")
+
+    weapons = data["weapons"]
+    fields = (
+        ("hearts", "hearts"),
+        ("extra_reveals", "extra"),
+        ("xp_on_reveal", "xp"),
+        ("blocks_on_reveal", "blocks"),
+        ("detonate_hearts", "detonate"),
+        ("start_count", "start"),
+        ("table_count", "table"),
+    )
+    out += ["", "Weapons (type order)"]
+    out.append("   #  name              " + "".join(f"{h:>9}" for _, h in fields) + "  aliases")
+    for i, (name, w) in enumerate(weapons.items()):
+        cells = "".join(f"{v(f'weapons.{name}.{f}'):>9}" for f, _ in fields)
+        out.append(f"  {i:>2}  {name:<18}{cells}  {', '.join(w['aliases'])}")
+
+    out += [
+        "",
+        f"Mobs ({sum(t['copies'] for m in data['mobs'].values() for t in m['tiles'])} tiles)",
+    ]
+    for name, m in data["mobs"].items():
+        out.append(f"  {name:<12} hearts {v(f'mobs.{name}.hearts')}")
+        for i, t in enumerate(m["tiles"]):
+            key = f"mobs.{name}.tiles.{i}"
+            line = f"    {t['kind']:<7} xp {v(key + '.xp'):>3}   copies {v(key + '.copies'):>3}"
+            if t["kind"] == "bonus":
+                line += f"   {v(key + '.bonus_xp')} XP per {v(key + '.bonus')}"
+            out.append(line)
+
+    buildings = data["buildings"]
+    n_tiles = sum(b["copies"] for b in buildings.values())
+    out += ["", f"Buildings ({len(buildings)} tables, {n_tiles} tiles)"]
+    out.append(
+        f"  {'id':<6}{'biome':<14}{'material':<10}{'type':<14}{'cost':<16}{'xp':>4}{'copies':>8}"
+    )
+    for bid, b in buildings.items():
+        cost = " + ".join(f"{v(f'buildings.{bid}.cost.{m}')} {m}" for m in b["cost"])
+        out.append(
+            f"  {bid:<6}{b['biome']:<14}{b['material']:<10}{b['type']:<14}{cost:<16}"
+            f"{v(f'buildings.{bid}.xp'):>4}{v(f'buildings.{bid}.copies'):>8}"
+        )
+
+    out += ["", "Scoring cards (XP per space of the largest group)"]
+    for card, s in data["scoring"].items():
+        cells = "  ".join(f"{val} {v(f'scoring.{card}.values.{val}')}" for val in s["values"])
+        out.append(f"  {card.upper()} {s['characteristic']:<9} {cells}")
+
+    out += ["", "Player boards (printed biomes, row by row)"]
+    width = max(len(b) for b in data["characteristics"]["biome"]) + 2
+    for name, board in data["boards"].items():
+        mark = EST if rows[f"boards.{name}.spaces"]["provenance"] == "estimate" else ""
+        for r, line in enumerate(board["spaces"]):
+            label = f"{mark}{name}" if r == 0 else ""
+            out.append(f"  {label:<10}" + "".join(f"{s:<{width}}" for s in line).rstrip())
+
+    out += ["", f"Estimated values ({EST}), by reason"]
+    out += _grouped(r for r in rows.values() if r["provenance"] == "estimate")
+    out += ["", "Known values, by source"]
+    out += _grouped(r for r in rows.values() if r["provenance"] == "known")
+    return [line.rstrip() for line in out]
+
+
+def _is_value(key: str) -> bool:
+    return key not in ("provenance", "source", "reason")
+
+
+def _grouped(rows) -> list[str]:
+    groups: dict[str, list[str]] = {}
+    for r in rows:
+        groups.setdefault(r["note"], []).append(r["key"])
+    out = []
+    for note, keys in groups.items():
+        shown = ", ".join(keys[:3]) + (f", and {len(keys) - 3} more" if len(keys) > 3 else "")
+        count = f"{len(keys)} value{'s' if len(keys) != 1 else ''}: {shown}"
+        out += textwrap.wrap(note, WIDTH, initial_indent="  - ", subsequent_indent="    ")
+        out += textwrap.wrap(count, WIDTH, initial_indent=" " * 6, subsequent_indent=" " * 8)
+    return out or ["  (none)"]

@@ -1,0 +1,205 @@
+"""Reading component files: TOML parsing, size limits, and the override merge.
+
+A file that has every data section (rules, characteristics, blocks, weapons, mobs, buildings,
+scoring, boards) is a *complete* file and replaces the defaults; any other file is a *partial
+override* merged over the defaults (docs/components.md): tables merge key by key, arrays and
+plain values replace, and ``provenance``/``source``/``reason`` and a building's ``cost``
+replace as a whole. When an override restates a table's ``provenance``, the old ``source``
+and ``reason`` are dropped with it, so a stale citation never survives a changed value.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import stat
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+from bnb_sim.components.validate import NOTE_KEYS, Origins, clean, is_complete, validate
+from bnb_sim.errors import ComponentError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+DEFAULT_COMPONENTS_PATH = Path(__file__).resolve().parent.parent / "data" / "builders_biomes.toml"
+DEFAULT_LABEL = "builders_biomes.toml (default)"
+MAX_BYTES = 1_000_000  # refuse bigger files: no legitimate component file comes close
+MAX_DEPTH = 12  # deepest legitimate nesting: mobs.<name>.tiles[i].provenance.<label> is 6
+REPLACE_WHOLE = (*NOTE_KEYS, "cost")
+
+PathArg = str | os.PathLike
+
+
+def _error(file: str, key: str, problem: str) -> ComponentError:
+    return ComponentError(clean(file, 300), clean(key), clean(problem, 400))
+
+
+def read_toml(path: PathArg) -> dict:
+    """Parse one TOML file, refusing anything that is not a regular file under 1 MB."""
+    label = os.fspath(path)
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise _error(label, "", "file not found") from None
+    except OSError as exc:
+        raise _error(label, "", f"cannot read: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise _error(label, "", "is a directory, not a component file")
+    if not stat.S_ISREG(info.st_mode):
+        raise _error(label, "", "not a regular file")
+    if info.st_size > MAX_BYTES:
+        raise _error(label, "", f"larger than {MAX_BYTES // 1_000_000} MB; refusing to read it")
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise _error(label, "", f"cannot read: {exc.strerror or exc}") from None
+    return parse_toml(raw, label)
+
+
+def parse_toml(raw: bytes | str, label: str) -> dict:
+    """Parse TOML text (bytes are decoded as UTF-8); every failure is a ComponentError."""
+    if len(raw) > MAX_BYTES:
+        raise _error(label, "", f"larger than {MAX_BYTES // 1_000_000} MB; refusing to read it")
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise _error(label, "", f"not UTF-8 text (bad byte at offset {exc.start})") from None
+    try:
+        data = tomllib.loads(raw)
+    except tomllib.TOMLDecodeError as exc:
+        raise _error(label, "", f"TOML syntax error: {exc}") from None
+    except RecursionError:
+        raise _error(label, "", "nested too deeply") from None
+    check_depth(data, label)
+    return data
+
+
+def check_depth(data: object, label: str) -> None:
+    """Refuse absurdly nested data before anything recurses into it."""
+    todo = [(data, 0)]
+    while todo:
+        obj, depth = todo.pop()
+        if depth > MAX_DEPTH:
+            raise _error(label, "", f"nested more than {MAX_DEPTH} levels deep")
+        if isinstance(obj, dict):
+            todo.extend((v, depth + 1) for v in obj.values())
+        elif isinstance(obj, list):
+            todo.extend((v, depth + 1) for v in obj)
+
+
+def merge_into(base: dict, override: dict, file_idx: int, origins: Origins, path: str = "") -> None:
+    """Merge ``override`` into ``base`` in place, recording where each change came from."""
+    restated = "provenance" in override
+    if restated:  # the notes go with the provenance: a missing one is this override's fault
+        for note in ("source", "reason"):
+            base.pop(note, None)
+            origins.paths[f"{path}.{note}" if path else note] = file_idx
+    changed = []
+    for key, value in override.items():
+        sub = f"{path}.{key}" if path else str(key)
+        old = base.get(key)
+        if isinstance(old, dict) and isinstance(value, dict) and key not in REPLACE_WHOLE:
+            merge_into(old, value, file_idx, origins, sub)
+            continue
+        base[key] = copy.deepcopy(value)
+        origins.paths[sub] = file_idx
+        if key not in NOTE_KEYS:
+            changed.append(str(key))
+    if restated:
+        origins.unrestated.pop(path, None)
+    elif changed and "provenance" in base:
+        origins.unrestated[path] = (file_idx, changed)
+
+
+def _as_paths(paths: PathArg | Iterable[PathArg] | None) -> list[PathArg]:
+    if paths is None:
+        return []
+    if isinstance(paths, (str, os.PathLike)):
+        return [paths]
+    out = list(paths)
+    for p in out:
+        if not isinstance(p, (str, os.PathLike)):
+            raise TypeError(f"component file paths must be str or PathLike, got {p!r}")
+    return out
+
+
+def load_default_data() -> dict:
+    return read_toml(DEFAULT_COMPONENTS_PATH)
+
+
+def merge_files(paths: PathArg | Iterable[PathArg] | None) -> tuple[dict, Origins, list[str]]:
+    """Read the defaults and the given files in order; return merged data and its origins."""
+    given = _as_paths(paths)
+    data = load_default_data()
+    origins = Origins(files=[DEFAULT_LABEL])
+    for p in given:
+        label = os.fspath(p)
+        layer = read_toml(p)
+        if is_complete(layer):
+            data, origins = layer, Origins(files=[label])
+        else:
+            origins.files.append(label)
+            merge_into(data, layer, len(origins.files) - 1, origins)
+    return data, origins, [os.fspath(p) for p in given]
+
+
+def load_components(paths: PathArg | Iterable[PathArg] | None = None):
+    """Load component data: the defaults, or files (complete or partial overrides) over them.
+
+    ``paths`` is one path or a sequence of paths applied in order. Every problem raises
+    :class:`~bnb_sim.errors.ComponentError` naming the file, the dotted key and the problem.
+    """
+    from bnb_sim.components.model import Components
+
+    data, origins, given = merge_files(paths)
+    normalised, rows = validate(data, origins)
+    source = ", ".join(given) if given else "default"
+    return Components(normalised, rows, source=source, origins=origins)
+
+
+def components_from_dict(data: dict, *, name: str = "<dict>", over_defaults: bool = False):
+    """Validate an in-memory component dict (a complete one, or an override of the defaults)."""
+    from bnb_sim.components.model import Components
+
+    if not isinstance(data, dict):
+        raise _error(name, "", f"component data must be a table, got {type(data).__name__}")
+    check_depth(data, name)
+    if over_defaults:
+        merged = load_default_data()
+        origins = Origins(files=[DEFAULT_LABEL, name])
+        merge_into(merged, data, 1, origins)
+    else:
+        merged, origins = copy.deepcopy(data), Origins(files=[name])
+    normalised, rows = validate(merged, origins)
+    return Components(normalised, rows, source=name, origins=origins)
+
+
+def components_from_text(text: bytes | str, *, name: str = "<text>", over_defaults: bool = False):
+    """Like :func:`components_from_dict` for TOML text (used by tests and tools)."""
+    data = parse_toml(text, name)
+    return components_from_dict(
+        data, name=name, over_defaults=over_defaults and not is_complete(data)
+    )
+
+
+def parse_assignment(text: str, *, origin: str = "--set") -> tuple[str, object]:
+    """Split ``"mobs.enderman.hearts=5"`` into a dotted path and a TOML value.
+
+    The value is read as a TOML value (``5``, ``"x"``, ``[1, 2]``); anything that is not valid
+    TOML is taken as a bare string, so ``bonus=type.bridge`` works.
+    """
+    path, eq, value = text.partition("=")
+    path, value = path.strip(), value.strip()
+    if not eq or not path or not value:
+        raise _error(origin, text, "expected PATH=VALUE, e.g. mobs.enderman.hearts=7")
+    try:
+        parsed = tomllib.loads(f"v = {value}")["v"]
+    except (tomllib.TOMLDecodeError, RecursionError):
+        parsed = value
+    return path, parsed
