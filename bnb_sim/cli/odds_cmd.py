@@ -1,0 +1,177 @@
+"""``bnb odds``: exact combat odds of a weapon pile (R-FIGHT-2 to R-FIGHT-5).
+
+Numba loads only inside the command body (through :mod:`bnb_sim.odds`), so ``bnb --help`` and
+``bnb odds --help`` stay fast.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from bnb_sim.cli.options import components_option
+
+MAX_SIMULATE = 10_000_000  # same as bnb_sim.odds.MAX_SIMULATE (kept here to avoid the import)
+
+
+def _pct(p: float) -> str:
+    return f"{100.0 * p:6.2f}%"
+
+
+def _interval(sim: dict[str, Any], key: str, percent: bool) -> str:
+    est = sim[key]
+    if percent:
+        return (
+            f"MC {100 * est['estimate']:.2f}% [{100 * est['low']:.2f}%, {100 * est['high']:.2f}%]"
+        )
+    return f"MC {est['estimate']:.3f} [{est['low']:.3f}, {est['high']:.3f}]"
+
+
+def _pile_line(odds: Any, detonate: dict[str, int]) -> str:
+    total = sum(item["count"] for item in odds.pile)
+    parts = []
+    for item in odds.pile:
+        extra = f", {detonate[item['name']]} if detonated" if item["name"] in detonate else ""
+        hearts = f"{item['hearts']} heart" + ("" if item["hearts"] == 1 else "s")
+        parts.append(f"{item['name']} x{item['count']} ({hearts}{extra})")
+    return f"Pile ({total} tokens): " + ", ".join(parts)
+
+
+def _distribution_lines(dist: dict[int, float]) -> list[str]:
+    lines = ["Most hearts the pile can reach (base + every revealed TNT detonated):"]
+    lines.append("  hearts   P(= k)    P(>= k)")
+    tail = 1.0
+    for k in sorted(dist):
+        lines.append(f"  {k:6d}  {_pct(dist[k])}  {_pct(max(tail, 0.0))}")
+        tail -= dist[k]
+    return lines
+
+
+def _expectation_lines(odds: Any, sim: dict[str, Any] | None) -> list[str]:
+    rows = [
+        ("Expected tokens revealed", odds.expected_revealed, "expected_revealed"),
+        ("Expected hoe XP", odds.expected_hoe_xp, "expected_hoe_xp"),
+        ("Expected pickaxe blocks", odds.expected_pickaxe_blocks, "expected_pickaxe_blocks"),
+    ]
+    lines = []
+    for label, value, key in rows:
+        beside = f"   {_interval(sim, key, False)}" if sim else ""
+        lines.append(f"  {label:<26s}{value:8.3f}{beside}")
+    return lines
+
+
+def _single_text(odds: Any, detonate: dict[str, int]) -> str:
+    sim = odds.simulated
+    who = f" ({', '.join(odds.mobs)})" if odds.mobs else ""
+    lines = [_pile_line(odds, detonate), f"Against {odds.hearts} hearts{who}:"]
+    rows = [
+        ("P(win)", odds.p_win, "p_win", True),
+        ("P(win) without TNT", odds.p_win_no_tnt, "p_win_no_tnt", True),
+    ]
+    for label, value, key, _ in rows:
+        beside = f"   {_interval(sim, key, True)}" if sim else ""
+        lines.append(f"  {label:<26s}{_pct(value):>8s}{beside}")
+    lines.extend(_expectation_lines(odds, sim))
+    beside = f"   {_interval(sim, 'expected_tnt_spent', False)}" if sim else ""
+    lines.append(f"  {'Expected TNT detonated':<26s}{odds.expected_tnt_spent:8.3f}{beside}")
+    if sim:
+        lines.append(f"  (Monte Carlo: {sim['n']:,} fights, seed {sim['seed']}, 95% intervals)")
+    lines.extend(_distribution_lines(odds.hearts_distribution))
+    return "\n".join(lines)
+
+
+def _table_text(rows: list[Any], detonate: dict[str, int]) -> str:
+    first = rows[0]
+    lines = [_pile_line(first, detonate), ""]
+    head = f"  {'hearts':>6s}  {'mobs':<20s}{'P(win)':>8s}  {'no TNT':>8s}  {'TNT used':>8s}"
+    if first.simulated:
+        head += "   Monte Carlo P(win), 95%"
+    lines.append(head)
+    for row in rows:
+        line = (
+            f"  {row.hearts:6d}  {', '.join(row.mobs):<20s}{_pct(row.p_win):>8s}  "
+            f"{_pct(row.p_win_no_tnt):>8s}  {row.expected_tnt_spent:8.3f}"
+        )
+        if row.simulated:
+            line += f"   {_interval(row.simulated, 'p_win', True)}"
+        lines.append(line)
+    lines.append("")
+    lines.extend(_expectation_lines(first, first.simulated))
+    if first.simulated:
+        sim = first.simulated
+        lines.append(f"  (Monte Carlo: {sim['n']:,} fights per row, seed {sim['seed']})")
+    lines.extend(_distribution_lines(first.hearts_distribution))
+    return "\n".join(lines)
+
+
+@click.command("odds")
+@click.option(
+    "--pile",
+    required=True,
+    metavar="SPEC",
+    help="Weapon pile, e.g. 'stone_sword,wooden_sword,potato*3,bow*2,tnt' (names or aliases).",
+)
+@click.option("--hearts", type=int, default=None, help="Mob hearts to beat (a positive integer).")
+@click.option("--mob", default=None, metavar="NAME", help="Take the hearts from this mob.")
+@components_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option(
+    "--simulate",
+    type=int,
+    default=None,
+    metavar="N",
+    help=f"Also run N Monte Carlo fights (1 to {MAX_SIMULATE:,}) as a check.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed for --simulate.")
+def odds(
+    pile: str,
+    hearts: int | None,
+    mob: str | None,
+    components: Any,
+    as_json: bool,
+    simulate: int | None,
+    seed: int,
+) -> None:
+    """Exact odds of winning a fight with a weapon pile (R-FIGHT-2 to R-FIGHT-5).
+
+    With --hearts or --mob: one answer; with neither, a table over every heart value a mob
+    has. TNT is detonated only when that turns a loss into a win, as few as needed.
+    """
+    if hearts is not None and mob is not None:
+        raise click.BadParameter("give --hearts or --mob, not both", param_hint="'--hearts'")
+    if hearts is not None and hearts < 1:
+        raise click.BadParameter(
+            f"must be a positive integer, got {hearts}", param_hint="'--hearts'"
+        )
+    if simulate is not None and not 1 <= simulate <= MAX_SIMULATE:
+        raise click.BadParameter(
+            f"must be from 1 to {MAX_SIMULATE:,}, got {simulate}", param_hint="'--simulate'"
+        )
+    if seed < 0:
+        raise click.BadParameter(f"must be >= 0, got {seed}", param_hint="'--seed'")
+
+    from bnb_sim import odds as odds_api
+
+    comps = odds_api.get_components(components)
+    n_sim = simulate or 0
+    single = hearts is not None or mob is not None
+    if not single:
+        rows = odds_api.combat_odds_table(pile, components=comps, simulate=n_sim, seed=seed)
+    else:
+        rows = [
+            odds_api.combat_odds(pile, hearts, mob=mob, components=comps, simulate=n_sim, seed=seed)
+        ]
+    if as_json:
+        if single:
+            payload = rows[0].to_dict()
+        else:
+            payload = {"table": [row.to_dict() for row in rows]}
+        click.echo(json.dumps(payload, indent=2))
+        return
+    tok_detonate = comps.arrays.tok_detonate
+    detonate = {
+        name: int(tok_detonate[t]) for t, name in enumerate(comps.weapon_names) if tok_detonate[t]
+    }
+    click.echo(_single_text(rows[0], detonate) if single else _table_text(rows, detonate))
