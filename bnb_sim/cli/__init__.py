@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "components",
         "Show or validate component data (hearts, XP, costs) with provenance.",
     ),
+    "report": ("bnb_sim.cli.report_cmd", "report", "Write the report (md, html, png) of a run."),
 }
 
 

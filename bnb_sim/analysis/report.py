@@ -1,0 +1,858 @@
+"""Reports: ``report.md``, a self-contained ``report.html``, PNG figures and ``summary.json``.
+
+Building blocks, meant to be reused by the tournament / sweep / compare reports:
+
+* :class:`Section` collects blocks (text, tables, figures, warning boxes) and a ``summary``
+  dict of machine-readable numbers; it renders itself as Markdown and as HTML.
+* :class:`ReportBuilder` collects sections and writes everything (:meth:`ReportBuilder.write`).
+* ``*_section(...)`` functions build the sections of a simulate-run report from the ``seats``
+  and ``games`` frames; :func:`build_simulate_report` puts them together and
+  :func:`write_report` is the one-call entry point (``bnb report``).
+
+Nothing here imports numba: a report needs only pandas, pyarrow and matplotlib.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as _dt
+import html
+import json
+import math
+import os
+import re
+import string
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from bnb_sim.analysis import plots, tables
+from bnb_sim.analysis.stats import Rate, balance_metric, first_player_advantage
+from bnb_sim.errors import BnbError
+
+ESTIMATED_KEYS_SHOWN = 12
+
+# --------------------------------------------------------------------------------------
+# blocks and sections
+
+
+@dataclass
+class _Heading:
+    text: str
+    level: int = 3
+
+
+@dataclass
+class _Text:
+    text: str
+
+
+@dataclass
+class _Table:
+    df: pd.DataFrame
+    caption: str | None = None
+
+
+@dataclass
+class _Figure:
+    name: str
+    png: bytes
+    caption: str
+    alt: str
+
+
+@dataclass
+class _Warning:
+    title: str
+    text: str
+    items: list[str] = field(default_factory=list)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "section"
+
+
+_INLINE = [
+    (re.compile(r"`([^`]+)`"), r"<code>\1</code>"),
+    (re.compile(r"\*\*([^*]+)\*\*"), r"<strong>\1</strong>"),
+]
+
+
+def _inline_html(text: str) -> str:
+    """Escape ``text`` and turn `code` and **bold** into HTML."""
+    out = html.escape(text, quote=False)
+    for pattern, repl in _INLINE:
+        out = pattern.sub(repl, out)
+    return out
+
+
+def _md_cell(value: Any) -> str:
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+_NUMERIC = re.compile(r"^[+\-−]?[\d.,]+(%| pp)?( \[.*\])?$|^n/a$")
+
+
+def _numeric_columns(df: pd.DataFrame) -> list[bool]:
+    return [bool(len(df)) and all(_NUMERIC.match(str(v)) for v in df[c]) for c in df.columns]
+
+
+class Section:
+    """A titled part of a report: blocks rendered to Markdown and HTML, plus ``summary``.
+
+    ``summary`` holds the section's machine-readable numbers; :class:`ReportBuilder` merges
+    the summaries of its sections into ``summary.json``.
+    """
+
+    def __init__(self, title: str, anchor: str | None = None):
+        self.title = title
+        self.anchor = anchor or _slug(title)
+        self.blocks: list = []
+        self.summary: dict[str, Any] = {}
+
+    def heading(self, text: str, level: int = 3) -> Section:
+        self.blocks.append(_Heading(text, level))
+        return self
+
+    def text(self, text: str) -> Section:
+        """A paragraph; `code` and **bold** are the only markup."""
+        self.blocks.append(_Text(text))
+        return self
+
+    def table(self, df: pd.DataFrame, caption: str | None = None) -> Section:
+        """A table of display strings (format numbers first, e.g. with tables.fmt_rate)."""
+        self.blocks.append(_Table(df.reset_index(drop=True), caption))
+        return self
+
+    def figure(self, name: str, fig, caption: str, alt: str | None = None) -> Section:
+        """Render a matplotlib figure to PNG now (it is embedded in the HTML, a file for md)."""
+        self.blocks.append(_Figure(_slug(name), plots.to_png(fig), caption, alt or caption))
+        return self
+
+    def warning(self, title: str, text: str, items: Sequence[str] = ()) -> Section:
+        """A visible warning box (HTML) / a bold blockquote (Markdown)."""
+        self.blocks.append(_Warning(title, text, list(items)))
+        return self
+
+    @property
+    def figures(self) -> list[_Figure]:
+        return [b for b in self.blocks if isinstance(b, _Figure)]
+
+    def to_markdown(self, image_names: Mapping[int, str] | None = None) -> str:
+        lines = [f"## {self.title}", ""]
+        for block in self.blocks:
+            if isinstance(block, _Heading):
+                lines += [f"{'#' * block.level} {block.text}", ""]
+            elif isinstance(block, _Text):
+                lines += [block.text, ""]
+            elif isinstance(block, _Warning):
+                lines.append(f"> **⚠ {block.title}** {block.text}")
+                lines += [f"> - {item}" for item in block.items]
+                lines.append("")
+            elif isinstance(block, _Table):
+                if block.caption:
+                    lines += [f"*{block.caption}*", ""]
+                df = block.df
+                right = _numeric_columns(df)
+                lines.append("| " + " | ".join(_md_cell(c) for c in df.columns) + " |")
+                lines.append("|" + "|".join("---:" if r else "---" for r in right) + "|")
+                for row in df.itertuples(index=False):
+                    lines.append("| " + " | ".join(_md_cell(v) for v in row) + " |")
+                lines.append("")
+            elif isinstance(block, _Figure):
+                file = (image_names or {}).get(id(block), f"{block.name}.png")
+                lines += [f"![{block.alt}]({file})", "", f"*{block.caption}*", ""]
+        return "\n".join(lines)
+
+    def to_html(self) -> str:
+        parts = [f'<section id="{self.anchor}">', f"<h2>{html.escape(self.title)}</h2>"]
+        for block in self.blocks:
+            if isinstance(block, _Heading):
+                level = min(max(block.level, 3), 6)
+                parts.append(f"<h{level}>{html.escape(block.text)}</h{level}>")
+            elif isinstance(block, _Text):
+                parts.append(f"<p>{_inline_html(block.text)}</p>")
+            elif isinstance(block, _Warning):
+                items = "".join(f"<li>{_inline_html(i)}</li>" for i in block.items)
+                parts.append(
+                    '<div class="warning" role="alert">'
+                    f'<strong class="title">⚠ {html.escape(block.title)}</strong>'
+                    f"{_inline_html(block.text)}{f'<ul>{items}</ul>' if items else ''}</div>"
+                )
+            elif isinstance(block, _Table):
+                parts.append(_html_table(block.df, block.caption))
+            elif isinstance(block, _Figure):
+                data = base64.b64encode(block.png).decode("ascii")
+                parts.append(
+                    f'<figure><img src="data:image/png;base64,{data}" '
+                    f'alt="{html.escape(block.alt)}">'
+                    f"<figcaption>{_inline_html(block.caption)}</figcaption></figure>"
+                )
+        parts.append("</section>")
+        return "\n".join(parts)
+
+
+def _html_table(df: pd.DataFrame, caption: str | None) -> str:
+    right = _numeric_columns(df)
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
+    rows = []
+    for row in df.itertuples(index=False):
+        cells = "".join(
+            f'<td class="num">{html.escape(str(v))}</td>'
+            if r
+            else f"<td>{_inline_html(str(v))}</td>"
+            for v, r in zip(row, right, strict=True)
+        )
+        rows.append(f"<tr>{cells}</tr>")
+    cap = f'<p class="caption">{_inline_html(caption)}</p>' if caption else ""
+    return f"{cap}<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+# --------------------------------------------------------------------------------------
+# the builder
+
+
+def _jsonable(value: Any) -> Any:
+    """Plain JSON: numpy scalars to Python, NaN/inf to null, Rates to dicts."""
+    if isinstance(value, Rate):
+        return _jsonable(value.to_dict())
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, pd.DataFrame):
+        return _jsonable(value.to_dict(orient="records"))
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return str(value)
+
+
+class ReportBuilder:
+    """Collects sections; writes ``report.md``, ``report.html``, PNGs and ``summary.json``."""
+
+    def __init__(self, title: str, subtitle: str | None = None):
+        self.title = title
+        self.subtitle = subtitle
+        self.sections: list[Section] = []
+        self.summary: dict[str, Any] = {"title": title}
+
+    def add(self, section: Section) -> Section:
+        self.sections.append(section)
+        return section
+
+    def collect_summary(self) -> dict[str, Any]:
+        """The builder's own ``summary`` items, then every section's (later ones win)."""
+        merged = dict(self.summary)
+        for section in self.sections:
+            merged.update(section.summary)
+        return merged
+
+    def _image_names(self) -> dict[int, str]:
+        names: dict[int, str] = {}
+        used: set[str] = set()
+        for section in self.sections:
+            for fig in section.figures:
+                name, i = f"{fig.name}.png", 2
+                while name in used:
+                    name, i = f"{fig.name}-{i}.png", i + 1
+                used.add(name)
+                names[id(fig)] = name
+        return names
+
+    def markdown(self) -> str:
+        names = self._image_names()
+        head = [f"# {self.title}", ""]
+        if self.subtitle:
+            head += [self.subtitle, ""]
+        head += ["Contents: " + " · ".join(f"[{s.title}](#{s.anchor})" for s in self.sections), ""]
+        return "\n".join(head + [s.to_markdown(names) for s in self.sections])
+
+    def html(self) -> str:
+        from bnb_sim import __version__
+
+        toc = "".join(
+            f'<li><a href="#{s.anchor}">{html.escape(s.title)}</a></li>' for s in self.sections
+        )
+        body = [f"<h1>{html.escape(self.title)}</h1>"]
+        if self.subtitle:
+            body.append(f'<p class="subtitle">{_inline_html(self.subtitle)}</p>')
+        body.append(f'<nav class="toc"><strong>Contents</strong><ol>{toc}</ol></nav>')
+        body += [s.to_html() for s in self.sections]
+        template = resources.files("bnb_sim.analysis").joinpath("templates/report.html")
+        return string.Template(template.read_text(encoding="utf-8")).substitute(
+            title=html.escape(self.title), body="\n".join(body), version=__version__
+        )
+
+    def write(self, out_dir: str | os.PathLike) -> dict[str, Any]:
+        """Write every file into ``out_dir`` (created if needed); returns their paths.
+
+        Everything is rendered in memory first, so a failure leaves no half-written report
+        behind; an unwritable folder raises :class:`BnbError` with one line.
+        """
+        out = Path(out_dir)
+        names = self._image_names()
+        texts = {
+            "markdown": ("report.md", self.markdown()),
+            "html": ("report.html", self.html()),
+            "summary": (
+                "summary.json",
+                json.dumps(_jsonable(self.collect_summary()), indent=2) + "\n",
+            ),
+        }
+        written: dict[str, Any] = {"dir": out, "figures": []}
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            for section in self.sections:
+                for fig in section.figures:
+                    path = out / names[id(fig)]
+                    path.write_bytes(fig.png)
+                    written["figures"].append(path)
+            for key, (name, text) in texts.items():
+                (out / name).write_text(text, encoding="utf-8")
+                written[key] = out / name
+        except OSError as exc:
+            reason = exc.strerror or type(exc).__name__
+            raise BnbError(f"{out}: cannot write the report there ({reason})") from None
+        return written
+
+
+# --------------------------------------------------------------------------------------
+# sections of a simulate-run report
+
+
+def _policy_order(seats: pd.DataFrame, meta: Mapping) -> list[str]:
+    present = {str(p) for p in pd.unique(seats["policy"])}
+    listed = [str(p) for p in meta.get("params", {}).get("policies", []) or []]
+    order = [p for p in dict.fromkeys(listed) if p in present]
+    return order + [p for p in tables.policies_in(seats) if p not in order]
+
+
+def _fair_share(games: pd.DataFrame, seats: pd.DataFrame) -> float | None:
+    source = games if "n_players" in games.columns else seats
+    if "n_players" not in source.columns:
+        return None
+    values = pd.unique(source["n_players"])
+    return 1.0 / float(values[0]) if len(values) == 1 else None
+
+
+def _rate_dicts(df: pd.DataFrame, keys: Sequence[str]) -> list[dict]:
+    return [
+        {**{k: row[k] for k in keys}, **{c: row[c] for c in tables.RATE_COLUMNS}}
+        for row in df.to_dict(orient="records")
+    ]
+
+
+def overview_section(
+    seats: pd.DataFrame, games: pd.DataFrame, meta: Mapping, source: str | None = None
+) -> Section:
+    """Run at a glance, with the warning boxes (estimated components, partial run)."""
+    section = Section("Overview")
+    params = meta.get("params", {}) or {}
+    n_games = len(games)
+    planned = params.get("games")
+    policies = params.get("policies") or tables.policies_in(seats)
+    rows = [
+        ("games", f"{n_games:,}" + (f" of {planned:,} planned" if planned != n_games else "")),
+        ("seat rows", f"{len(seats):,}"),
+        ("players", str(params.get("players", "?"))),
+        ("policies (in player order)", ", ".join(map(str, policies))),
+        ("seed", str(params.get("seed", "?"))),
+        ("status", str(meta.get("status", "?"))),
+    ]
+    if source:
+        rows.insert(0, ("run directory", f"`{source}`"))
+    section.table(pd.DataFrame(rows, columns=["", "value"]))
+    _estimated_warning(section, meta)
+    if meta.get("status") == "partial":
+        section.warning(
+            "Partial run.",
+            f"The run was interrupted: this report covers the {n_games:,} games whose parts "
+            "were finished. Resume it with the command printed by `bnb simulate` (`--resume`).",
+        )
+    section.summary.update(
+        {
+            "kind": meta.get("kind", "simulate"),
+            "status": meta.get("status"),
+            "n_games": n_games,
+            "n_seat_rows": len(seats),
+            "policies": list(map(str, policies)),
+        }
+    )
+    return section
+
+
+def _estimated_warning(section: Section, meta: Mapping) -> None:
+    components = meta.get("components", {}) or {}
+    estimated = int(components.get("estimated_values") or 0)
+    if estimated <= 0:
+        return
+    keys = list(components.get("estimated_keys") or [])
+    shown = [f"`{k}`" for k in keys[:ESTIMATED_KEYS_SHOWN]]
+    if len(keys) > ESTIMATED_KEYS_SHOWN:
+        shown.append(f"… and {len(keys) - ESTIMATED_KEYS_SHOWN} more")
+    section.warning(
+        "Estimated component values.",
+        f"This run used {estimated} estimated component values (numbers never published for "
+        "the game, see `docs/components.md`), so every result below depends on them. Load "
+        "your box's values with `--components FILE` to replace them. Estimated keys:",
+        shown,
+    )
+
+
+def win_rate_section(
+    seats: pd.DataFrame, games: pd.DataFrame, policy_order: Sequence[str] | None = None
+) -> Section:
+    """Win rates per policy, seat, policy x seat and board; first-player advantage; balance;
+    shared wins."""
+    section = Section("Win rates")
+    fair = _fair_share(games, seats)
+    by_policy = tables.win_rates(seats, "policy", policy_order)
+    by_seat = tables.win_rates(seats, "seat")
+    by_policy_seat = tables.win_rates(seats, ["policy", "seat"], policy_order)
+    ties = tables.tie_rate(games, seats)
+    fpa = first_player_advantage(seats)
+    balance = balance_metric(seats)
+
+    seat0 = by_seat[by_seat["seat"] == 0]
+    section.text(
+        "Every rate comes with its 95% Wilson interval and its n. A shared win counts as a win "
+        "for every tied winner"
+        + (f"; the fair share is {100 * fair:.1f}% per seat." if fair else ".")
+    )
+    headline = pd.DataFrame(
+        [
+            (
+                "first-player advantage",
+                tables.fmt_signed_pp(fpa["value"], fpa["lo"], fpa["hi"]),
+                "seat 0 win rate minus the mean of the other seats' (delta-method CI by game)",
+            ),
+            (
+                "balance",
+                tables.fmt_mean(balance["value"], balance["lo"], balance["hi"], 3),
+                "1 − largest gap between seat win rates; 1 = all seats equal (bootstrap CI)",
+            ),
+            (
+                "shared wins (ties)",
+                f"{tables.fmt_rate(ties.rate, ties.lo, ties.hi)} n={ties.n:,}",
+                "games with more than one winner",
+            ),
+        ],
+        columns=["measure", "value [95% CI]", "meaning"],
+    )
+    if len(seat0):
+        r = seat0.iloc[0]
+        headline.loc[len(headline)] = [
+            "seat 0 win rate",
+            f"{tables.fmt_rate(r.rate, r.lo, r.hi)} n={int(r.n):,}",
+            "the starting player",
+        ]
+    section.table(headline)
+
+    section.heading("Per policy")
+    section.table(
+        tables.display_rates(by_policy, {"policy": "policy"}),
+        "A policy playing several seats per game counts once per seat; its rows within a game "
+        "are dependent, so its interval is approximate.",
+    )
+    section.figure(
+        "win-rate-by-policy",
+        plots.rate_bars(
+            list(by_policy["policy"]),
+            {"win rate": by_policy},
+            "Win rate per policy",
+            reference=fair,
+            reference_label="fair share" if fair else None,
+        ),
+        "Win rate per policy with 95% Wilson intervals; dashed: fair share 1/players.",
+    )
+    section.heading("Per seat")
+    section.table(tables.display_rates(by_seat, {"seat": "seat"}))
+    section.heading("Per policy and seat")
+    wide = by_policy_seat.assign(cell=tables.rate_cells(by_policy_seat)).pivot(
+        index="policy", columns="seat", values="cell"
+    )
+    wide = wide.reindex([p for p in (policy_order or wide.index) if p in wide.index]).fillna("–")
+    wide.columns = [f"seat {c}" for c in wide.columns]
+    section.table(wide.reset_index(), "Win rate [95% CI] of each policy in each seat.")
+    seats_list = sorted(by_seat["seat"].tolist())
+    series = {}
+    for policy in policy_order or by_policy["policy"]:
+        part = by_policy_seat[by_policy_seat["policy"] == policy].set_index("seat")
+        series[policy] = part.reindex(seats_list)[["rate", "lo", "hi"]]
+    section.figure(
+        "win-rate-by-policy-and-seat",
+        plots.rate_bars(
+            [f"seat {s}" for s in seats_list],
+            series,
+            "Win rate per seat and policy",
+            reference=fair,
+            reference_label="fair share" if fair else None,
+            colors=plots.colors_for(list(policy_order or series)),
+        ),
+        "Win rate of each policy in each seat (seat 0 starts), 95% Wilson intervals.",
+    )
+    by_board = None
+    if "board" in seats.columns:
+        section.heading("Per player board")
+        by_board = tables.win_rates(seats, "board")
+        section.table(tables.display_rates(by_board, {"board": "board"}))
+
+    section.summary.update(
+        {
+            "win_rate": {
+                "by_policy": _rate_dicts(by_policy, ["policy"]),
+                "by_seat": _rate_dicts(by_seat, ["seat"]),
+                "by_policy_seat": _rate_dicts(by_policy_seat, ["policy", "seat"]),
+                **({"by_board": _rate_dicts(by_board, ["board"])} if by_board is not None else {}),
+            },
+            "tie_rate": ties.to_dict(),
+            "first_player_advantage": {
+                k: fpa[k] for k in ("value", "lo", "hi", "se", "n_games", "method")
+            },
+            "balance": {k: balance[k] for k in ("value", "lo", "hi", "n_games")},
+            "fair_share": fair,
+        }
+    )
+    return section
+
+
+def xp_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -> Section:
+    """Final XP per policy (mean with CI, distribution) and XP by source."""
+    section = Section("Experience points (XP)")
+    stats = tables.xp_by_policy(seats, policy_order)
+    shown = pd.DataFrame(
+        {
+            "policy": stats["policy"],
+            "mean XP [95% CI]": tables.mean_cells(stats),
+            "sd": stats["sd"].map("{:.2f}".format),
+            "median": stats["median"].map("{:g}".format),
+            "5th–95th pct": [
+                f"{a:g}–{b:g}" for a, b in zip(stats["p5"], stats["p95"], strict=True)
+            ],
+            "min–max": [f"{a}–{b}" for a, b in zip(stats["min"], stats["max"], strict=True)],
+            "n": stats["n"].map("{:,}".format),
+        }
+    )
+    section.table(shown, "Final XP per player and game (Student t interval for the mean).")
+    hist = tables.xp_histogram(seats, policy_order)
+    section.figure(
+        "xp-distribution",
+        plots.xp_distribution(
+            hist,
+            dict(zip(stats["policy"], stats["mean"], strict=True)),
+            f"Final XP per policy (all {len(seats):,} player results)",
+        ),
+        "Distribution of final XP per policy (share of that policy's results at each XP).",
+    )
+    sources = tables.xp_sources_by_policy(seats, policy_order)
+    label = {c: tables.source_label(c) for c in sources.columns}
+    shown_sources = sources.rename(columns=label).map("{:.2f}".format)
+    shown_sources["total"] = sources.sum(axis=1).map("{:.2f}".format)
+    section.heading("XP by source")
+    section.table(shown_sources.reset_index(), "Mean XP per game from each source.")
+    section.figure(
+        "xp-by-source",
+        plots.stacked_bars(sources, "Mean XP by source per policy", "mean XP per game", label),
+        "Where each policy's XP comes from (means per player and game).",
+    )
+    section.summary["xp"] = {
+        "by_policy": stats[["policy", "mean", "lo", "hi", "n", "sd", "median"]].to_dict(
+            orient="records"
+        ),
+        "by_source": {p: row.to_dict() for p, row in sources.iterrows()},
+    }
+    return section
+
+
+def game_length_section(games: pd.DataFrame) -> Section:
+    """Turns per game and when the scoring rounds were triggered."""
+    section = Section("Game length")
+    length = tables.game_length(games)
+    section.table(
+        pd.DataFrame(
+            [
+                (
+                    "mean turns [95% CI]",
+                    tables.fmt_mean(length["mean"], length["lo"], length["hi"]),
+                ),
+                ("sd", f"{length['sd']:.2f}"),
+                ("median", f"{length['median']:g}"),
+                ("5th–95th percentile", f"{length['p5']:g}–{length['p95']:g}"),
+                ("min–max", f"{length['min']}–{length['max']}"),
+                ("games", f"{length['n']:,}"),
+            ],
+            columns=["turns per game (all players)", "value"],
+        )
+    )
+    section.figure(
+        "game-length",
+        plots.integer_histogram(
+            tables.value_counts_int(games["turns"].to_numpy()),
+            f"Game length ({len(games):,} games)",
+            "turns per game (all players)",
+            "games",
+        ),
+        "Number of games by length in turns (turns of all players together).",
+    )
+    rounds = tables.round_trigger_turns(games)
+    if len(rounds):
+        section.table(
+            pd.DataFrame(
+                {
+                    "scoring round": rounds["round"],
+                    "triggered in turn, mean [95% CI]": tables.mean_cells(rounds),
+                    "sd": rounds["sd"].map("{:.2f}".format),
+                }
+            ),
+            "When each scoring round was triggered (R-SCORE-1).",
+        )
+    section.summary["turns"] = length
+    return section
+
+
+def choices_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -> Section:
+    """Which value each policy chose in scoring rounds A, B and C."""
+    section = Section("Scoring-round choices")
+    shares = tables.choice_shares(seats, policy_order)
+    rounds = list(dict.fromkeys(shares["round"]))
+    if not rounds:
+        section.text("This run has no `choice_*` columns.")
+        return section
+    wides = {r: tables.choice_share_wide(shares, r, policy_order) for r in rounds}
+    for rnd, wide in wides.items():
+        shown = wide.map(lambda v: f"{100 * v:.1f}%")
+        shown.columns = [tables.label(c) for c in shown.columns]
+        section.table(shown.reset_index(), f"Round {rnd}: share of each value chosen, per policy.")
+    section.figure(
+        "scoring-choices",
+        plots.choice_panels(wides, "Values chosen in the scoring rounds"),
+        "Share of the values each policy chose in rounds A (biome), B (material), C (type).",
+    )
+    section.summary["choices"] = shares.to_dict(orient="records")
+    return section
+
+
+def fights_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -> Section:
+    """Fights per mob species: attempts, win rate with interval; also per policy."""
+    section = Section("Fights by mob")
+    fights = tables.fights_by_mob(seats)
+    if not len(fights):
+        section.text("This run has no `fights_<mob>` / `wins_<mob>` columns.")
+        return section
+    shown = tables.display_rates(
+        fights, {"mob": "mob"}, rate_title="fights won [95% CI]", k_title="won", n_title="attempts"
+    )
+    shown.insert(1, "attempts per player-game", fights["per_seat_game"].map("{:.3f}".format))
+    section.table(
+        shown,
+        "All seats together; fights of one player in one game are not independent, so the "
+        "intervals are approximate.",
+    )
+    section.figure(
+        "fights-by-mob",
+        plots.rate_bars(
+            [tables.label(m) for m in fights["mob"]],
+            {"fights won": fights},
+            "Fight win rate per mob",
+            xlabel="fights won",
+        ),
+        "Share of fight attempts won against each mob species, 95% Wilson intervals.",
+    )
+    per_policy = tables.fights_by_mob_and_policy(seats, policy_order)
+    cells = per_policy.assign(cell=tables.rate_cells(per_policy, with_n=True)).pivot(
+        index="mob", columns="policy", values="cell"
+    )
+    cells = cells.reindex(index=list(fights["mob"]))
+    cells = cells[[p for p in (policy_order or cells.columns) if p in cells.columns]]
+    cells.index = [tables.label(m) for m in cells.index]
+    section.table(cells.rename_axis("mob").reset_index(), "Fights won per mob and policy.")
+    section.summary["fights"] = fights.to_dict(orient="records")
+    return section
+
+
+def ownership_section(seats: pd.DataFrame) -> Section:
+    """Win rate of players who own at least one tile of each mob species / building type."""
+    section = Section("Win rate by what players own")
+    section.text(
+        "Win rate of the player results that own at least one tile of a kind (`defeated_<mob>` "
+        "> 0, `built_<type>` > 0) next to those that own none. This is a correlation, not an "
+        "effect: stronger players also collect more."
+    )
+    for prefix, what, key in (
+        ("defeated_", "mob", "owning_mob"),
+        ("built_", "building type", "owning_building"),
+    ):
+        table = tables.win_rate_when_owning(seats, prefix)
+        if not len(table):
+            continue
+        without = table[[f"{c}_without" for c in tables.RATE_COLUMNS]]
+        without.columns = tables.RATE_COLUMNS
+        shown = pd.DataFrame(
+            {
+                what: table["name"].map(tables.label),
+                "owners": [f"{100 * s:.1f}%" for s in table["owner_share"]],
+                "win rate if owned [95% CI]": tables.rate_cells(table),
+                "n owned": table["n"].map("{:,}".format),
+                "win rate if not [95% CI]": tables.rate_cells(without),
+                "n not": without["n"].map("{:,}".format),
+            }
+        )
+        section.heading(f"Per {what}")
+        section.table(shown)
+        section.figure(
+            f"win-rate-owning-{what}",
+            plots.rate_bars(
+                [tables.label(n) for n in table["name"]],
+                {"owns at least one": table, "owns none": without},
+                f"Win rate by {what} owned",
+            ),
+            f"Win rate of players owning / not owning each {what}, 95% Wilson intervals.",
+        )
+        section.summary[key] = table.to_dict(orient="records")
+    return section
+
+
+def play_style_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -> Section:
+    """Mean counts per game (mobs defeated, buildings built, weapons, TNT, ...) per policy."""
+    section = Section("Play style")
+    style = tables.play_style(seats, policy_order)
+    if not len(style.columns):
+        section.text("This run has no count columns.")
+        return section
+    shown = style.map("{:.2f}".format)
+    shown.columns = [tables.label(c) for c in shown.columns]
+    section.table(shown.reset_index(), "Mean per player and game.")
+    section.summary["play_style"] = {p: row.to_dict() for p, row in style.iterrows()}
+    return section
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, (list, tuple, dict)):
+        return json.dumps(value, separators=(", ", ": "))
+    return "–" if value is None else str(value)
+
+
+def provenance_section(meta: Mapping) -> Section:
+    """Parameters, component provenance, versions, machine and timing from ``run.json``."""
+    section = Section("Parameters and provenance")
+    if meta.get("command"):
+        section.text(f"Command: `{meta['command']}`")
+    params = meta.get("params", {}) or {}
+    if params:
+        section.heading("Parameters")
+        section.table(
+            pd.DataFrame(
+                [(k, _value_text(v)) for k, v in params.items()], columns=["parameter", "value"]
+            )
+        )
+    components = meta.get("components", {}) or {}
+    section.heading("Components")
+    estimated = int(components.get("estimated_values") or 0)
+    section.table(
+        pd.DataFrame(
+            [
+                ("source", _value_text(components.get("source"))),
+                ("content hash", _value_text(components.get("content_hash"))),
+                ("estimated values", str(estimated)),
+            ],
+            columns=["component data", "value"],
+        )
+    )
+    _estimated_warning(section, meta)
+    if estimated == 0:
+        section.text("All component values used by this run are known (none estimated).")
+    for key, title in (("versions", "Versions"), ("machine", "Machine"), ("timing", "Timing")):
+        values = meta.get(key) or {}
+        if values:
+            section.heading(title)
+            section.table(
+                pd.DataFrame(
+                    [(k, _value_text(v)) for k, v in values.items()], columns=[key, "value"]
+                )
+            )
+    section.summary["components"] = {
+        "source": components.get("source"),
+        "content_hash": components.get("content_hash"),
+        "estimated_values": estimated,
+        "estimated_keys": list(components.get("estimated_keys") or []),
+    }
+    section.summary["params"] = params
+    return section
+
+
+# --------------------------------------------------------------------------------------
+# entry points
+
+_SKIP_SEAT_COLUMNS = {"player", "rank", "turns"}
+_SKIP_GAME_COLUMNS = {"winner_policy", "first_policy"}
+
+
+def build_simulate_report(
+    seats: pd.DataFrame,
+    games: pd.DataFrame,
+    meta: Mapping | None = None,
+    title: str | None = None,
+    source: str | None = None,
+) -> ReportBuilder:
+    """All sections of a simulate-run report, in a :class:`ReportBuilder` (nothing written)."""
+    meta = dict(meta or {})
+    order = _policy_order(seats, meta)
+    name = title or (f"bnb-sim run report: {Path(source).name}" if source else "bnb-sim run report")
+    params = meta.get("params", {}) or {}
+    subtitle = (
+        f"{len(games):,} games · {params.get('players', '?')} players · "
+        f"policies {', '.join(order)} · generated "
+        f"{_dt.datetime.now().isoformat(timespec='seconds')}"
+    )
+    builder = ReportBuilder(name, subtitle)
+    builder.add(overview_section(seats, games, meta, source))
+    builder.add(win_rate_section(seats, games, order))
+    builder.add(xp_section(seats, order))
+    builder.add(game_length_section(games))
+    builder.add(choices_section(seats, order))
+    builder.add(fights_section(seats, order))
+    builder.add(ownership_section(seats))
+    builder.add(play_style_section(seats, order))
+    builder.add(provenance_section(meta))
+    return builder
+
+
+def write_report(
+    run: str | os.PathLike | tuple[pd.DataFrame, pd.DataFrame, Mapping | None],
+    out_dir: str | os.PathLike,
+    title: str | None = None,
+) -> dict[str, Any]:
+    """Write the report of a run directory (or of ``(seats, games, meta)`` frames).
+
+    Returns the written paths: ``{"dir", "markdown", "html", "summary", "figures": [...]}``.
+    Raises :class:`~bnb_sim.errors.RunError` for a bad run directory and
+    :class:`~bnb_sim.errors.BnbError` for an unwritable ``out_dir``.
+    """
+    source = None
+    if isinstance(run, (str, os.PathLike)):
+        from bnb_sim.runner.storage import load_run
+
+        source = os.fspath(run)
+        seats, games, meta = load_run(
+            run,
+            seat_columns=lambda c: c not in _SKIP_SEAT_COLUMNS,
+            game_columns=lambda c: c not in _SKIP_GAME_COLUMNS,
+        )
+    else:
+        seats, games, meta = run
+    try:  # fail before the long part if the folder cannot be made
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise BnbError(f"{out_dir}: cannot write the report there ({reason})") from None
+    builder = build_simulate_report(seats, games, meta, title, source)
+    return builder.write(out_dir)

@@ -1,0 +1,452 @@
+"""Summary tables for reports: pure pandas/numpy on the ``seats`` and ``games`` frames.
+
+Every function takes the frames of ``docs/run-format.md`` (as :func:`bnb_sim.runner.storage.
+load_run` returns them) and returns a tidy DataFrame (or a dict) of numbers; formatting for
+display is done by :func:`display_rates` and friends. Rates carry ``k, n, rate, lo, hi``
+with 95% Wilson intervals (:mod:`bnb_sim.analysis.stats`). Everything is vectorised so a
+run of a million games (four million seat rows) takes seconds.
+
+Mob species and building types are read from the column names (``fights_<mob>`` with a
+matching ``wins_<mob>``, ``defeated_<mob>``, ``built_<type>``), never from a fixed list.
+
+Statistical note: Wilson intervals treat rows as independent. That is exact for one row per
+game and group (a seat, a policy in one seat); when a group has several rows per game (a
+policy playing two seats, "owns a mob" rows, fights) the rows of a game are dependent and
+the interval is approximate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from bnb_sim.analysis.stats import Rate, mean_ci, rates_by, wilson_interval
+
+RATE_COLUMNS = ["k", "n", "rate", "lo", "hi"]
+ROUNDS = ("a", "b", "c")
+# Contract order of the XP sources (R-BUILD-3, R-FIGHT-5, R-FIGHT-3, R-SCORE-2, R-END-1).
+XP_SOURCES = (
+    "xp_buildings",
+    "xp_mobs",
+    "xp_hoes",
+    "xp_round_a",
+    "xp_round_b",
+    "xp_round_c",
+    "xp_bonus_mobs",
+)
+PLAY_STYLE = (
+    "mobs_defeated",
+    "buildings_built",
+    "weapons_taken",
+    "fights",
+    "fights_won",
+    "tnt_detonated",
+    "hunger_spent",
+    "blocks_left",
+)
+
+
+# --------------------------------------------------------------------------------------
+# column discovery
+
+
+def mob_names(columns: Iterable[str]) -> list[str]:
+    """Mob species with both ``fights_<mob>`` and ``wins_<mob>`` columns, in column order.
+
+    (``fights_won`` is a fixed column; there is no ``wins_won``, so it is not a species.)
+    """
+    columns = list(columns)
+    names = set(columns)
+    return [c[7:] for c in columns if c.startswith("fights_") and f"wins_{c[7:]}" in names]
+
+
+def prefixed(columns: Iterable[str], prefix: str) -> list[str]:
+    """The names after ``prefix`` of the columns that start with it, in column order."""
+    return [c[len(prefix) :] for c in columns if c.startswith(prefix) and len(c) > len(prefix)]
+
+
+def xp_sources(columns: Iterable[str]) -> list[str]:
+    """The ``xp_*`` columns: the contract's in contract order, then any others."""
+    columns = list(columns)
+    known = [c for c in XP_SOURCES if c in columns]
+    return known + [c for c in columns if c.startswith("xp_") and c not in known]
+
+
+def source_label(column: str) -> str:
+    """``xp_round_a`` -> ``round A``, ``xp_bonus_mobs`` -> ``bonus mobs``."""
+    name = column.removeprefix("xp_")
+    if name.startswith("round_") and len(name) == 7:
+        return f"round {name[-1].upper()}"
+    return name.replace("_", " ")
+
+
+def label(name: str) -> str:
+    """``snowy_tundra`` -> ``snowy tundra`` (for axes and tables)."""
+    return str(name).replace("_", " ")
+
+
+def policies_in(seats: pd.DataFrame) -> list[str]:
+    """Policy labels in the order of the players (``player`` column) when present."""
+    if "player" in seats.columns:
+        first = seats.drop_duplicates("policy")[["player", "policy"]].sort_values("player")
+        return [str(p) for p in first["policy"]]
+    return [str(p) for p in pd.unique(seats["policy"])]
+
+
+def _order_policies(df: pd.DataFrame, order: Sequence[str] | None) -> pd.DataFrame:
+    if order is None or "policy" not in df.columns:
+        return df
+    rank = {p: i for i, p in enumerate(order)}
+    key = df["policy"].astype(str).map(rank).fillna(len(rank))
+    other = [c for c in df.columns if c not in RATE_COLUMNS and c != "policy"]
+    return (
+        df.assign(_o=key.to_numpy())
+        .sort_values(["_o", *other], kind="stable")
+        .drop(columns="_o")
+        .reset_index(drop=True)
+    )
+
+
+# --------------------------------------------------------------------------------------
+# win rates
+
+
+def win_rates(
+    seats: pd.DataFrame, by: str | list[str], policy_order: Sequence[str] | None = None
+) -> pd.DataFrame:
+    """Win rate (``won``) per group: ``[*by, k, n, rate, lo, hi]``; labels as plain strings."""
+    keys = [by] if isinstance(by, str) else list(by)
+    out = rates_by(seats[[*keys, "won"]], keys)
+    for key in keys:
+        if not pd.api.types.is_numeric_dtype(out[key]):
+            out[key] = out[key].astype(str)
+    out["k"] = out["k"].astype("int64")
+    return _order_policies(out, policy_order)
+
+
+def tie_rate(games: pd.DataFrame, seats: pd.DataFrame | None = None) -> Rate:
+    """Share of games with a shared win (more than one winner)."""
+    if "winners" in games.columns:
+        winners = games["winners"].to_numpy()
+    else:
+        winners = seats.groupby("game", sort=False)["won"].sum().to_numpy()
+    return Rate.of(int(np.count_nonzero(winners > 1)), int(winners.size))
+
+
+def rate_row(name, k: float, n: int) -> dict:
+    """One table row ``{name..., k, n, rate, lo, hi}`` from counts."""
+    r = Rate.of(k, n)
+    return {**name, "k": r.k, "n": r.n, "rate": r.rate, "lo": r.lo, "hi": r.hi}
+
+
+def _rates_frame(names: dict[str, Sequence], k: np.ndarray, n: np.ndarray) -> pd.DataFrame:
+    k = np.asarray(k, dtype=float)
+    n = np.asarray(n, dtype=np.int64)
+    lo, hi = wilson_interval(k, n)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rate = np.where(n > 0, k / np.maximum(n, 1), np.nan)
+    return pd.DataFrame({**names, "k": k, "n": n, "rate": rate, "lo": lo, "hi": hi})
+
+
+# --------------------------------------------------------------------------------------
+# XP
+
+
+def xp_by_policy(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -> pd.DataFrame:
+    """Final XP per policy: ``[policy, mean, lo, hi, n, sd, median, p5, p95, min, max]``."""
+    rows = []
+    for policy, xp in seats.groupby("policy", observed=True, sort=True)["xp"]:
+        values = xp.to_numpy()
+        ci = mean_ci(values)
+        p5, median, p95 = np.percentile(values, [5, 50, 95]) if values.size else [np.nan] * 3
+        rows.append(
+            {
+                "policy": str(policy),
+                **ci,
+                "median": float(median),
+                "p5": float(p5),
+                "p95": float(p95),
+                "min": int(values.min()),
+                "max": int(values.max()),
+            }
+        )
+    return _order_policies(pd.DataFrame(rows), policy_order)
+
+
+def xp_sources_by_policy(
+    seats: pd.DataFrame, policy_order: Sequence[str] | None = None
+) -> pd.DataFrame:
+    """Mean XP from each source per policy: index policy, one column per ``xp_*`` source."""
+    sources = xp_sources(seats.columns)
+    means = seats.groupby("policy", observed=True, sort=True)[sources].mean()
+    means.index = means.index.astype(str)
+    if policy_order is not None:
+        means = means.reindex([p for p in policy_order if p in means.index])
+    return means
+
+
+def xp_histogram(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -> pd.DataFrame:
+    """Exact XP histogram per policy (no sampling): index XP value, one column per policy,
+    holding the share of that policy's seat rows."""
+    codes, uniques = codes_of(seats["policy"])
+    xp = seats["xp"].to_numpy().astype(np.int64)
+    low, high = int(xp.min()), int(xp.max())
+    width = high - low + 1
+    counts = np.bincount(codes * width + (xp - low), minlength=len(uniques) * width)
+    counts = counts.reshape(len(uniques), width).T
+    table = pd.DataFrame(counts, index=np.arange(low, high + 1), columns=list(uniques))
+    table = table.loc[:, table.sum(axis=0) > 0]
+    table = table / table.sum(axis=0)
+    if policy_order is not None:
+        table = table[[p for p in policy_order if p in table.columns]]
+    table.index.name = "xp"
+    return table
+
+
+# --------------------------------------------------------------------------------------
+# game length and choices
+
+
+def game_length(games: pd.DataFrame) -> dict:
+    """Turns per game (all players): mean with CI, sd, n, median, p5, p95, min, max."""
+    turns = games["turns"].to_numpy()
+    ci = mean_ci(turns)
+    p5, median, p95 = np.percentile(turns, [5, 50, 95])
+    return {
+        **ci,
+        "median": float(median),
+        "p5": float(p5),
+        "p95": float(p95),
+        "min": int(turns.min()),
+        "max": int(turns.max()),
+    }
+
+
+def value_counts_int(values: np.ndarray) -> pd.Series:
+    """Counts of each integer value from min to max (zeros included), indexed by value."""
+    values = np.asarray(values).astype(np.int64)
+    low = int(values.min())
+    counts = np.bincount(values - low)
+    return pd.Series(counts, index=np.arange(low, low + counts.size))
+
+
+def round_trigger_turns(games: pd.DataFrame) -> pd.DataFrame:
+    """Mean turn in which each scoring round was triggered: ``[round, mean, lo, hi, n, sd]``."""
+    rows = []
+    for rnd in ROUNDS:
+        column = f"round_{rnd}_turn"
+        if column in games.columns:
+            rows.append({"round": rnd.upper(), **mean_ci(games[column].to_numpy())})
+    return pd.DataFrame(rows)
+
+
+def codes_of(values: pd.Series) -> tuple[np.ndarray, list[str]]:
+    """Integer codes and string labels of a column (fast for categoricals); NaN -> -1."""
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        codes = values.cat.codes.to_numpy().astype(np.int64)
+        return codes, [str(c) for c in values.cat.categories]
+    codes, uniques = pd.factorize(values)
+    return codes.astype(np.int64), [str(u) for u in uniques]
+
+
+def crosstab_counts(rows: pd.Series, cols: pd.Series) -> pd.DataFrame:
+    """Counts of every (row label, column label) pair, vectorised; NaN labels -> ``(none)``."""
+    r_codes, r_names = codes_of(rows)
+    c_codes, c_names = codes_of(cols)
+    r_names, c_names = [*r_names, "(none)"], [*c_names, "(none)"]
+    r_codes = np.where(r_codes < 0, len(r_names) - 1, r_codes).astype(np.int64)
+    c_codes = np.where(c_codes < 0, len(c_names) - 1, c_codes).astype(np.int64)
+    counts = np.bincount(
+        r_codes * len(c_names) + c_codes, minlength=len(r_names) * len(c_names)
+    ).reshape(len(r_names), len(c_names))
+    table = pd.DataFrame(counts, index=r_names, columns=c_names)
+    return table.loc[table.sum(axis=1) > 0, table.sum(axis=0) > 0]
+
+
+def choice_shares(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -> pd.DataFrame:
+    """Which value each policy chose in each scoring round.
+
+    Long format ``[round, policy, value, count, n, share]``; values in order of overall
+    popularity within a round; missing choices are counted as ``(none)``.
+    """
+    frames = []
+    for rnd in ROUNDS:
+        column = f"choice_{rnd}"
+        if column not in seats.columns:
+            continue
+        table = crosstab_counts(seats["policy"], seats[column])
+        order = list(policy_order or [])
+        table = table.reindex(
+            [*[p for p in order if p in table.index], *[p for p in table.index if p not in order]]
+        )
+        table = table[table.sum(axis=0).sort_values(ascending=False, kind="stable").index]
+        counts = table.stack().rename("count").rename_axis(["policy", "value"]).reset_index()
+        counts["n"] = counts["policy"].map(table.sum(axis=1))
+        counts["share"] = counts["count"] / counts["n"]
+        value_rank = {v: i for i, v in enumerate(table.columns)}
+        counts = counts.sort_values(
+            "value", key=lambda v: v.map(value_rank), kind="stable"
+        ).reset_index(drop=True)
+        counts.insert(0, "round", rnd.upper())
+        frames.append(counts)
+    if not frames:
+        return pd.DataFrame(columns=["round", "policy", "value", "count", "n", "share"])
+    return pd.concat(frames, ignore_index=True)
+
+
+def choice_share_wide(shares: pd.DataFrame, rnd: str, policy_order=None) -> pd.DataFrame:
+    """One round of :func:`choice_shares` as policy x value shares (rows sum to 1)."""
+    part = shares[shares["round"] == rnd.upper()]
+    values = list(dict.fromkeys(part["value"]))
+    wide = part.pivot(index="policy", columns="value", values="share").reindex(columns=values)
+    if policy_order is not None:
+        wide = wide.reindex([p for p in policy_order if p in wide.index])
+    return wide.fillna(0.0)
+
+
+# --------------------------------------------------------------------------------------
+# fights and ownership
+
+
+def fights_by_mob(seats: pd.DataFrame) -> pd.DataFrame:
+    """Fights per mob species: ``[mob, attempts, per_seat_game, k, n, rate, lo, hi]``.
+
+    ``k`` fights won out of ``n`` attempts (``wins_<mob>`` / ``fights_<mob>`` summed over all
+    seat rows); ``per_seat_game`` is attempts per player per game.
+    """
+    mobs = mob_names(seats.columns)
+    attempts = np.array([seats[f"fights_{m}"].to_numpy().sum(dtype=np.int64) for m in mobs])
+    wins = np.array([seats[f"wins_{m}"].to_numpy().sum(dtype=np.int64) for m in mobs])
+    out = _rates_frame({"mob": mobs}, wins, attempts)
+    out.insert(1, "attempts", attempts.astype(np.int64))
+    out.insert(2, "per_seat_game", attempts / max(len(seats), 1))
+    return out
+
+
+def fights_by_mob_and_policy(seats: pd.DataFrame, policy_order=None) -> pd.DataFrame:
+    """Fight win rate per mob and policy: ``[mob, policy, k, n, rate, lo, hi]``."""
+    mobs = mob_names(seats.columns)
+    cols = [f"fights_{m}" for m in mobs] + [f"wins_{m}" for m in mobs]
+    sums = seats.groupby("policy", observed=True, sort=True)[cols].sum()
+    frames = []
+    for m in mobs:
+        frames.append(
+            _rates_frame(
+                {"mob": [m] * len(sums), "policy": [str(p) for p in sums.index]},
+                sums[f"wins_{m}"].to_numpy(),
+                sums[f"fights_{m}"].to_numpy(),
+            )
+        )
+    if not frames:
+        return pd.DataFrame(columns=["mob", "policy", *RATE_COLUMNS])
+    out = pd.concat(frames, ignore_index=True)
+    if policy_order is not None:
+        rank = {p: i for i, p in enumerate(policy_order)}
+        out = out.assign(_o=out["policy"].map(rank)).sort_values(["_o"], kind="stable")
+        mob_rank = {m: i for i, m in enumerate(mobs)}
+        out = out.assign(_m=out["mob"].map(mob_rank)).sort_values(["_m", "_o"], kind="stable")
+        out = out.drop(columns=["_o", "_m"]).reset_index(drop=True)
+    return out
+
+
+def win_rate_when_owning(seats: pd.DataFrame, prefix: str) -> pd.DataFrame:
+    """Win rate of seat rows that own at least one ``<prefix><name>`` vs those that own none.
+
+    Returns ``[name, owners, owner_share, k, n, rate, lo, hi, k_without, n_without,
+    rate_without, lo_without, hi_without]`` (``k, n, rate, lo, hi`` are for the owners).
+    Correlation, not causation: strong players also own more.
+    """
+    names = prefixed(seats.columns, prefix)
+    won = seats["won"].to_numpy(dtype=bool)
+    total_wins = int(np.count_nonzero(won))
+    rows = len(won)
+    k_with, n_with = [], []
+    for name in names:
+        owns = seats[f"{prefix}{name}"].to_numpy() > 0
+        n_with.append(int(np.count_nonzero(owns)))
+        k_with.append(int(np.count_nonzero(owns & won)))
+    k_with, n_with = np.array(k_with, dtype=np.int64), np.array(n_with, dtype=np.int64)
+    out = _rates_frame({"name": names}, k_with, n_with)
+    out.insert(1, "owners", n_with)
+    out.insert(2, "owner_share", n_with / max(rows, 1))
+    without = _rates_frame({}, total_wins - k_with, rows - n_with)
+    for column in RATE_COLUMNS:
+        out[f"{column}_without"] = without[column].to_numpy()
+    return out
+
+
+def play_style(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -> pd.DataFrame:
+    """Mean per game of the count columns (mobs defeated, buildings built, ...) per policy."""
+    cols = [c for c in PLAY_STYLE if c in seats.columns]
+    means = seats.groupby("policy", observed=True, sort=True)[cols].mean()
+    means.index = means.index.astype(str)
+    if policy_order is not None:
+        means = means.reindex([p for p in policy_order if p in means.index])
+    return means
+
+
+# --------------------------------------------------------------------------------------
+# display
+
+
+def _pct_digits(lo: float, hi: float) -> int:
+    return 1 if not np.isfinite(hi - lo) or (hi - lo) >= 0.01 else 2
+
+
+def fmt_rate(rate: float, lo: float, hi: float) -> str:
+    """``30.8% [29.4, 32.3]`` (two decimals when the interval is narrower than 1 pp)."""
+    if not np.isfinite(rate):
+        return "n/a"
+    d = _pct_digits(lo, hi)
+    return f"{100 * rate:.{d}f}% [{100 * lo:.{d}f}, {100 * hi:.{d}f}]"
+
+
+def fmt_signed_pp(value: float, lo: float, hi: float) -> str:
+    """A difference of rates in percentage points: ``+4.1 pp [+2.0, +6.2]``."""
+    if not np.isfinite(value):
+        return "n/a"
+    d = _pct_digits(lo, hi)
+    return f"{100 * value:+.{d}f} pp [{100 * lo:+.{d}f}, {100 * hi:+.{d}f}]"
+
+
+def fmt_mean(mean: float, lo: float, hi: float, digits: int = 2) -> str:
+    if not np.isfinite(mean):
+        return "n/a"
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return f"{mean:.{digits}f}"
+    return f"{mean:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def fmt_count(value) -> str:
+    value = float(value)
+    return f"{int(value):,}" if value == int(value) else f"{value:,.1f}"
+
+
+def rate_cells(df: pd.DataFrame, with_n: bool = False) -> list[str]:
+    """:func:`fmt_rate` of each row of a frame with ``rate, lo, hi`` (and `` n=...``)."""
+    cells = [fmt_rate(r, lo, hi) for r, lo, hi in zip(df.rate, df.lo, df.hi, strict=True)]
+    if with_n:
+        cells = [f"{c} n={int(n):,}" if n else "–" for c, n in zip(cells, df.n, strict=True)]
+    return cells
+
+
+def mean_cells(df: pd.DataFrame, digits: int = 2) -> list[str]:
+    """:func:`fmt_mean` of each row of a frame with ``mean, lo, hi``."""
+    return [fmt_mean(m, lo, hi, digits) for m, lo, hi in zip(df["mean"], df.lo, df.hi, strict=True)]
+
+
+def display_rates(
+    df: pd.DataFrame,
+    labels: dict[str, str],
+    rate_title: str = "win rate [95% CI]",
+    k_title: str = "wins",
+    n_title: str = "n",
+) -> pd.DataFrame:
+    """A rate table for people: the label columns renamed, ``rate [lo, hi]``, k and n."""
+    out = pd.DataFrame({title: df[col].map(label) for col, title in labels.items()})
+    out[rate_title] = rate_cells(df)
+    out[k_title] = df["k"].map(fmt_count)
+    out[n_title] = df["n"].map(fmt_count)
+    return out

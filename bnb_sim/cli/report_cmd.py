@@ -1,0 +1,35 @@
+"""``bnb report RUN_DIR``: write the report of a simulate run (md, html, png, json)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.command("report")
+@click.argument("run_dir", type=click.Path(path_type=Path))
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Folder for the report (created if needed). Default: reports/<run dir name>.",
+)
+@click.option("--title", default=None, help="Report title. Default: from the run dir name.")
+def report(run_dir: Path, out: Path | None, title: str | None) -> None:
+    """Write report.md, a self-contained report.html, PNG figures and summary.json for RUN_DIR.
+
+    Win rates (per policy, seat, policy x seat) with 95% Wilson intervals, first-player
+    advantage and balance, XP, game length, scoring choices, fights and provenance.
+    """
+    from bnb_sim.analysis.report import write_report
+
+    if out is None:
+        out = Path("reports") / (run_dir.resolve().name or "run")
+    written = write_report(run_dir, out, title=title)
+    click.echo(f"report: {written['html']}")
+    click.echo(
+        f"also:   {written['markdown']}, {written['summary']}, "
+        f"{len(written['figures'])} PNG figures in {written['dir']}"
+    )

@@ -1,0 +1,262 @@
+"""Run directories: RunWriter (atomic parts, resume/force), load_run, read_meta, bad input."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+from fake_runs import FakeSpec, make_frames, make_meta, write_fake_run
+
+from bnb_sim.errors import RunError
+from bnb_sim.runner import storage
+from bnb_sim.runner.storage import (
+    GAME_COLUMNS,
+    SEAT_COLUMNS,
+    RunWriter,
+    load_run,
+    part_name,
+    read_meta,
+)
+
+SPEC = FakeSpec(n_games=300, chunk_size=100, seed=3)
+
+EXPECTED_DTYPES = {
+    "int64": "int64",
+    "int32": "int32",
+    "int16": "int16",
+    "int8": "int8",
+    "bool": "bool",
+    "string": "category",
+}
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    path = tmp_path_factory.mktemp("runs") / "r1"
+    write_fake_run(path, SPEC)
+    return path
+
+
+def _part(frames, k, spec=SPEC):
+    seats, games = frames
+    n, cs = spec.n_players, spec.chunk_size
+    return (
+        seats.iloc[k * cs * n : (k + 1) * cs * n].reset_index(drop=True),
+        games.iloc[k * cs : (k + 1) * cs].reset_index(drop=True),
+    )
+
+
+def test_round_trip_keeps_rows_order_and_contract_dtypes(run_dir):
+    seats, games, meta = load_run(run_dir)
+    want_seats, want_games = make_frames(SPEC)
+    assert meta["status"] == "complete" and meta["parts"] == 3
+    assert len(seats) == 1200 and len(games) == 300
+    assert list(seats.columns) == list(want_seats.columns)
+    assert np.all(np.diff(games["game"].to_numpy()) == 1)
+    for name, arrow_type in {**SEAT_COLUMNS}.items():
+        assert str(seats[name].dtype) == EXPECTED_DTYPES[str(arrow_type)], name
+    for name, arrow_type in GAME_COLUMNS.items():
+        assert str(games[name].dtype) == EXPECTED_DTYPES[str(arrow_type)], name
+    for name in ("fights_enderman", "wins_spider", "defeated_witch", "built_bridge"):
+        assert seats[name].dtype == np.int16
+    pd.testing.assert_frame_equal(
+        seats.astype({c: object for c in ("policy", "board", "choice_a")}).drop(
+            columns=["choice_b", "choice_c"]
+        ),
+        want_seats.astype({c: object for c in ("policy", "board", "choice_a")}).drop(
+            columns=["choice_b", "choice_c"]
+        ),
+        check_dtype=False,
+    )
+    assert games["winner_policy"].astype(str).tolist() == want_games["winner_policy"].tolist()
+
+
+def test_column_selection_by_list_and_predicate(run_dir):
+    seats, games, _ = load_run(run_dir, seat_columns=["policy", "won"], game_columns=["turns"])
+    assert list(seats.columns) == ["policy", "won"] and list(games.columns) == ["turns"]
+    assert len(seats) == 1200
+    seats, _, _ = load_run(run_dir, seat_columns=lambda c: c.startswith("built_"))
+    assert list(seats.columns) == [f"built_{t}" for t in SPEC.building_types]
+    with pytest.raises(RunError, match="no column 'nope'"):
+        load_run(run_dir, seat_columns=["nope"])
+
+
+def test_writer_refuses_existing_run_and_resumes(tmp_path):
+    path = tmp_path / "run"
+    frames = make_frames(SPEC)
+    writer = RunWriter(path)
+    writer.write_meta(make_meta(SPEC))
+    writer.write_part(0, *_part(frames, 0))
+    writer.write_part(2, *_part(frames, 2))
+    assert read_meta(path)["status"] == "partial"
+    assert writer.missing_parts(3) == [1]
+    with pytest.raises(RunError, match="already exists.*--resume.*--force"):
+        RunWriter(path)
+    resumed = RunWriter(path, resume=True)
+    assert resumed.meta["params"]["seed"] == SPEC.seed
+    assert resumed.missing_parts(3) == [1]
+    with pytest.raises(RunError, match="1 of 3 parts are missing"):
+        resumed.finish()
+    resumed.write_part(1, *_part(frames, 1))
+    resumed.finish()
+    seats, games, meta = load_run(path)
+    assert meta["status"] == "complete" and len(games) == 300
+    assert games["game"].tolist() == list(range(300))
+
+
+def test_force_overwrites_a_run_but_not_other_folders(tmp_path, run_dir):
+    path = tmp_path / "run"
+    write_fake_run(path, SPEC)
+    (path / "notes.txt").write_text("mine")
+    writer = RunWriter(path, force=True)
+    assert writer.missing_parts(3) == [0, 1, 2]
+    assert not (path / "run.json").exists() and (path / "notes.txt").read_text() == "mine"
+    other = tmp_path / "home"
+    other.mkdir()
+    (other / "thesis.tex").write_text("precious")
+    with pytest.raises(RunError, match="not a run directory; refusing to overwrite"):
+        RunWriter(other, force=True)
+    assert (other / "thesis.tex").exists()
+    with pytest.raises(RunError, match="not a run directory"):
+        RunWriter(other, resume=True)
+    with pytest.raises(RunError, match="cannot be used together"):
+        RunWriter(tmp_path / "x", resume=True, force=True)
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(RunError, match="not a directory"):
+        RunWriter(tmp_path / "file")
+    # an empty folder, or resume on a folder that does not exist yet, starts a new run
+    (tmp_path / "empty").mkdir()
+    RunWriter(tmp_path / "empty")
+    assert RunWriter(tmp_path / "new", resume=True).meta is None
+
+
+def test_write_is_atomic_and_leftovers_are_ignored(tmp_path, monkeypatch):
+    path = tmp_path / "run"
+    frames = make_frames(SPEC)
+    writer = RunWriter(path)
+    writer.write_meta(make_meta(SPEC))
+
+    def boom(table, where, **kw):
+        with open(where, "wb") as f:
+            f.write(b"PAR1 half a file")
+        raise OSError("disk full")
+
+    monkeypatch.setattr(pq, "write_table", boom)
+    with pytest.raises(OSError, match="disk full"):
+        writer.write_part(0, *_part(frames, 0))
+    monkeypatch.undo()
+    assert list((path / "seats").iterdir()) == []  # no part, no temporary file
+    assert writer.missing_parts(3) == [0, 1, 2]
+    # a temporary file left by a killed process: invisible to readers, removed on resume
+    writer.write_part(0, *_part(frames, 0))
+    stale = path / "seats" / f".{part_name(1)}.tmp-99999"
+    stale.write_bytes(b"garbage")
+    seats, games, _ = load_run(path)  # partial: the finished part only
+    assert len(games) == 100 and len(seats) == 400
+    RunWriter(path, resume=True)
+    assert not stale.exists()
+
+
+def test_write_part_checks_the_contract(tmp_path):
+    seats, games = _part(make_frames(SPEC), 0)
+    writer = RunWriter(tmp_path / "run")
+    with pytest.raises(ValueError, match="lacks the contract columns.*'won'"):
+        writer.write_part(0, seats.drop(columns="won"), games)
+    bad = seats.copy()
+    bad["seat"] = bad["seat"].astype(np.int64) + 1000
+    with pytest.raises(ValueError, match="does not fit the column contract"):
+        writer.write_part(0, bad, games)
+    with pytest.raises(ValueError, match="non-negative"):
+        writer.write_part(-1, seats, games)
+    writer.write_meta({"params": {"seed": np.int64(7)}, "parts": np.int64(1)})
+    meta = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert meta == {"params": {"seed": 7}, "parts": 1, "format": 1, "status": "partial"}
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, r"not a run directory \(no run.json\)"),
+        ("{not json", "run.json: not valid JSON"),
+        ("[1, 2]", "expected a JSON object"),
+        ('{"format": 2, "status": "complete"}', "unsupported run format 2"),
+        ('{"format": 1, "status": "done"}', "'status' is 'done'"),
+        ('{"format": 1, "status": "complete", "parts": -1}', "'parts' is -1"),
+    ],
+)
+def test_read_meta_rejects_what_is_not_a_run(tmp_path, content, message):
+    if content is not None:
+        (tmp_path / "run.json").write_text(content)
+    with pytest.raises(RunError, match=message) as info:
+        load_run(tmp_path)
+    assert str(tmp_path) in str(info.value) and "\n" not in str(info.value)
+
+
+def test_missing_folder_and_file(tmp_path):
+    with pytest.raises(RunError, match="no such run directory"):
+        read_meta(tmp_path / "missing")
+    (tmp_path / "f").write_text("x")
+    with pytest.raises(RunError, match="it is a file"):
+        read_meta(tmp_path / "f")
+
+
+def _copy_run(src, dst):
+    import shutil
+
+    shutil.copytree(src, dst)
+    return dst
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "empty"])
+def test_corrupt_part_names_the_file(tmp_path, run_dir, damage):
+    path = _copy_run(run_dir, tmp_path / "run")
+    part = path / "seats" / part_name(1)
+    data = part.read_bytes()
+    if damage == "truncate":
+        part.write_bytes(data[: len(data) // 2])
+    elif damage == "garbage":
+        part.write_bytes(data[:200] + bytes(range(256)) * 8 + data[200 + 2048 :])
+    else:
+        part.write_bytes(b"")
+    with pytest.raises(RunError, match="corrupt Parquet part") as info:
+        load_run(path)
+    assert str(part) in str(info.value) and "\n" not in str(info.value)
+
+
+def test_complete_run_with_a_missing_part(tmp_path, run_dir):
+    path = _copy_run(run_dir, tmp_path / "run")
+    (path / "games" / part_name(2)).unlink()
+    with pytest.raises(RunError, match=r"marked complete but 1 of 3 games parts are missing"):
+        load_run(path)
+
+
+def test_partial_run_loads_parts_present_in_both_tables(tmp_path):
+    path = tmp_path / "run"
+    write_fake_run(path, SPEC.replace(status="partial"))  # parts 0 and 1 of 3
+    (path / "games" / part_name(1)).unlink()  # killed between the seats and games files
+    seats, games, meta = load_run(path)
+    assert meta["status"] == "partial"
+    assert len(games) == 100 and seats["game"].max() == 99
+    (path / "seats" / part_name(0)).unlink()
+    with pytest.raises(RunError, match="no finished parts yet"):
+        load_run(path)
+
+
+def test_storage_module_has_the_contract_columns_of_the_doc():
+    """The column tables in storage.py and docs/run-format.md agree."""
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[1] / "docs" / "run-format.md").read_text()
+    seats_doc, games_doc = doc.split("## `games`")[0], doc.split("## `games`")[1]
+
+    def documented(text):  # first cells of the column tables, "a / b" split
+        cells = [line.split("|")[1] for line in text.splitlines() if line.startswith("| ")]
+        return {name.strip() for cell in cells for name in cell.split("/")} - {"column"}
+
+    fixed_seats = {n for n in documented(seats_doc) if "&lt;" not in n}
+    assert fixed_seats == set(SEAT_COLUMNS)
+    assert documented(games_doc.split("## `run.json`")[0]) == set(GAME_COLUMNS)
+    assert storage.FORMAT == 1 and '"format": 1' in doc
