@@ -41,3 +41,9 @@ def kth_set_bit(x, k):
 def bit(index):
     """The uint64 with only bit ``index`` set."""
     return np.uint64(1) << np.uint64(index)
+
+
+@njit(cache=True, inline="always")
+def low_index(mask):
+    """Index of the lowest set bit of a non-zero, non-negative int64 mask."""
+    return popcount(np.uint64((mask & -mask) - 1))

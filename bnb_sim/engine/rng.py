@@ -101,3 +101,40 @@ def shuffle_inplace(state, values):
         tmp = values[i]
         values[i] = values[j]
         values[j] = tmp
+
+
+@njit(cache=True, inline="always")
+def next_u64_row(streams, row):
+    """:func:`next_u64` on row ``row`` of a 2-d array of streams (no view is created)."""
+    s0 = streams[row, 0]
+    s1 = streams[row, 1]
+    s2 = streams[row, 2]
+    s3 = streams[row, 3]
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    streams[row, 0] = s0
+    streams[row, 1] = s1
+    streams[row, 2] = s2
+    streams[row, 3] = s3
+    return result
+
+
+@njit(cache=True, inline="always")
+def bounded_row(streams, row, n):
+    """:func:`bounded` on row ``row`` of a 2-d array of streams: the same numbers as
+    ``bounded(streams[row], n)``."""
+    bound = np.uint64(n)
+    product = (next_u64_row(streams, row) >> np.uint64(32)) * bound
+    low = product & np.uint64(0xFFFFFFFF)
+    if low < bound:
+        threshold = (np.uint64(0x100000000) - bound) % bound
+        while low < threshold:
+            product = (next_u64_row(streams, row) >> np.uint64(32)) * bound
+            low = product & np.uint64(0xFFFFFFFF)
+    return np.int64(product >> np.uint64(32))

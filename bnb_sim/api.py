@@ -1,0 +1,69 @@
+"""Validated Python façade over the small kernels (numba-stats style).
+
+``collectable`` works on the cube bitboard kernel (R-CUBE-1); ``largest_group`` and
+``count_matching`` read the 512-entry group table (R-SCORE-2, R-SCORE-4, R-END-1).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from bnb_sim.errors import BnbError
+
+
+def _as_cube(occupancy) -> np.ndarray:
+    cube = np.asarray(occupancy)
+    if cube.shape != (4, 4, 4):
+        raise BnbError(f"occupancy must have shape (4, 4, 4) [layer, row, col], got {cube.shape}")
+    if cube.dtype != np.bool_:
+        if not np.isin(cube, (0, 1)).all():
+            raise BnbError("occupancy must be boolean (or 0/1)")
+        cube = cube.astype(np.bool_)
+    return cube
+
+
+def collectable(occupancy, min_exposed_sides: int = 2) -> np.ndarray:
+    """Blocks that may be taken under R-CUBE-1.
+
+    ``occupancy`` is a boolean array ``[layer, row, col]`` of shape (4, 4, 4), layer 0 the top.
+    A block is collectable when nothing lies directly above it and at least
+    ``min_exposed_sides`` of its four side faces are exposed (on the outside of the cube or
+    next to an empty position of the same layer). Returns a bool array of the same shape.
+    """
+    from bnb_sim.engine.cube import collectable_array
+
+    cube = _as_cube(occupancy)
+    if not 0 <= int(min_exposed_sides) <= 4:
+        raise BnbError("min_exposed_sides must be between 0 and 4")
+    flat = np.ascontiguousarray(cube.reshape(64))
+    return collectable_array(flat, int(min_exposed_sides)).reshape(4, 4, 4)
+
+
+@lru_cache(maxsize=1)
+def _table() -> np.ndarray:
+    from bnb_sim.components.arrays import group_table
+
+    return group_table()
+
+
+def _mask(board, value) -> int:
+    grid = np.asarray(board)
+    if grid.shape != (3, 3):
+        raise BnbError(f"board must have shape (3, 3), got {grid.shape}")
+    bits = (grid == value).reshape(9)
+    return int(np.dot(bits.astype(np.int64), 1 << np.arange(9)))
+
+
+def largest_group(board, value) -> int:
+    """Size of the largest orthogonally connected group of ``value`` on a 3x3 board (R-SCORE-2).
+
+    Diagonal spaces are not connected; a single space is a group of one; no space is 0.
+    """
+    return int(_table()[_mask(board, value)])
+
+
+def count_matching(board, value) -> int:
+    """Spaces showing ``value``, connected or not (R-SCORE-4 beginner variant, R-END-1)."""
+    return int(bin(_mask(board, value)).count("1"))

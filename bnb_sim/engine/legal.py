@@ -1,0 +1,170 @@
+"""Legal decisions in the current phase, as a bitmask over actions 0..63 plus a PASS flag.
+
+A bitmask keeps the hot loop free of allocations; :func:`legal_action_mask` expands it to a
+bool[65] for the Python API and plugin policies.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bnb_sim._jit import njit
+from bnb_sim.components.arrays import RULE_ACTIONS_PER_TURN
+from bnb_sim.engine.bits import low_index
+from bnb_sim.engine.build import can_afford
+from bnb_sim.engine.collect import collectable_now
+from bnb_sim.engine.layout import (
+    K_ADJ_SLOTS,
+    K_ADJ_STACKS,
+    K_OPTS,
+    K_REACH,
+    K_RULES,
+    P_N_HUNGER,
+    P_POS,
+    P_TOP_UP,
+)
+from bnb_sim.engine.state import (
+    ACT_BUILD,
+    ACT_COLLECT,
+    ACT_EXPLORE,
+    ACT_FIGHT,
+    ACT_WEAPON,
+    C_ACTIONS_DONE,
+    C_ACTIONS_USED,
+    C_FIGHT_TNT,
+    C_PHASE,
+    C_SEAT,
+    C_TOKENS,
+    C_UP_BUILDINGS,
+    C_UP_MOBS,
+    N_ACTION_TYPES,
+    N_ACTIONS,
+    OPT_PICKAXE_OPTIONAL,
+    PASS,
+    PH_BUILD_SPACE,
+    PH_BUILD_TILE,
+    PH_COLLECT,
+    PH_EXPLORE,
+    PH_FIGHT_MOB,
+    PH_PICKAXE,
+    PH_SCORE,
+    PH_TNT,
+    PH_TURN,
+    PH_WEAPON,
+)
+
+
+@njit(cache=True)
+def buildable_stacks(pub, k, seat):
+    """R-BUILD-1: stacks next to the seat showing a building it can pay for."""
+    candidates = k[K_ADJ_STACKS + pub[P_POS + seat]] & pub[C_UP_BUILDINGS]
+    result = 0
+    while candidates:
+        stack = low_index(candidates)
+        candidates &= candidates - 1
+        if can_afford(pub, k, seat, pub[P_TOP_UP + stack]):
+            result |= 1 << stack
+    return result
+
+
+@njit(cache=True, inline="always")
+def fightable_stacks(pub, k, seat):
+    """R-FIGHT-1: stacks next to the seat showing a mob."""
+    return k[K_ADJ_STACKS + pub[P_POS + seat]] & pub[C_UP_MOBS]
+
+
+@njit(cache=True, inline="always")
+def weapon_slots(pub, k, seat):
+    """R-WEAPON-1: token spots next to the seat that still hold a token."""
+    return k[K_ADJ_SLOTS + pub[P_POS + seat]] & pub[C_TOKENS]
+
+
+@njit(cache=True)
+def action_type_possible(pub, k, seat, action_type):
+    """Whether an action of this type could be carried out now (R-TURN-1 legality)."""
+    if action_type == ACT_COLLECT:
+        return collectable_now(pub, k) != 0
+    if action_type == ACT_EXPLORE:
+        return True  # moving 0 steps is allowed
+    if action_type == ACT_BUILD:
+        return buildable_stacks(pub, k, seat) != 0
+    if action_type == ACT_FIGHT:
+        return fightable_stacks(pub, k, seat) != 0
+    if action_type == ACT_WEAPON:
+        return weapon_slots(pub, k, seat) != 0
+    return False
+
+
+@njit(cache=True)
+def turn_choices(pub, k, seat):
+    """R-TURN-1/R-TURN-2: action types available in PH_TURN, and whether the turn may end.
+
+    Main actions must differ from each other; extra actions (one hunger mob each) may repeat.
+    Ending is allowed once the main actions are done, or if no legal main action remains.
+    """
+    main = pub[C_ACTIONS_DONE] < k[K_RULES + RULE_ACTIONS_PER_TURN]
+    if not main and pub[P_N_HUNGER + seat] == 0:
+        return np.uint64(0), True
+    mask = 0
+    for action_type in range(N_ACTION_TYPES):
+        if main and (pub[C_ACTIONS_USED] >> action_type) & 1:
+            continue
+        if action_type_possible(pub, k, seat, action_type):
+            mask |= 1 << action_type
+    return np.uint64(mask), (not main) or mask == 0
+
+
+@njit(cache=True)
+def legal_bits(pub, k):
+    """``(mask, pass_ok)``: bit ``a`` of the uint64 ``mask`` is set when action ``a`` is legal."""
+    phase = pub[C_PHASE]
+    seat = pub[C_SEAT]
+    if phase == PH_TURN:
+        return turn_choices(pub, k, seat)
+    if phase == PH_COLLECT:
+        return collectable_now(pub, k), False
+    if phase == PH_EXPLORE:
+        return np.uint64(k[K_REACH + pub[P_POS + seat]]), False
+    if phase == PH_BUILD_TILE:
+        return np.uint64(buildable_stacks(pub, k, seat)), False
+    if phase == PH_BUILD_SPACE:
+        return np.uint64(0x1FF), False
+    if phase == PH_FIGHT_MOB:
+        return np.uint64(fightable_stacks(pub, k, seat)), False
+    if phase == PH_PICKAXE:
+        bits = collectable_now(pub, k)
+        return bits, k[K_OPTS + OPT_PICKAXE_OPTIONAL] != 0 or bits == np.uint64(0)
+    if phase == PH_TNT:
+        return np.uint64((1 << (pub[C_FIGHT_TNT] + 1)) - 1), False
+    if phase == PH_WEAPON:
+        return np.uint64(weapon_slots(pub, k, seat)), False
+    if phase == PH_SCORE:
+        return np.uint64(0xF), False
+    return np.uint64(0), False
+
+
+@njit(cache=True, inline="always")
+def is_legal(mask, pass_ok, action):
+    """Whether ``action`` is allowed by ``(mask, pass_ok)``."""
+    if action == PASS:
+        return pass_ok
+    if action < 0 or action >= 64:
+        return False
+    return (mask >> np.uint64(action)) & np.uint64(1) == np.uint64(1)
+
+
+@njit(cache=True)
+def expand_mask(mask, pass_ok, out):
+    """Write the bool[N_ACTIONS] form of ``(mask, pass_ok)`` into ``out``."""
+    for a in range(64):
+        out[a] = (mask >> np.uint64(a)) & np.uint64(1) == np.uint64(1)
+    out[PASS] = pass_ok
+
+
+@njit(cache=True)
+def legal_action_mask(pub, k):
+    """bool[N_ACTIONS] version of :func:`legal_bits`."""
+    mask, pass_ok = legal_bits(pub, k)
+    out = np.zeros(N_ACTIONS, np.bool_)
+    expand_mask(mask, pass_ok, out)
+    return out

@@ -1,0 +1,213 @@
+"""Play whole games in nopython code: one game, and a batch over ``prange``.
+
+Every game is a pure function of (static arrays, policies, master key, game index): its
+streams are derived inside from the game index (ENGINEERING.md §2) and each game writes only
+its own output rows, so results do not depend on threads, chunks or machines.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bnb_sim._jit import njit, prange
+from bnb_sim.engine.invariants import check_invariants
+from bnb_sim.engine.layout import (
+    H_BLOCK,
+    K_N_SPECIES,
+    K_OPTS,
+    MAX_SPECIES,
+    P_BOARD_ID,
+    P_SIZE,
+    P_SPECIES_FIGHTS,
+    P_SPECIES_WINS,
+    P_STACK_H,
+    mask_at,
+    stat_at,
+    xp_at,
+)
+from bnb_sim.engine.legal import is_legal, legal_bits
+from bnb_sim.engine.observation import prepare_observation
+from bnb_sim.engine.scoring import ranks
+from bnb_sim.engine.setup import setup_game
+from bnb_sim.engine.state import (
+    C_N_PLAYERS,
+    C_PHASE,
+    C_ROTATION,
+    C_ROUND_TURN,
+    C_SEAT,
+    C_STATUS,
+    C_STATUS_INFO,
+    C_TOKENS,
+    C_TURN,
+    N_ACTIONS,
+    N_STATS,
+    N_XP,
+    OPT_CHECK,
+    PH_OVER,
+    ST_ILLEGAL_ACTION,
+    ST_INVARIANT,
+    new_game_arrays,
+    supply_total,
+    xp_total,
+)
+from bnb_sim.engine.step import apply_action
+from bnb_sim.policies.dispatch import decide
+
+MEM_SIZE = 512  # policy memory per seat (float64), zeroed at the start of each game
+
+
+@njit(cache=True)
+def new_game(k, master, game_index, n_players):
+    """Allocate and set up one game (R-SETUP-1..4); returns ``(pub, hid, rng)``."""
+    pub, hid, rng = new_game_arrays(k)
+    setup_game(pub, hid, rng, k, master, game_index, n_players)
+    return pub, hid, rng
+
+
+@njit(cache=True)
+def play_game(k, ft, kinds, params, plugins, master, game_index, n_players):
+    """Play one game to the end; returns ``(pub, hid)`` (``pub[C_STATUS]`` != 0 on error).
+
+    ``kinds[p]``, ``params[p]`` and ``plugins[p]`` describe the policy of player ``p``; seat
+    ``s`` is played by player ``(s + rotation) % n`` (R-SETUP-4).
+    """
+    pub, hid, rng = new_game(k, master, game_index, n_players)
+    mem = np.zeros((n_players, MEM_SIZE), np.float64)
+    obs_buf = np.zeros(P_SIZE, np.int64)
+    legal_buf = np.zeros(N_ACTIONS, np.bool_)
+    rotation = pub[C_ROTATION]
+    check = k[K_OPTS + OPT_CHECK] != 0
+    while pub[C_PHASE] != PH_OVER:
+        mask, pass_ok = legal_bits(pub, k)
+        seat = pub[C_SEAT]
+        player = (seat + rotation) % n_players
+        prepare_observation(pub, hid, seat)
+        action = decide(
+            kinds[player],
+            params[player],
+            plugins[player],
+            pub,
+            rng,
+            seat,
+            mem[seat],
+            k,
+            ft,
+            mask,
+            pass_ok,
+            obs_buf,
+            legal_buf,
+        )
+        if not is_legal(mask, pass_ok, action):
+            pub[C_STATUS] = ST_ILLEGAL_ACTION
+            pub[C_STATUS_INFO] = action
+            break
+        apply_action(pub, hid, rng, k, action)
+        if check:
+            code = check_invariants(pub, hid, k)
+            if code != 0:
+                pub[C_STATUS] = ST_INVARIANT
+                pub[C_STATUS_INFO] = code
+                break
+    return pub, hid
+
+
+# ---- output rows ----------------------------------------------------------------------
+# Seat rows: fixed columns, then fights and wins per mob species, then built per type.
+SEAT_PLAYER = 0
+SEAT_SEAT = 1
+SEAT_BOARD = 2
+SEAT_XP = 3
+SEAT_XP_SOURCES = 4  # N_XP columns
+SEAT_BLOCKS_LEFT = SEAT_XP_SOURCES + N_XP
+SEAT_STATS = SEAT_BLOCKS_LEFT + 1  # N_STATS columns
+SEAT_RANK = SEAT_STATS + N_STATS
+SEAT_WON = SEAT_RANK + 1
+SEAT_SPECIES = SEAT_WON + 1
+
+
+def n_seat_columns(n_species: int) -> int:
+    return SEAT_SPECIES + 2 * n_species + 4
+
+
+GAME_STATUS = 0
+GAME_STATUS_INFO = 1
+GAME_TURNS = 2
+GAME_ROUND_TURN = 3  # 3 columns
+GAME_WINNERS = 6
+GAME_WINNER_SEAT = 7
+GAME_ROTATION = 8
+GAME_CUBE_LEFT = 9
+GAME_TILES_LEFT = 10
+GAME_TOKENS_LEFT = 11
+GAME_DECIDING_SEAT = 12
+N_GAME_COLUMNS = 13
+
+
+@njit(cache=True, inline="always")
+def _bits(mask):
+    count = 0
+    while mask:
+        count += 1
+        mask &= mask - 1
+    return count
+
+
+@njit(cache=True)
+def write_rows(pub, hid, k, row, seat_out, game_out):
+    """Summarise a finished game into ``game_out[row]`` and ``seat_out[row * P + seat]``."""
+    n = pub[C_N_PLAYERS]
+    rank = np.zeros(n, np.int64)
+    ranks(pub, rank)
+    n_species = k[K_N_SPECIES]
+    winners = 0
+    winner_seat = -1
+    for seat in range(n):
+        out = seat_out[row * n + seat]
+        out[SEAT_PLAYER] = (seat + pub[C_ROTATION]) % n
+        out[SEAT_SEAT] = seat
+        out[SEAT_BOARD] = pub[P_BOARD_ID + seat]
+        out[SEAT_XP] = xp_total(pub, seat)
+        for j in range(N_XP):
+            out[SEAT_XP_SOURCES + j] = pub[xp_at(seat, j)]
+        out[SEAT_BLOCKS_LEFT] = supply_total(pub, seat)
+        for j in range(N_STATS):
+            out[SEAT_STATS + j] = pub[stat_at(seat, j)]
+        out[SEAT_RANK] = rank[seat]
+        out[SEAT_WON] = 1 if rank[seat] == 1 else 0
+        if rank[seat] == 1:
+            winners += 1
+            winner_seat = seat
+        for sp in range(n_species):
+            out[SEAT_SPECIES + sp] = pub[P_SPECIES_FIGHTS + seat * MAX_SPECIES + sp]
+            out[SEAT_SPECIES + n_species + sp] = pub[P_SPECIES_WINS + seat * MAX_SPECIES + sp]
+        for v in range(4):
+            out[SEAT_SPECIES + 2 * n_species + v] = _bits(pub[mask_at(seat, 2, v)])
+    g = game_out[row]
+    g[GAME_STATUS] = pub[C_STATUS]
+    g[GAME_STATUS_INFO] = pub[C_STATUS_INFO]
+    g[GAME_TURNS] = pub[C_TURN]
+    for r in range(3):
+        g[GAME_ROUND_TURN + r] = pub[C_ROUND_TURN + r]
+    g[GAME_WINNERS] = winners
+    g[GAME_WINNER_SEAT] = winner_seat if winners == 1 else -1
+    g[GAME_ROTATION] = pub[C_ROTATION]
+    cube = 0
+    for pos in range(64):
+        if hid[H_BLOCK + pos] >= 0:
+            cube += 1
+    g[GAME_CUBE_LEFT] = cube
+    tiles = 0
+    for s in range(16):
+        tiles += pub[P_STACK_H + s]
+    g[GAME_TILES_LEFT] = tiles
+    g[GAME_TOKENS_LEFT] = _bits(pub[C_TOKENS])
+    g[GAME_DECIDING_SEAT] = pub[C_SEAT]
+
+
+@njit(cache=True, parallel=True)
+def play_batch(k, ft, kinds, params, plugins, master, start, n_players, seat_out, game_out):
+    """Play games ``start .. start + len(game_out) - 1`` in parallel; fill the output rows."""
+    n_games = game_out.shape[0]
+    for i in prange(n_games):
+        pub, hid = play_game(k, ft, kinds, params, plugins, master, start + i, n_players)
+        write_rows(pub, hid, k, i, seat_out, game_out)

@@ -1,0 +1,167 @@
+"""The turn (R-TURN-1 to R-TURN-3): two different actions, extra actions bought with hunger
+mobs, then the scoring rounds triggered during the turn, then the next seat."""
+
+from __future__ import annotations
+
+from bnb_sim._jit import njit
+from bnb_sim.components.arrays import (
+    RULE_ACTIONS_PER_TURN,
+    RULE_BLOCKS_PER_COLLECT,
+    TILE_HUNGER_MOB,
+)
+from bnb_sim.engine.layout import (
+    K_OPTS,
+    K_RULES,
+    MAX_HELD,
+    P_HELD,
+    P_N_HELD,
+    P_N_HUNGER,
+    TILE_KIND,
+    stat_at,
+    tile_attr,
+)
+from bnb_sim.engine.scoring import end_game, start_round
+from bnb_sim.engine.state import (
+    ACT_BUILD,
+    ACT_COLLECT,
+    ACT_EXPLORE,
+    ACT_FIGHT,
+    C_ACTION_TYPE,
+    C_ACTIONS_DONE,
+    C_ACTIONS_USED,
+    C_BLOCKS_OWED,
+    C_EXTRA,
+    C_N_PLAYERS,
+    C_PHASE,
+    C_ROUNDS_PENDING,
+    C_SEAT,
+    C_STATUS,
+    C_TURN,
+    C_TURN_SEAT,
+    EV_ACTION,
+    EV_END_TURN,
+    EV_SPEND_HUNGER,
+    OPT_MAX_TURNS,
+    PH_BUILD_TILE,
+    PH_COLLECT,
+    PH_EXPLORE,
+    PH_FIGHT_MOB,
+    PH_OVER,
+    PH_TURN,
+    PH_WEAPON,
+    S_HUNGER_SPENT,
+    S_TURNS,
+    ST_TURN_LIMIT,
+    log_event,
+)
+
+
+@njit(cache=True)
+def spend_hunger_mob(pub, hid, k, seat):
+    """R-TURN-2: return one hunger mob tile to the box for an extra action.
+
+    Which one does not matter for the score (a held hunger mob is worth nothing at the end), so
+    the engine returns the one held longest; this is not a policy decision.
+    """
+    base = P_HELD + seat * MAX_HELD
+    n = pub[P_N_HELD + seat]
+    for j in range(n):
+        tile = pub[base + j]
+        if tile_attr(k, TILE_KIND, tile) == TILE_HUNGER_MOB:
+            for i in range(j, n - 1):
+                pub[base + i] = pub[base + i + 1]
+            pub[base + n - 1] = 0
+            pub[P_N_HELD + seat] = n - 1
+            pub[P_N_HUNGER + seat] -= 1
+            pub[stat_at(seat, S_HUNGER_SPENT)] += 1
+            log_event(hid, k, seat, EV_SPEND_HUNGER, tile, 0, 0)
+            return
+
+
+@njit(cache=True)
+def begin_action(pub, hid, k, seat, action_type):
+    """Start carrying out an action type chosen in PH_TURN; returns the phase that follows."""
+    extra = pub[C_ACTIONS_DONE] >= k[K_RULES + RULE_ACTIONS_PER_TURN]
+    if extra:
+        spend_hunger_mob(pub, hid, k, seat)
+        pub[C_EXTRA] = 1
+    else:
+        pub[C_EXTRA] = 0
+        pub[C_ACTIONS_USED] |= 1 << action_type
+    pub[C_ACTION_TYPE] = action_type
+    log_event(hid, k, seat, EV_ACTION, action_type, 1 if extra else 0, 0)
+    if action_type == ACT_COLLECT:
+        pub[C_BLOCKS_OWED] = k[K_RULES + RULE_BLOCKS_PER_COLLECT]
+        return PH_COLLECT
+    if action_type == ACT_EXPLORE:
+        return PH_EXPLORE
+    if action_type == ACT_BUILD:
+        return PH_BUILD_TILE
+    if action_type == ACT_FIGHT:
+        return PH_FIGHT_MOB
+    return PH_WEAPON
+
+
+@njit(cache=True)
+def finish_action(pub, hid, k):
+    """An action is complete: back to choosing. With the main actions done and no hunger mob to
+    spend there is nothing left to decide, so the turn ends at once."""
+    seat = pub[C_TURN_SEAT]
+    if pub[C_EXTRA] == 1:
+        pub[C_EXTRA] = 0
+    else:
+        pub[C_ACTIONS_DONE] += 1
+    pub[C_PHASE] = PH_TURN
+    pub[C_SEAT] = seat
+    if pub[C_ACTIONS_DONE] >= k[K_RULES + RULE_ACTIONS_PER_TURN] and pub[P_N_HUNGER + seat] == 0:
+        end_turn(pub, hid, k)
+
+
+@njit(cache=True, inline="always")
+def _lowest_round(pending):
+    if pending & 1:
+        return 0
+    if pending & 2:
+        return 1
+    return 2
+
+
+@njit(cache=True)
+def end_turn(pub, hid, k):
+    """R-SCORE-1: rounds triggered this turn are scored now, in the order A, B, C."""
+    log_event(hid, k, pub[C_TURN_SEAT], EV_END_TURN, 0, 0, 0)
+    pending = pub[C_ROUNDS_PENDING]
+    if pending != 0:
+        start_round(pub, hid, k, _lowest_round(pending))
+    else:
+        next_turn(pub, k)
+
+
+@njit(cache=True)
+def after_round(pub, hid, k, finished_round):
+    """A round is fully scored: the game ends after round C (R-END-1); otherwise the next
+    pending round, or the next player's turn (R-TURN-3: scoring does not change the order)."""
+    if finished_round == 2:
+        end_game(pub, hid, k)
+    elif pub[C_ROUNDS_PENDING] != 0:
+        start_round(pub, hid, k, _lowest_round(pub[C_ROUNDS_PENDING]))
+    else:
+        next_turn(pub, k)
+
+
+@njit(cache=True)
+def next_turn(pub, k):
+    """R-TURN-3: play passes to the next seat."""
+    n = pub[C_N_PLAYERS]
+    seat = (pub[C_TURN_SEAT] + 1) % n
+    pub[C_TURN_SEAT] = seat
+    pub[C_SEAT] = seat
+    pub[C_ACTIONS_DONE] = 0
+    pub[C_ACTIONS_USED] = 0
+    pub[C_EXTRA] = 0
+    pub[C_PHASE] = PH_TURN
+    pub[C_TURN] += 1
+    pub[stat_at(seat, S_TURNS)] += 1
+    if pub[C_TURN] > k[K_OPTS + OPT_MAX_TURNS]:
+        pub[C_STATUS] = ST_TURN_LIMIT
+        pub[C_PHASE] = PH_OVER

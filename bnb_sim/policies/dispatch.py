@@ -1,0 +1,38 @@
+"""Route a decision to the policy of the seat: built-ins by kind id, plugins by first-class
+function (ENGINEERING.md §4). One compiled driver serves every parameter setting and every
+plugin with the plugin signature, so nothing recompiles when a weight changes."""
+
+from __future__ import annotations
+
+from bnb_sim._jit import njit
+from bnb_sim.engine.layout import RNG_POLICY
+from bnb_sim.engine.legal import expand_mask
+from bnb_sim.engine.observation import flat_observation
+from bnb_sim.policies.kinds import GREEDY, HEURISTIC, PLUGIN, RANDOM
+from bnb_sim.policies.onestep import choose_onestep
+from bnb_sim.policies.random_policy import choose_random
+
+
+@njit(cache=True)
+def _plugin_decision(plugin_fn, pub, seat, params, mem, mask, pass_ok, rng, obs_buf, legal_buf):
+    flat_observation(pub, obs_buf)
+    expand_mask(mask, pass_ok, legal_buf)
+    return plugin_fn(obs_buf, legal_buf, rng[RNG_POLICY + seat], params, mem)
+
+
+@njit(cache=True)
+def decide(kind, params, plugin_fn, pub, rng, seat, mem, k, ft, mask, pass_ok, obs_buf, legal_buf):
+    """The decision of ``seat`` (policy kind ``kind``) given the legal ``(mask, pass_ok)``.
+
+    Policies see ``pub`` (with the seat's own pile filled in) and their own random stream,
+    never the hidden state.
+    """
+    if kind == RANDOM:
+        return choose_random(mask, pass_ok, rng, RNG_POLICY + seat)
+    if kind == GREEDY or kind == HEURISTIC:
+        return choose_onestep(params, pub, seat, mem, k, ft, mask, pass_ok, rng, RNG_POLICY + seat)
+    if kind == PLUGIN:
+        return _plugin_decision(
+            plugin_fn, pub, seat, params, mem, mask, pass_ok, rng, obs_buf, legal_buf
+        )
+    return -1

@@ -1,0 +1,23 @@
+"""The ``random`` policy: uniform over the legal decisions."""
+
+from __future__ import annotations
+
+from bnb_sim._jit import njit
+from bnb_sim.engine.bits import kth_set_bit, popcount
+from bnb_sim.engine.rng import bounded_row
+from bnb_sim.engine.state import PASS
+
+
+@njit(cache=True)
+def choose_random(mask, pass_ok, rng, row):
+    """Pick one legal decision uniformly with stream ``rng[row]`` (the seat's policy stream)."""
+    n_bits = popcount(mask)
+    n = n_bits + (1 if pass_ok else 0)
+    if n == 0:
+        return -1
+    if n == 1:
+        return 64 if n_bits == 0 else kth_set_bit(mask, 0)
+    k = bounded_row(rng, row, n)
+    if k == n_bits:
+        return PASS
+    return kth_set_bit(mask, k)
