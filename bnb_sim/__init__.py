@@ -20,6 +20,12 @@ _EXPORTS = {
     "CombatOdds": "bnb_sim.odds",
     "load_components": "bnb_sim.components",
     "Components": "bnb_sim.components",
+    "new_game": "bnb_sim.game",
+    "Game": "bnb_sim.game",
+    "GameConfig": "bnb_sim.runner.config",
+    "simulate": "bnb_sim.runner.simulate",
+    "load_run": "bnb_sim.runner.storage",
+    "write_report": "bnb_sim.analysis.report",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

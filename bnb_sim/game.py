@@ -1,0 +1,264 @@
+"""One game at a time, in the OpenSpiel spirit: new game, legal actions, apply, is over, result.
+
+    from bnb_sim import new_game
+    game = new_game(seed=1, game_index=0, players=2, policies=["heuristic", "random"])
+    while not game.is_over():
+        action = game.policy_action()          # or pick any of game.legal_actions()
+        game.apply_action(action)
+    game.result()                              # one dict per seat
+
+The kernels are the batch engine's own (``legal_bits``, ``decide``, ``apply_action``), so a
+game played here is identical to game ``game_index`` of a batch with the same seed, players
+and policies. Hidden information stays hidden unless you ask for it (:meth:`Game.reveal`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bnb_sim.errors import BnbError, PolicyError
+from bnb_sim.runner.config import GameConfig
+
+PHASE_LABELS = {
+    "turn": "choose an action (or end the turn)",
+    "collect": "take a block",
+    "explore": "move to a crossing point",
+    "build_tile": "choose a building to build",
+    "build_space": "choose a board space",
+    "fight_mob": "choose a mob to fight",
+    "pickaxe": "stone pickaxe: take a block (or decline)",
+    "tnt": "how many TNT to detonate",
+    "weapon": "choose a weapon token",
+    "score": "choose the value to score",
+    "over": "game over",
+}
+
+
+class Game:
+    """A game in progress; wraps the engine's arrays (``pub``, ``hid``, ``rng``, ``k``)."""
+
+    def __init__(self, config: GameConfig, game_index: int):
+        from bnb_sim.engine.play import MEM_SIZE, new_game as kernel_new_game
+
+        if isinstance(game_index, bool) or not isinstance(game_index, int | np.integer):
+            raise BnbError(f"game index must be an integer, got {game_index!r}")
+        if not 0 <= int(game_index) < 2**62:
+            raise BnbError("game index must be between 0 and 2**62")
+        self.config = config
+        self.game_index = int(game_index)
+        self._k, self._ft, self._kinds, self._params, self._plugins = config.kernel_inputs
+        self._pub, self._hid, self._rng = kernel_new_game(
+            self._k, config.master, self.game_index, config.n_players
+        )
+        self._mem = np.zeros((config.n_players, MEM_SIZE), np.float64)
+        self.history: list[tuple[int, int, int]] = []  # (seat, phase, action)
+        self.log: list[dict] = []  # decoded events when config.log is on
+
+    # ---- OpenSpiel-like vocabulary ------------------------------------------------
+    @property
+    def n_players(self) -> int:
+        return self.config.n_players
+
+    @property
+    def current_seat(self) -> int:
+        from bnb_sim.engine.state import C_SEAT
+
+        return int(self._pub[C_SEAT])
+
+    @property
+    def phase(self) -> str:
+        from bnb_sim.engine.state import C_PHASE, PHASE_NAMES
+
+        return PHASE_NAMES[int(self._pub[C_PHASE])]
+
+    def player_of_seat(self, seat: int) -> int:
+        from bnb_sim.engine.state import C_ROTATION
+
+        return (seat + int(self._pub[C_ROTATION])) % self.n_players
+
+    def policy_of_seat(self, seat: int):
+        return self.config.policies[self.player_of_seat(seat)]
+
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def legal_action_mask(self) -> np.ndarray:
+        """bool[65]: which actions are legal now (65th = PASS)."""
+        from bnb_sim.engine.legal import legal_action_mask
+
+        if self.is_over():
+            return np.zeros(65, bool)
+        return legal_action_mask(self._pub, self._k)
+
+    def legal_actions(self) -> list[int]:
+        return [int(a) for a in np.flatnonzero(self.legal_action_mask())]
+
+    def apply_action(self, action: int) -> list[dict]:
+        """Carry out a legal action for the current seat; returns the events it caused."""
+        from bnb_sim.engine.state import C_PHASE
+        from bnb_sim.engine.step import apply_action
+
+        if self.is_over():
+            raise BnbError("the game is over")
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+            raise BnbError(f"an action is an integer, got {action!r}")
+        mask = self.legal_action_mask()
+        if not 0 <= int(action) < mask.shape[0] or not mask[int(action)]:
+            raise BnbError(
+                f"action {action} is not legal in phase '{self.phase}' "
+                f"(legal: {self.legal_actions()})"
+            )
+        self.history.append((self.current_seat, int(self._pub[C_PHASE]), int(action)))
+        apply_action(self._pub, self._hid, self._rng, self._k, int(action))
+        self._check()
+        return self._drain_events()
+
+    def _drain_events(self) -> list[dict]:
+        """Move the kernel's event buffer into :attr:`log` (decoded)."""
+        from bnb_sim.describe import decode_event
+        from bnb_sim.engine.layout import H_EVENTS, H_N_EVENTS
+
+        if not self.config.log:
+            return []
+        n = int(self._hid[H_N_EVENTS])
+        raw = self._hid[H_EVENTS : H_EVENTS + 5 * n].reshape(n, 5).tolist()
+        self._hid[H_N_EVENTS] = 0
+        new = [decode_event(self, *row) for row in raw]
+        self.log.extend(new)
+        return new
+
+    def policy_action(self) -> int:
+        """The decision the current seat's policy makes now (consumes its random stream, as
+        in a batch run)."""
+        from bnb_sim.engine.legal import is_legal, legal_bits
+        from bnb_sim.engine.observation import prepare_observation
+        from bnb_sim.engine.state import N_ACTIONS, P_SIZE
+        from bnb_sim.policies.dispatch import decide
+
+        if self.is_over():
+            raise BnbError("the game is over")
+        seat = self.current_seat
+        player = self.player_of_seat(seat)
+        mask, pass_ok = legal_bits(self._pub, self._k)
+        mask = np.uint64(mask)  # numba hands a uint64 back as a Python int
+        prepare_observation(self._pub, self._hid, seat)
+        action = decide(
+            self._kinds[player],
+            self._params[player],
+            self._plugins[player],
+            self._pub,
+            self._rng,
+            seat,
+            self._mem[seat],
+            self._k,
+            self._ft,
+            mask,
+            pass_ok,
+            np.zeros(P_SIZE, np.int64),
+            np.zeros(N_ACTIONS, np.bool_),
+        )
+        if not is_legal(mask, pass_ok, action):
+            raise PolicyError(
+                f"policy '{self.config.policies[player].label}' (seat {seat}) made an illegal "
+                f"decision {action} in game {self.game_index} (phase {self.phase})"
+            )
+        return int(action)
+
+    def play(self, max_decisions: int = 100_000) -> Game:
+        """Let the policies play to the end."""
+        for _ in range(max_decisions):
+            if self.is_over():
+                return self
+            self.apply_action(self.policy_action())
+        raise BnbError(f"game {self.game_index} did not end within {max_decisions} decisions")
+
+    def _check(self) -> None:
+        from bnb_sim.engine.invariants import INVARIANT_MESSAGES, check_invariants
+        from bnb_sim.engine.state import C_STATUS, ST_TURN_LIMIT
+        from bnb_sim.runner.batch import GameFailed
+
+        if int(self._pub[C_STATUS]) == ST_TURN_LIMIT:
+            raise GameFailed(
+                f"game {self.game_index} did not end within {self.config.max_turns} turns"
+            )
+        if self.config.check:
+            code = check_invariants(self._pub, self._hid, self._k)
+            if code:
+                raise GameFailed(
+                    f"game {self.game_index}: invariant broken: {INVARIANT_MESSAGES[code]}"
+                )
+
+    # ---- what the table shows ------------------------------------------------------
+    def observation(self, seat: int | None = None) -> np.ndarray:
+        """The flat observation of ``seat`` (default: the current seat), as a policy sees it."""
+        from bnb_sim.engine.observation import prepare_observation
+
+        seat = self.current_seat if seat is None else int(seat)
+        pub = self._pub.copy()
+        prepare_observation(pub, self._hid, seat)
+        return pub
+
+    def xp(self) -> list[int]:
+        from bnb_sim.engine.state import N_XP, xp_at
+
+        return [
+            int(sum(self._pub[xp_at(s, j)] for j in range(N_XP))) for s in range(self.n_players)
+        ]
+
+    def result(self) -> list[dict]:
+        """Per seat: policy, XP by source, blocks, rank, won (R-END-2). Only when over."""
+        from bnb_sim.engine.play import N_GAME_COLUMNS, n_seat_columns, write_rows
+        from bnb_sim.runner.batch import frames
+
+        if not self.is_over():
+            raise BnbError("the game is not over yet")
+        n = self.n_players
+        seat_out = np.zeros((n, n_seat_columns(len(self.config.components.mob_names))), np.int64)
+        game_out = np.zeros((1, N_GAME_COLUMNS), np.int64)
+        write_rows(self._pub, self._hid, self._k, 0, seat_out, game_out)
+        seats, _ = frames(self.config, self.game_index, seat_out, game_out)
+        return seats.to_dict("records")
+
+    def reveal(self) -> dict:
+        """Hidden information (for debugging and tests; a policy never sees this)."""
+        from bnb_sim.engine import layout as L
+
+        return {
+            "blocks": self._hid[L.H_BLOCK : L.H_BLOCK + 64].reshape(4, 4, 4).copy(),
+            "stacks": self._hid[L.H_STACKS : L.H_STACKS + 16 * L.MAX_STACK_H]
+            .reshape(16, L.MAX_STACK_H)
+            .copy(),
+            "tokens": self._hid[L.H_TOK_SLOT : L.H_TOK_SLOT + 16].copy(),
+            "piles": self._hid[L.H_PILE : L.H_PILE + L.MAX_SEATS * L.MAX_TOKEN_TYPES]
+            .reshape(L.MAX_SEATS, L.MAX_TOKEN_TYPES)[: self.n_players]
+            .copy(),
+        }
+
+
+def new_game(
+    seed: int = 0,
+    game_index: int = 0,
+    players: int = 2,
+    policies=("random",),
+    *,
+    components=None,
+    variant: str = "standard",
+    seating: str = "rotate",
+    log: bool = False,
+    check: bool = False,
+    **options,
+) -> Game:
+    """A new game: the same (seed, game index, players, policies, options) always gives the
+    same game, here and inside any batch run."""
+    config = GameConfig.create(
+        players,
+        policies,
+        seed=seed,
+        components=components,
+        variant=variant,
+        seating=seating,
+        log=log,
+        check=check,
+        **options,
+    )
+    return Game(config, game_index)

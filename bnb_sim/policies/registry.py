@@ -1,0 +1,201 @@
+"""Parse policy specs (``--policy``) into data: a kind id, a parameter vector, a label.
+
+Grammar::
+
+    random
+    greedy
+    heuristic                      default weights
+    heuristic:weights.toml         weights from a TOML file (top level or a [weights] table)
+    heuristic:board=1.5,weapon=2   weights inline (unnamed weights keep their defaults)
+    NAME[:ARG]                     a third-party plugin registered under the entry-point
+                                   group ``bnb_sim.policies`` (ARG: a TOML file or k=v pairs
+                                   for its parameters)
+
+Pure Python: parsing a spec never imports numba; plugins are imported (and compiled) only
+by :meth:`PolicySpec.plugin_function`, i.e. when a game is actually played.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+
+from bnb_sim.errors import PolicyError
+from bnb_sim.policies.kinds import (
+    GREEDY,
+    GREEDY_PARAMS,
+    HEURISTIC,
+    HEURISTIC_DEFAULTS,
+    HEURISTIC_WEIGHTS,
+    KIND_NAMES,
+    N_PARAMS,
+    PLUGIN,
+    RANDOM,
+)
+
+ENTRY_POINT_GROUP = "bnb_sim.policies"
+BUILTIN = ("random", "greedy", "heuristic")
+MAX_WEIGHT_FILE_BYTES = 64 * 1024
+MAX_PLUGIN_PARAMS = 256
+
+
+@dataclass(frozen=True)
+class PolicySpec:
+    """A policy as data: what the engine needs to play it, and how reports name it."""
+
+    label: str
+    kind: int
+    params: tuple[float, ...] = field(default_factory=tuple)
+    plugin: str | None = None  # entry-point name for PLUGIN
+
+    @property
+    def kind_name(self) -> str:
+        return KIND_NAMES[self.kind]
+
+    def weights(self) -> dict[str, float]:
+        """Named weights of a greedy/heuristic policy (empty for others)."""
+        if self.kind in (GREEDY, HEURISTIC):
+            return dict(zip(HEURISTIC_WEIGHTS, self.params, strict=True))
+        return {}
+
+    def plugin_function(self):
+        """The plugin's compiled cfunc (imports and compiles on first use)."""
+        if self.kind != PLUGIN or self.plugin is None:
+            from bnb_sim.policies.plugin import no_plugin
+
+            return no_plugin
+        from bnb_sim.policies.plugin import compile_plugin
+
+        return compile_plugin(self.plugin, load_plugin(self.plugin))
+
+    def to_dict(self) -> dict:
+        out = {"label": self.label, "kind": self.kind_name, "params": list(self.params)}
+        if self.plugin:
+            out["plugin"] = self.plugin
+        if self.kind in (GREEDY, HEURISTIC):
+            out["weights"] = self.weights()
+        return out
+
+
+def plugin_names() -> list[str]:
+    """Names registered under the ``bnb_sim.policies`` entry-point group (not imported)."""
+    return sorted({ep.name for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)})
+
+
+def load_plugin(name: str):
+    """Import the object a plugin entry point names (a :class:`~bnb_sim.policies.plugin.Plugin`)."""
+    from bnb_sim.policies.plugin import Plugin
+
+    matches = [ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
+    if not matches:
+        raise PolicyError(f"unknown policy '{name}' (known: {', '.join(known_policies())})")
+    try:
+        obj = matches[0].load()
+    except Exception as exc:  # a broken third-party package must not give a traceback
+        raise PolicyError(f"policy plugin '{name}' failed to import: {exc}") from None
+    if not isinstance(obj, Plugin):
+        raise PolicyError(
+            f"policy plugin '{name}' must point to a bnb_sim.policies.plugin.Plugin, "
+            f"got {type(obj).__name__}"
+        )
+    return obj
+
+
+def known_policies() -> list[str]:
+    return list(BUILTIN) + plugin_names()
+
+
+def _parse_number(text: str, where: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise PolicyError(f"{where}: '{text}' is not a number") from None
+    if not math.isfinite(value):
+        raise PolicyError(f"{where}: '{text}' is not a finite number")
+    return value
+
+
+def _read_toml(path: Path, where: str) -> dict:
+    from bnb_sim.components.loader import tomllib  # tomllib, or tomli on Python 3.10
+
+    try:
+        if path.stat().st_size > MAX_WEIGHT_FILE_BYTES:
+            raise PolicyError(f"{where}: file {path} is larger than 64 KiB")
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PolicyError(f"{where}: cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise PolicyError(f"{where}: {path} is not UTF-8 text") from None
+    try:
+        data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
+        raise PolicyError(f"{where}: {path}: {exc}") from None
+    if "weights" in data and isinstance(data["weights"], dict):
+        data = data["weights"]
+    return data
+
+
+def parse_assignments(arg: str, names: list[str], where: str) -> dict[str, float]:
+    """``a=1,b=2`` or a TOML file (``*.toml``) into a name -> value mapping, names checked."""
+    if arg.endswith(".toml"):
+        raw = _read_toml(Path(arg), where)
+        values = {}
+        for key, value in raw.items():
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise PolicyError(f"{where}: weight '{key}' must be a number")
+            values[key] = _parse_number(str(value), f"{where}: weight '{key}'")
+    else:
+        values = {}
+        for part in arg.split(","):
+            if not part.strip():
+                raise PolicyError(f"{where}: empty assignment in '{arg}'")
+            if "=" not in part:
+                raise PolicyError(f"{where}: '{part}' is not NAME=VALUE (or a .toml file)")
+            key, text = (s.strip() for s in part.split("=", 1))
+            values[key] = _parse_number(text, f"{where}: weight '{key}'")
+    unknown = [key for key in values if key not in names]
+    if unknown:
+        raise PolicyError(f"{where}: unknown weight '{unknown[0]}' (known: {', '.join(names)})")
+    return values
+
+
+def parse_policy(spec: str) -> PolicySpec:
+    """Turn one ``--policy`` value into a :class:`PolicySpec` (raises PolicyError)."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise PolicyError("a policy spec must be a non-empty string")
+    spec = spec.strip()
+    name, _, arg = spec.partition(":")
+    where = f"policy '{spec}'"
+    if name == "random":
+        if arg:
+            raise PolicyError(f"{where}: random takes no parameters")
+        return PolicySpec(spec, RANDOM, (0.0,) * N_PARAMS)
+    if name == "greedy":
+        if arg:
+            raise PolicyError(f"{where}: greedy takes no parameters (use heuristic:...)")
+        return PolicySpec(spec, GREEDY, tuple(GREEDY_PARAMS[n] for n in HEURISTIC_WEIGHTS))
+    if name == "heuristic":
+        weights = dict(zip(HEURISTIC_WEIGHTS, HEURISTIC_DEFAULTS, strict=True))
+        if arg:
+            weights.update(parse_assignments(arg, list(HEURISTIC_WEIGHTS), where))
+        return PolicySpec(spec, HEURISTIC, tuple(weights[n] for n in HEURISTIC_WEIGHTS))
+    if name in plugin_names():
+        plugin = load_plugin(name)
+        params = dict(plugin.params)
+        if arg:
+            params.update(parse_assignments(arg, list(plugin.params), where))
+        return PolicySpec(spec, PLUGIN, tuple(params.values()), plugin=name)
+    raise PolicyError(f"unknown policy '{name}' (known: {', '.join(known_policies())})")
+
+
+def parse_policies(specs, n_players: int) -> tuple[PolicySpec, ...]:
+    """Specs for ``n_players`` players: given in order, cycling when fewer are given."""
+    specs = list(specs)
+    if not specs:
+        raise PolicyError("at least one --policy is needed")
+    if len(specs) > n_players:
+        raise PolicyError(f"{len(specs)} policies for {n_players} players")
+    parsed = [parse_policy(s) for s in specs]
+    return tuple(parsed[i % len(parsed)] for i in range(n_players))

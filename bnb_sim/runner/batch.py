@@ -1,0 +1,171 @@
+"""Play a block of games with the batch kernel and turn the output into DataFrames.
+
+``play_block(config, start, n)`` is the unit of work everywhere (threads, chunks, Dask
+tasks): it depends only on the config and the game indices, so any split of a run gives
+the same rows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from bnb_sim.errors import BnbError, PolicyError
+from bnb_sim.runner.config import GameConfig
+
+XP_COLUMNS = [
+    "xp_buildings",
+    "xp_mobs",
+    "xp_hoes",
+    "xp_round_a",
+    "xp_round_b",
+    "xp_round_c",
+    "xp_bonus_mobs",
+]
+STAT_COLUMNS = [
+    "mobs_defeated",
+    "buildings_built",
+    "weapons_taken",
+    "fights",
+    "fights_won",
+    "tnt_detonated",
+    "hunger_spent",
+    "turns",
+    "choice_a",
+    "choice_b",
+    "choice_c",
+    "blocks_collected",
+]
+
+
+class GameFailed(BnbError):
+    """A game could not finish (illegal decision, turn limit, broken invariant)."""
+
+
+def play_arrays(config: GameConfig, start: int, n: int, threads: int | None = None):
+    """Raw int64 output of the batch kernel for games ``start .. start + n - 1``."""
+    from bnb_sim._jit import numba
+    from bnb_sim.engine.play import N_GAME_COLUMNS, n_seat_columns, play_batch
+
+    k, ft, kinds, params, plugins = config.kernel_inputs
+    n_players = config.n_players
+    seat_out = np.zeros((n * n_players, n_seat_columns(len(config.components.mob_names))), np.int64)
+    game_out = np.zeros((n, N_GAME_COLUMNS), np.int64)
+    if threads is not None:
+        numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
+    play_batch(
+        k, ft, kinds, params, plugins, config.master, int(start), n_players, seat_out, game_out
+    )
+    check_status(config, start, game_out)
+    return seat_out, game_out
+
+
+def check_status(config: GameConfig, start: int, game_out: np.ndarray) -> None:
+    """Raise a clear error for the first game that did not finish normally."""
+    from bnb_sim.engine import play as P
+    from bnb_sim.engine import state as S
+    from bnb_sim.engine.invariants import INVARIANT_MESSAGES
+
+    bad = np.flatnonzero(game_out[:, P.GAME_STATUS] != S.ST_OK)
+    if bad.size == 0:
+        return
+    row = int(bad[0])
+    game = int(start) + row
+    status = int(game_out[row, P.GAME_STATUS])
+    info = int(game_out[row, P.GAME_STATUS_INFO])
+    if status == S.ST_TURN_LIMIT:
+        raise GameFailed(f"game {game} did not end within {config.max_turns} turns")
+    if status == S.ST_ILLEGAL_ACTION:
+        seat = int(game_out[row, P.GAME_DECIDING_SEAT])
+        player = (seat + int(game_out[row, P.GAME_ROTATION])) % config.n_players
+        label = config.policies[player].label
+        raise PolicyError(
+            f"policy '{label}' (seat {seat}) made an illegal decision {info} in game {game}"
+        )
+    if status == S.ST_INVARIANT:
+        raise GameFailed(f"game {game}: invariant broken: {INVARIANT_MESSAGES.get(info, info)}")
+    raise GameFailed(f"game {game} failed with status {status}")
+
+
+def frames(config: GameConfig, start: int, seat_out: np.ndarray, game_out: np.ndarray):
+    """Per-seat and per-game DataFrames (docs/run-format.md) from the kernel output."""
+    from bnb_sim.engine import play as P
+
+    comps = config.components
+    n_players = config.n_players
+    n_games = game_out.shape[0]
+    games = np.arange(start, start + n_games, dtype=np.int64)
+    labels = _policy_column(config, seat_out[:, P.SEAT_PLAYER])
+    seats = {
+        "game": np.repeat(games, n_players),
+        "seat": seat_out[:, P.SEAT_SEAT].astype(np.int8),
+        "player": seat_out[:, P.SEAT_PLAYER].astype(np.int8),
+        "policy": labels,
+        "n_players": np.full(n_games * n_players, n_players, np.int8),
+        "board": pd.Categorical.from_codes(seat_out[:, P.SEAT_BOARD], comps.board_names),
+        "xp": seat_out[:, P.SEAT_XP].astype(np.int32),
+    }
+    for j, name in enumerate(XP_COLUMNS):
+        seats[name] = seat_out[:, P.SEAT_XP_SOURCES + j].astype(np.int32)
+    seats["blocks_left"] = seat_out[:, P.SEAT_BLOCKS_LEFT].astype(np.int16)
+    for j, name in enumerate(STAT_COLUMNS):
+        column = seat_out[:, P.SEAT_STATS + j]
+        if name.startswith("choice_"):
+            characteristic = comps.characteristics["abc".index(name[-1])]
+            seats[name] = pd.Categorical.from_codes(column, comps.values[characteristic])
+        elif name != "blocks_collected":
+            seats[name] = column.astype(np.int16)
+    seats["rank"] = seat_out[:, P.SEAT_RANK].astype(np.int8)
+    seats["won"] = seat_out[:, P.SEAT_WON].astype(bool)
+    n_species = len(comps.mob_names)
+    for sp, mob in enumerate(comps.mob_names):
+        seats[f"fights_{mob}"] = seat_out[:, P.SEAT_SPECIES + sp].astype(np.int16)
+        wins = seat_out[:, P.SEAT_SPECIES + n_species + sp].astype(np.int16)
+        seats[f"wins_{mob}"] = wins
+        seats[f"defeated_{mob}"] = wins
+    for v, value in enumerate(comps.values["type"]):
+        seats[f"built_{value}"] = seat_out[:, P.SEAT_SPECIES + 2 * n_species + v].astype(np.int16)
+    seats_df = pd.DataFrame(seats)
+    rotation = game_out[:, P.GAME_ROTATION]
+    winner_seat = game_out[:, P.GAME_WINNER_SEAT]
+    winner_player = np.where(winner_seat >= 0, (winner_seat + rotation) % n_players, -1)
+    games_df = pd.DataFrame(
+        {
+            "game": games,
+            "n_players": np.full(n_games, n_players, np.int8),
+            "turns": game_out[:, P.GAME_TURNS].astype(np.int16),
+            "round_a_turn": game_out[:, P.GAME_ROUND_TURN].astype(np.int16),
+            "round_b_turn": game_out[:, P.GAME_ROUND_TURN + 1].astype(np.int16),
+            "round_c_turn": game_out[:, P.GAME_ROUND_TURN + 2].astype(np.int16),
+            "winners": game_out[:, P.GAME_WINNERS].astype(np.int8),
+            "winner_policy": _labels_or_tie(config, winner_player),
+            "first_policy": _policy_column(config, rotation % n_players),
+            "cube_blocks_left": game_out[:, P.GAME_CUBE_LEFT].astype(np.int16),
+            "tiles_left": game_out[:, P.GAME_TILES_LEFT].astype(np.int16),
+            "tokens_left": game_out[:, P.GAME_TOKENS_LEFT].astype(np.int16),
+        }
+    )
+    return seats_df, games_df
+
+
+def _unique(values):
+    return list(dict.fromkeys(values))
+
+
+def _policy_column(config: GameConfig, players: np.ndarray) -> pd.Categorical:
+    categories = _unique(config.labels)
+    code_of_player = np.array([categories.index(label) for label in config.labels])
+    return pd.Categorical.from_codes(code_of_player[players], categories)
+
+
+def _labels_or_tie(config: GameConfig, players: np.ndarray) -> pd.Categorical:
+    categories = _unique(config.labels) + ["tie"]
+    code_of_player = np.array([categories.index(label) for label in config.labels])
+    codes = np.where(players >= 0, code_of_player[np.maximum(players, 0)], len(categories) - 1)
+    return pd.Categorical.from_codes(codes, categories)
+
+
+def play_block(config: GameConfig, start: int, n: int, threads: int | None = None):
+    """Play games ``start .. start + n - 1``; returns ``(seats_df, games_df)``."""
+    seat_out, game_out = play_arrays(config, start, n, threads)
+    return frames(config, start, seat_out, game_out)

@@ -1,0 +1,174 @@
+"""What a simulation needs, validated in Python before any kernel runs.
+
+:class:`GameConfig` holds the components, the players' policies, the seed and the rule
+options. It derives the master key (``np.random.SeedSequence``, ENGINEERING.md §2) and packs
+everything into the arrays the kernels take. It is small and picklable, so Dask workers can
+rebuild the same arrays from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from bnb_sim.components import Components, load_components
+from bnb_sim.errors import BnbError
+from bnb_sim.policies.registry import PolicySpec, parse_policies
+
+VARIANTS = ("standard", "beginner")
+SEATINGS = {"fixed": 0, "rotate": 1, "random": 2}
+DEFAULT_MAX_TURNS = 1000
+MAX_SEED = 2**63 - 1
+
+
+def master_key(seed: int) -> np.uint64:
+    """The 64-bit master key of a user seed (SeedSequence spreads nearby seeds apart)."""
+    return np.random.SeedSequence(int(seed)).generate_state(1, np.uint64)[0]
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Everything that decides the games of a run, except the game indices.
+
+    * ``policies``: one :class:`PolicySpec` per player (player ``p`` plays seat
+      ``(p - rotation) % n``; see ``seating``).
+    * ``seating``: ``rotate`` (default; game ``g`` starts with player ``g % n``, so every
+      policy sits in every seat equally often), ``fixed`` (player ``i`` always in seat ``i``)
+      or ``random`` (the starting player is drawn from the game's set-up stream, R-SETUP-4).
+    * ``variant``: ``standard`` or ``beginner`` (R-SCORE-4).
+    * ``pickaxe_optional``: R-FIGHT-3 says a revealed stone pickaxe "lets" the player take a
+      block; by default the player may decline (a documented reading; False forces the take).
+    * ``check``: run the invariant checker after every decision (slow; for debugging).
+    """
+
+    components: Components
+    policies: tuple[PolicySpec, ...]
+    seed: int = 0
+    variant: str = "standard"
+    seating: str = "rotate"
+    pickaxe_optional: bool = True
+    check: bool = False
+    max_turns: int = DEFAULT_MAX_TURNS
+    log: bool = False
+    extra: dict = field(default_factory=dict, compare=False)
+
+    def __post_init__(self):
+        n = len(self.policies)
+        low, high = self.components.rule("players_min"), self.components.rule("players_max")
+        if not low <= n <= high:
+            raise BnbError(f"players must be between {low} and {high}, got {n}")
+        if self.variant not in VARIANTS:
+            raise BnbError(f"variant must be one of {', '.join(VARIANTS)}, got '{self.variant}'")
+        if self.seating not in SEATINGS:
+            raise BnbError(f"seating must be one of {', '.join(SEATINGS)}, got '{self.seating}'")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int | np.integer):
+            raise BnbError(f"seed must be an integer, got {self.seed!r}")
+        if not 0 <= int(self.seed) <= MAX_SEED:
+            raise BnbError(f"seed must be between 0 and {MAX_SEED}")
+        if not 1 <= int(self.max_turns) <= 100_000:
+            raise BnbError("max_turns must be between 1 and 100000")
+
+    @classmethod
+    def create(
+        cls,
+        players: int,
+        policies,
+        *,
+        seed: int = 0,
+        components=None,
+        **options,
+    ) -> GameConfig:
+        """Build from user values: ``policies`` are specs (strings) or PolicySpecs, cycled
+        over ``players``; ``components`` a Components, a path, or None for the defaults."""
+        if isinstance(players, bool) or not isinstance(players, int | np.integer):
+            raise BnbError(f"players must be an integer, got {players!r}")
+        if isinstance(policies, str | PolicySpec):
+            policies = [policies]
+        if not isinstance(components, Components):
+            components = load_components(components)
+        specs = [p for p in policies if isinstance(p, PolicySpec)]
+        if specs and len(specs) == len(list(policies)):
+            chosen = tuple(specs[i % len(specs)] for i in range(int(players)))
+        else:
+            chosen = parse_policies([str(p) for p in policies], int(players))
+        return cls(components, chosen, seed=int(seed), **options)
+
+    @property
+    def n_players(self) -> int:
+        return len(self.policies)
+
+    @property
+    def labels(self) -> list[str]:
+        return [p.label for p in self.policies]
+
+    @cached_property
+    def master(self) -> np.uint64:
+        return master_key(self.seed)
+
+    def options_vector(self) -> np.ndarray:
+        from bnb_sim.engine import state as S
+
+        opts = np.zeros(S.N_OPTS, np.int64)
+        opts[S.OPT_BEGINNER] = 1 if self.variant == "beginner" else 0
+        opts[S.OPT_PICKAXE_OPTIONAL] = 1 if self.pickaxe_optional else 0
+        opts[S.OPT_MAX_TURNS] = int(self.max_turns)
+        opts[S.OPT_SEATING] = SEATINGS[self.seating]
+        opts[S.OPT_LOG] = 1 if self.log else 0
+        opts[S.OPT_CHECK] = 1 if self.check else 0
+        return opts
+
+    @cached_property
+    def kernel_inputs(self):
+        """``(k, ft, kinds, params, plugins)`` for the engine's drivers (built once)."""
+        from bnb_sim.engine.static import build_static
+        from bnb_sim.policies.kinds import GREEDY, HEURISTIC, N_PARAMS
+
+        arrays = self.components.arrays
+        needs_tables = any(p.kind in (GREEDY, HEURISTIC) for p in self.policies)
+        tables = _cached_tables(self.components) if needs_tables else None
+        try:
+            k, ft = build_static(arrays, self.options_vector(), tables)
+        except ValueError as exc:
+            raise BnbError(f"components: {exc}") from None
+        width = max([N_PARAMS] + [len(p.params) for p in self.policies])
+        params = np.zeros((self.n_players, width), np.float64)
+        for i, spec in enumerate(self.policies):
+            params[i, : len(spec.params)] = spec.params
+        kinds = np.array([p.kind for p in self.policies], np.int64)
+        plugins = tuple(p.plugin_function() for p in self.policies)
+        return k, ft, kinds, params, plugins
+
+    def with_components(self, components: Components) -> GameConfig:
+        """The same run under other components (for sweeps)."""
+        from dataclasses import replace
+
+        return replace(self, components=components)
+
+    def to_dict(self) -> dict:
+        return {
+            "players": self.n_players,
+            "policies": [p.to_dict() for p in self.policies],
+            "seed": int(self.seed),
+            "variant": self.variant,
+            "seating": self.seating,
+            "pickaxe_optional": self.pickaxe_optional,
+            "check": self.check,
+            "max_turns": int(self.max_turns),
+        }
+
+
+_TABLES: dict[str, object] = {}
+
+
+def _cached_tables(components: Components):
+    """Policy tables depend only on the weapon and mob numbers; reuse them across configs."""
+    from bnb_sim.policies.tables import build_policy_tables
+
+    key = components.content_hash
+    if key not in _TABLES:
+        if len(_TABLES) > 16:
+            _TABLES.clear()
+        _TABLES[key] = build_policy_tables(components.arrays)
+    return _TABLES[key]
