@@ -38,7 +38,8 @@ class Game:
     """A game in progress; wraps the engine's arrays (``pub``, ``hid``, ``rng``, ``k``)."""
 
     def __init__(self, config: GameConfig, game_index: int):
-        from bnb_sim.engine.play import MEM_SIZE, new_game as kernel_new_game
+        from bnb_sim.engine.play import MEM_SIZE
+        from bnb_sim.engine.play import new_game as kernel_new_game
 
         if isinstance(game_index, bool) or not isinstance(game_index, int | np.integer):
             raise BnbError(f"game index must be an integer, got {game_index!r}")
