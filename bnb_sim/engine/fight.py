@@ -60,6 +60,7 @@ from bnb_sim.engine.state import (
     PH_PICKAXE,
     PH_TNT,
     PH_TURN,
+    S_BONUS_MOBS,
     S_FIGHTS,
     S_FIGHTS_WON,
     S_MOBS_DEFEATED,
@@ -171,6 +172,8 @@ def resolve_fight(pub, hid, k, seat, n_detonate):
             pub[P_N_HELD + seat] = held + 1
         if tile_attr(k, TILE_KIND, tile) == TILE_HUNGER_MOB:
             pub[P_N_HUNGER + seat] += 1
+        else:
+            pub[stat_at(seat, S_BONUS_MOBS)] += 1
         pub[xp_at(seat, XP_MOBS)] += tile_attr(k, TILE_XP, tile)
         pub[stat_at(seat, S_MOBS_DEFEATED)] += 1
         pub[stat_at(seat, S_FIGHTS_WON)] += 1

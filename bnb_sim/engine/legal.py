@@ -79,7 +79,7 @@ def weapon_slots(pub, k, seat):
     return k[K_ADJ_SLOTS + pub[P_POS + seat]] & pub[C_TOKENS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def action_type_possible(pub, k, seat, action_type):
     """Whether an action of this type could be carried out now (R-TURN-1 legality)."""
     if action_type == ACT_COLLECT:

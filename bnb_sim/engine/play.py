@@ -51,9 +51,11 @@ from bnb_sim.engine.state import (
     xp_total,
 )
 from bnb_sim.engine.step import apply_action
+from bnb_sim.engine.unowned import unowned_float64, unowned_int64, unowned_uint64
 from bnb_sim.policies.dispatch import decide
+from bnb_sim.policies.kinds import RANDOM
 
-MEM_SIZE = 512  # policy memory per seat (float64), zeroed at the start of each game
+MEM_SIZE = 1024  # policy memory per seat (float64), zeroed at the start of each game
 
 
 @njit(cache=True)
@@ -65,15 +67,24 @@ def new_game(k, master, game_index, n_players):
 
 
 @njit(cache=True)
-def play_game(k, ft, kinds, params, plugins, master, game_index, n_players):
+def play_game(k_owner, ft_owner, kinds, params_owner, plugins, master, game_index, n_players):
     """Play one game to the end; returns ``(pub, hid)`` (``pub[C_STATUS]`` != 0 on error).
 
     ``kinds[p]``, ``params[p]`` and ``plugins[p]`` describe the policy of player ``p``; seat
     ``s`` is played by player ``(s + rotation) % n`` (R-SETUP-4).
     """
-    pub, hid, rng = new_game(k, master, game_index, n_players)
-    mem = np.zeros((n_players, MEM_SIZE), np.float64)
-    obs_buf = np.zeros(P_SIZE, np.int64)
+    pub_owner, hid_owner, rng_owner = new_game(k_owner, master, game_index, n_players)
+    mem_owner = np.zeros((n_players, MEM_SIZE), np.float64)
+    # Owner-free views: the loop below passes these to hundreds of calls (see unowned.py).
+    pub = unowned_int64(pub_owner)
+    hid = unowned_int64(hid_owner)
+    rng = unowned_uint64(rng_owner)
+    k = unowned_int64(k_owner)
+    ft = unowned_float64(ft_owner)
+    mem = unowned_float64(mem_owner)
+    params = unowned_float64(params_owner)
+    obs_buf_owner = np.zeros(P_SIZE, np.int64)
+    obs_buf = unowned_int64(obs_buf_owner)
     legal_buf = np.zeros(N_ACTIONS, np.bool_)
     rotation = pub[C_ROTATION]
     check = k[K_OPTS + OPT_CHECK] != 0
@@ -81,7 +92,8 @@ def play_game(k, ft, kinds, params, plugins, master, game_index, n_players):
         mask, pass_ok = legal_bits(pub, k)
         seat = pub[C_SEAT]
         player = (seat + rotation) % n_players
-        prepare_observation(pub, hid, seat)
+        if kinds[player] != RANDOM:  # the random policy looks at nothing but the legal actions
+            prepare_observation(pub, hid, seat)
         action = decide(
             kinds[player],
             params[player],
@@ -108,7 +120,9 @@ def play_game(k, ft, kinds, params, plugins, master, game_index, n_players):
                 pub[C_STATUS] = ST_INVARIANT
                 pub[C_STATUS_INFO] = code
                 break
-    return pub, hid
+    # keep the owners alive until here: the views above point into them
+    obs_buf_owner[0] = mem_owner[0, 0] + rng_owner[0, 0] + hid_owner[0] + ft_owner[0, 0]
+    return pub_owner, hid_owner
 
 
 # ---- output rows ----------------------------------------------------------------------

@@ -117,7 +117,8 @@ C_TOKENS = 30  # bitmask of token spots that still hold a token
 C_ACTION_TYPE = 31  # action type being carried out
 C_SPENT = 32  # 32..36: blocks of each type paid for buildings (they left the game)
 C_XP_SEEN = 37  # 37..40: each seat's XP at the last invariant check
-N_CTL = 41
+C_CHANGES = 41  # counts decisions that changed the table (bots cache evaluations on it)
+N_CTL = 42
 
 ST_OK = 0
 ST_TURN_LIMIT = 1
@@ -153,7 +154,8 @@ S_HUNGER_SPENT = 6
 S_TURNS = 7
 S_CHOICE = 8  # 8, 9, 10: value chosen in round A, B, C (-1 before)
 S_BLOCKS_COLLECTED = 11
-N_STATS = 12
+S_BONUS_MOBS = 12  # bonus mob tiles held (they are never given back)
+N_STATS = 13
 
 # ---- random streams: fixed ids so that any game replays from (seed, game index) ------
 STREAM_CUBE = 0
@@ -210,7 +212,7 @@ def new_game_arrays(k):
     return pub, hid, rng
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def log_event(hid, k, seat, kind, a, b, c):
     """Record an event when logging is on (``bnb play``); a no-op in batch runs."""
     if k[K_OPTS + OPT_LOG] == 0:

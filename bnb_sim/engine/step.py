@@ -11,6 +11,7 @@ from bnb_sim.engine.scoring import score_choice
 from bnb_sim.engine.state import (
     C_BLOCKS_OWED,
     C_BUILD_STACK,
+    C_CHANGES,
     C_PHASE,
     C_PICKS_OWED,
     C_SCORE_ROUND,
@@ -45,6 +46,8 @@ def apply_action(pub, hid, rng, k, action):
     """Carry out ``action`` (already checked legal) for the seat that decides now."""
     phase = pub[C_PHASE]
     seat = pub[C_SEAT]
+    if not (phase == PH_BUILD_TILE or (phase == PH_TURN and action != PASS)):
+        pub[C_CHANGES] += 1  # choosing an action type or a tile alone changes nothing yet
     if phase == PH_TURN:
         if action == PASS:
             end_turn(pub, hid, k)

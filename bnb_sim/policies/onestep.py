@@ -77,6 +77,7 @@ from bnb_sim.engine.state import (
     ACT_WEAPON,
     C_ACTIONS_DONE,
     C_BUILD_STACK,
+    C_CHANGES,
     C_FIGHT_HEARTS,
     C_FIGHT_TILE,
     C_N_PLAYERS,
@@ -98,6 +99,7 @@ from bnb_sim.engine.state import (
     PH_TNT,
     PH_TURN,
     PH_WEAPON,
+    S_BONUS_MOBS,
     S_BUILDINGS_BUILT,
 )
 
@@ -122,17 +124,28 @@ MEM_PLACE_VALUE = 0  # + tile
 MEM_PLACE_SPACE = 128  # + tile
 MEM_PLACE_OK = 256  # + tile: the version the entry was computed for
 MEM_TILE_LIMIT = 128
+MEM_STACK_VALUE = 384  # + stack: value of the face-up tile there (per state, see MEM_STAMP)
+MEM_BLOCK_VALUE = 400  # + block type: value of one more block (per state)
+MEM_STAMP = 410  # pub[C_CHANGES] + 1 when the two tables above were filled
+MEM_SPACE_ORDER = 420  # 9: this game's order of trying board spaces (random tie-break)
+MEM_READY = 430  # 1 once MEM_SPACE_ORDER is drawn
+MEM_TABLE_VERSION = 431  # the _version the placement table was filled for
+MEM_TABLE = 512  # 9 x 3 x 4: board-value change per (space, characteristic, value)
+MEM_STACK_KEY = 640  # 16 x 4: (tile, version, supply, pile) a stack value was computed for
+FAR_MISSING = 2  # buildings lacking more blocks than this count for nothing in a position
 NEG = -1.0e18
 EPS = 1e-9
 
 
 # ---- small helpers ------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def _offer(best_value, best_choice, ties, value, choice, rng, row):
-    """One step of an argmax with uniformly random tie-breaking (reservoir sampling)."""
+def _offer(best_value, best_choice, ties, value, choice, rng, row, randomize):
+    """One step of an argmax. With ``randomize`` ties are broken uniformly at random from the
+    seat's stream (reservoir sampling); without it the first best is kept (for values that
+    only feed other estimates, where the choice itself does not matter)."""
     if value > best_value + EPS:
         return value, choice, 1
-    if value >= best_value - EPS:
+    if randomize and value >= best_value - EPS:
         ties += 1
         if bounded_row(rng, row, ties) == 0:
             return best_value, choice, ties
@@ -166,6 +179,7 @@ def board_value(pub, k, seat, w, space, tile):
     """Weighted board value of ``seat``; if ``tile >= 0`` as if it stood on ``space``.
 
     Rounds still to come count their best choice now; held bonus mobs count their end XP.
+    (The reference definition; bots use the equivalent :func:`fill_placement_table`.)
     """
     done = pub[C_ROUNDS_DONE]
     bit = (1 << space) if tile >= 0 else 0
@@ -196,11 +210,71 @@ def board_value(pub, k, seat, w, space, tile):
     return total
 
 
+@njit(cache=True)
+def fill_placement_table(pub, k, seat, w, mem):
+    """``mem[MEM_TABLE + (space * 3 + c) * 4 + v]``: change of the board value when ``space``
+    comes to show value ``v`` of characteristic ``c``.
+
+    The board value is a sum over characteristics (each round and each bonus mob looks at one
+    characteristic only), so the value of a tile on a space is the sum of three table entries:
+    :func:`board_value` with the tile minus without, at a fraction of the cost.
+    """
+    done = pub[C_ROUNDS_DONE]
+    for c in range(3):
+        base = 0.0
+        if (done >> c) & 1 == 0:
+            for v in range(4):
+                points = counted_spaces(k, pub[mask_at(seat, c, v)]) * k[K_SCORE_CARD + c * 4 + v]
+                if points > base:
+                    base = points
+        for space in range(9):
+            bit = 1 << space
+            for shown in range(4):
+                value = 0.0
+                if (done >> c) & 1 == 0:
+                    best = 0
+                    for v in range(4):
+                        mask = _after_cover(pub[mask_at(seat, c, v)], bit, shown, v)
+                        points = counted_spaces(k, mask) * k[K_SCORE_CARD + c * 4 + v]
+                        if points > best:
+                            best = points
+                    value = w[W_BOARD] * (best - base)
+                mem[MEM_TABLE + (space * 3 + c) * 4 + shown] = value
+    for j in range(pub[P_N_HELD + seat]):
+        held = pub[P_HELD + seat * MAX_HELD + j]
+        if tile_attr(k, TILE_KIND, held) != TILE_BONUS_MOB:
+            continue
+        c = tile_attr(k, TILE_BONUS_CHAR, held)
+        v = tile_attr(k, TILE_BONUS_VALUE, held)
+        weight = w[W_BONUS_MOB] * tile_attr(k, TILE_BONUS_XP, held)
+        mask = pub[mask_at(seat, c, v)]
+        for space in range(9):
+            had = (mask >> space) & 1
+            for shown in range(4):
+                now = 1 if shown == v else 0
+                mem[MEM_TABLE + (space * 3 + c) * 4 + shown] += weight * (now - had)
+
+
+@njit(cache=True)
+def _draw_space_order(mem, rng, row):
+    """A random order of the 9 board spaces for this game: equally good spaces are chosen by
+    it, which breaks ties at random without a draw per comparison."""
+    for j in range(9):
+        mem[MEM_SPACE_ORDER + j] = j
+    for j in range(8, 0, -1):
+        i = bounded_row(rng, row, j + 1)
+        tmp = mem[MEM_SPACE_ORDER + j]
+        mem[MEM_SPACE_ORDER + j] = mem[MEM_SPACE_ORDER + i]
+        mem[MEM_SPACE_ORDER + i] = tmp
+    mem[MEM_READY] = 1.0
+
+
 @njit(cache=True, inline="always")
 def _version(pub, seat):
-    """Changes whenever the seat's board, the scored rounds or the seat's held mobs change."""
+    """Changes whenever the seat's board, the scored rounds or the seat's bonus mobs change
+    (everything the board value depends on)."""
     built = pub[stat_at(seat, S_BUILDINGS_BUILT)]
-    return 1.0 + ((built * 8 + pub[C_ROUNDS_DONE]) * 64 + pub[P_N_HELD + seat])
+    return 1.0 + ((built * 8 + pub[C_ROUNDS_DONE]) * 64 + pub[stat_at(seat, S_BONUS_MOBS)])
 
 
 @njit(cache=True)
@@ -211,17 +285,27 @@ def best_placement(pub, seat, mem, k, w, tile, rng, row):
     cacheable = tile < MEM_TILE_LIMIT
     if cacheable and mem[MEM_PLACE_OK + tile] == version:
         return mem[MEM_PLACE_VALUE + tile], np.int64(mem[MEM_PLACE_SPACE + tile])
-    base = board_value(pub, k, seat, w, 0, -1)
+    if mem[MEM_TABLE_VERSION] != version:
+        fill_placement_table(pub, k, seat, w, mem)
+        mem[MEM_TABLE_VERSION] = version
+    biome = tile_char(k, 0, tile)
+    material = tile_char(k, 1, tile)
+    kind = tile_char(k, 2, tile)
     cost = 0
     for m in range(WILD + 1):
         cost += tile_cost(k, tile, m)
     immediate = w[W_XP] * tile_attr(k, TILE_XP, tile) - w[W_BLOCK_BASE] * cost
+    if mem[MEM_READY] == 0.0:
+        _draw_space_order(mem, rng, row)
     best = NEG
     best_space = 0
-    ties = 0
-    for space in range(9):
-        value = immediate + board_value(pub, k, seat, w, space, tile) - base
-        best, best_space, ties = _offer(best, best_space, ties, value, space, rng, row)
+    for j in range(9):
+        space = np.int64(mem[MEM_SPACE_ORDER + j])
+        entry = MEM_TABLE + space * 12
+        value = immediate + mem[entry + biome] + mem[entry + 4 + material] + mem[entry + 8 + kind]
+        if value > best + EPS:
+            best = value
+            best_space = space
     if cacheable:
         mem[MEM_PLACE_OK + tile] = version
         mem[MEM_PLACE_VALUE + tile] = best
@@ -241,7 +325,7 @@ def _missing(pub, k, seat, tile):
 
 
 # ---- blocks ---------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def block_values(pub, k, seat, w, out):
     """Value of one more block of each type: any block, emeralds, and blocks that pay for part
     of a face-up building the seat cannot afford yet."""
@@ -279,23 +363,37 @@ def round_lead(pub, k, seat, rnd):
 
 
 @njit(cache=True)
-def take_value(pub, k, seat, w, values, pos):
-    """Value of taking the block at ``pos``: its type's value, plus the trigger term when it
-    is the last block of a layer (R-SCORE-1)."""
+def lone_blocks(pub):
+    """Bitboard of blocks that are the last of their layer in layers whose round has not been
+    triggered yet: taking one triggers a scoring round (R-SCORE-1)."""
+    occ = get_occ(pub)
+    flags = pub[C_ROUNDS_DONE] | pub[C_ROUNDS_PENDING]
+    lone = np.uint64(0)
+    for layer in range(3):
+        if (flags >> layer) & 1:
+            continue
+        bits = (occ >> np.uint64(16 * layer)) & np.uint64(0xFFFF)
+        if bits != np.uint64(0) and bits & (bits - np.uint64(1)) == np.uint64(0):
+            lone |= bits << np.uint64(16 * layer)
+    return lone
+
+
+@njit(cache=True, inline="always")
+def take_value(pub, k, seat, w, values, pos, lone):
+    """Value of taking the block at ``pos``: its type's value (a block not seen yet counts as
+    any block), plus the trigger term when it is the last block of a layer."""
     shown = pub[P_VIS_BLOCK + pos]
     value = values[shown] if shown >= 0 else w[W_BLOCK_BASE]
-    layer = pos // 16
-    if layer < 3 and w[W_TRIGGER] != 0.0:
-        if (pub[C_ROUNDS_DONE] | pub[C_ROUNDS_PENDING]) & (1 << layer) == 0:
-            layer_bits = (get_occ(pub) >> np.uint64(16 * layer)) & np.uint64(0xFFFF)
-            if layer_bits == (np.uint64(1) << np.uint64(pos % 16)):
-                value += w[W_TRIGGER] * round_lead(pub, k, seat, layer)
+    if (lone >> np.uint64(pos)) & np.uint64(1):
+        value += w[W_TRIGGER] * round_lead(pub, k, seat, pos // 16)
     return value
 
 
 @njit(cache=True)
-def best_block(pub, k, seat, w, candidates, values, rng, row):
-    """Best block among ``candidates`` (uint64 bitboard) and its value."""
+def best_block(pub, k, seat, w, candidates, values, rng, row, randomize):
+    """Best block among ``candidates`` (uint64 bitboard) and its value; with ``randomize``
+    equally good blocks are chosen uniformly (one draw, after a first pass finds the best)."""
+    lone = lone_blocks(pub)
     best = NEG
     choice = -1
     ties = 0
@@ -303,35 +401,72 @@ def best_block(pub, k, seat, w, candidates, values, rng, row):
     while bits:
         pos = _low_u64(bits)
         bits &= bits - np.uint64(1)
-        value = take_value(pub, k, seat, w, values, pos)
-        best, choice, ties = _offer(best, choice, ties, value, pos, rng, row)
+        value = take_value(pub, k, seat, w, values, pos, lone)
+        if value > best + EPS:
+            best = value
+            choice = pos
+            ties = 1
+        elif value >= best - EPS:
+            ties += 1
+    if not randomize or ties <= 1:
+        return best, choice
+    pick = bounded_row(rng, row, ties)
+    bits = candidates
+    while bits:
+        pos = _low_u64(bits)
+        bits &= bits - np.uint64(1)
+        if take_value(pub, k, seat, w, values, pos, lone) >= best - EPS:
+            if pick == 0:
+                return best, pos
+            pick -= 1
     return best, choice
 
 
 @njit(cache=True)
-def collect_value(pub, k, seat, w, values, rng, row):
-    """Value of a collect action: the best block, then the best block after it (R-CUBE-2)."""
-    sides = k[K_RULES + RULE_MIN_EXPOSED_SIDES]
-    first, pos = best_block(pub, k, seat, w, collectable_now(pub, k), values, rng, row)
-    if pos < 0:
+def collect_value(pub, k, seat, w, values):
+    """Value of a collect action: the best block, then the best block after it (R-CUBE-2:
+    taking the first can expose new ones)."""
+    candidates = collectable_now(pub, k)
+    lone = lone_blocks(pub)
+    first = NEG
+    second = NEG
+    first_pos = -1
+    bits = candidates
+    while bits:
+        pos = _low_u64(bits)
+        bits &= bits - np.uint64(1)
+        value = take_value(pub, k, seat, w, values, pos, lone)
+        if value > first:
+            second = first
+            first = value
+            first_pos = pos
+        elif value > second:
+            second = value
+    if first_pos < 0:
         return NEG
-    taken = np.uint64(1) << np.uint64(pos)
-    after = collectable_bits(get_occ(pub) & ~taken, sides) & ~taken
-    second, pos2 = best_block(pub, k, seat, w, after, values, rng, row)
-    if pos2 < 0:
+    taken = np.uint64(1) << np.uint64(first_pos)
+    sides = k[K_RULES + RULE_MIN_EXPOSED_SIDES]
+    exposed = collectable_bits(get_occ(pub) & ~taken, sides) & ~candidates
+    while exposed:
+        pos = _low_u64(exposed)
+        exposed &= exposed - np.uint64(1)
+        value = take_value(pub, k, seat, w, values, pos, lone)
+        if value > second:
+            second = value
+    if second == NEG:
         return first
     return first + second
 
 
 # ---- fights and weapons ---------------------------------------------------------------
-@njit(cache=True)
-def mob_value(pub, seat, k, ft, w, tile):
-    """Expected value of fighting ``tile`` now with the seat's pile (exact odds)."""
+@njit(cache=True, inline="always")
+def mob_value(pub, seat, k, ft, w, tile, pile):
+    """Expected value of fighting ``tile`` now with the seat's pile (row ``pile`` of the exact
+    odds table)."""
     hmax = k[K_FT_HMAX]
     h = tile_attr(k, TILE_HEARTS, tile)
     if h > hmax:
         return NEG
-    pile = _pile_row(pub, k)
     p = ft[pile, h]
     kind = tile_attr(k, TILE_KIND, tile)
     prize = w[W_XP] * tile_attr(k, TILE_XP, tile)
@@ -384,78 +519,120 @@ def tnt_choice(pub, k, w, legal_max):
 
 
 # ---- positions ----------------------------------------------------------------------
-@njit(cache=True)
-def stack_value(pub, seat, mem, k, ft, w, stack, rng, row):
+@njit(cache=True, inline="always")
+def stack_value(pub, seat, mem, k, ft, w, stack, pile, rng, row):
     """What the face-up tile on ``stack`` offers the seat (build or fight value)."""
     tile = pub[P_TOP_UP + stack]
     if tile < 0:
         return 0.0
     if tile_attr(k, TILE_KIND, tile) == TILE_BUILDING:
-        value, _ = best_placement(pub, seat, mem, k, w, tile, rng, row)
         missing = _missing(pub, k, seat, tile)
+        if missing > FAR_MISSING:
+            return 0.0  # too far from affordable to shape where the bot goes now
+        value, _ = best_placement(pub, seat, mem, k, w, tile, rng, row)
         if missing > 0:
             value = value * 0.5 / (1 + missing)
         return value
-    return mob_value(pub, seat, k, ft, w, tile)
+    return mob_value(pub, seat, k, ft, w, tile, pile)
 
 
 @njit(cache=True)
-def point_value(pub, seat, mem, k, ft, w, point, rng, row):
-    """Value of standing on ``point`` after exploring: tiles turned up there, and the best
-    build or fight waiting next to it."""
-    around = k[K_ADJ_STACKS + point]
-    reveal = 0
-    best = 0.0
-    while around:
-        stack = low_index(around)
-        around &= around - 1
-        if pub[P_STACK_H + stack] > 0 and pub[P_TOP_UP + stack] < 0:
-            reveal += 1
-        elif pub[P_TOP_UP + stack] >= 0 and w[W_POSITION] != 0.0:
-            value = stack_value(pub, seat, mem, k, ft, w, stack, rng, row)
-            if value > best:
-                best = value
-    return w[W_REVEAL] * reveal + w[W_POSITION] * best
-
-
-@njit(cache=True)
-def best_point(pub, seat, mem, k, ft, w, rng, row):
-    best = NEG
-    choice = -1
-    ties = 0
+def fill_stack_values(pub, seat, mem, k, ft, w, rng, row):
+    """Value of every face-up tile within reach (``mem[MEM_STACK_VALUE + stack]``), computed
+    once per decision; returns the bitmask of stacks next to some reachable point."""
     reach = k[K_REACH + pub[P_POS + seat]]
+    around = 0
     while reach:
         point = low_index(reach)
         reach &= reach - 1
-        value = point_value(pub, seat, mem, k, ft, w, point, rng, row)
-        best, choice, ties = _offer(best, choice, ties, value, point, rng, row)
-    return best, choice
+        around |= k[K_ADJ_STACKS + point]
+    up = around & (pub[C_UP_BUILDINGS] | pub[C_UP_MOBS])
+    pile = _pile_row(pub, k)
+    # a stack's value depends on its tile, the seat's board, supply and pile: key on them
+    supply = 0
+    for m in range(WILD + 1):
+        supply = supply * 64 + min(pub[supply_at(seat, m)], 63)
+    version = _version(pub, seat)
+    while up:
+        stack = low_index(up)
+        up &= up - 1
+        key = MEM_STACK_KEY + 4 * stack
+        tile = pub[P_TOP_UP + stack]
+        if (
+            mem[key] == tile
+            and mem[key + 1] == version
+            and mem[key + 2] == supply
+            and mem[key + 3] == pile
+        ):
+            continue
+        mem[MEM_STACK_VALUE + stack] = stack_value(pub, seat, mem, k, ft, w, stack, pile, rng, row)
+        mem[key] = tile
+        mem[key + 1] = version
+        mem[key + 2] = supply
+        mem[key + 3] = pile
+    return around
 
 
 @njit(cache=True)
-def best_build(pub, seat, mem, k, w, stacks, rng, row):
-    """Best stack to build from among ``stacks`` (int mask) and its value."""
-    best = NEG
-    choice = -1
-    ties = 0
-    while stacks:
-        stack = low_index(stacks)
-        stacks &= stacks - 1
-        value, _ = best_placement(pub, seat, mem, k, w, pub[P_TOP_UP + stack], rng, row)
-        best, choice, ties = _offer(best, choice, ties, value, stack, rng, row)
-    return best, choice
+def prepare_stack_values(pub, seat, mem, k, ft, w, rng, row):
+    """Stack values for the current state, recomputed only when the table
+    changed since the last decision (choosing an action type or a tile changes nothing, so
+    the decisions that follow reuse the evaluation)."""
+    stamp = float(pub[C_CHANGES] + 1)
+    if mem[MEM_STAMP] == stamp:
+        return
+    fill_stack_values(pub, seat, mem, k, ft, w, rng, row)
+    mem[MEM_STAMP] = stamp
+
+
+@njit(cache=True, inline="always")
+def _point_value(pub, mem, k, w, point, face_up):
+    around = k[K_ADJ_STACKS + point]
+    reveal = 0
+    waiting = 0.0
+    while around:
+        stack = low_index(around)
+        around &= around - 1
+        if (face_up >> stack) & 1:
+            if mem[MEM_STACK_VALUE + stack] > waiting:
+                waiting = mem[MEM_STACK_VALUE + stack]
+        elif pub[P_STACK_H + stack] > 0:
+            reveal += 1
+    return w[W_REVEAL] * reveal + w[W_POSITION] * waiting
 
 
 @njit(cache=True)
-def best_fight(pub, seat, k, ft, w, stacks, rng, row):
+def best_point(pub, seat, mem, k, w, rng, row, randomize):
+    """Best crossing point to explore to: face-down stacks turned up there (R-EXPLORE-2), and
+    the best build or fight waiting next to it (stack values filled by
+    :func:`fill_stack_values` for this decision). Ties: uniform with ``randomize``."""
+    face_up = pub[C_UP_BUILDINGS] | pub[C_UP_MOBS]
     best = NEG
     choice = -1
     ties = 0
-    while stacks:
-        stack = low_index(stacks)
-        stacks &= stacks - 1
-        value = mob_value(pub, seat, k, ft, w, pub[P_TOP_UP + stack])
-        best, choice, ties = _offer(best, choice, ties, value, stack, rng, row)
+    start = k[K_REACH + pub[P_POS + seat]]
+    reach = start
+    while reach:
+        point = low_index(reach)
+        reach &= reach - 1
+        value = _point_value(pub, mem, k, w, point, face_up)
+        if value > best + EPS:
+            best = value
+            choice = point
+            ties = 1
+        elif value >= best - EPS:
+            ties += 1
+    if not randomize or ties <= 1:
+        return best, choice
+    pick = bounded_row(rng, row, ties)
+    reach = start
+    while reach:
+        point = low_index(reach)
+        reach &= reach - 1
+        if _point_value(pub, mem, k, w, point, face_up) >= best - EPS:
+            if pick == 0:
+                return best, point
+            pick -= 1
     return best, choice
 
 
@@ -467,7 +644,7 @@ def best_score_value(pub, seat, k, rnd, rng, row):
     ties = 0
     for v in range(4):
         points = counted_spaces(k, pub[mask_at(seat, rnd, v)]) * k[K_SCORE_CARD + rnd * 4 + v]
-        best, choice, ties = _offer(best, choice, ties, float(points), v, rng, row)
+        best, choice, ties = _offer(best, choice, ties, float(points), v, rng, row, True)
     return choice
 
 
@@ -482,21 +659,35 @@ def _affordable(pub, k, seat, stacks):
     return result
 
 
+@njit(cache=True, inline="always")
+def best_adjacent(pub, seat, mem, stacks, rng, row, randomize):
+    """Best of the stacks in ``stacks`` by their filled value."""
+    best = NEG
+    choice = -1
+    ties = 0
+    while stacks:
+        stack = low_index(stacks)
+        stacks &= stacks - 1
+        value = mem[MEM_STACK_VALUE + stack]
+        best, choice, ties = _offer(best, choice, ties, value, stack, rng, row, randomize)
+    return best, choice
+
+
 @njit(cache=True)
 def action_type_value(pub, seat, mem, k, ft, w, action_type, values, rng, row):
-    """Value of the best decision within an action type (PH_TURN)."""
+    """Value of the best decision within an action type (PH_TURN); stack values are filled."""
     here = k[K_ADJ_STACKS + pub[P_POS + seat]]
     if action_type == ACT_COLLECT:
-        return collect_value(pub, k, seat, w, values, rng, row)
+        return collect_value(pub, k, seat, w, values)
     if action_type == ACT_EXPLORE:
-        value, _ = best_point(pub, seat, mem, k, ft, w, rng, row)
+        value, _ = best_point(pub, seat, mem, k, w, rng, row, False)
         return value
     if action_type == ACT_BUILD:
         stacks = _affordable(pub, k, seat, here & pub[C_UP_BUILDINGS])
-        value, _ = best_build(pub, seat, mem, k, w, stacks, rng, row)
+        value, _ = best_adjacent(pub, seat, mem, stacks, rng, row, False)
         return value
     if action_type == ACT_FIGHT:
-        value, _ = best_fight(pub, seat, k, ft, w, here & pub[C_UP_MOBS], rng, row)
+        value, _ = best_adjacent(pub, seat, mem, here & pub[C_UP_MOBS], rng, row, False)
         return value
     if action_type == ACT_WEAPON:
         return weapon_value(pub, k, ft, w)
@@ -510,40 +701,8 @@ def choose_onestep(w, pub, seat, mem, k, ft, mask, pass_ok, rng, row):
     phase = pub[C_PHASE]
     if mask == np.uint64(0):
         return PASS
-    if phase == PH_TURN:
-        values = np.zeros(WILD + 1)
-        block_values(pub, k, seat, w, values)
-        best = NEG
-        choice = -1
-        ties = 0
-        for a in range(N_ACTION_TYPES):
-            if (mask >> np.uint64(a)) & np.uint64(1):
-                value = action_type_value(pub, seat, mem, k, ft, w, a, values, rng, row)
-                best, choice, ties = _offer(best, choice, ties, value, a, rng, row)
-        extra = pub[C_ACTIONS_DONE] >= k[K_RULES + RULE_ACTIONS_PER_TURN]
-        if extra and pass_ok and best < w[W_EXTRA_THRESHOLD]:
-            return PASS
-        return choice
-    if phase == PH_COLLECT or phase == PH_PICKAXE:
-        values = np.zeros(WILD + 1)
-        block_values(pub, k, seat, w, values)
-        best, pos = best_block(pub, k, seat, w, mask, values, rng, row)
-        if phase == PH_PICKAXE and pass_ok and best < 0.0:
-            return PASS
-        return pos
-    if phase == PH_EXPLORE:
-        _, point = best_point(pub, seat, mem, k, ft, w, rng, row)
-        return point
-    if phase == PH_BUILD_TILE:
-        _, stack = best_build(pub, seat, mem, k, w, np.int64(mask), rng, row)
-        return stack
-    if phase == PH_BUILD_SPACE:
-        tile = pub[P_TOP_UP + pub[C_BUILD_STACK]]
-        _, space = best_placement(pub, seat, mem, k, w, tile, rng, row)
-        return space
-    if phase == PH_FIGHT_MOB:
-        _, stack = best_fight(pub, seat, k, ft, w, np.int64(mask), rng, row)
-        return stack
+    if phase == PH_SCORE:
+        return best_score_value(pub, seat, k, pub[C_SCORE_ROUND], rng, row)
     if phase == PH_TNT:
         return tnt_choice(pub, k, w, popcount(mask) - 1)
     if phase == PH_WEAPON:
@@ -553,6 +712,34 @@ def choose_onestep(w, pub, seat, mem, k, ft, mask, pass_ok, rng, row):
         for _ in range(skip):
             bits &= bits - np.uint64(1)
         return _low_u64(bits)
-    if phase == PH_SCORE:
-        return best_score_value(pub, seat, k, pub[C_SCORE_ROUND], rng, row)
+    if phase == PH_BUILD_SPACE:
+        tile = pub[P_TOP_UP + pub[C_BUILD_STACK]]
+        _, space = best_placement(pub, seat, mem, k, w, tile, rng, row)
+        return space
+    values = mem[MEM_BLOCK_VALUE : MEM_BLOCK_VALUE + WILD + 1]
+    block_values(pub, k, seat, w, values)
+    if phase == PH_COLLECT or phase == PH_PICKAXE:
+        best, pos = best_block(pub, k, seat, w, mask, values, rng, row, True)
+        if phase == PH_PICKAXE and pass_ok and best < 0.0:
+            return PASS
+        return pos
+    prepare_stack_values(pub, seat, mem, k, ft, w, rng, row)
+    if phase == PH_TURN:
+        best = NEG
+        choice = -1
+        ties = 0
+        for a in range(N_ACTION_TYPES):
+            if (mask >> np.uint64(a)) & np.uint64(1):
+                value = action_type_value(pub, seat, mem, k, ft, w, a, values, rng, row)
+                best, choice, ties = _offer(best, choice, ties, value, a, rng, row, True)
+        extra = pub[C_ACTIONS_DONE] >= k[K_RULES + RULE_ACTIONS_PER_TURN]
+        if extra and pass_ok and best < w[W_EXTRA_THRESHOLD]:
+            return PASS
+        return choice
+    if phase == PH_EXPLORE:
+        _, point = best_point(pub, seat, mem, k, w, rng, row, True)
+        return point
+    if phase == PH_BUILD_TILE or phase == PH_FIGHT_MOB:
+        _, stack = best_adjacent(pub, seat, mem, np.int64(mask), rng, row, True)
+        return stack
     return -1

@@ -35,6 +35,7 @@ STAT_COLUMNS = [
     "choice_b",
     "choice_c",
     "blocks_collected",
+    "bonus_mobs_held",
 ]
 
 
@@ -113,7 +114,7 @@ def frames(config: GameConfig, start: int, seat_out: np.ndarray, game_out: np.nd
         if name.startswith("choice_"):
             characteristic = comps.characteristics["abc".index(name[-1])]
             seats[name] = pd.Categorical.from_codes(column, comps.values[characteristic])
-        elif name != "blocks_collected":
+        elif name not in ("blocks_collected", "bonus_mobs_held"):
             seats[name] = column.astype(np.int16)
     seats["rank"] = seat_out[:, P.SEAT_RANK].astype(np.int8)
     seats["won"] = seat_out[:, P.SEAT_WON].astype(bool)
