@@ -21,6 +21,7 @@ from bnb_sim.engine.layout import (
     P_SPECIES_FIGHTS,
     P_SPECIES_WINS,
     P_STACK_H,
+    RNG_POLICY,
     mask_at,
     stat_at,
     xp_at,
@@ -54,6 +55,7 @@ from bnb_sim.engine.step import apply_action
 from bnb_sim.engine.unowned import unowned_float64, unowned_int64, unowned_uint64
 from bnb_sim.policies.dispatch import decide
 from bnb_sim.policies.kinds import RANDOM
+from bnb_sim.policies.random_policy import choose_random
 
 MEM_SIZE = 1024  # policy memory per seat (float64), zeroed at the start of each game
 
@@ -74,7 +76,11 @@ def play_game(k_owner, ft_owner, kinds, params_owner, plugins, master, game_inde
     ``s`` is played by player ``(s + rotation) % n`` (R-SETUP-4).
     """
     pub_owner, hid_owner, rng_owner = new_game(k_owner, master, game_index, n_players)
-    mem_owner = np.zeros((n_players, MEM_SIZE), np.float64)
+    needs_memory = False
+    for player in range(n_players):
+        if kinds[player] != RANDOM:
+            needs_memory = True
+    mem_owner = np.zeros((n_players, MEM_SIZE if needs_memory else 1), np.float64)
     # Owner-free views: the loop below passes these to hundreds of calls (see unowned.py).
     pub = unowned_int64(pub_owner)
     hid = unowned_int64(hid_owner)
@@ -92,23 +98,25 @@ def play_game(k_owner, ft_owner, kinds, params_owner, plugins, master, game_inde
         mask, pass_ok = legal_bits(pub, k)
         seat = pub[C_SEAT]
         player = (seat + rotation) % n_players
-        if kinds[player] != RANDOM:  # the random policy looks at nothing but the legal actions
+        if kinds[player] == RANDOM:  # looks at nothing but the legal actions
+            action = choose_random(mask, pass_ok, rng, RNG_POLICY + seat)
+        else:
             prepare_observation(pub, hid, seat)
-        action = decide(
-            kinds[player],
-            params[player],
-            plugins[player],
-            pub,
-            rng,
-            seat,
-            mem[seat],
-            k,
-            ft,
-            mask,
-            pass_ok,
-            obs_buf,
-            legal_buf,
-        )
+            action = decide(
+                kinds[player],
+                params[player],
+                plugins[player],
+                pub,
+                rng,
+                seat,
+                mem[seat],
+                k,
+                ft,
+                mask,
+                pass_ok,
+                obs_buf,
+                legal_buf,
+            )
         if not is_legal(mask, pass_ok, action):
             pub[C_STATUS] = ST_ILLEGAL_ACTION
             pub[C_STATUS_INFO] = action
