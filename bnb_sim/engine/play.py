@@ -129,7 +129,7 @@ def play_game(k_owner, ft_owner, kinds, params_owner, plugins, master, game_inde
                 pub[C_STATUS_INFO] = code
                 break
     # keep the owners alive until here: the views above point into them
-    obs_buf_owner[0] = mem_owner[0, 0] + rng_owner[0, 0] + hid_owner[0] + ft_owner[0, 0]
+    obs_buf_owner[0] = mem_owner.shape[0] + rng_owner.shape[0] + ft_owner.shape[0]
     return pub_owner, hid_owner
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from numba import carray, types
 from numba.extending import intrinsic
 
-from bnb_sim._jit import njit
+from bnb_sim._jit import njit, numba
 
 
 def _pointer_intrinsic(dtype):
@@ -52,3 +52,12 @@ def unowned_uint64(a):
 def unowned_float64(a):
     """A view of a C-contiguous float64 array with no reference-counted owner."""
     return carray(_float64_pointer(a.ctypes.data), a.shape)
+
+
+if numba.config.DISABLE_JIT:  # plain Python (NUMBA_DISABLE_JIT=1): arrays are fine as they are
+
+    def unowned_int64(a):  # noqa: F811
+        return a
+
+    unowned_uint64 = unowned_int64
+    unowned_float64 = unowned_int64
