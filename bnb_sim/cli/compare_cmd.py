@@ -1,0 +1,132 @@
+"""``bnb compare A B``: a paired-seed A/B test with SPRT or precision stopping."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from bnb_sim.cli.options import components_option
+from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progress_printer
+
+
+@click.command("compare")
+@click.argument("a")
+@click.argument("b")
+@click.option(
+    "--opponents",
+    default=None,
+    metavar="X,Y,...",
+    help="Play A and B, in turn, in the same seat against these opponents (2-4 players). "
+    "Default: A vs B head-to-head with the seats swapped.",
+)
+@click.option(
+    "--players",
+    type=click.IntRange(2, 4),
+    default=None,
+    help="Players with --opponents (opponents are cycled). Default: 1 + opponents.",
+)
+@click.option(
+    "--sprt",
+    nargs=2,
+    type=float,
+    default=None,
+    metavar="ELO0 ELO1",
+    help="Sequential probability ratio test: H0 elo <= ELO0 vs H1 elo >= ELO1 (A - B).",
+)
+@click.option(
+    "--precision",
+    type=float,
+    default=None,
+    metavar="H",
+    help="Stop when the 95%% half-width of the win-rate difference is at most H (0.02 = 2 pp).",
+)
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="SPRT type-I error.")
+@click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT type-II error.")
+@click.option(
+    "--max-games",
+    type=click.IntRange(4, 100_000_000),
+    default=200_000,
+    show_default=True,
+    help="Stop after this many games (A's and B's together) if no decision was reached.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Also write a report (md, html, summary.json) into this folder.",
+)
+@components_option
+@play_options
+def compare(
+    a,
+    b,
+    opponents,
+    players,
+    sprt,
+    precision,
+    alpha,
+    beta,
+    max_games,
+    as_json,
+    out,
+    components,
+    seed,
+    threads,
+    variant,
+    quiet,
+) -> None:
+    """Is policy A better than policy B? Both play the same seeds (same deal, same dice), the
+    seats swapped or the same seat against the same opponents; the run stops by the SPRT
+    decision, the precision target or --max-games, and prints the verdict, the difference
+    with its 95% interval, n and the stopping reason."""
+    from bnb_sim.analysis.compare import (
+        build_compare_report,
+        compare_summary,
+        format_result,
+        make_rule,
+    )
+    from bnb_sim.analysis.report import _jsonable
+    from bnb_sim.analysis.tournament import split_policy_list
+    from bnb_sim.errors import BnbError
+    from bnb_sim.policies.registry import parse_policy
+    from bnb_sim.runner.experiments import run_compare
+
+    # bad input fails before any game is played or any folder is made
+    make_rule(tuple(sprt) if sprt else None, precision, alpha, beta)
+    opponent_list = split_policy_list(opponents) if opponents else []
+    for spec in [a, b, *opponent_list]:
+        parse_policy(spec)
+    if not opponent_list and players not in (None, 2):
+        raise BnbError("compare: a head-to-head comparison (no --opponents) has 2 players")
+    if opponent_list and players is not None and len(opponent_list) > players - 1:
+        raise BnbError(f"compare: {len(opponent_list)} opponents do not fit {players} players")
+    if out is not None:
+        prepare_out(out)
+    result = run_compare(
+        a,
+        b,
+        opponents=opponent_list,
+        players=players,
+        sprt=tuple(sprt) if sprt else None,
+        precision=precision,
+        alpha=alpha,
+        beta=beta,
+        max_games=max_games,
+        seed=seed,
+        components=components,
+        variant=variant,
+        threads=threads,
+        progress=progress_printer(quiet or as_json),
+    )
+    if as_json:
+        click.echo(json.dumps(_jsonable(compare_summary(result)), indent=2))
+    else:
+        click.echo(format_result(result))
+    if out is not None:
+        written = build_compare_report(result).write(out)
+        if not as_json:
+            echo_written(written)

@@ -1,0 +1,136 @@
+"""``bnb run EXPERIMENT.toml``: play every item of an experiment file and write one report.
+
+Also holds the options shared by ``tournament``, ``compare`` and ``sweep`` (seed, threads,
+rule variant, output folder, quiet). Nothing heavy is imported at module level: the engine
+(numba) is imported only when games are played.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from bnb_sim.errors import BnbError
+
+
+def play_options(func):
+    """``--seed``, ``--threads``, ``--variant`` and ``--quiet``."""
+    func = click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")(func)
+    func = click.option(
+        "--variant",
+        type=click.Choice(["standard", "beginner"]),
+        default="standard",
+        show_default=True,
+        help="Rules variant (R-SCORE-4).",
+    )(func)
+    func = click.option(
+        "--threads",
+        type=click.IntRange(1, 1024),
+        default=None,
+        help="Threads for the engine. Default: all cores. Results do not depend on it.",
+    )(func)
+    func = click.option(
+        "--seed",
+        type=click.IntRange(0, 2**63 - 1),
+        default=0,
+        show_default=True,
+        help="Master seed: the same seed gives the same games and numbers.",
+    )(func)
+    return func
+
+
+def progress_printer(quiet: bool):
+    if quiet:
+        return None
+
+    def say(text: str) -> None:
+        click.echo(text, err=True)
+
+    return say
+
+
+def prepare_out(out: Path) -> Path:
+    """Create the report folder now, so a bad --out fails before the games are played."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BnbError(f"{out}: cannot write the report there ({exc.strerror or exc})") from None
+    return out
+
+
+def echo_written(written: dict) -> None:
+    click.echo(f"report: {written['html']}")
+    click.echo(
+        f"also:   {written['markdown']}, {written['summary']}, "
+        f"{len(written['figures'])} PNG figures in {written['dir']}"
+    )
+
+
+def command_line() -> str:
+    return " ".join(["bnb", *sys.argv[1:]])
+
+
+@click.command("run")
+@click.argument(
+    "experiment_file", required=False, type=click.Path(path_type=Path), metavar="EXPERIMENT"
+)
+@click.option(
+    "--builtin",
+    metavar="NAME",
+    default=None,
+    help="Run a bundled experiment instead of a file (e.g. demo).",
+)
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Report folder (created if needed). Default: reports/<experiment name>.",
+)
+@click.option(
+    "--threads",
+    type=click.IntRange(1, 1024),
+    default=None,
+    help="Threads for the engine (overrides [experiment] threads). Default: all cores.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+def run(
+    experiment_file: Path | None,
+    builtin: str | None,
+    out: Path | None,
+    threads: int | None,
+    quiet: bool,
+) -> None:
+    """Run the simulations, tournaments, sweeps and comparisons of EXPERIMENT (a TOML file,
+    see docs/experiments.md) and write one report: report.html, report.md, PNGs and
+    summary.json.
+
+    `bnb run --builtin demo --out reports/demo` is the demo (`make demo`).
+    """
+    from bnb_sim.analysis.experiment import builtin_path, load_experiment
+
+    if (experiment_file is None) == (builtin is None):
+        raise BnbError("run: give an EXPERIMENT file or --builtin NAME (one of them)")
+    path = builtin_path(builtin) if builtin else experiment_file
+    experiment = load_experiment(path)
+    if out is None:
+        out = Path("reports") / (builtin or Path(path).stem)
+    prepare_out(out)
+    say = progress_printer(quiet)
+    started = time.perf_counter()
+
+    from bnb_sim.runner.experiments import run_experiment
+
+    outcomes = run_experiment(experiment, threads=threads, progress=say)
+    from bnb_sim.analysis.experiment import build_experiment_report
+
+    builder = build_experiment_report(
+        experiment, outcomes, command=command_line(), seconds=time.perf_counter() - started
+    )
+    written = builder.write(out)
+    if say:
+        say(f"done in {time.perf_counter() - started:.1f} s")
+    echo_written(written)

@@ -1,0 +1,95 @@
+"""``bnb tournament``: a round robin on paired seeds with Bradley-Terry ratings and a report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from bnb_sim.cli.options import components_option
+from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progress_printer
+
+
+@click.command("tournament")
+@click.option(
+    "--policies",
+    required=True,
+    metavar="A,B,...",
+    help="Policies, comma-separated (e.g. heuristic,greedy,random); at least 2.",
+)
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option(
+    "--games",
+    type=click.IntRange(1, 10_000_000),
+    default=1000,
+    show_default=True,
+    help="Seeds: every seating of every table plays game indices 0..N-1.",
+)
+@click.option(
+    "--bootstrap",
+    type=click.IntRange(0, 100_000),
+    default=200,
+    show_default=True,
+    help="Bootstrap resamples (over seeds) for the rating intervals.",
+)
+@click.option(
+    "--anchor",
+    default="auto",
+    show_default=True,
+    help="Policy pinned to Elo 0; 'auto' = random when it plays, 'none' = mean 0.",
+)
+@components_option
+@play_options
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(path_type=Path),
+    default=Path("reports/tournament"),
+    show_default=True,
+    help="Report folder (created if needed).",
+)
+def tournament(
+    policies, players, games, bootstrap, anchor, components, seed, threads, variant, quiet, out
+) -> None:
+    """Every combination of PLAYERS policies, each in all its seatings on the same seeds; a
+    head-to-head matrix, Bradley-Terry Elo ratings with bootstrap intervals over seeds, win
+    rates with Wilson intervals, and a report."""
+    from bnb_sim.analysis.tournament import (
+        _fmt_elo,
+        build_tournament_report,
+        schedule,
+        split_policy_list,
+    )
+    from bnb_sim.policies.registry import parse_policy
+    from bnb_sim.runner.experiments import run_tournament
+
+    specs = split_policy_list(policies)
+    schedule([parse_policy(p).label for p in specs], players)  # bad input fails before play
+    prepare_out(out)
+    result = run_tournament(
+        specs,
+        players,
+        games,
+        seed=seed,
+        components=components,
+        variant=variant,
+        threads=threads,
+        n_boot=bootstrap,
+        anchor=None if anchor == "none" else anchor,
+        progress=progress_printer(quiet),
+    )
+    zero = f"{result.anchor} = 0" if result.anchor else "mean 0"
+    click.echo(
+        f"tournament: {len(result.policies)} policies, {players} players, "
+        f"{result.seeds:,} seeds per seating, {result.n_games:,} games"
+    )
+    click.echo(f"Bradley-Terry Elo ({zero}), 95% bootstrap CI over seeds:")
+    width = max(len(p) for p in result.policies)
+    for row in result.ratings.itertuples():
+        rate = result.win_rates.set_index("policy").loc[row.policy]
+        click.echo(
+            f"  {row.policy.ljust(width)}  {_fmt_elo(row.elo, row.lo, row.hi):>22}   "
+            f"win rate {100 * rate['rate']:.1f}% [{100 * rate['lo']:.1f}, "
+            f"{100 * rate['hi']:.1f}] n={int(rate['n']):,}"
+        )
+    echo_written(build_tournament_report(result).write(out))

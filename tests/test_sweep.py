@@ -1,0 +1,179 @@
+"""Balance sweeps: --set parsing, variants and the baseline, paired effects, errors, CLI."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from bnb_sim.analysis.sweep import (
+    MAX_VARIANTS,
+    build_variants,
+    parse_set_option,
+    split_values,
+)
+from bnb_sim.cli import main
+from bnb_sim.components import load_components
+from bnb_sim.errors import BnbError, ComponentError
+
+POLICIES = ["heuristic", "greedy", "random", "random"]
+
+
+@pytest.fixture(scope="module")
+def comps():
+    return load_components()
+
+
+def test_parse_set_option():
+    assert parse_set_option("mobs.enderman.hearts=5,6,7") == ("mobs.enderman.hearts", [5, 6, 7])
+    assert split_values('[1, 2],"a,b", c') == ["[1, 2]", '"a,b"', "c"]
+    path, values = parse_set_option("mobs.enderman.tiles.1.bonus=biome.desert,type.bridge")
+    assert values == ["biome.desert", "type.bridge"]
+    for bad in ("mobs.enderman.hearts", "=5", "mobs.enderman.hearts=5,,6", "x=1,1"):
+        with pytest.raises(ComponentError):
+            parse_set_option(bad)
+
+
+def test_variants_baseline_in_place_or_first(comps):
+    variants = build_variants(comps, [("mobs.enderman.hearts", [5, 6, 7])])
+    assert [v.name for v in variants] == [
+        "mobs.enderman.hearts=5",
+        "mobs.enderman.hearts=6 (baseline)",
+        "mobs.enderman.hearts=7",
+    ]
+    assert [v.baseline for v in variants] == [False, True, False]
+    assert variants[1].components is comps  # not changed, not played twice
+    assert variants[0].components.mob_hearts["enderman"] == 5
+    variants = build_variants(comps, [("mobs.enderman.hearts", [8, 9])])
+    assert variants[0].baseline and variants[0].name == "mobs.enderman.hearts=6 (baseline)"
+    assert len(variants) == 3
+
+
+def test_grid_zip_and_limits(comps):
+    grid = build_variants(
+        comps, [("mobs.enderman.hearts", [5, 7]), ("weapons.tnt.detonate_hearts", [4, 6])]
+    )
+    assert len(grid) == 1 + 4
+    zipped = build_variants(
+        comps,
+        [("mobs.enderman.hearts", [5, 7]), ("weapons.tnt.detonate_hearts", [4, 6])],
+        mode="zip",
+    )
+    assert [v.changes for v in zipped[1:]] == [
+        {"mobs.enderman.hearts": 5, "weapons.tnt.detonate_hearts": 4},
+        {"mobs.enderman.hearts": 7, "weapons.tnt.detonate_hearts": 6},
+    ]
+    with pytest.raises(BnbError, match="same number of values"):
+        build_variants(
+            comps, [("mobs.enderman.hearts", [5, 7]), ("weapons.tnt.detonate_hearts", [4])], "zip"
+        )
+    big = [("mobs.enderman.hearts", list(range(1, 9))), ("mobs.witch.hearts", list(range(1, 9)))]
+    with pytest.raises(BnbError, match=f"8 x 8 = 64 variants; the limit is {MAX_VARIANTS}"):
+        build_variants(comps, big)
+
+
+def test_wrong_path_or_value_names_it(comps):
+    with pytest.raises(ComponentError, match="mobs.endermann.hearts.*did you mean"):
+        build_variants(comps, [("mobs.endermann.hearts", [5])])
+    with pytest.raises(ComponentError, match="mobs.enderman.hearts.*between 1 and 64"):
+        build_variants(comps, [("mobs.enderman.hearts", [5, 0])])
+
+
+# --------------------------------------------------------------------------------------
+# with the engine
+
+
+@pytest.fixture(scope="module")
+def unbeatable():
+    from bnb_sim.runner.experiments import run_sweep
+
+    return run_sweep(
+        [("mobs.enderman.hearts", [6, 64])], games=400, players=4, policies=POLICIES, seed=5
+    )
+
+
+def test_an_unbeatable_enderman_is_never_beaten(unbeatable):
+    fights = unbeatable.fights.set_index(["variant", "mob"])
+    row = fights.loc[("mobs.enderman.hearts=64", "enderman")]
+    assert row["k"] == 0 and row["n"] > 0  # fought, never won
+    base = fights.loc[("mobs.enderman.hearts=6 (baseline)", "enderman")]
+    assert base["k"] > 0
+    # the other mobs are unaffected in kind (still beaten)
+    assert fights.loc[("mobs.enderman.hearts=64", "spider"), "k"] > 0
+
+
+def test_sweep_effects_are_paired_against_the_baseline(unbeatable):
+    from bnb_sim.runner.experiments import _config, play_games
+
+    r = unbeatable
+    assert [v.name for v in r.variants] == [
+        "mobs.enderman.hearts=6 (baseline)",
+        "mobs.enderman.hearts=64",
+    ]
+    eff = r.win_effects.set_index("policy")
+    assert set(eff.index) == {"heuristic", "greedy", "random"}
+    assert (eff["n"] == 400).all() and (eff["lo"] <= eff["mean_diff"]).all()
+    xp_eff = r.source_effects.set_index("source")
+    assert xp_eff.loc["xp_mobs", "hi"] < 0  # no enderman XP any more: fewer mob XP
+    # the baseline is exactly a plain simulation with the same seed
+    seats, _ = play_games(_config(4, POLICIES, seed=5, seating="rotate"), 400)
+    wins = seats.assign(policy=seats["policy"].astype(str)).groupby("policy")["won"].sum()
+    base = r.win_rates[r.win_rates["variant"] == r.variants[0].name].set_index("policy")
+    assert (base["k"] == wins.reindex(base.index)).all()
+
+
+def test_sweep_report(unbeatable, tmp_path):
+    from bnb_sim.analysis.sweep import build_sweep_report
+
+    written = build_sweep_report(unbeatable).write(tmp_path / "s")
+    summary = json.loads(written["summary"].read_text())
+    assert summary["kind"] == "sweep" and summary["paths"] == ["mobs.enderman.hearts"]
+    assert len(summary["variants"]) == 2 and summary["variants"][0]["baseline"]
+    assert len(written["figures"]) == 4
+    md = written["markdown"].read_text()
+    assert "Change in win rate against" in md and "pp [" in md
+
+
+def test_cli_sweep(tmp_path, capsys):
+    out = tmp_path / "s"
+    main(
+        [
+            "sweep",
+            "--set",
+            "weapons.tnt.detonate_hearts=4,5",
+            "--games",
+            "60",
+            "--players",
+            "2",
+            "--policies",
+            "heuristic,greedy",
+            "--out",
+            str(out),
+            "-q",
+        ]
+    )
+    text = capsys.readouterr().out
+    assert "weapons.tnt.detonate_hearts=5 (baseline)" in text and "change" in text
+    summary = json.loads((out / "summary.json").read_text())
+    assert [v["name"] for v in summary["variants"]][1].endswith("(baseline)")
+    assert pd.DataFrame(summary["win_rate"])["n"].eq(60).all()
+
+
+def test_cli_sweep_wrong_path_is_one_line(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(
+            [
+                "sweep",
+                "--set",
+                "mobs.endermann.hearts=5,6",
+                "--games",
+                "10",
+                "--out",
+                str(tmp_path / "never"),
+            ]
+        )
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "'mobs.endermann.hearts'" in err
+    assert not (tmp_path / "never").exists()
