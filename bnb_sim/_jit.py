@@ -17,6 +17,7 @@ import hashlib
 import os
 import pathlib
 import tempfile
+import warnings
 
 _PACKAGE = pathlib.Path(__file__).resolve().parent
 # Folders whose modules contain @njit code; a change in any of them invalidates the cache.
@@ -85,5 +86,13 @@ from numba import njit, prange  # noqa: E402
 
 # If numba was imported before us, its config already froze the old value; set it directly.
 numba.config.CACHE_DIR = CACHE_DIR
+
+# The plugin path passes cfuncs as first-class functions (ENGINEERING.md section 4); numba
+# still labels that feature experimental and would warn once per compiled game config.
+warnings.filterwarnings(
+    "ignore",
+    message="First-class function type feature is experimental",
+    category=numba.NumbaExperimentalFeatureWarning,
+)
 
 __all__ = ["CACHE_DIR", "kernel_fingerprint", "njit", "numba", "prange"]

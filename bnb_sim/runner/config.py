@@ -137,7 +137,13 @@ class GameConfig:
         for i, spec in enumerate(self.policies):
             params[i, : len(spec.params)] = spec.params
         kinds = np.array([p.kind for p in self.policies], np.int64)
+        # Always four entries: the tuple's length is part of the kernel's type, so padding it
+        # lets one compiled kernel serve 2, 3 and 4 players.
+        from bnb_sim.engine.layout import MAX_SEATS
+        from bnb_sim.policies.plugin import no_plugin
+
         plugins = tuple(p.plugin_function() for p in self.policies)
+        plugins = plugins + (no_plugin,) * (MAX_SEATS - len(plugins))
         return k, ft, kinds, params, plugins
 
     def with_components(self, components: Components) -> GameConfig:
