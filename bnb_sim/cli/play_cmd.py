@@ -1,0 +1,251 @@
+"""``bnb play``: play one game and print it turn by turn (or as one JSON object).
+
+The game is game ``--game-index`` of a run with the same seed, players, policies, components,
+variant and seating: ``bnb play`` replays exactly what a batch run played there.
+
+Numba, numpy and pandas load only inside the command body, so ``bnb --help`` and
+``bnb play --help`` stay fast.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from bnb_sim.cli.options import components_option
+
+XP_SOURCES = [
+    ("xp_buildings", "build"),
+    ("xp_mobs", "mobs"),
+    ("xp_hoes", "hoes"),
+    ("xp_round_a", "A"),
+    ("xp_round_b", "B"),
+    ("xp_round_c", "C"),
+    ("xp_bonus_mobs", "bonus"),
+]
+
+# events printed under the action that caused them
+_DETAIL = {
+    "take_block",
+    "move",
+    "reveal_tile",
+    "build",
+    "fight",
+    "token",
+    "hoe",
+    "tnt",
+    "fight_end",
+    "weapon",
+    "trigger",
+}
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready Python values (numpy scalars become Python numbers, others text)."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if hasattr(value, "item"):
+        return value.item()
+    return str(value)
+
+
+def _who(game: Any, seat: int) -> str:
+    return f"seat {seat} ({game.policy_of_seat(seat).label})"
+
+
+def turn_log(game: Any, events: list[dict]) -> list[str]:
+    """The readable lines of a finished game's events (grouped by turn and action)."""
+    lines: list[str] = []
+    turn = 0
+    in_turn = False
+    bonus_header = False
+    tokens: list[str] = []
+
+    def flush_tokens() -> None:
+        if tokens:
+            lines.append("      reveals " + ", ".join(tokens))
+            tokens.clear()
+
+    for event in events:
+        kind, seat, text = event["event"], event["seat"], event["text"]
+        if kind != "token":
+            flush_tokens()
+        if kind == "action":
+            if not in_turn:
+                turn += 1
+                in_turn = True
+                lines.append(f"Turn {turn}: {_who(game, seat)}")
+            lines.append(f"  {text}")
+        elif kind == "spend_hunger":
+            lines.append(f"  {text}")
+        elif kind == "token":
+            tokens.append(text.removeprefix("reveals "))
+        elif kind in _DETAIL:
+            lines.append(f"    {text}")
+        elif kind == "end_turn":
+            in_turn = False
+        elif kind == "round":
+            lines.append("")
+            lines.append(text[0].upper() + text[1:])
+        elif kind == "score":
+            lines.append(f"  {_who(game, seat)}: {text.split(': ', 1)[1]}")
+        elif kind == "bonus":
+            if not bonus_header:
+                lines += ["", "End of the game: bonus mobs"]
+                bonus_header = True
+            lines.append(f"  {_who(game, seat)}: {text}")
+        elif kind == "game_over":
+            lines.append("")
+            lines.append("Game over.")
+    flush_tokens()
+    return lines
+
+
+def number_turns(events: list[dict]) -> list[int]:
+    """The turn of each event (scoring rounds belong to the turn that triggered them)."""
+    turns = []
+    turn = 0
+    open_turn = False
+    for event in events:
+        if event["event"] == "action" and not open_turn:
+            turn += 1
+            open_turn = True
+        elif event["event"] == "end_turn":
+            open_turn = False
+        turns.append(turn)
+    return turns
+
+
+def final_table(result: list[dict]) -> list[str]:
+    """Rank, seat, player, policy, XP (total and by source), blocks left, winner mark."""
+    head = ["rank", "seat", "player", "policy", "xp"] + [short for _, short in XP_SOURCES]
+    head += ["blocks", ""]
+    rows = [head]
+    for row in sorted(result, key=lambda r: (int(r["rank"]), int(r["seat"]))):
+        cells = [row["rank"], row["seat"], row["player"], row["policy"], row["xp"]]
+        cells += [row[key] for key, _ in XP_SOURCES] + [row["blocks_left"]]
+        rows.append([str(c) for c in cells] + ["winner" if row["won"] else ""])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    lines = []
+    for r in rows:
+        cells = [
+            c.ljust(w) if i in (3, len(head) - 1) else c.rjust(w)
+            for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        ]
+        lines.append("  " + "  ".join(cells).rstrip())
+    return lines
+
+
+def winner_line(game: Any, result: list[dict]) -> str:
+    winners = [r for r in result if r["won"]]
+    xp = winners[0]["xp"]
+    if len(winners) == 1:
+        return f"Winner: {_who(game, int(winners[0]['seat']))} with {xp} XP"
+    who = ", ".join(_who(game, int(r["seat"])) for r in winners)
+    return f"Shared win ({xp} XP, equal blocks): {who}"
+
+
+def header(game: Any) -> list[str]:
+    config = game.config
+    lines = [
+        f"Game {game.game_index} of seed {config.seed}: {config.n_players} players, "
+        f"{config.variant} rules, seating {config.seating}, components "
+        f"{config.components.source} ({config.components.content_hash[:12]})"
+    ]
+    boards = config.components.board_names
+    from bnb_sim.engine.layout import P_BOARD_ID
+
+    for seat in range(config.n_players):
+        board = boards[int(game._pub[P_BOARD_ID + seat])]
+        lines.append(
+            f"  seat {seat}: player {game.player_of_seat(seat)}, "
+            f"{game.policy_of_seat(seat).label}, board {board}"
+        )
+    return lines
+
+
+@click.command("play")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run.")
+@click.option("--players", type=int, default=2, show_default=True, help="2 to 4 players.")
+@click.option(
+    "--policy",
+    "policies",
+    multiple=True,
+    metavar="SPEC",
+    help="Policy of a player, in player order (repeat; cycled over the players). "
+    "random, greedy, heuristic[:weights], or a plugin. Default: heuristic.",
+)
+@click.option("--game-index", type=int, default=0, show_default=True, help="Which game of the run.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@components_option
+@click.option(
+    "--variant",
+    type=click.Choice(["standard", "beginner"]),
+    default="standard",
+    show_default=True,
+    help="beginner: count every matching space in scoring rounds (R-SCORE-4).",
+)
+@click.option(
+    "--seating",
+    type=click.Choice(["rotate", "fixed", "random"]),
+    default="rotate",
+    show_default=True,
+    help="Who starts: rotate (game g: player g mod n), fixed, or random (from the seed).",
+)
+def play(
+    seed: int,
+    players: int,
+    policies: tuple[str, ...],
+    game_index: int,
+    as_json: bool,
+    components: Any,
+    variant: str,
+    seating: str,
+) -> None:
+    """Play one game and print it turn by turn: actions, what was revealed and drawn, fights
+    with the tokens shown, scoring choices and points, and the final table."""
+    if game_index < 0:
+        raise click.BadParameter(f"must be >= 0, got {game_index}", param_hint="'--game-index'")
+    if seed < 0:
+        raise click.BadParameter(f"must be >= 0, got {seed}", param_hint="'--seed'")
+
+    from bnb_sim.game import Game
+    from bnb_sim.runner.config import GameConfig
+
+    config = GameConfig.create(
+        players,
+        list(policies) or ["heuristic"],
+        seed=seed,
+        components=components,
+        variant=variant,
+        seating=seating,
+        log=True,
+    )
+    game = Game(config, game_index)
+    game.play()
+    result = [{key: _plain(value) for key, value in row.items()} for row in game.result()]
+    if as_json:
+        payload = {
+            "config": {
+                **config.to_dict(),
+                "game_index": game_index,
+                "components": {
+                    "source": config.components.source,
+                    "content_hash": config.components.content_hash,
+                },
+            },
+            "events": [
+                {"turn": turn, **{key: _plain(v) for key, v in event.items()}}
+                for turn, event in zip(number_turns(game.log), game.log, strict=True)
+            ],
+            "result": result,
+            "winners": [int(row["seat"]) for row in result if row["won"]],
+        }
+        click.echo(json.dumps(payload))
+        return
+    lines = header(game) + [""] + turn_log(game, game.log)
+    lines += ["", "Final table (XP by source):"] + final_table(result)
+    lines.append(winner_line(game, result))
+    click.echo("\n".join(lines))
