@@ -67,7 +67,7 @@ def decode_event(game, seat: int, kind: int, a: int, b: int, c: int) -> dict:
     elif kind == S.EV_TNT:
         text = f"detonates {a} TNT (+{b} hearts)"
     elif kind == S.EV_FIGHT_END:
-        text = f"{'wins' if a else 'loses'} the fight: {b} hearts vs {c}"
+        text = f"{'wins' if a else 'loses'} the fight: {b} vs {c} hearts"
     elif kind == S.EV_WEAPON:
         text = f"takes weapon token from spot {a}: {comps.weapon_names[b]}"
     elif kind == S.EV_SPEND_HUNGER:

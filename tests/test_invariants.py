@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import engine_helpers as H
 import pytest
 
@@ -24,7 +22,6 @@ BLOCKS = [
 
 def test_invariants_hold_in_ten_thousand_random_games():
     total = 0
-    started = time.perf_counter()
     for players, variant, n in BLOCKS:
         config = H.config(players, ["random"], seed=40 + players, variant=variant, check=True)
         seats, games = play_block(config, 0, n)  # raises GameFailed on a broken invariant
@@ -32,7 +29,6 @@ def test_invariants_hold_in_ten_thousand_random_games():
         assert (games.round_c_turn > 0).all()  # every game reached its end
         total += n
     assert total >= 10_000
-    assert time.perf_counter() - started < 30  # ~1 s on 2 cores once compiled
 
 
 def test_invariants_hold_for_mixed_policies():

@@ -24,15 +24,15 @@ BAD_PLUGINS = textwrap.dedent(
     from bnb_sim.policies.plugin import Plugin
 
 
-    def _illegal(obs, legal, rng, params, mem):
+    def _illegal(obs, legal, static, rng, params, mem):
         return 63  # a cube position, never legal at the start of a turn
 
 
-    def _float(obs, legal, rng, params, mem):
+    def _float(obs, legal, static, rng, params, mem):
         return 1.5
 
 
-    def _object(obs, legal, rng, params, mem):
+    def _object(obs, legal, static, rng, params, mem):
         return len({"a": object()})
 
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from bnb_sim._jit import njit
 from bnb_sim.components.arrays import TILE_BUILDING, TILE_HUNGER_MOB
-from bnb_sim.engine.cube import visible_bits
+from bnb_sim.engine.cube import layer_empty, visible_bits
 from bnb_sim.engine.layout import (
     H_BLOCK,
     H_STACKS,
@@ -81,7 +81,7 @@ INVARIANT_MESSAGES = {
     INV_TOKENS: "token conservation: table + piles + detonated != all tokens",
     INV_TOKEN_MASK: "the token-spot mask disagrees with the tokens on the table",
     INV_XP_DECREASED: "a seat's XP decreased",
-    INV_ROUNDS: "scoring rounds out of order or scored twice",
+    INV_ROUNDS: "scoring rounds out of order, scored twice, or not matching the empty layers",
     INV_BOARD: "board masks disagree with the tiles on the boards",
     INV_HUNGER: "hunger mob count disagrees with the mobs held",
     INV_NEGATIVE: "a supply or pile count is negative",
@@ -201,6 +201,11 @@ def _check_xp_and_rounds(pub, n):
         return INV_ROUNDS
     if pub[C_ROUNDS_PENDING] & done != 0:
         return INV_ROUNDS
+    occ = get_occ(pub)
+    for r in range(3):
+        triggered = (pub[C_ROUNDS_DONE] | pub[C_ROUNDS_PENDING]) >> r & 1 == 1
+        if triggered != layer_empty(occ, r):  # R-SCORE-1: a round exactly when its layer is empty
+            return INV_ROUNDS
     for r in range(1, 3):
         later = pub[C_ROUND_TURN + r]
         earlier = pub[C_ROUND_TURN + r - 1]

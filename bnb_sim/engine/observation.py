@@ -57,3 +57,50 @@ def flat_layout() -> dict[str, tuple[int, tuple[int, ...]]]:
     layout = {name: (offset, shape) for name, offset, shape in fields}
     layout["_size"] = (L.P_SIZE, ())
     return layout
+
+
+def static_layout() -> dict[str, tuple[int, tuple[int, ...]]]:
+    """Offsets and shapes of the fields of the static array plugins receive (``static``).
+
+    Tile attributes are stored attribute-major: ``static[offset + tile]``; token attributes
+    likewise ``static[offset + token_type]``. Rule numbers follow ``RULE_KEYS`` of
+    ``bnb_sim.components.arrays``; run options follow ``OPT_*`` of ``bnb_sim.engine.state``.
+    """
+    tiles, tokens = L.MAX_TILES, L.MAX_TOKEN_TYPES
+    fields = [
+        ("rules", L.K_RULES, (16,)),
+        ("options", L.K_OPTS, (16,)),
+        ("n_token_types", L.K_N_TOKEN_TYPES, (1,)),
+        ("n_tiles", L.K_N_TILES, (1,)),
+        ("n_species", L.K_N_SPECIES, (1,)),
+        ("n_boards", L.K_N_BOARDS, (1,)),
+        ("stack_height", L.K_STACK_H, (1,)),
+        ("block_count", L.K_BLOCK_COUNT, (L.N_BLOCK_TYPES,)),
+        ("token_hearts", L.K_TOK + L.TOK_HEARTS * tokens, (tokens,)),
+        ("token_extra_reveals", L.K_TOK + L.TOK_EXTRA * tokens, (tokens,)),
+        ("token_xp", L.K_TOK + L.TOK_XP * tokens, (tokens,)),
+        ("token_blocks", L.K_TOK + L.TOK_BLOCKS * tokens, (tokens,)),
+        ("token_detonate", L.K_TOK + L.TOK_DETONATE * tokens, (tokens,)),
+        ("token_start", L.K_TOK + L.TOK_START * tokens, (tokens,)),
+        ("token_table", L.K_TOK + L.TOK_TABLE * tokens, (tokens,)),
+        ("tile_kind", L.K_TILE + L.TILE_KIND * tiles, (tiles,)),
+        ("tile_biome", L.K_TILE + L.TILE_BIOME * tiles, (tiles,)),
+        ("tile_material", L.K_TILE + L.TILE_MATERIAL * tiles, (tiles,)),
+        ("tile_type", L.K_TILE + L.TILE_TYPE * tiles, (tiles,)),
+        ("tile_xp", L.K_TILE + L.TILE_XP * tiles, (tiles,)),
+        ("tile_hearts", L.K_TILE + L.TILE_HEARTS * tiles, (tiles,)),
+        ("tile_species", L.K_TILE + L.TILE_SPECIES * tiles, (tiles,)),
+        ("tile_bonus_char", L.K_TILE + L.TILE_BONUS_CHAR * tiles, (tiles,)),
+        ("tile_bonus_value", L.K_TILE + L.TILE_BONUS_VALUE * tiles, (tiles,)),
+        ("tile_bonus_xp", L.K_TILE + L.TILE_BONUS_XP * tiles, (tiles,)),
+        ("tile_cost", L.K_TILE + L.TILE_COST * tiles, (L.N_BLOCK_TYPES, tiles)),
+        ("score_card", L.K_SCORE_CARD, (3, 4)),
+        ("boards", L.K_BOARDS, (L.MAX_BOARDS, 9)),
+        ("group_table", L.K_GROUP, (512,)),
+        ("adjacent_stacks", L.K_ADJ_STACKS, (L.N_POINTS,)),
+        ("adjacent_token_spots", L.K_ADJ_SLOTS, (L.N_POINTS,)),
+        ("reachable_points", L.K_REACH, (L.N_POINTS,)),
+    ]
+    layout = {name: (offset, shape) for name, offset, shape in fields}
+    layout["_size"] = (L.K_SIZE, ())
+    return layout

@@ -14,10 +14,10 @@ from bnb_sim.policies.random_policy import choose_random
 
 
 @njit(cache=True)
-def _plugin_decision(plugin_fn, pub, seat, params, mem, mask, pass_ok, rng, obs_buf, legal_buf):
+def _plugin_decision(plugin_fn, pub, seat, params, mem, k, mask, pass_ok, rng, obs_buf, legal_buf):
     flat_observation(pub, obs_buf)
     expand_mask(mask, pass_ok, legal_buf)
-    return plugin_fn(obs_buf, legal_buf, rng[RNG_POLICY + seat], params, mem)
+    return plugin_fn(obs_buf, legal_buf, k, rng[RNG_POLICY + seat], params, mem)
 
 
 @njit(cache=True)
@@ -33,6 +33,6 @@ def decide(kind, params, plugin_fn, pub, rng, seat, mem, k, ft, mask, pass_ok, o
         return choose_onestep(params, pub, seat, mem, k, ft, mask, pass_ok, rng, RNG_POLICY + seat)
     if kind == PLUGIN:
         return _plugin_decision(
-            plugin_fn, pub, seat, params, mem, mask, pass_ok, rng, obs_buf, legal_buf
+            plugin_fn, pub, seat, params, mem, k, mask, pass_ok, rng, obs_buf, legal_buf
         )
     return -1

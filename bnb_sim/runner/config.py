@@ -88,6 +88,9 @@ class GameConfig:
             policies = [policies]
         if not isinstance(components, Components):
             components = load_components(components)
+        low, high = components.rule("players_min"), components.rule("players_max")
+        if not low <= int(players) <= high:
+            raise BnbError(f"players must be between {low} and {high}, got {players}")
         specs = [p for p in policies if isinstance(p, PolicySpec)]
         if specs and len(specs) == len(list(policies)):
             chosen = tuple(specs[i % len(specs)] for i in range(int(players)))

@@ -11,10 +11,9 @@ Parameters (``--policy cautious:min_win=0.9,samples=200``):
 * ``min_win`` (default 0.75): least estimated win probability to start a fight;
 * ``samples`` (default 64): simulated reveals per estimate.
 
-The observation holds tile *ids* (face-up tiles, held mobs), not their hearts or XP. A plugin
-receives no component data, so this module reads the numbers of the **default** component
-file when it is imported (numba freezes them into the compiled function). Under
-``--components`` files that change hearts, XP or tokens its estimates use the defaults.
+The observation holds tile *ids* (face-up tiles, held mobs); their hearts and XP, the weapon
+tokens and the scoring cards come from ``static``, the run's component numbers, so the bot
+plays by the same numbers as the engine under ``--components``.
 
 Everything below ``decide`` is numba nopython code: plain loops over int64/float64 arrays.
 """
@@ -24,25 +23,25 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bnb_sim.components import load_components
 from bnb_sim.components.arrays import RULE_FIGHT_REVEAL, TILE_BUILDING
 from bnb_sim.engine import layout as _L
 from bnb_sim.engine import state as _S
+from bnb_sim.engine.observation import static_layout
 from bnb_sim.engine.rng import bounded
 from bnb_sim.policies.plugin import Plugin
 
-# ---- component numbers (default file), frozen into the compiled code ---------------------
-_ARRAYS = load_components().arrays
-TILE_KIND = np.ascontiguousarray(_ARRAYS.tile_kind)
-TILE_HEARTS = np.ascontiguousarray(_ARRAYS.tile_hearts)
-TILE_XP = np.ascontiguousarray(_ARRAYS.tile_xp)
-TOK_HEARTS = np.ascontiguousarray(_ARRAYS.tok_hearts)
-TOK_EXTRA = np.ascontiguousarray(_ARRAYS.tok_extra_reveals)
-TOK_DETONATE = np.ascontiguousarray(_ARRAYS.tok_detonate)
-N_TOKEN_TYPES = int(TOK_HEARTS.shape[0])
-FIGHT_REVEAL = int(_ARRAYS.rules[RULE_FIGHT_REVEAL])
-SCORE_CARD = np.ascontiguousarray(_ARRAYS.score_card.reshape(12))
-GROUP = np.ascontiguousarray(_ARRAYS.group_table)
+# ---- offsets into ``static`` (bnb_sim.engine.observation.static_layout()) ------------------
+_STATIC = static_layout()
+TILE_KIND = _STATIC["tile_kind"][0]
+TILE_HEARTS = _STATIC["tile_hearts"][0]
+TILE_XP = _STATIC["tile_xp"][0]
+TOK_HEARTS = _STATIC["token_hearts"][0]
+TOK_EXTRA = _STATIC["token_extra_reveals"][0]
+TOK_DETONATE = _STATIC["token_detonate"][0]
+N_TOKEN_TYPES = _STATIC["n_token_types"][0]
+FIGHT_REVEAL = _STATIC["rules"][0] + RULE_FIGHT_REVEAL
+SCORE_CARD = _STATIC["score_card"][0]
+GROUP = _STATIC["group_table"][0]
 BUILDING = TILE_BUILDING
 EMERALD = 4
 
@@ -90,17 +89,18 @@ def first_legal(legal):
 
 
 @njit(cache=True)
-def win_probability(obs, hearts, rng, samples):
+def win_probability(obs, static, hearts, rng, samples):
     """Share of ``samples`` simulated reveals of the own pile that reach ``hearts``
     (R-FIGHT-2: 3 tokens, one more per bow; every revealed TNT detonated, R-FIGHT-4)."""
-    left = np.empty(N_TOKEN_TYPES, np.int64)
+    n_types = static[N_TOKEN_TYPES]
+    left = np.empty(n_types, np.int64)
     wins = 0
     for _ in range(samples):
         total = 0
-        for t in range(N_TOKEN_TYPES):
+        for t in range(n_types):
             left[t] = obs[OWN_PILE + t]
             total += left[t]
-        owed = FIGHT_REVEAL
+        owed = static[FIGHT_REVEAL]
         got = 0
         while owed > 0 and total > 0:
             r = bounded(rng, total)
@@ -110,11 +110,11 @@ def win_probability(obs, hearts, rng, samples):
                 t += 1
             left[t] -= 1
             total -= 1
-            owed += TOK_EXTRA[t] - 1
-            if TOK_DETONATE[t] > 0:
-                got += TOK_DETONATE[t]
+            owed += static[TOK_EXTRA + t] - 1
+            if static[TOK_DETONATE + t] > 0:
+                got += static[TOK_DETONATE + t]
             else:
-                got += TOK_HEARTS[t]
+                got += static[TOK_HEARTS + t]
         if got >= hearts:
             wins += 1
     return wins / max(samples, 1)
@@ -135,7 +135,7 @@ def stacks_next_to(point, out):
 
 
 @njit(cache=True)
-def best_mob(obs, legal, only_legal, rng, samples):
+def best_mob(obs, legal, static, only_legal, rng, samples):
     """Best face-up mob next to the seat: ``(stack, estimated p, expected XP)``."""
     seat = obs[SEAT]
     around = np.empty(4, np.int64)
@@ -146,12 +146,12 @@ def best_mob(obs, legal, only_legal, rng, samples):
     for i in range(n):
         s = around[i]
         tile = obs[FACE_UP + s]
-        if tile < 0 or TILE_KIND[tile] == BUILDING:
+        if tile < 0 or static[TILE_KIND + tile] == BUILDING:
             continue
         if only_legal and not legal[s]:
             continue
-        p = win_probability(obs, TILE_HEARTS[tile], rng, samples)
-        value = p * TILE_XP[tile]
+        p = win_probability(obs, static, static[TILE_HEARTS + tile], rng, samples)
+        value = p * static[TILE_XP + tile]
         if value > best_value:
             best_stack, best_p, best_value = s, p, value
     return best_stack, best_p, best_value
@@ -170,7 +170,7 @@ def pick_block(obs, legal):
 
 
 @njit(cache=True)
-def pick_point(obs, legal):
+def pick_point(obs, legal, static):
     """The reachable point next to the most face-down stacks (face-up buildings count too)."""
     around = np.empty(4, np.int64)
     best = -1
@@ -184,7 +184,7 @@ def pick_point(obs, legal):
             s = around[i]
             if obs[STACK_HEIGHT + s] > 0 and obs[FACE_UP + s] < 0:
                 score += 2
-            elif obs[FACE_UP + s] >= 0 and TILE_KIND[obs[FACE_UP + s]] == BUILDING:
+            elif obs[FACE_UP + s] >= 0 and static[TILE_KIND + obs[FACE_UP + s]] == BUILDING:
                 score += 1
         if score > best_score:
             best, best_score = point, score
@@ -192,7 +192,7 @@ def pick_point(obs, legal):
 
 
 @njit(cache=True)
-def pick_score_value(obs):
+def pick_score_value(obs, static):
     """R-SCORE-2: the value with the most XP (largest connected group x card)."""
     seat = obs[SEAT]
     rnd = obs[SCORE_ROUND]
@@ -200,13 +200,13 @@ def pick_score_value(obs):
     best_points = -1
     for v in range(4):
         mask = obs[BOARD_MASK + seat * 12 + rnd * 4 + v] & 511
-        points = GROUP[mask] * SCORE_CARD[rnd * 4 + v]
+        points = static[GROUP + mask] * static[SCORE_CARD + rnd * 4 + v]
         if points > best_points:
             best, best_points = v, points
     return best
 
 
-def decide(obs, legal, rng, params, mem):
+def decide(obs, legal, static, rng, params, mem):
     """The plugin function (compiled by bnb-sim with ``PLUGIN_SIGNATURE``)."""
     phase = obs[PHASE]
     min_win = params[0]
@@ -214,7 +214,7 @@ def decide(obs, legal, rng, params, mem):
     if phase == PH_TURN:
         seat = obs[SEAT]
         if legal[FIGHT]:
-            stack, p, _ = best_mob(obs, legal, False, rng, samples)
+            stack, p, _ = best_mob(obs, legal, static, False, rng, samples)
             if stack >= 0 and p >= min_win:
                 return FIGHT
         if legal[BUILD]:
@@ -232,14 +232,14 @@ def decide(obs, legal, rng, params, mem):
             return EXPLORE
         return first_legal(legal)
     if phase == PH_FIGHT_MOB:
-        stack, _, _ = best_mob(obs, legal, True, rng, samples)
+        stack, _, _ = best_mob(obs, legal, static, True, rng, samples)
         return stack if stack >= 0 else first_legal(legal)
     if phase == PH_TNT:
-        need = TILE_HEARTS[obs[FIGHT_TILE]] - obs[FIGHT_HEARTS]
+        need = static[TILE_HEARTS + obs[FIGHT_TILE]] - obs[FIGHT_HEARTS]
         gain = 0
-        for t in range(N_TOKEN_TYPES):
-            if TOK_DETONATE[t] - TOK_HEARTS[t] > gain:
-                gain = TOK_DETONATE[t] - TOK_HEARTS[t]
+        for t in range(static[N_TOKEN_TYPES]):
+            if static[TOK_DETONATE + t] - static[TOK_HEARTS + t] > gain:
+                gain = static[TOK_DETONATE + t] - static[TOK_HEARTS + t]
         if need <= 0 or gain <= 0:
             return 0
         n = (need + gain - 1) // gain
@@ -247,7 +247,7 @@ def decide(obs, legal, rng, params, mem):
     if phase == PH_COLLECT or phase == PH_PICKAXE:
         return pick_block(obs, legal)
     if phase == PH_EXPLORE:
-        return pick_point(obs, legal)
+        return pick_point(obs, legal, static)
     if phase == PH_BUILD_SPACE:
         seat = obs[SEAT]
         for space in range(9):
@@ -255,7 +255,7 @@ def decide(obs, legal, rng, params, mem):
                 return space
         return first_legal(legal)
     if phase == PH_SCORE:
-        return pick_score_value(obs)
+        return pick_score_value(obs, static)
     return first_legal(legal)  # which building, which weapon token
 
 
