@@ -24,6 +24,38 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "Show or validate component data (hearts, XP, costs) with provenance.",
     ),
     "report": ("bnb_sim.cli.report_cmd", "report", "Write the report (md, html, png) of a run."),
+    "play": ("bnb_sim.cli.play_cmd", "play", "Play one game and print it turn by turn."),
+    "tournament": (
+        "bnb_sim.cli.tournament_cmd",
+        "tournament",
+        "Round robin on paired seeds: head-to-head, Bradley-Terry Elo, report.",
+    ),
+    "compare": (
+        "bnb_sim.cli.compare_cmd",
+        "compare",
+        "Paired-seed A/B test of two policies (SPRT or precision stopping).",
+    ),
+    "sweep": (
+        "bnb_sim.cli.sweep_cmd",
+        "sweep",
+        "Re-run games under component variants; effects on win rates and XP.",
+    ),
+    "run": (
+        "bnb_sim.cli.run_cmd",
+        "run",
+        "Run an experiment file (simulations, tournaments, sweeps) into one report.",
+    ),
+    "simulate": (
+        "bnb_sim.cli.simulate_cmd",
+        "simulate",
+        "Play N seeded games into a run directory (parallel, resumable, Dask).",
+    ),
+    "bench": ("bnb_sim.cli.bench_cmd", "bench", "Measure games/s, odds/s and CLI start time."),
+    "warmup": (
+        "bnb_sim.cli.warmup_cmd",
+        "warmup",
+        "Compile (or load) every numba kernel once and show where the cache lives.",
+    ),
 }
 
 

@@ -1,0 +1,254 @@
+"""``bnb bench``: a quick speed check of this machine (well under a minute).
+
+Prints the machine (platform, CPU model, cores), Python, numba and numpy versions, then
+medians of a few repeats of:
+
+* games per second of the batch kernel, 4 players, ``random`` and ``heuristic`` tables, at
+  1 thread and at all threads (kernel only: no DataFrames, no Parquet);
+* exact combat odds per second (a 21-token pile), Monte Carlo combats per second;
+* start time of the CLI: ``bnb --help`` (no numba), ``bnb odds`` with a warm and with an
+  empty (cold) numba cache, and ``bnb simulate`` of a few games with a warm cache.
+
+The measuring functions are reused by ``scripts/bench_engine.py`` (the longer benchmarks:
+end to end runs with Parquet, peak memory, JIT versus ``NUMBA_DISABLE_JIT``). Nothing heavy is
+imported until the command runs.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+FULL_PILE = (
+    "wooden_sword,stone_sword*3,potato*3,iron_sword*4,diamond_sword*2,bow*2,hoe*2,pickaxe*2,tnt*2"
+)
+
+
+def machine() -> dict[str, Any]:
+    """Machine and versions (imports numba)."""
+    import platform
+
+    import numpy
+
+    from bnb_sim._jit import numba
+    from bnb_sim.runner.simulate import machine_info
+
+    return {
+        **machine_info(),
+        "python": platform.python_version(),
+        "numba": numba.__version__,
+        "numpy": numpy.__version__,
+        "numba_threads": int(numba.config.NUMBA_NUM_THREADS),
+        "threading_layer": _threading_layer(),
+    }
+
+
+def _threading_layer() -> str | None:
+    from bnb_sim._jit import numba
+
+    try:
+        return numba.threading_layer()
+    except ValueError:  # no parallel kernel has run yet
+        return None
+
+
+def _median(times: list[float]) -> float:
+    return statistics.median(times)
+
+
+def games_per_second(
+    policy: str,
+    *,
+    players: int = 4,
+    threads: int | None = None,
+    seconds: float = 0.4,
+    repeats: int = 3,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """Batch-kernel speed: median games/s of ``repeats`` runs of about ``seconds`` each."""
+    from bnb_sim._jit import numba
+    from bnb_sim.runner.batch import play_arrays
+    from bnb_sim.runner.config import GameConfig
+    from bnb_sim.runner.dask_backend import quiet_numba_warnings
+
+    quiet_numba_warnings()
+    limit = int(numba.config.NUMBA_NUM_THREADS)
+    threads = limit if threads is None else max(1, min(threads, limit))
+    config = GameConfig.create(players, [policy], seed=seed)
+    play_arrays(config, 0, 8, threads)  # load the kernel, build the tables
+    n = 64
+    while True:  # calibrate: grow n until one run takes a tenth of the target
+        t0 = time.perf_counter()
+        play_arrays(config, 0, n, threads)
+        dt = time.perf_counter() - t0
+        if dt >= seconds / 10 or n >= 1_000_000:
+            break
+        n *= 4
+    n = max(64, min(int(n * seconds / max(dt, 1e-6)), 2_000_000))
+    times = []
+    for r in range(repeats):
+        t0 = time.perf_counter()
+        play_arrays(config, r * n, n, threads)
+        times.append(time.perf_counter() - t0)
+    return {
+        "policy": policy,
+        "players": players,
+        "threads": threads,
+        "games": n,
+        "games_per_second": n / _median(times),
+        "spread": max(times) / min(times),
+    }
+
+
+def _default_tokens():
+    from bnb_sim.components import load_components
+    from bnb_sim.components.arrays import RULE_FIGHT_REVEAL
+
+    arrays = load_components().arrays
+    names = ("tok_hearts", "tok_extra_reveals", "tok_xp", "tok_blocks", "tok_detonate")
+    return arrays, tuple(getattr(arrays, n) for n in names), int(arrays.rules[RULE_FIGHT_REVEAL])
+
+
+def exact_odds_per_second(seconds: float = 0.5) -> dict[str, Any]:
+    """Exact odds of the 21-token pile (every starting and colourless token), warm."""
+    from bnb_sim.engine.odds import exact_odds
+
+    arrays, tokens, reveal = _default_tokens()
+    pile = arrays.tok_start + arrays.tok_table
+    exact_odds(pile, *tokens, reveal, 6)
+    calls, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        exact_odds(pile, *tokens, reveal, 6)
+        calls += 1
+    dt = time.perf_counter() - t0
+    return {"per_second": calls / dt, "ms": dt / calls * 1e3, "tokens": int(pile.sum())}
+
+
+def monte_carlo_per_second(n: int = 1_000_000, repeats: int = 3) -> dict[str, Any]:
+    """Monte Carlo combats per second with the full pile against 4 hearts."""
+    import numpy as np
+
+    from bnb_sim.engine.combat import simulate_combats
+
+    arrays, tokens, reveal = _default_tokens()
+    pile = arrays.tok_start + arrays.tok_table
+    args = (np.int64(reveal), np.int64(4))
+    master, stream = np.uint64(12345), np.int64(1)
+    simulate_combats(pile, *tokens, *args, np.int64(10), master, stream)
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        simulate_combats(pile, *tokens, *args, np.int64(n), master, stream)
+        times.append(time.perf_counter() - t0)
+    return {"combats_per_second": n / _median(times), "n": n}
+
+
+def bnb_command() -> list[str]:
+    """How to start the ``bnb`` CLI of this interpreter."""
+    script = Path(sys.executable).with_name("bnb")
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("bnb")
+    if found:
+        return [found]
+    return [sys.executable, "-c", "import sys; from bnb_sim.cli import main; main(sys.argv[1:])"]
+
+
+def _time_cli(args: list[str], env: dict[str, str] | None = None) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(bnb_command() + args, env=env, check=True, capture_output=True)
+    return time.perf_counter() - t0
+
+
+def cli_start(repeats: int = 3, cold: bool = True) -> dict[str, Any]:
+    """Wall time of CLI commands as subprocesses (cold: an empty numba cache)."""
+    odds = ["odds", "--hearts", "4", "--pile", FULL_PILE]
+    out: dict[str, Any] = {}
+    out["help_s"] = _median([_time_cli(["--help"]) for _ in range(repeats)])
+    _time_cli(odds)  # make sure the normal cache is warm
+    out["odds_warm_s"] = _median([_time_cli(odds) for _ in range(repeats)])
+    if cold:
+        with tempfile.TemporaryDirectory(prefix="bnb-bench-cache-") as folder:
+            env = dict(os.environ, NUMBA_CACHE_DIR=folder, BNB_USER_NUMBA_CACHE_DIR=folder)
+            out["odds_cold_s"] = _time_cli(odds, env)
+    with tempfile.TemporaryDirectory(prefix="bnb-bench-run-") as folder:
+        sim = ["simulate", "-n", "100", "-p", "2", "--policy", "random", "-q", "--force"]
+        sim += ["--out", str(Path(folder) / "run")]
+        _time_cli(sim)
+        out["simulate_warm_s"] = _median([_time_cli(sim) for _ in range(repeats)])
+    return out
+
+
+def run(json: bool = False, quick: bool = False, cold: bool = True) -> dict[str, Any]:
+    """Every quick benchmark; prints a report (or one JSON object) and returns the numbers."""
+    import json as _json
+
+    repeats = 2 if quick else 3
+    seconds = 0.2 if quick else 0.4
+    results: dict[str, Any] = {"machine": machine()}
+    speeds = []
+    for policy in ("random", "heuristic"):
+        for threads in (1, None):
+            speeds.append(
+                games_per_second(policy, threads=threads, seconds=seconds, repeats=repeats)
+            )
+    results["games"] = speeds
+    results["machine"]["threading_layer"] = _threading_layer()
+    results["exact_odds"] = exact_odds_per_second(0.25 if quick else 0.5)
+    results["monte_carlo"] = monte_carlo_per_second(repeats=repeats)
+    results["cli"] = cli_start(repeats=repeats, cold=cold)
+    if json:
+        click.echo(_json.dumps(results, indent=2))
+    else:
+        click.echo(text(results))
+    return results
+
+
+def text(results: dict[str, Any]) -> str:
+    m = results["machine"]
+    lines = [
+        f"machine  {m['platform']}; {m['cpu']}; {m['cores']} cores ({m['cores_usable']} usable)",
+        f"versions python {m['python']}, numba {m['numba']}, numpy {m['numpy']}; "
+        f"numba threads {m['numba_threads']} ({m.get('threading_layer') or '?'} layer)",
+        "games/s  (batch kernel, 4 players, median of repeats)",
+    ]
+    for g in results["games"]:
+        lines.append(
+            f"  {g['policy']:<10s} {g['threads']:>2d} thread{'s' if g['threads'] > 1 else ' '}"
+            f"  {g['games_per_second']:>12,.0f}"
+        )
+    e, mc = results["exact_odds"], results["monte_carlo"]
+    lines.append(
+        f"exact odds ({e['tokens']} tokens)   {e['per_second']:>10,.0f} /s ({e['ms']:.3f} ms)"
+    )
+    lines.append(f"Monte Carlo combats      {mc['combats_per_second']:>10,.0f} /s")
+    c = results["cli"]
+    cli = f"CLI start  --help {c['help_s']:.2f} s; odds {c['odds_warm_s']:.2f} s warm"
+    if "odds_cold_s" in c:
+        cli += f", {c['odds_cold_s']:.2f} s cold (empty numba cache)"
+    cli += f"; simulate 100 games {c['simulate_warm_s']:.2f} s warm"
+    lines.append(cli)
+    return "\n".join(lines)
+
+
+@click.command("bench")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--quick", is_flag=True, help="Fewer and shorter repeats.")
+@click.option("--no-cold", is_flag=True, help="Skip the CLI start with an empty numba cache.")
+def bench(as_json: bool, quick: bool, no_cold: bool) -> None:
+    """Measure games/s (random, heuristic; 1 and all threads), exact odds/s, Monte Carlo
+    combats/s and CLI start times, and print them with the machine and versions.
+
+    scripts/bench_engine.py has the longer benchmarks (1M games end to end with Parquet,
+    peak memory, JIT versus NUMBA_DISABLE_JIT).
+    """
+    run(json=as_json, quick=quick, cold=not no_cold)

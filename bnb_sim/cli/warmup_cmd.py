@@ -1,0 +1,141 @@
+"""``bnb warmup``: compile (or load from the cache) every numba entry point once.
+
+Run it once per host (and in Docker/CI images) before fanning out Dask workers: numba's cache
+is not safe against many processes compiling the same kernel at the same time
+(ENGINEERING.md §1, pitfall 3). numba is imported inside the command only.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import click
+
+from bnb_sim.cli.options import components_option
+
+FULL_PILE = (
+    "wooden_sword,stone_sword*3,potato*3,iron_sword*4,diamond_sword*2,bow*2,hoe*2,pickaxe*2,tnt*2"
+)
+
+
+def _steps(components, plugins: bool) -> list[tuple[str, Any]]:
+    """(label, function) for every kernel entry point."""
+    import numpy as np
+
+    def batch(players: int, check: bool = False):
+        def step() -> None:
+            from bnb_sim.runner.batch import play_block
+            from bnb_sim.runner.config import GameConfig
+
+            policies = ["random", "greedy", "heuristic", "random"][:players]
+            config = GameConfig.create(
+                players, policies, seed=0, components=components, check=check
+            )
+            play_block(config, 0, 2, None)
+
+        return step
+
+    def one_game() -> None:
+        from bnb_sim.game import new_game
+
+        game = new_game(0, 0, 2, ["heuristic", "greedy"], components=components, log=True)
+        game.play()
+        game.result()
+
+    def odds() -> None:
+        from bnb_sim.odds import combat_odds, combat_odds_table
+
+        combat_odds(FULL_PILE, 4, components=components, simulate=1000, seed=0)
+        combat_odds_table("wooden_sword", components=components)
+
+    def cube() -> None:
+        from bnb_sim.api import collectable
+
+        collectable(np.ones((4, 4, 4), bool))
+
+    from bnb_sim.components import load_components
+
+    comps = components if components is not None else load_components()
+    low, high = comps.rule("players_min"), comps.rule("players_max")
+    # The kernel is specialised per player count (the plugin tuple has one entry per player).
+    steps = [
+        (
+            f"batch kernel, {n} players" + (", invariant checks" if n == low else ""),
+            batch(n, n == low),
+        )
+        for n in range(high, low - 1, -1)
+    ]
+    steps += [
+        ("step-by-step game API", one_game),
+        ("combat odds (exact + Monte Carlo)", odds),
+        ("cube bitboards", cube),
+    ]
+    if plugins:
+        from bnb_sim.policies.registry import plugin_names
+
+        for name in plugin_names():
+
+            def plugin(name: str = name) -> None:
+                from bnb_sim.runner.batch import play_block
+                from bnb_sim.runner.config import GameConfig
+
+                config = GameConfig.create(2, [name, "random"], components=components)
+                play_block(config, 0, 1, None)
+
+            steps.append((f"plugin policy '{name}'", plugin))
+    return steps
+
+
+@click.command("warmup")
+@components_option
+@click.option(
+    "--plugins/--no-plugins",
+    default=True,
+    show_default=True,
+    help="Also compile the policy plugins that are installed.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the timings as one JSON object.")
+def warmup(components, plugins: bool, as_json: bool) -> None:
+    """Compile (or load) every kernel once, then print where the numba cache lives.
+
+    Run once per host before starting many worker processes (Dask), and in container images;
+    later runs then load the compiled kernels in about a second.
+    """
+    from bnb_sim.errors import BnbError
+    from bnb_sim.runner.dask_backend import quiet_numba_warnings
+
+    quiet_numba_warnings()
+    start = time.perf_counter()
+    from bnb_sim._jit import CACHE_DIR, numba
+
+    timings: list[dict[str, Any]] = [
+        {"step": "import numba", "seconds": round(time.perf_counter() - start, 3), "ok": True}
+    ]
+    for label, step in _steps(components, plugins):
+        t0 = time.perf_counter()
+        entry: dict[str, Any] = {"step": label, "ok": True}
+        try:
+            step()
+        except BnbError as exc:
+            if not label.startswith("plugin"):
+                raise
+            entry.update(ok=False, error=str(exc))
+        entry["seconds"] = round(time.perf_counter() - t0, 3)
+        timings.append(entry)
+        if not as_json:
+            status = "ok" if entry["ok"] else f"FAILED: {entry['error']}"
+            click.echo(f"{label:<44s} {entry['seconds']:7.2f} s  {status}")
+    total = time.perf_counter() - start
+    if as_json:
+        out = {
+            "cache_dir": CACHE_DIR,
+            "numba": numba.__version__,
+            "seconds": round(total, 3),
+            "steps": timings,
+        }
+        click.echo(json.dumps(out, indent=2))
+        return
+    click.echo(f"{'total':<44s} {total:7.2f} s")
+    click.echo(f"numba cache: {CACHE_DIR}")
