@@ -132,6 +132,9 @@ MEM_READY = 430  # 1 once MEM_SPACE_ORDER is drawn
 MEM_TABLE_VERSION = 431  # the _version the placement table was filled for
 MEM_TABLE = 512  # 9 x 3 x 4: board-value change per (space, characteristic, value)
 MEM_STACK_KEY = 640  # 16 x 4: (tile, version, supply, pile) a stack value was computed for
+MEM_POINT_VALUE = 704  # 25: value of exploring to each reachable point (per state)
+MEM_POINT_STAMP = 729  # pub[C_CHANGES] + 1 when MEM_POINT_VALUE was filled
+MEM_BLOCK_STAMP = 730  # pub[C_CHANGES] + 1 when MEM_BLOCK_VALUE was filled
 FAR_MISSING = 2  # buildings lacking more blocks than this count for nothing in a position
 NEG = -1.0e18
 EPS = 1e-9
@@ -220,24 +223,36 @@ def fill_placement_table(pub, k, seat, w, mem):
     :func:`board_value` with the tile minus without, at a fraction of the cost.
     """
     done = pub[C_ROUNDS_DONE]
+    points = np.empty(4)
     for c in range(3):
+        pending = (done >> c) & 1 == 0
         base = 0.0
-        if (done >> c) & 1 == 0:
-            for v in range(4):
-                points = counted_spaces(k, pub[mask_at(seat, c, v)]) * k[K_SCORE_CARD + c * 4 + v]
-                if points > base:
-                    base = points
+        for v in range(4):
+            points[v] = counted_spaces(k, pub[mask_at(seat, c, v)]) * k[K_SCORE_CARD + c * 4 + v]
+            if points[v] > base:
+                base = points[v]
         for space in range(9):
             bit = 1 << space
+            old = -1  # the value the space shows now (none for materials/types of empty spaces)
+            for v in range(4):
+                if pub[mask_at(seat, c, v)] & bit:
+                    old = v
             for shown in range(4):
                 value = 0.0
-                if (done >> c) & 1 == 0:
-                    best = 0
+                if pending:
+                    # only two masks change: `shown` gains the space, `old` loses it
+                    best = 0.0
                     for v in range(4):
-                        mask = _after_cover(pub[mask_at(seat, c, v)], bit, shown, v)
-                        points = counted_spaces(k, mask) * k[K_SCORE_CARD + c * 4 + v]
-                        if points > best:
-                            best = points
+                        if v == shown:
+                            mask = pub[mask_at(seat, c, v)] | bit
+                            p = counted_spaces(k, mask) * k[K_SCORE_CARD + c * 4 + v]
+                        elif v == old:
+                            mask = pub[mask_at(seat, c, v)] & ~bit
+                            p = counted_spaces(k, mask) * k[K_SCORE_CARD + c * 4 + v]
+                        else:
+                            p = points[v]
+                        if p > best:
+                            best = p
                     value = w[W_BOARD] * (best - base)
                 mem[MEM_TABLE + (space * 3 + c) * 4 + shown] = value
     for j in range(pub[P_N_HELD + seat]):
@@ -558,17 +573,20 @@ def fill_stack_values(pub, seat, mem, k, ft, w, rng, row):
         up &= up - 1
         key = MEM_STACK_KEY + 4 * stack
         tile = pub[P_TOP_UP + stack]
+        # buildings depend on the supply (what is missing), mobs on the pile
+        building = tile_attr(k, TILE_KIND, tile) == TILE_BUILDING
+        needs = supply if building else -1
         if (
             mem[key] == tile
             and mem[key + 1] == version
-            and mem[key + 2] == supply
+            and mem[key + 2] == needs
             and mem[key + 3] == pile
         ):
             continue
         mem[MEM_STACK_VALUE + stack] = stack_value(pub, seat, mem, k, ft, w, stack, pile, rng, row)
         mem[key] = tile
         mem[key + 1] = version
-        mem[key + 2] = supply
+        mem[key + 2] = needs
         mem[key + 3] = pile
     return around
 
@@ -605,17 +623,28 @@ def _point_value(pub, mem, k, w, point, face_up):
 def best_point(pub, seat, mem, k, w, rng, row, randomize):
     """Best crossing point to explore to: face-down stacks turned up there (R-EXPLORE-2), and
     the best build or fight waiting next to it (stack values filled by
-    :func:`fill_stack_values` for this decision). Ties: uniform with ``randomize``."""
-    face_up = pub[C_UP_BUILDINGS] | pub[C_UP_MOBS]
+    :func:`fill_stack_values` for this decision). Ties: uniform with ``randomize``.
+
+    Point values are kept for the state, so the explore decision that follows the choice of
+    the action reads them again."""
+    stamp = float(pub[C_CHANGES] + 1)
+    start = k[K_REACH + pub[P_POS + seat]]
+    if mem[MEM_POINT_STAMP] != stamp:
+        face_up = pub[C_UP_BUILDINGS] | pub[C_UP_MOBS]
+        reach = start
+        while reach:
+            point = low_index(reach)
+            reach &= reach - 1
+            mem[MEM_POINT_VALUE + point] = _point_value(pub, mem, k, w, point, face_up)
+        mem[MEM_POINT_STAMP] = stamp
     best = NEG
     choice = -1
     ties = 0
-    start = k[K_REACH + pub[P_POS + seat]]
     reach = start
     while reach:
         point = low_index(reach)
         reach &= reach - 1
-        value = _point_value(pub, mem, k, w, point, face_up)
+        value = mem[MEM_POINT_VALUE + point]
         if value > best + EPS:
             best = value
             choice = point
@@ -629,7 +658,7 @@ def best_point(pub, seat, mem, k, w, rng, row, randomize):
     while reach:
         point = low_index(reach)
         reach &= reach - 1
-        if _point_value(pub, mem, k, w, point, face_up) >= best - EPS:
+        if mem[MEM_POINT_VALUE + point] >= best - EPS:
             if pick == 0:
                 return best, point
             pick -= 1
@@ -717,7 +746,10 @@ def choose_onestep(w, pub, seat, mem, k, ft, mask, pass_ok, rng, row):
         _, space = best_placement(pub, seat, mem, k, w, tile, rng, row)
         return space
     values = mem[MEM_BLOCK_VALUE : MEM_BLOCK_VALUE + WILD + 1]
-    block_values(pub, k, seat, w, values)
+    stamp = float(pub[C_CHANGES] + 1)
+    if mem[MEM_BLOCK_STAMP] != stamp:
+        block_values(pub, k, seat, w, values)
+        mem[MEM_BLOCK_STAMP] = stamp
     if phase == PH_COLLECT or phase == PH_PICKAXE:
         best, pos = best_block(pub, k, seat, w, mask, values, rng, row, True)
         if phase == PH_PICKAXE and pass_ok and best < 0.0:
