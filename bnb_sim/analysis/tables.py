@@ -23,19 +23,10 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis.stats import Rate, mean_ci, rates_by, wilson_interval
+from bnb_sim.columns import XP_SOURCES
 
 RATE_COLUMNS = ["k", "n", "rate", "lo", "hi"]
 ROUNDS = ("a", "b", "c")
-# Contract order of the XP sources (R-BUILD-3, R-FIGHT-5, R-FIGHT-3, R-SCORE-2, R-END-1).
-XP_SOURCES = (
-    "xp_buildings",
-    "xp_mobs",
-    "xp_hoes",
-    "xp_round_a",
-    "xp_round_b",
-    "xp_round_c",
-    "xp_bonus_mobs",
-)
 PLAY_STYLE = (
     "mobs_defeated",
     "buildings_built",

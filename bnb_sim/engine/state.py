@@ -133,15 +133,6 @@ XP_HOES = 2
 XP_ROUND_A = 3  # +1 round B, +2 round C
 XP_BONUS_MOBS = 6
 N_XP = 7
-XP_SOURCE_NAMES = (
-    "xp_buildings",
-    "xp_mobs",
-    "xp_hoes",
-    "xp_round_a",
-    "xp_round_b",
-    "xp_round_c",
-    "xp_bonus_mobs",
-)
 
 # ---- per-seat counters (columns of stats) -------------------------------------------
 S_MOBS_DEFEATED = 0

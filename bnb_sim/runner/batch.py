@@ -10,18 +10,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from bnb_sim.columns import XP_SOURCES
 from bnb_sim.errors import BnbError, PolicyError
 from bnb_sim.runner.config import GameConfig
 
-XP_COLUMNS = [
-    "xp_buildings",
-    "xp_mobs",
-    "xp_hoes",
-    "xp_round_a",
-    "xp_round_b",
-    "xp_round_c",
-    "xp_bonus_mobs",
-]
+XP_COLUMNS = list(XP_SOURCES)
 STAT_COLUMNS = [
     "mobs_defeated",
     "buildings_built",
