@@ -135,6 +135,7 @@ MEM_STACK_KEY = 640  # 16 x 4: (tile, version, supply, pile) a stack value was c
 MEM_POINT_VALUE = 704  # 25: value of exploring to each reachable point (per state)
 MEM_POINT_STAMP = 729  # pub[C_CHANGES] + 1 when MEM_POINT_VALUE was filled
 MEM_BLOCK_STAMP = 730  # pub[C_CHANGES] + 1 when MEM_BLOCK_VALUE was filled
+MEM_BLOCK_SCRATCH = 736  # 64: value of taking each candidate block (scratch)
 FAR_MISSING = 2  # buildings lacking more blocks than this count for nothing in a position
 NEG = -1.0e18
 EPS = 1e-9
@@ -153,6 +154,42 @@ def _offer(best_value, best_choice, ties, value, choice, rng, row, randomize):
         if bounded_row(rng, row, ties) == 0:
             return best_value, choice, ties
     return best_value, best_choice, ties
+
+
+@njit(cache=True)
+def pick_best(mem, offset, candidates, rng, row, randomize):
+    """Argmax of ``mem[offset + i]`` over the set bits ``i`` of ``candidates`` (uint64).
+
+    With ``randomize`` equally good candidates are chosen uniformly: a first pass finds the
+    best value and counts the ties, then one draw picks among them (one draw per decision
+    instead of one per tie). Returns ``(best value, choice)``; ``choice`` is -1 if empty.
+    """
+    best = NEG
+    choice = -1
+    ties = 0
+    bits = candidates
+    while bits:
+        i = _low_u64(bits)
+        bits &= bits - np.uint64(1)
+        value = mem[offset + i]
+        if value > best + EPS:
+            best = value
+            choice = i
+            ties = 1
+        elif value >= best - EPS:
+            ties += 1
+    if not randomize or ties <= 1:
+        return best, choice
+    pick = bounded_row(rng, row, ties)
+    bits = candidates
+    while bits:
+        i = _low_u64(bits)
+        bits &= bits - np.uint64(1)
+        if mem[offset + i] >= best - EPS:
+            if pick == 0:
+                return best, i
+            pick -= 1
+    return best, choice
 
 
 @njit(cache=True, inline="always")
@@ -405,36 +442,15 @@ def take_value(pub, k, seat, w, values, pos, lone):
 
 
 @njit(cache=True)
-def best_block(pub, k, seat, w, candidates, values, rng, row, randomize):
-    """Best block among ``candidates`` (uint64 bitboard) and its value; with ``randomize``
-    equally good blocks are chosen uniformly (one draw, after a first pass finds the best)."""
+def best_block(pub, k, seat, mem, w, candidates, values, rng, row, randomize):
+    """Best block among ``candidates`` (uint64 bitboard) and its value."""
     lone = lone_blocks(pub)
-    best = NEG
-    choice = -1
-    ties = 0
     bits = candidates
     while bits:
         pos = _low_u64(bits)
         bits &= bits - np.uint64(1)
-        value = take_value(pub, k, seat, w, values, pos, lone)
-        if value > best + EPS:
-            best = value
-            choice = pos
-            ties = 1
-        elif value >= best - EPS:
-            ties += 1
-    if not randomize or ties <= 1:
-        return best, choice
-    pick = bounded_row(rng, row, ties)
-    bits = candidates
-    while bits:
-        pos = _low_u64(bits)
-        bits &= bits - np.uint64(1)
-        if take_value(pub, k, seat, w, values, pos, lone) >= best - EPS:
-            if pick == 0:
-                return best, pos
-            pick -= 1
-    return best, choice
+        mem[MEM_BLOCK_SCRATCH + pos] = take_value(pub, k, seat, w, values, pos, lone)
+    return pick_best(mem, MEM_BLOCK_SCRATCH, candidates, rng, row, randomize)
 
 
 @njit(cache=True)
@@ -637,32 +653,7 @@ def best_point(pub, seat, mem, k, w, rng, row, randomize):
             reach &= reach - 1
             mem[MEM_POINT_VALUE + point] = _point_value(pub, mem, k, w, point, face_up)
         mem[MEM_POINT_STAMP] = stamp
-    best = NEG
-    choice = -1
-    ties = 0
-    reach = start
-    while reach:
-        point = low_index(reach)
-        reach &= reach - 1
-        value = mem[MEM_POINT_VALUE + point]
-        if value > best + EPS:
-            best = value
-            choice = point
-            ties = 1
-        elif value >= best - EPS:
-            ties += 1
-    if not randomize or ties <= 1:
-        return best, choice
-    pick = bounded_row(rng, row, ties)
-    reach = start
-    while reach:
-        point = low_index(reach)
-        reach &= reach - 1
-        if mem[MEM_POINT_VALUE + point] >= best - EPS:
-            if pick == 0:
-                return best, point
-            pick -= 1
-    return best, choice
+    return pick_best(mem, MEM_POINT_VALUE, np.uint64(start), rng, row, randomize)
 
 
 @njit(cache=True)
@@ -690,16 +681,8 @@ def _affordable(pub, k, seat, stacks):
 
 @njit(cache=True, inline="always")
 def best_adjacent(pub, seat, mem, stacks, rng, row, randomize):
-    """Best of the stacks in ``stacks`` by their filled value."""
-    best = NEG
-    choice = -1
-    ties = 0
-    while stacks:
-        stack = low_index(stacks)
-        stacks &= stacks - 1
-        value = mem[MEM_STACK_VALUE + stack]
-        best, choice, ties = _offer(best, choice, ties, value, stack, rng, row, randomize)
-    return best, choice
+    """Best of the stacks in ``stacks`` (int mask) by their filled value."""
+    return pick_best(mem, MEM_STACK_VALUE, np.uint64(stacks), rng, row, randomize)
 
 
 @njit(cache=True)
@@ -751,7 +734,7 @@ def choose_onestep(w, pub, seat, mem, k, ft, mask, pass_ok, rng, row):
         block_values(pub, k, seat, w, values)
         mem[MEM_BLOCK_STAMP] = stamp
     if phase == PH_COLLECT or phase == PH_PICKAXE:
-        best, pos = best_block(pub, k, seat, w, mask, values, rng, row, True)
+        best, pos = best_block(pub, k, seat, mem, w, mask, values, rng, row, True)
         if phase == PH_PICKAXE and pass_ok and best < 0.0:
             return PASS
         return pos
