@@ -84,6 +84,15 @@ def build_static(arrays, opts, tables=None) -> Static:
     k[L.K_ADJ_STACKS : L.K_ADJ_STACKS + L.N_POINTS] = geo.adj_stacks
     k[L.K_ADJ_SLOTS : L.K_ADJ_SLOTS + L.N_POINTS] = geo.adj_slots
     k[L.K_REACH : L.K_REACH + L.N_POINTS] = geo.reach
+    for point in range(L.N_POINTS):
+        near = 0
+        for other in range(L.N_POINTS):
+            if (int(geo.reach[point]) >> other) & 1:
+                near |= int(geo.adj_stacks[other])
+        k[L.K_REACH_STACKS + point] = near
+        stacks = [s for s in range(16) if (int(geo.adj_stacks[point]) >> s) & 1]
+        stacks += [-1] * (4 - len(stacks))
+        k[L.K_ADJ_LIST + 4 * point : L.K_ADJ_LIST + 4 * point + 4] = stacks
     ft = np.zeros((1, 8), np.float64)
     if tables is not None:
         k[L.K_PILE_MINS : L.K_PILE_MINS + n_types] = tables.mins

@@ -32,11 +32,13 @@ from bnb_sim.engine.collect import collectable_now
 from bnb_sim.engine.cube import collectable_bits
 from bnb_sim.engine.groups import count_spaces
 from bnb_sim.engine.layout import (
+    K_ADJ_LIST,
     K_ADJ_STACKS,
     K_FT_HMAX,
     K_PILE_MINS,
     K_PILE_STRIDES,
     K_REACH,
+    K_REACH_STACKS,
     K_RULES,
     K_SCORE_CARD,
     MAX_HELD,
@@ -571,12 +573,7 @@ def stack_value(pub, seat, mem, k, ft, w, stack, pile, rng, row):
 def fill_stack_values(pub, seat, mem, k, ft, w, rng, row):
     """Value of every face-up tile within reach (``mem[MEM_STACK_VALUE + stack]``), computed
     once per decision; returns the bitmask of stacks next to some reachable point."""
-    reach = k[K_REACH + pub[P_POS + seat]]
-    around = 0
-    while reach:
-        point = low_index(reach)
-        reach &= reach - 1
-        around |= k[K_ADJ_STACKS + point]
+    around = k[K_REACH_STACKS + pub[P_POS + seat]]
     up = around & (pub[C_UP_BUILDINGS] | pub[C_UP_MOBS])
     pile = _pile_row(pub, k)
     # a stack's value depends on its tile, the seat's board, supply and pile: key on them
@@ -621,12 +618,12 @@ def prepare_stack_values(pub, seat, mem, k, ft, w, rng, row):
 
 @njit(cache=True, inline="always")
 def _point_value(pub, mem, k, w, point, face_up):
-    around = k[K_ADJ_STACKS + point]
     reveal = 0
     waiting = 0.0
-    while around:
-        stack = low_index(around)
-        around &= around - 1
+    for j in range(4):
+        stack = k[K_ADJ_LIST + 4 * point + j]
+        if stack < 0:
+            continue
         if (face_up >> stack) & 1:
             if mem[MEM_STACK_VALUE + stack] > waiting:
                 waiting = mem[MEM_STACK_VALUE + stack]
