@@ -194,6 +194,13 @@ def header(game: Any) -> list[str]:
     show_default=True,
     help="Who starts: rotate (game g: player g mod n), fixed, or random (from the seed).",
 )
+@click.option(
+    "--pickaxe",
+    type=click.Choice(["optional", "mandatory"]),
+    default="optional",
+    show_default=True,
+    help="May a player decline the block of a revealed stone pickaxe (R-FIGHT-3)?",
+)
 def play(
     seed: int,
     players: int,
@@ -203,6 +210,7 @@ def play(
     components: Any,
     variant: str,
     seating: str,
+    pickaxe: str,
 ) -> None:
     """Play one game and print it turn by turn: actions, what was revealed and drawn, fights
     with the tokens shown, scoring choices and points, and the final table."""
@@ -221,6 +229,7 @@ def play(
         components=components,
         variant=variant,
         seating=seating,
+        pickaxe_optional=pickaxe == "optional",
         log=True,
     )
     game = Game(config, game_index)

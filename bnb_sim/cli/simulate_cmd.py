@@ -111,6 +111,14 @@ def _components(ctx: click.Context, param: click.Parameter, value: tuple[str, ..
 @click.option(
     "--check", is_flag=True, help="Check the rule invariants after every decision (slow)."
 )
+@click.option(
+    "--pickaxe",
+    type=click.Choice(["optional", "mandatory"]),
+    default="optional",
+    show_default=True,
+    help="A revealed stone pickaxe lets the player take a block (R-FIGHT-3): may the player "
+    "decline it? (docs/rules.md)",
+)
 def simulate(
     games: int,
     players: int | None,
@@ -130,6 +138,7 @@ def simulate(
     quiet: bool,
     yes: bool,
     check: bool,
+    pickaxe: str,
 ) -> None:
     """Play N seeded games and store every seat's result in a run directory.
 
@@ -158,12 +167,12 @@ def simulate(
     plan = plan_run(
         games, players, list(policies) or ["heuristic"], seed, components=components,
         variant=variant, seating=seating, threads=threads, chunk_size=chunk_size, out=out,
-        resume=resume, force=force, dask=dask, check=check, yes=yes,
+        resume=resume, force=force, dask=dask, check=check, yes=yes, pickaxe=pickaxe,
     )  # fmt: skip
     argv = _argv(
         games=games, players=players, policies=policies, seed=seed, out=out, threads=threads,
         chunk_size=chunk_size, variant=variant, seating=seating, dask=dask, as_json=as_json,
-        quiet=quiet, yes=yes, check=check,
+        quiet=quiet, yes=yes, check=check, pickaxe=pickaxe,
     )  # fmt: skip
     show_bar = not quiet and sys.stderr.isatty()
     progress, close_bar, write = _progress_bar(show_bar)
@@ -225,6 +234,8 @@ def _argv(**p) -> list[str]:
         args += ["--variant", p["variant"]]
     if p["seating"] != "rotate":
         args += ["--seating", p["seating"]]
+    if p["pickaxe"] != "optional":
+        args += ["--pickaxe", p["pickaxe"]]
     if p["dask"] is not None:
         args += ["--dask", p["dask"]]
     for flag in ("check", "yes", "quiet"):

@@ -249,6 +249,7 @@ def plan_run(
     dask: str | None = None,
     check: bool = False,
     yes: bool = False,
+    pickaxe: str = "optional",
 ) -> RunPlan:
     """Check every input and build the :class:`GameConfig`; raises BnbError, writes nothing."""
     games = check_games(games, yes=yes)
@@ -277,9 +278,11 @@ def plan_run(
         from bnb_sim.runner.dask_backend import check_address
 
         dask = check_address(dask)
+    if pickaxe not in ("optional", "mandatory"):
+        raise BnbError(f"pickaxe must be 'optional' or 'mandatory', got {pickaxe!r}")
     config = GameConfig.create(
         players, policies, seed=seed, components=components, variant=variant, seating=seating,
-        check=bool(check),
+        check=bool(check), pickaxe_optional=pickaxe == "optional",
     )  # fmt: skip
     return RunPlan(
         config=config,
@@ -553,6 +556,8 @@ def _python_call(plan: RunPlan, *, resume: bool) -> str:
         args.append(f"variant={config.variant!r}")
     if config.seating != "rotate":
         args.append(f"seating={config.seating!r}")
+    if not config.pickaxe_optional:
+        args.append("pickaxe='mandatory'")
     if plan.chunk_size is not None:
         args.append(f"chunk_size={plan.chunk_size}")
     if plan.threads is not None:
@@ -852,6 +857,7 @@ def simulate(
     progress: bool | Callable[[int, int], None] = False,
     check: bool = False,
     yes: bool = False,
+    pickaxe: str = "optional",
 ) -> pd.DataFrame | RunSummary:
     """Play ``games`` seeded games of ``players`` players.
 
@@ -868,6 +874,8 @@ def simulate(
       (``"tcp://host:8786"``); see ``docs/simulate.md`` for preparing workers.
     * ``progress``: True for a tqdm bar on stderr, or a ``callback(done, total)``.
     * ``yes``: allow more than 100,000,000 games.
+    * ``pickaxe``: ``"optional"`` (default: a revealed stone pickaxe lets the player take a
+      block or decline) or ``"mandatory"`` (R-FIGHT-3; see docs/rules.md).
 
     Without ``out``: returns the per-seat DataFrame (``docs/run-format.md``; at most
     2,000,000 games). With ``out``: writes the run directory chunk by chunk (memory stays
@@ -879,7 +887,7 @@ def simulate(
     plan = plan_run(
         games, players, policies, seed, components=components, variant=variant,
         seating=seating, threads=threads, chunk_size=chunk_size, out=out, resume=resume,
-        force=force, dask=dask, check=check, yes=yes,
+        force=force, dask=dask, check=check, yes=yes, pickaxe=pickaxe,
     )  # fmt: skip
     if callable(progress):
         callback, close = progress, (lambda: None)
