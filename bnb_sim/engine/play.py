@@ -54,7 +54,7 @@ from bnb_sim.engine.state import (
 from bnb_sim.engine.step import apply_action
 from bnb_sim.engine.unowned import unowned_float64, unowned_int64, unowned_uint64
 from bnb_sim.policies.dispatch import decide
-from bnb_sim.policies.kinds import RANDOM
+from bnb_sim.policies.kinds import PLUGIN, RANDOM
 from bnb_sim.policies.random_policy import choose_random
 
 MEM_SIZE = 1024  # policy memory per seat (float64), zeroed at the start of each game
@@ -77,9 +77,12 @@ def play_game(k_owner, ft_owner, kinds, params_owner, plugins, master, game_inde
     """
     pub_owner, hid_owner, rng_owner = new_game(k_owner, master, game_index, n_players)
     needs_memory = False
+    has_plugin = False
     for player in range(n_players):
         if kinds[player] != RANDOM:
             needs_memory = True
+        if kinds[player] == PLUGIN:
+            has_plugin = True
     mem_owner = np.zeros((n_players, MEM_SIZE if needs_memory else 1), np.float64)
     # Owner-free views: the loop below passes these to hundreds of calls (see unowned.py).
     pub = unowned_int64(pub_owner)
@@ -89,9 +92,10 @@ def play_game(k_owner, ft_owner, kinds, params_owner, plugins, master, game_inde
     ft = unowned_float64(ft_owner)
     mem = unowned_float64(mem_owner)
     params = unowned_float64(params_owner)
-    obs_buf_owner = np.zeros(P_SIZE, np.int64)
+    # buffers for the copies a plugin gets (built-in policies read pub in place)
+    obs_buf_owner = np.zeros(P_SIZE if has_plugin else 1, np.int64)
     obs_buf = unowned_int64(obs_buf_owner)
-    legal_buf = np.zeros(N_ACTIONS, np.bool_)
+    legal_buf = np.zeros(N_ACTIONS if has_plugin else 1, np.bool_)
     rotation = pub[C_ROTATION]
     check = k[K_OPTS + OPT_CHECK] != 0
     while pub[C_PHASE] != PH_OVER:
