@@ -37,10 +37,16 @@ def shortfall(pub, k, seat, tile):
 
 
 @njit(cache=True, inline="always")
+def blocks_missing(pub, k, seat, tile):
+    """Blocks the seat still lacks for ``tile`` after spending its emeralds (<= 0: it can pay)."""
+    wild_needed = shortfall(pub, k, seat, tile) + tile_cost(k, tile, WILD)
+    return wild_needed - pub[supply_at(seat, WILD)]
+
+
+@njit(cache=True, inline="always")
 def can_afford(pub, k, seat, tile):
     """R-BUILD-1 with R-CUBE-3: emeralds cover any shortfall."""
-    wild_needed = shortfall(pub, k, seat, tile) + tile_cost(k, tile, WILD)
-    return wild_needed <= pub[supply_at(seat, WILD)]
+    return blocks_missing(pub, k, seat, tile) <= 0
 
 
 @njit(cache=True, inline="always")

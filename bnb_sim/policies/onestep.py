@@ -28,6 +28,7 @@ from bnb_sim.components.arrays import (
     TILE_HUNGER_MOB,
 )
 from bnb_sim.engine.bits import low_index, popcount
+from bnb_sim.engine.build import blocks_missing
 from bnb_sim.engine.collect import collectable_now
 from bnb_sim.engine.cube import collectable_bits
 from bnb_sim.engine.groups import count_spaces
@@ -200,14 +201,6 @@ def _low_u64(bits):
 
 
 @njit(cache=True, inline="always")
-def _after_cover(mask, bit, shown, v):
-    """The 9-bit mask of value ``v`` after a tile showing ``shown`` covers ``bit``."""
-    if v == shown:
-        return mask | bit
-    return mask & ~bit
-
-
-@njit(cache=True, inline="always")
 def _pile_row(pub, k):
     row = 0
     for t in range(MAX_TOKEN_TYPES):
@@ -217,49 +210,15 @@ def _pile_row(pub, k):
 
 # ---- board value --------------------------------------------------------------------
 @njit(cache=True)
-def board_value(pub, k, seat, w, space, tile):
-    """Weighted board value of ``seat``; if ``tile >= 0`` as if it stood on ``space``.
-
-    Rounds still to come count their best choice now; held bonus mobs count their end XP.
-    (The reference definition; bots use the equivalent :func:`fill_placement_table`.)
-    """
-    done = pub[C_ROUNDS_DONE]
-    bit = (1 << space) if tile >= 0 else 0
-    total = 0.0
-    for r in range(3):
-        if (done >> r) & 1:
-            continue
-        shown = tile_char(k, r, tile) if tile >= 0 else -1
-        best = 0
-        for v in range(4):
-            mask = pub[mask_at(seat, r, v)]
-            if tile >= 0:
-                mask = _after_cover(mask, bit, shown, v)
-            points = counted_spaces(k, mask) * k[K_SCORE_CARD + r * 4 + v]
-            if points > best:
-                best = points
-        total += w[W_BOARD] * best
-    for j in range(pub[P_N_HELD + seat]):
-        held = pub[P_HELD + seat * MAX_HELD + j]
-        if tile_attr(k, TILE_KIND, held) != TILE_BONUS_MOB:
-            continue
-        c = tile_attr(k, TILE_BONUS_CHAR, held)
-        v = tile_attr(k, TILE_BONUS_VALUE, held)
-        mask = pub[mask_at(seat, c, v)]
-        if tile >= 0:
-            mask = _after_cover(mask, bit, tile_char(k, c, tile), v)
-        total += w[W_BONUS_MOB] * tile_attr(k, TILE_BONUS_XP, held) * count_spaces(mask)
-    return total
-
-
-@njit(cache=True)
 def fill_placement_table(pub, k, seat, w, mem):
     """``mem[MEM_TABLE + (space * 3 + c) * 4 + v]``: change of the board value when ``space``
     comes to show value ``v`` of characteristic ``c``.
 
     The board value is a sum over characteristics (each round and each bonus mob looks at one
-    characteristic only), so the value of a tile on a space is the sum of three table entries:
-    :func:`board_value` with the tile minus without, at a fraction of the cost.
+    characteristic only), so the value of a tile on a space is the sum of three table entries.
+    The board value is ``w_board x`` (the best score of every round still to come, now) plus
+    ``w_bonus_mob x`` (the end XP of the bonus mobs held); tests/test_onestep.py checks the
+    table against that definition written out from the rules.
     """
     done = pub[C_ROUNDS_DONE]
     points = np.empty(4)
@@ -367,17 +326,6 @@ def best_placement(pub, seat, mem, k, w, tile, rng, row):
     return best, best_space
 
 
-@njit(cache=True, inline="always")
-def _missing(pub, k, seat, tile):
-    """Blocks the seat still lacks for ``tile`` after using its emeralds (<= 0: affordable)."""
-    missing = tile_cost(k, tile, WILD)
-    for m in range(WILD):
-        need = tile_cost(k, tile, m) - pub[supply_at(seat, m)]
-        if need > 0:
-            missing += need
-    return missing - pub[supply_at(seat, WILD)]
-
-
 # ---- blocks ---------------------------------------------------------------------------
 @njit(cache=True, inline="always")
 def block_values(pub, k, seat, w, out):
@@ -391,7 +339,7 @@ def block_values(pub, k, seat, w, out):
         stack = low_index(up)
         up &= up - 1
         tile = pub[P_TOP_UP + stack]
-        if _missing(pub, k, seat, tile) <= 0:
+        if blocks_missing(pub, k, seat, tile) <= 0:
             continue
         for m in range(WILD):
             if tile_cost(k, tile, m) > pub[supply_at(seat, m)]:
@@ -559,7 +507,7 @@ def stack_value(pub, seat, mem, k, ft, w, stack, pile, rng, row):
     if tile < 0:
         return 0.0
     if tile_attr(k, TILE_KIND, tile) == TILE_BUILDING:
-        missing = _missing(pub, k, seat, tile)
+        missing = blocks_missing(pub, k, seat, tile)
         if missing > FAR_MISSING:
             return 0.0  # too far from affordable to shape where the bot goes now
         value, _ = best_placement(pub, seat, mem, k, w, tile, rng, row)
@@ -671,7 +619,7 @@ def _affordable(pub, k, seat, stacks):
     while stacks:
         stack = low_index(stacks)
         stacks &= stacks - 1
-        if _missing(pub, k, seat, pub[P_TOP_UP + stack]) <= 0:
+        if blocks_missing(pub, k, seat, pub[P_TOP_UP + stack]) <= 0:
             result |= 1 << stack
     return result
 
