@@ -8,6 +8,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from default_tokens import (  # noqa: E402
+    BOW,
+    DETONATE,
+    EXTRA,
+    FULL,
+    HEARTS,
+    HOE,
+    POTATO,
+    TOKENS,
+)
 
 from bnb_sim.engine.combat import (
     N_STATS,
@@ -25,17 +35,6 @@ from bnb_sim.engine.combat import (
 from bnb_sim.engine.odds import exact_odds
 from bnb_sim.engine.rng import seed_stream
 
-# Default token types (components-research.md 1.7), in this order:
-WOOD, STONE, POTATO, IRON, DIAMOND, BOW, HOE, PICKAXE, TNT = range(9)
-HEARTS = np.array([1, 2, 0, 3, 4, 1, 1, 1, 0], np.int64)
-EXTRA = np.array([0, 0, 0, 0, 0, 1, 0, 0, 0], np.int64)
-XP = np.array([0, 0, 0, 0, 0, 0, 2, 0, 0], np.int64)
-BLOCKS = np.array([0, 0, 0, 0, 0, 0, 0, 1, 0], np.int64)
-DETONATE = np.array([0, 0, 0, 0, 0, 0, 0, 0, 5], np.int64)
-TOKENS = (HEARTS, EXTRA, XP, BLOCKS, DETONATE)
-START = np.array([1, 1, 3, 0, 0, 0, 0, 0, 0], np.int64)
-TABLE = np.array([0, 2, 0, 4, 2, 2, 2, 2, 2], np.int64)
-FULL = START + TABLE  # 21 tokens
 MASTER = np.uint64(0x1234_5678_9ABC_DEF0)
 
 

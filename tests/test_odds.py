@@ -17,6 +17,22 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from default_tokens import (  # noqa: E402
+    BOW,
+    DIAMOND,
+    FULL,
+    HOE,
+    IRON,
+    NAMES,
+    PICKAXE,
+    POTATO,
+    START,
+    STONE,
+    TABLE,
+    TNT,
+    TOKENS,
+    WOOD,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,27 +40,6 @@ from bnb_sim import odds as odds_api
 from bnb_sim.engine.odds import exact_odds, pile_index, pile_table
 from bnb_sim.errors import BnbError, SpecError
 
-NAMES = [
-    "wooden_sword",
-    "stone_sword",
-    "poisonous_potato",
-    "iron_sword",
-    "diamond_sword",
-    "bow",
-    "golden_hoe",
-    "stone_pickaxe",
-    "tnt",
-]
-WOOD, STONE, POTATO, IRON, DIAMOND, BOW, HOE, PICKAXE, TNT = range(9)
-HEARTS = np.array([1, 2, 0, 3, 4, 1, 1, 1, 0], np.int64)
-EXTRA = np.array([0, 0, 0, 0, 0, 1, 0, 0, 0], np.int64)
-XP = np.array([0, 0, 0, 0, 0, 0, 2, 0, 0], np.int64)
-BLOCKS = np.array([0, 0, 0, 0, 0, 0, 0, 1, 0], np.int64)
-DETONATE = np.array([0, 0, 0, 0, 0, 0, 0, 0, 5], np.int64)
-TOKENS = (HEARTS, EXTRA, XP, BLOCKS, DETONATE)
-START = np.array([1, 1, 3, 0, 0, 0, 0, 0, 0], np.int64)
-TABLE = np.array([0, 2, 0, 4, 2, 2, 2, 2, 2], np.int64)
-FULL = START + TABLE
 MOBS = {"spider": 1, "zombie": 2, "skeleton": 3, "creeper": 4, "witch": 5, "enderman": 6}
 FULL_SPEC = (
     "wooden_sword,stone_sword*3,potato*3,iron_sword*4,diamond_sword*2,bow*2,hoe*2,pickaxe*2,tnt*2"
