@@ -22,7 +22,6 @@ from __future__ import annotations
 import json as _json
 import os
 import pathlib
-import platform
 import shutil
 import statistics
 import subprocess
@@ -31,36 +30,12 @@ import tempfile
 import time
 from typing import Any
 
+from bnb_sim.cli.bench_cmd import default_tokens, machine, monte_carlo_per_second
+
 FULL_PILE = (
     "wooden_sword,stone_sword*3,potato*3,iron_sword*4,diamond_sword*2,bow*2,hoe*2,pickaxe*2,tnt*2"
 )
 CLI_ARGS = ["odds", "--hearts", "4", "--pile", FULL_PILE]
-
-
-def _cpu_model() -> str:
-    try:
-        for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines():
-            if line.lower().startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def machine_info() -> dict[str, Any]:
-    import numba
-    import numpy
-
-    return {
-        "platform": platform.platform(),
-        "cpu": _cpu_model(),
-        "cores": os.cpu_count(),
-        "cores_usable": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None,
-        "python": platform.python_version(),
-        "numba": numba.__version__,
-        "numpy": numpy.__version__,
-        "numba_threads": numba.get_num_threads(),
-    }
 
 
 def _median_time(func, repeats: int) -> tuple[float, list[float]]:
@@ -80,20 +55,10 @@ def bench_collectable(repeats: int = 5, n: int = 5_000_000) -> dict[str, float]:
     return {"ns_per_call": median / n * 1e9, "spread": max(times) / min(times), "calls": n}
 
 
-def _default_tokens():
-    from bnb_sim.components import load_components
-    from bnb_sim.components.arrays import RULE_FIGHT_REVEAL
-
-    arrays = load_components().arrays
-    names = ("tok_hearts", "tok_extra_reveals", "tok_xp", "tok_blocks", "tok_detonate")
-    tokens = tuple(getattr(arrays, name) for name in names)
-    return arrays, tokens, int(arrays.rules[RULE_FIGHT_REVEAL])
-
-
 def bench_exact(repeats: int = 200) -> dict[str, float]:
     from bnb_sim.engine.odds import exact_odds
 
-    arrays, tokens, reveal = _default_tokens()
+    arrays, tokens, reveal = default_tokens()
     pile = arrays.tok_start + arrays.tok_table
     exact_odds(pile, *tokens, reveal, 6)
     median, times = _median_time(lambda: exact_odds(pile, *tokens, reveal, 6), repeats)
@@ -103,7 +68,7 @@ def bench_exact(repeats: int = 200) -> dict[str, float]:
 def bench_pile_table(repeats: int = 3) -> dict[str, float]:
     from bnb_sim.engine.odds import pile_table
 
-    arrays, tokens, reveal = _default_tokens()
+    arrays, tokens, reveal = default_tokens()
     start = time.perf_counter()
     table = pile_table(arrays.tok_start, arrays.tok_table, *tokens, reveal, 6)
     first = time.perf_counter() - start
@@ -114,19 +79,8 @@ def bench_pile_table(repeats: int = 3) -> dict[str, float]:
 
 
 def bench_monte_carlo(repeats: int = 5, n: int = 1_000_000) -> dict[str, float]:
-    import numpy as np
-
-    from bnb_sim.engine.combat import simulate_combats
-
-    arrays, tokens, reveal = _default_tokens()
-    pile = arrays.tok_start + arrays.tok_table
-    args = (np.int64(reveal), np.int64(4))
-    master, stream = np.uint64(12345), np.int64(1)
-    simulate_combats(pile, *tokens, *args, np.int64(10), master, stream)
-    median, _ = _median_time(
-        lambda: simulate_combats(pile, *tokens, *args, np.int64(n), master, stream), repeats
-    )
-    return {"combats_per_s": n / median, "n": n}
+    result = monte_carlo_per_second(n=n, repeats=repeats)
+    return {"combats_per_s": result["combats_per_second"], "n": n}
 
 
 def _bnb_command() -> list[str]:
@@ -167,7 +121,7 @@ def bench_cli(repeats: int = 5, cold_repeats: int = 5) -> dict[str, float]:
 
 def run(json: bool = False, quick: bool = False) -> dict[str, Any]:
     """Run every benchmark; print a report (or one JSON object) and return the numbers."""
-    results: dict[str, Any] = {"machine": machine_info()}
+    results: dict[str, Any] = {"machine": machine()}
     results["collectable_bits"] = bench_collectable(repeats=3 if quick else 5)
     results["exact_odds_21"] = bench_exact(repeats=50 if quick else 200)
     results["pile_table"] = bench_pile_table(repeats=1 if quick else 3)

@@ -109,7 +109,8 @@ def games_per_second(
     }
 
 
-def _default_tokens():
+def default_tokens():
+    """Default component arrays, the five token-effect arrays, and the reveal count."""
     from bnb_sim.components import load_components
     from bnb_sim.components.arrays import RULE_FIGHT_REVEAL
 
@@ -122,7 +123,7 @@ def exact_odds_per_second(seconds: float = 0.5) -> dict[str, Any]:
     """Exact odds of the 21-token pile (every starting and colourless token), warm."""
     from bnb_sim.engine.odds import exact_odds
 
-    arrays, tokens, reveal = _default_tokens()
+    arrays, tokens, reveal = default_tokens()
     pile = arrays.tok_start + arrays.tok_table
     exact_odds(pile, *tokens, reveal, 6)
     calls, t0 = 0, time.perf_counter()
@@ -139,7 +140,7 @@ def monte_carlo_per_second(n: int = 1_000_000, repeats: int = 3) -> dict[str, An
 
     from bnb_sim.engine.combat import simulate_combats
 
-    arrays, tokens, reveal = _default_tokens()
+    arrays, tokens, reveal = default_tokens()
     pile = arrays.tok_start + arrays.tok_table
     args = (np.int64(reveal), np.int64(4))
     master, stream = np.uint64(12345), np.int64(1)
