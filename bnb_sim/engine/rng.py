@@ -52,12 +52,8 @@ def _rotl(x, k):
 
 
 @njit(cache=True, inline="always")
-def next_u64(state):
-    """Next 64-bit output of xoshiro256** and advance ``state`` in place."""
-    s0 = state[0]
-    s1 = state[1]
-    s2 = state[2]
-    s3 = state[3]
+def _xoshiro_step(s0, s1, s2, s3):
+    """One xoshiro256** step on the four state words: ``(output, s0, s1, s2, s3)``."""
     result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
     t = s1 << np.uint64(17)
     s2 ^= s0
@@ -66,10 +62,15 @@ def next_u64(state):
     s0 ^= s3
     s2 ^= t
     s3 = _rotl(s3, 45)
-    state[0] = s0
-    state[1] = s1
-    state[2] = s2
-    state[3] = s3
+    return result, s0, s1, s2, s3
+
+
+@njit(cache=True, inline="always")
+def next_u64(state):
+    """Next 64-bit output of xoshiro256** and advance ``state`` (uint64[4]) in place."""
+    result, state[0], state[1], state[2], state[3] = _xoshiro_step(
+        state[0], state[1], state[2], state[3]
+    )
     return result
 
 
@@ -106,22 +107,9 @@ def shuffle_inplace(state, values):
 @njit(cache=True, inline="always")
 def next_u64_row(streams, row):
     """:func:`next_u64` on row ``row`` of a 2-d array of streams (no view is created)."""
-    s0 = streams[row, 0]
-    s1 = streams[row, 1]
-    s2 = streams[row, 2]
-    s3 = streams[row, 3]
-    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
-    t = s1 << np.uint64(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = _rotl(s3, 45)
-    streams[row, 0] = s0
-    streams[row, 1] = s1
-    streams[row, 2] = s2
-    streams[row, 3] = s3
+    result, streams[row, 0], streams[row, 1], streams[row, 2], streams[row, 3] = _xoshiro_step(
+        streams[row, 0], streams[row, 1], streams[row, 2], streams[row, 3]
+    )
     return result
 
 
