@@ -95,4 +95,38 @@ warnings.filterwarnings(
     category=numba.NumbaExperimentalFeatureWarning,
 )
 
-__all__ = ["CACHE_DIR", "kernel_fingerprint", "njit", "numba", "prange"]
+
+def _has_nrt_option() -> bool:
+    try:
+        numba.njit(_nrt=False)
+    except (KeyError, TypeError, ValueError):  # pragma: no cover - depends on numba
+        return False
+    return True
+
+
+_NO_NRT = {"_nrt": False} if _has_nrt_option() else {}
+
+
+def kernel(fn=None, *, inline: str = "never"):
+    """``njit(cache=True)`` without numba's reference-counting runtime (NRT).
+
+    Numba wraps array uses in calls to ``NRT_incref``/``NRT_decref``. They cannot be
+    inlined, and LLVM must assume an opaque call may write memory, so values cannot stay in
+    registers across them: in the game loop they took about 40% of the time (measured with
+    cycle counters; ``python scripts/bench_engine.py --only speed``). The rules and the bots
+    work in arrays they are given and never allocate, so they do not need the runtime; a
+    kernel that allocates (``np.zeros``, ``np.sort``...) fails to compile instead of leaking.
+    Code that allocates (set-up, tables, output rows) stays ``njit``.
+
+    Every function the game loop reaches must be a kernel (or inlined): numba stores one
+    compiled version per signature, and a plain ``njit`` helper first compiled from a caller
+    with the runtime would keep the reference counting when the loop links it.
+
+    ``_nrt`` is a numba option without a public name yet; if a numba release drops it, the
+    kernels compile with the runtime (slower, same results).
+    """
+    decorator = numba.njit(cache=True, inline=inline, **_NO_NRT)
+    return decorator if fn is None else decorator(fn)
+
+
+__all__ = ["CACHE_DIR", "kernel", "kernel_fingerprint", "njit", "numba", "prange"]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from bnb_sim._jit import njit
+from bnb_sim._jit import kernel
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def popcount(x):
     """Number of set bits of a uint64 (SWAR, no loop)."""
     x = np.uint64(x)
@@ -17,14 +17,14 @@ def popcount(x):
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def lowest_bit_index(x):
     """Index of the lowest set bit of a non-zero uint64."""
     x = np.uint64(x)
     return popcount((x & (~x + np.uint64(1))) - np.uint64(1))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def kth_set_bit(x, k):
     """Index of the k-th (0-based, from the lowest) set bit of ``x``; -1 if there is none."""
     x = np.uint64(x)
@@ -37,13 +37,13 @@ def kth_set_bit(x, k):
     return lowest_bit_index(x)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def bit(index):
     """The uint64 with only bit ``index`` set."""
     return np.uint64(1) << np.uint64(index)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def low_index(mask):
     """Index of the lowest set bit of a non-zero, non-negative int64 mask."""
     return popcount(np.uint64((mask & -mask) - 1))

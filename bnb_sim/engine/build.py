@@ -7,7 +7,7 @@ tie-break counts blocks of any kind), so this is not a decision a policy needs t
 
 from __future__ import annotations
 
-from bnb_sim._jit import njit
+from bnb_sim._jit import kernel
 from bnb_sim.engine.explore import remove_top_tile
 from bnb_sim.engine.layout import (
     P_BOARD_TOP,
@@ -25,7 +25,7 @@ from bnb_sim.engine.layout import (
 from bnb_sim.engine.state import C_SPENT, EV_BUILD, S_BUILDINGS_BUILT, XP_BUILDINGS, log_event
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def shortfall(pub, k, seat, tile):
     """Blocks the seat lacks in the printed materials (to be paid with emeralds)."""
     missing = 0
@@ -36,20 +36,20 @@ def shortfall(pub, k, seat, tile):
     return missing
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def blocks_missing(pub, k, seat, tile):
     """Blocks the seat still lacks for ``tile`` after spending its emeralds (<= 0: it can pay)."""
     wild_needed = shortfall(pub, k, seat, tile) + tile_cost(k, tile, WILD)
     return wild_needed - pub[supply_at(seat, WILD)]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def can_afford(pub, k, seat, tile):
     """R-BUILD-1 with R-CUBE-3: emeralds cover any shortfall."""
     return blocks_missing(pub, k, seat, tile) <= 0
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def place_on_board(pub, k, seat, tile, space):
     """R-BUILD-2/R-BUILD-4: the tile covers the space; only the top tile counts."""
     pub[P_BOARD_TOP + seat * 9 + space] = tile
@@ -60,7 +60,7 @@ def place_on_board(pub, k, seat, tile, space):
         pub[mask_at(seat, c, tile_char(k, c, tile))] |= bit
 
 
-@njit(cache=True)
+@kernel
 def build(pub, hid, k, seat, stack, space):
     """Pay for the face-up building on ``stack``, put it on ``space``, gain its XP (R-BUILD-3)."""
     tile = pub[P_TOP_UP + stack]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bnb_sim._jit import njit
+from bnb_sim._jit import kernel
 from bnb_sim.components.arrays import RULE_MIN_EXPOSED_SIDES
 from bnb_sim.engine.cube import collectable_bits, layer_empty
 from bnb_sim.engine.layout import (
@@ -28,19 +28,19 @@ from bnb_sim.engine.state import (
 )
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def collectable_now(pub, k):
     """Bitboard of the blocks that may be taken right now (R-CUBE-1)."""
     return collectable_bits(get_occ(pub), k[K_RULES + RULE_MIN_EXPOSED_SIDES])
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _show(pub, hid, pos):
     if hid[H_BLOCK + pos] >= 0:
         pub[P_VIS_BLOCK + pos] = hid[H_BLOCK + pos]
 
 
-@njit(cache=True)
+@kernel
 def take_block(pub, hid, k, seat, pos, by_pickaxe):
     """Move the block at ``pos`` into the seat's supply (the caller checked it is collectable).
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bnb_sim._jit import njit
+from bnb_sim._jit import kernel, njit
 from bnb_sim.engine.rng import bounded, seed_stream
 
 # Rows of the (N_STATS, 2) array returned by simulate_combats: column 0 the sum over fights,
@@ -30,7 +30,7 @@ N_STATS = 6
 STAT_NAMES = ("win", "win_no_tnt", "revealed", "hoe_xp", "pickaxe_blocks", "tnt_spent")
 
 
-@njit(cache=True)
+@kernel
 def draw_token(counts, total, rng_state):
     """Draw one token uniformly from the multiset ``counts`` and remove it (R-FIGHT-2).
 
@@ -45,7 +45,7 @@ def draw_token(counts, total, rng_state):
     return t
 
 
-@njit(cache=True)
+@kernel
 def reveal_tokens(counts, total, tok_extra_reveals, fight_reveal, rng_state, revealed):
     """Reveal a fight's tokens from ``counts`` (R-FIGHT-2); returns how many were revealed.
 
@@ -65,7 +65,7 @@ def reveal_tokens(counts, total, tok_extra_reveals, fight_reveal, rng_state, rev
     return n
 
 
-@njit(cache=True)
+@kernel
 def plan_detonation(revealed, tok_hearts, tok_detonate, hearts, detonated):
     """Resolve a fight's hearts with optimal TNT (R-FIGHT-4, R-FIGHT-5).
 

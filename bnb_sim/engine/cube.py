@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bnb_sim._jit import njit
+from bnb_sim._jit import kernel, njit
 
 FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
 COL0 = np.uint64(0x1111111111111111)  # col == 0: the west face is on the outside
@@ -20,7 +20,7 @@ LAYER_MASK = np.uint64(0xFFFF)
 N_POSITIONS = 64
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _at_least(a, b, c, d, k):
     """Bitwise "at least k of the four bitboards have this bit set"."""
     if k <= 0:
@@ -36,7 +36,7 @@ def _at_least(a, b, c, d, k):
     return np.uint64(0)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _side_exposure(occ):
     """Four bitboards: the west, east, north and south face of each position is exposed."""
     west = ~(occ << np.uint64(1)) | np.uint64(0x1111111111111111)
@@ -46,7 +46,7 @@ def _side_exposure(occ):
     return west, east, north, south
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def collectable_bits(occ, min_sides):
     """R-CUBE-1: blocks whose top face and at least ``min_sides`` side faces are exposed.
 
@@ -59,7 +59,7 @@ def collectable_bits(occ, min_sides):
     return occ & top & _at_least(west, east, north, south, min_sides)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def visible_bits(occ):
     """Blocks a player at the table can see: any face but the bottom one is exposed."""
     occ = np.uint64(occ)
@@ -68,7 +68,7 @@ def visible_bits(occ):
     return occ & (top | west | east | north | south)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def layer_empty(occ, layer):
     """True when layer ``layer`` (0 = top) holds no block (R-SCORE-1 triggers)."""
     return ((np.uint64(occ) >> np.uint64(16 * layer)) & np.uint64(0xFFFF)) == np.uint64(0)
@@ -88,7 +88,7 @@ def collectable_array(occ_flat, min_sides):
     return out
 
 
-@njit(cache=True)
+@kernel
 def bench_collectable(n, min_sides):
     """Run :func:`collectable_bits` ``n`` times on varied boards (for the speed script)."""
     acc = np.uint64(0)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bnb_sim._jit import njit
+from bnb_sim._jit import kernel
 from bnb_sim.components.arrays import TILE_BUILDING
 from bnb_sim.engine.bits import low_index
 from bnb_sim.engine.layout import (
@@ -18,7 +18,7 @@ from bnb_sim.engine.layout import (
 from bnb_sim.engine.state import C_UP_BUILDINGS, C_UP_MOBS, EV_MOVE, EV_REVEAL_TILE, log_event
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def turn_up(pub, hid, k, seat, stack):
     """Turn the top tile of ``stack`` face-up (it must be face-down and the stack non-empty)."""
     tile = hid[H_STACKS + stack * MAX_STACK_H + pub[P_STACK_H + stack] - 1]
@@ -30,7 +30,7 @@ def turn_up(pub, hid, k, seat, stack):
     log_event(hid, k, seat, EV_REVEAL_TILE, stack, tile, 0)
 
 
-@njit(cache=True)
+@kernel
 def explore(pub, hid, k, seat, point):
     """Move to ``point`` (0-2 steps; legality checked by the caller), then turn up the top tile
     of every face-down stack next to it. Face-up tiles stay face-up."""
@@ -44,7 +44,7 @@ def explore(pub, hid, k, seat, point):
             turn_up(pub, hid, k, seat, stack)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def remove_top_tile(pub, stack):
     """Take the face-up top tile off its stack; the tile below stays face-down (R-EXPLORE-2)."""
     pub[P_STACK_H + stack] -= 1

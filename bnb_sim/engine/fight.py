@@ -9,7 +9,7 @@ the Monte Carlo combat kernel uses.
 
 from __future__ import annotations
 
-from bnb_sim._jit import njit
+from bnb_sim._jit import kernel
 from bnb_sim.components.arrays import RULE_FIGHT_REVEAL, TILE_HUNGER_MOB
 from bnb_sim.engine.collect import collectable_now
 from bnb_sim.engine.combat import draw_token
@@ -71,7 +71,7 @@ from bnb_sim.engine.state import (
 )
 
 
-@njit(cache=True)
+@kernel
 def start_fight(pub, hid, k, seat, stack):
     """Begin a fight against the face-up mob on ``stack``: shuffle the own pile (R-FIGHT-2)."""
     tile = pub[P_TOP_UP + stack]
@@ -89,7 +89,7 @@ def start_fight(pub, hid, k, seat, stack):
     log_event(hid, k, seat, EV_FIGHT, stack, tile, tile_attr(k, TILE_HEARTS, tile))
 
 
-@njit(cache=True)
+@kernel
 def _reveal_one(pub, hid, rng, k, seat, total):
     """Turn over one token and apply what it does at once (R-FIGHT-2, R-FIGHT-3)."""
     n_types = k[K_N_TOKEN_TYPES]
@@ -108,7 +108,7 @@ def _reveal_one(pub, hid, rng, k, seat, total):
     pub[C_PICKS_OWED] += tok_attr(k, TOK_BLOCKS, t)
 
 
-@njit(cache=True)
+@kernel
 def continue_fight(pub, hid, rng, k, seat):
     """Reveal until a decision is needed; returns the next phase.
 
@@ -133,13 +133,13 @@ def continue_fight(pub, hid, rng, k, seat):
     return PH_TURN
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def detonation_gain(k, t):
     """Extra hearts a detonated token of type ``t`` brings over its plain hearts."""
     return tok_attr(k, TOK_DETONATE, t) - tok_attr(k, TOK_HEARTS, t)
 
 
-@njit(cache=True)
+@kernel
 def resolve_fight(pub, hid, k, seat, n_detonate):
     """Detonate ``n_detonate`` revealed TNT (largest gain first; they leave the game), then win
     or lose (R-FIGHT-4, R-FIGHT-5). Other revealed tokens go back into the pile."""

@@ -8,10 +8,10 @@ arrays); counting every matching space (beginner variant, bonus mobs) is a popco
 
 from __future__ import annotations
 
-from bnb_sim._jit import njit
+from bnb_sim._jit import kernel
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def count_spaces(mask):
     """Number of spaces in a 9-bit mask (popcount of 9 bits)."""
     m = mask & 0x1FF
@@ -21,7 +21,7 @@ def count_spaces(mask):
     return (m + (m >> 8)) & 0x1F
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def group_score(table, mask, beginner):
     """Spaces that count for a scoring round: the largest group, or all of them (R-SCORE-4)."""
     if beginner:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bnb_sim._jit import njit
+from bnb_sim._jit import kernel
 from bnb_sim.components.arrays import TILE_BUILDING, TILE_HUNGER_MOB
 from bnb_sim.engine.cube import layer_empty, visible_bits
 from bnb_sim.engine.layout import (
@@ -88,7 +88,7 @@ INVARIANT_MESSAGES = {
 }
 
 
-@njit(cache=True)
+@kernel
 def _check_blocks(pub, hid, k, n):
     for t in range(N_BLOCK_TYPES):
         total = pub[C_SPENT + t]
@@ -120,7 +120,7 @@ def _check_blocks(pub, hid, k, n):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def _check_tiles(pub, hid, k, n):
     tiles = 0
     up_buildings = 0
@@ -152,7 +152,7 @@ def _check_tiles(pub, hid, k, n):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def _check_tokens(pub, hid, k, n):
     mask = 0
     on_table = 0
@@ -189,7 +189,7 @@ def _check_tokens(pub, hid, k, n):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def _check_xp_and_rounds(pub, n):
     for seat in range(n):
         total = xp_total(pub, seat)
@@ -214,7 +214,7 @@ def _check_xp_and_rounds(pub, n):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def _check_boards(pub, k, n):
     for seat in range(n):
         for space in range(9):
@@ -240,7 +240,7 @@ def _check_boards(pub, k, n):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def check_invariants(pub, hid, k):
     """0 if the state is consistent, else an INV_* code (XP is remembered between calls)."""
     n = pub[C_N_PLAYERS]

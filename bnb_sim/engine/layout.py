@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bnb_sim._jit import njit
+from bnb_sim._jit import kernel
 
 MAX_SEATS = 4
 MAX_TOKEN_TYPES = 16
@@ -124,58 +124,58 @@ N_STREAM_ROWS = 2 * MAX_SEATS
 
 
 # ---- accessors (inlined; they only name the arithmetic) ---------------------------------
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def get_occ(pub):
     return np.uint64(pub[P_OCC])
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def set_occ(pub, bits):
     pub[P_OCC] = np.int64(bits)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def tile_attr(k, attr, tile):
     return k[K_TILE + attr * MAX_TILES + tile]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def tile_char(k, char, tile):
     """Value (0..3) of characteristic ``char`` (0 biome, 1 material, 2 type) of a building."""
     return k[K_TILE + (TILE_BIOME + char) * MAX_TILES + tile]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def tile_cost(k, tile, block):
     return k[K_TILE + (TILE_COST + block) * MAX_TILES + tile]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def tok_attr(k, attr, t):
     return k[K_TOK + attr * MAX_TOKEN_TYPES + t]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def mask_at(seat, char, value):
     """Offset of the board mask of (seat, characteristic, value) in ``pub``."""
     return P_BOARD_MASK + seat * 12 + char * 4 + value
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def supply_at(seat, block):
     return P_SUPPLY + seat * N_BLOCK_TYPES + block
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def xp_at(seat, source):
     return P_XP + seat * N_XP_SLOTS + source
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def stat_at(seat, stat):
     return P_STATS + seat * N_STAT_SLOTS + stat
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def pile_at(seat, t):
     return H_PILE + seat * MAX_TOKEN_TYPES + t

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bnb_sim._jit import njit
+from bnb_sim._jit import kernel, njit
 from bnb_sim.components.arrays import RULE_ACTIONS_PER_TURN
 from bnb_sim.engine.bits import low_index
 from bnb_sim.engine.build import can_afford
@@ -54,7 +54,7 @@ from bnb_sim.engine.state import (
 )
 
 
-@njit(cache=True)
+@kernel
 def buildable_stacks(pub, k, seat):
     """R-BUILD-1: stacks next to the seat showing a building it can pay for."""
     candidates = k[K_ADJ_STACKS + pub[P_POS + seat]] & pub[C_UP_BUILDINGS]
@@ -67,19 +67,19 @@ def buildable_stacks(pub, k, seat):
     return result
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def fightable_stacks(pub, k, seat):
     """R-FIGHT-1: stacks next to the seat showing a mob."""
     return k[K_ADJ_STACKS + pub[P_POS + seat]] & pub[C_UP_MOBS]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def weapon_slots(pub, k, seat):
     """R-WEAPON-1: token spots next to the seat that still hold a token."""
     return k[K_ADJ_SLOTS + pub[P_POS + seat]] & pub[C_TOKENS]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def action_type_possible(pub, k, seat, action_type):
     """Whether an action of this type could be carried out now (R-TURN-1 legality)."""
     if action_type == ACT_COLLECT:
@@ -95,7 +95,7 @@ def action_type_possible(pub, k, seat, action_type):
     return False
 
 
-@njit(cache=True)
+@kernel
 def turn_choices(pub, k, seat):
     """R-TURN-1/R-TURN-2: action types available in PH_TURN, and whether the turn may end.
 
@@ -114,7 +114,7 @@ def turn_choices(pub, k, seat):
     return np.uint64(mask), (not main) or mask == 0
 
 
-@njit(cache=True)
+@kernel
 def legal_bits(pub, k):
     """``(mask, pass_ok)``: bit ``a`` of the uint64 ``mask`` is set when action ``a`` is legal."""
     phase = pub[C_PHASE]
@@ -143,7 +143,7 @@ def legal_bits(pub, k):
     return np.uint64(0), False
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def is_legal(mask, pass_ok, action):
     """Whether ``action`` is allowed by ``(mask, pass_ok)``."""
     if action == PASS:
@@ -153,7 +153,7 @@ def is_legal(mask, pass_ok, action):
     return (mask >> np.uint64(action)) & np.uint64(1) == np.uint64(1)
 
 
-@njit(cache=True)
+@kernel
 def expand_mask(mask, pass_ok, out):
     """Write the bool[N_ACTIONS] form of ``(mask, pass_ok)`` into ``out``."""
     for a in range(64):

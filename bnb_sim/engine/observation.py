@@ -11,19 +11,19 @@ peek by accident. Built-in policies read ``pub`` in place; plugins get a copy
 
 from __future__ import annotations
 
-from bnb_sim._jit import njit
+from bnb_sim._jit import kernel
 from bnb_sim.engine import layout as L
 from bnb_sim.engine.state import N_CTL
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def prepare_observation(pub, hid, seat):
     """Copy the deciding seat's own pile into the public array before it decides."""
     for t in range(L.MAX_TOKEN_TYPES):
         pub[L.P_OWN_PILE + t] = hid[L.pile_at(seat, t)]
 
 
-@njit(cache=True)
+@kernel
 def flat_observation(pub, out):
     """Copy the observation (``pub`` after :func:`prepare_observation`) into ``out``."""
     for i in range(L.P_SIZE):

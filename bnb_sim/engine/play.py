@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bnb_sim._jit import njit, prange
+from bnb_sim._jit import kernel, njit, prange
 from bnb_sim.engine.invariants import check_invariants
 from bnb_sim.engine.layout import (
     H_BLOCK,
@@ -52,7 +52,6 @@ from bnb_sim.engine.state import (
     xp_total,
 )
 from bnb_sim.engine.step import apply_action
-from bnb_sim.engine.unowned import unowned_float64, unowned_int64, unowned_uint64
 from bnb_sim.policies.dispatch import decide
 from bnb_sim.policies.kinds import PLUGIN, RANDOM
 from bnb_sim.policies.random_policy import choose_random
@@ -69,13 +68,13 @@ def new_game(k, master, game_index, n_players):
 
 
 @njit(cache=True)
-def play_game(k_owner, ft_owner, kinds, params_owner, plugins, master, game_index, n_players):
+def play_game(k, ft, kinds, params, plugins, master, game_index, n_players):
     """Play one game to the end; returns ``(pub, hid)`` (``pub[C_STATUS]`` != 0 on error).
 
     ``kinds[p]``, ``params[p]`` and ``plugins[p]`` describe the policy of player ``p``; seat
     ``s`` is played by player ``(s + rotation) % n`` (R-SETUP-4).
     """
-    pub_owner, hid_owner, rng_owner = new_game(k_owner, master, game_index, n_players)
+    pub, hid, rng = new_game(k, master, game_index, n_players)
     needs_memory = False
     has_plugin = False
     for player in range(n_players):
@@ -83,19 +82,24 @@ def play_game(k_owner, ft_owner, kinds, params_owner, plugins, master, game_inde
             needs_memory = True
         if kinds[player] == PLUGIN:
             has_plugin = True
-    mem_owner = np.zeros((n_players, MEM_SIZE if needs_memory else 1), np.float64)
-    # Owner-free views: the loop below passes these to hundreds of calls (see unowned.py).
-    pub = unowned_int64(pub_owner)
-    hid = unowned_int64(hid_owner)
-    rng = unowned_uint64(rng_owner)
-    k = unowned_int64(k_owner)
-    ft = unowned_float64(ft_owner)
-    mem = unowned_float64(mem_owner)
-    params = unowned_float64(params_owner)
+    mem = np.zeros((n_players, MEM_SIZE if needs_memory else 1), np.float64)
     # buffers for the copies a plugin gets (built-in policies read pub in place)
-    obs_buf_owner = np.zeros(P_SIZE if has_plugin else 1, np.int64)
-    obs_buf = unowned_int64(obs_buf_owner)
+    obs_buf = np.zeros(P_SIZE if has_plugin else 1, np.int64)
     legal_buf = np.zeros(N_ACTIONS if has_plugin else 1, np.bool_)
+    play_out(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf)
+    return pub, hid
+
+
+@kernel
+def play_out(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf):
+    """Ask the policies and apply their decisions until the game is over.
+
+    Everything the loop reaches is a :data:`~bnb_sim._jit.kernel`: it works in the arrays it
+    is given and never allocates, so it is compiled without reference counting (the
+    increments and decrements numba adds around every array use were half the time of a
+    heuristic decision; see ``_jit.py``).
+    """
+    n_players = pub[C_N_PLAYERS]
     rotation = pub[C_ROTATION]
     check = k[K_OPTS + OPT_CHECK] != 0
     while pub[C_PHASE] != PH_OVER:
@@ -124,17 +128,14 @@ def play_game(k_owner, ft_owner, kinds, params_owner, plugins, master, game_inde
         if not is_legal(mask, pass_ok, action):
             pub[C_STATUS] = ST_ILLEGAL_ACTION
             pub[C_STATUS_INFO] = action
-            break
+            return
         apply_action(pub, hid, rng, k, action)
         if check:
             code = check_invariants(pub, hid, k)
             if code != 0:
                 pub[C_STATUS] = ST_INVARIANT
                 pub[C_STATUS_INFO] = code
-                break
-    # keep the owners alive until here: the views above point into them
-    obs_buf_owner[0] = mem_owner.shape[0] + rng_owner.shape[0] + ft_owner.shape[0]
-    return pub_owner, hid_owner
+                return
 
 
 # ---- output rows ----------------------------------------------------------------------

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from bnb_sim._jit import njit
+from bnb_sim._jit import kernel
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def splitmix64(x):
     """One SplitMix64 output for input ``x`` (a bijective 64-bit mixer)."""
     z = np.uint64(x) + np.uint64(0x9E3779B97F4A7C15)
@@ -29,7 +29,7 @@ def splitmix64(x):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@kernel
 def seed_stream(state, master, game_index, stream):
     """Fill ``state`` (uint64[4]) for stream ``stream`` of game ``game_index``.
 
@@ -46,12 +46,12 @@ def seed_stream(state, master, game_index, stream):
         state[0] = np.uint64(1)  # the all-zero state is the one fixed point of xoshiro
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _xoshiro_step(s0, s1, s2, s3):
     """One xoshiro256** step on the four state words: ``(output, s0, s1, s2, s3)``."""
     result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
@@ -65,7 +65,7 @@ def _xoshiro_step(s0, s1, s2, s3):
     return result, s0, s1, s2, s3
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def next_u64(state):
     """Next 64-bit output of xoshiro256** and advance ``state`` (uint64[4]) in place."""
     result, state[0], state[1], state[2], state[3] = _xoshiro_step(
@@ -74,7 +74,7 @@ def next_u64(state):
     return result
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def bounded(state, n):
     """Uniform integer in ``[0, n)`` for ``1 <= n < 2**32``, unbiased (Lemire 2019)."""
     bound = np.uint64(n)
@@ -88,13 +88,13 @@ def bounded(state, n):
     return np.int64(product >> np.uint64(32))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def uniform(state):
     """Uniform float in ``[0, 1)`` with 53 random bits."""
     return np.float64(next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@kernel
 def shuffle_inplace(state, values):
     """Fisher-Yates shuffle of a 1-d array with draws from ``state``."""
     for i in range(values.shape[0] - 1, 0, -1):
@@ -104,7 +104,7 @@ def shuffle_inplace(state, values):
         values[j] = tmp
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def next_u64_row(streams, row):
     """:func:`next_u64` on row ``row`` of a 2-d array of streams (no view is created)."""
     result, streams[row, 0], streams[row, 1], streams[row, 2], streams[row, 3] = _xoshiro_step(
@@ -113,7 +113,7 @@ def next_u64_row(streams, row):
     return result
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def bounded_row(streams, row, n):
     """:func:`bounded` on row ``row`` of a 2-d array of streams: the same numbers as
     ``bounded(streams[row], n)``."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bnb_sim._jit import njit
+from bnb_sim._jit import kernel
 from bnb_sim.components.arrays import TILE_BONUS_MOB
 from bnb_sim.engine.groups import count_spaces
 from bnb_sim.engine.layout import (
@@ -46,7 +46,7 @@ from bnb_sim.engine.state import (
 )
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def counted_spaces(k, mask):
     """Spaces of a 9-bit mask that score: the largest connected group (R-SCORE-2), or every
     space in the beginner variant (R-SCORE-4)."""
@@ -55,7 +55,7 @@ def counted_spaces(k, mask):
     return k[K_GROUP + (mask & 0x1FF)]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def round_points(pub, k, seat, rnd, value):
     """XP for choosing ``value`` in round ``rnd`` (0 A biome, 1 B material, 2 C type).
 
@@ -66,7 +66,7 @@ def round_points(pub, k, seat, rnd, value):
     return spaces * k[K_SCORE_CARD + rnd * 4 + value]
 
 
-@njit(cache=True)
+@kernel
 def start_round(pub, hid, k, rnd):
     """R-SCORE-2: the round starts with the player whose turn it was."""
     pub[C_SCORE_ROUND] = rnd
@@ -76,7 +76,7 @@ def start_round(pub, hid, k, rnd):
     log_event(hid, k, pub[C_TURN_SEAT], EV_ROUND, rnd, 0, 0)
 
 
-@njit(cache=True)
+@kernel
 def score_choice(pub, hid, k, seat, value):
     """The seat scores the chosen value in the current round; returns True when the round is
     over (everyone has scored)."""
@@ -95,7 +95,7 @@ def score_choice(pub, hid, k, seat, value):
     return True
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def bonus_points(pub, k, seat, tile):
     """R-END-1: printed XP for every space of the board showing the mob's characteristic."""
     char = tile_attr(k, TILE_BONUS_CHAR, tile)
@@ -103,7 +103,7 @@ def bonus_points(pub, k, seat, tile):
     return tile_attr(k, TILE_BONUS_XP, tile) * count_spaces(pub[mask_at(seat, char, value)])
 
 
-@njit(cache=True)
+@kernel
 def end_game(pub, hid, k):
     """R-END-1: after round C, bonus mobs score; the game is over."""
     for seat in range(pub[C_N_PLAYERS]):
@@ -117,7 +117,7 @@ def end_game(pub, hid, k):
     log_event(hid, k, -1, EV_GAME_OVER, 0, 0, 0)
 
 
-@njit(cache=True)
+@kernel
 def ranks(pub, out):
     """R-END-2: rank 1 = most XP, ties broken by most blocks in the supply; a remaining tie
     shares the rank (several winners). Writes ranks into ``out`` (int64[P])."""

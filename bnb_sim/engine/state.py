@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bnb_sim._jit import njit
+from bnb_sim._jit import kernel, njit
 from bnb_sim.engine.layout import (
     H_EVENTS,
     H_N_EVENTS,
@@ -203,7 +203,7 @@ def new_game_arrays(k):
     return pub, hid, rng
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def log_event(hid, k, seat, kind, a, b, c):
     """Record an event when logging is on (``bnb play``); a no-op in batch runs."""
     if k[K_OPTS + OPT_LOG] == 0:
@@ -219,7 +219,7 @@ def log_event(hid, k, seat, kind, a, b, c):
         hid[H_N_EVENTS] = n + 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def xp_total(pub, seat):
     total = 0
     for source in range(N_XP):
@@ -227,7 +227,7 @@ def xp_total(pub, seat):
     return total
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def supply_total(pub, seat):
     total = 0
     for block in range(N_BLOCK_TYPES):

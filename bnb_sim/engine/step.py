@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bnb_sim._jit import njit
+from bnb_sim._jit import kernel
 from bnb_sim.engine.build import build
 from bnb_sim.engine.collect import collectable_now, take_block
 from bnb_sim.engine.explore import explore
@@ -32,7 +32,7 @@ from bnb_sim.engine.turn import after_round, begin_action, end_turn, finish_acti
 from bnb_sim.engine.weapon import take_weapon
 
 
-@njit(cache=True)
+@kernel
 def _fight_goes_on(pub, hid, rng, k, seat):
     phase = continue_fight(pub, hid, rng, k, seat)
     if phase == PH_TURN:
@@ -41,7 +41,7 @@ def _fight_goes_on(pub, hid, rng, k, seat):
         pub[C_PHASE] = phase
 
 
-@njit(cache=True)
+@kernel
 def apply_action(pub, hid, rng, k, action):
     """Carry out ``action`` (already checked legal) for the seat that decides now."""
     phase = pub[C_PHASE]

@@ -3,7 +3,7 @@ mobs, then the scoring rounds triggered during the turn, then the next seat."""
 
 from __future__ import annotations
 
-from bnb_sim._jit import njit
+from bnb_sim._jit import kernel
 from bnb_sim.components.arrays import (
     RULE_ACTIONS_PER_TURN,
     RULE_BLOCKS_PER_COLLECT,
@@ -56,7 +56,7 @@ from bnb_sim.engine.state import (
 )
 
 
-@njit(cache=True)
+@kernel
 def spend_hunger_mob(pub, hid, k, seat):
     """R-TURN-2: return one hunger mob tile to the box for an extra action.
 
@@ -78,7 +78,7 @@ def spend_hunger_mob(pub, hid, k, seat):
             return
 
 
-@njit(cache=True)
+@kernel
 def begin_action(pub, hid, k, seat, action_type):
     """Start carrying out an action type chosen in PH_TURN; returns the phase that follows."""
     extra = pub[C_ACTIONS_DONE] >= k[K_RULES + RULE_ACTIONS_PER_TURN]
@@ -102,7 +102,7 @@ def begin_action(pub, hid, k, seat, action_type):
     return PH_WEAPON
 
 
-@njit(cache=True)
+@kernel
 def finish_action(pub, hid, k):
     """An action is complete: back to choosing. With the main actions done and no hunger mob to
     spend there is nothing left to decide, so the turn ends at once."""
@@ -117,7 +117,7 @@ def finish_action(pub, hid, k):
         end_turn(pub, hid, k)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _lowest_round(pending):
     if pending & 1:
         return 0
@@ -126,7 +126,7 @@ def _lowest_round(pending):
     return 2
 
 
-@njit(cache=True)
+@kernel
 def end_turn(pub, hid, k):
     """R-SCORE-1: rounds triggered this turn are scored now, in the order A, B, C."""
     log_event(hid, k, pub[C_TURN_SEAT], EV_END_TURN, 0, 0, 0)
@@ -137,7 +137,7 @@ def end_turn(pub, hid, k):
         next_turn(pub, k)
 
 
-@njit(cache=True)
+@kernel
 def after_round(pub, hid, k, finished_round):
     """A round is fully scored: the game ends after round C (R-END-1); otherwise the next
     pending round, or the next player's turn (R-TURN-3: scoring does not change the order)."""
@@ -149,7 +149,7 @@ def after_round(pub, hid, k, finished_round):
         next_turn(pub, k)
 
 
-@njit(cache=True)
+@kernel
 def next_turn(pub, k):
     """R-TURN-3: play passes to the next seat."""
     n = pub[C_N_PLAYERS]

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from bnb_sim._jit import njit
+from bnb_sim._jit import kernel
 from bnb_sim.engine.layout import H_TOK_SLOT, pile_at, stat_at
 from bnb_sim.engine.state import C_TOKENS, EV_WEAPON, S_WEAPONS_TAKEN, log_event
 
 
-@njit(cache=True)
+@kernel
 def take_weapon(pub, hid, k, seat, slot):
     """Take the face-down token on ``slot`` into the own pile; only now is it identified."""
     t = hid[H_TOK_SLOT + slot]

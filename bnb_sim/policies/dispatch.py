@@ -4,7 +4,7 @@ plugin with the plugin signature, so nothing recompiles when a weight changes.""
 
 from __future__ import annotations
 
-from bnb_sim._jit import njit
+from bnb_sim._jit import kernel
 from bnb_sim.engine.layout import RNG_POLICY
 from bnb_sim.engine.legal import expand_mask
 from bnb_sim.engine.observation import flat_observation
@@ -13,14 +13,14 @@ from bnb_sim.policies.onestep import choose_onestep
 from bnb_sim.policies.random_policy import choose_random
 
 
-@njit(cache=True)
+@kernel
 def _plugin_decision(plugin_fn, pub, seat, params, mem, k, mask, pass_ok, rng, obs_buf, legal_buf):
     flat_observation(pub, obs_buf)
     expand_mask(mask, pass_ok, legal_buf)
     return plugin_fn(obs_buf, legal_buf, k, rng[RNG_POLICY + seat], params, mem)
 
 
-@njit(cache=True)
+@kernel
 def decide(kind, params, plugin_fn, pub, rng, seat, mem, k, ft, mask, pass_ok, obs_buf, legal_buf):
     """The decision of ``seat`` (policy kind ``kind``) given the legal ``(mask, pass_ok)``.
 

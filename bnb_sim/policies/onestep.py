@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bnb_sim._jit import njit
+from bnb_sim._jit import kernel
 from bnb_sim.components.arrays import (
     RULE_ACTIONS_PER_TURN,
     RULE_MIN_EXPOSED_SIDES,
@@ -44,6 +44,7 @@ from bnb_sim.engine.layout import (
     K_SCORE_CARD,
     MAX_HELD,
     MAX_TOKEN_TYPES,
+    P_BOARD_MASK,
     P_FIGHT_REVEALED,
     P_HELD,
     P_N_HELD,
@@ -134,18 +135,18 @@ MEM_SPACE_ORDER = 420  # 9: this game's order of trying board spaces (random tie
 MEM_READY = 430  # 1 once MEM_SPACE_ORDER is drawn
 MEM_TABLE_VERSION = 431  # the _version the placement table was filled for
 MEM_TABLE = 512  # 9 x 3 x 4: board-value change per (space, characteristic, value)
-MEM_STACK_KEY = 640  # 16 x 4: (tile, version, supply, pile) a stack value was computed for
 MEM_POINT_VALUE = 704  # 25: value of exploring to each reachable point (per state)
 MEM_POINT_STAMP = 729  # pub[C_CHANGES] + 1 when MEM_POINT_VALUE was filled
 MEM_BLOCK_STAMP = 730  # pub[C_CHANGES] + 1 when MEM_BLOCK_VALUE was filled
 MEM_BLOCK_SCRATCH = 736  # 64: value of taking each candidate block (scratch)
+MEM_ROUND_POINTS = 800  # 4: points of each value in one round (scratch)
 FAR_MISSING = 2  # buildings lacking more blocks than this count for nothing in a position
 NEG = -1.0e18
 EPS = 1e-9
 
 
 # ---- small helpers ------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _offer(best_value, best_choice, ties, value, choice, rng, row, randomize):
     """One step of an argmax. With ``randomize`` ties are broken uniformly at random from the
     seat's stream (reservoir sampling); without it the first best is kept (for values that
@@ -159,7 +160,7 @@ def _offer(best_value, best_choice, ties, value, choice, rng, row, randomize):
     return best_value, best_choice, ties
 
 
-@njit(cache=True)
+@kernel
 def pick_best(mem, offset, candidates, rng, row, randomize):
     """Argmax of ``mem[offset + i]`` over the set bits ``i`` of ``candidates`` (uint64).
 
@@ -195,12 +196,12 @@ def pick_best(mem, offset, candidates, rng, row, randomize):
     return best, choice
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _low_u64(bits):
     return popcount((bits & (~bits + np.uint64(1))) - np.uint64(1))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _pile_row(pub, k):
     row = 0
     for t in range(MAX_TOKEN_TYPES):
@@ -209,7 +210,7 @@ def _pile_row(pub, k):
 
 
 # ---- board value --------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def fill_placement_table(pub, k, seat, w, mem):
     """``mem[MEM_TABLE + (space * 3 + c) * 4 + v]``: change of the board value when ``space``
     comes to show value ``v`` of characteristic ``c``.
@@ -221,38 +222,39 @@ def fill_placement_table(pub, k, seat, w, mem):
     table against that definition written out from the rules.
     """
     done = pub[C_ROUNDS_DONE]
-    points = np.empty(4)
+    points = mem[MEM_ROUND_POINTS : MEM_ROUND_POINTS + 4]  # scratch (no allocation)
     for c in range(3):
-        pending = (done >> c) & 1 == 0
+        if (done >> c) & 1:  # a scored round no longer counts: no change anywhere
+            for j in range(36):
+                mem[MEM_TABLE + c * 4 + (j // 4) * 12 + j % 4] = 0.0
+            continue
         base = 0.0
+        masks = P_BOARD_MASK + seat * 12 + c * 4  # pub[masks + v]: the mask of value v
         for v in range(4):
-            points[v] = counted_spaces(k, pub[mask_at(seat, c, v)]) * k[K_SCORE_CARD + c * 4 + v]
-            if points[v] > base:
-                base = points[v]
+            points[v] = counted_spaces(k, pub[masks + v]) * k[K_SCORE_CARD + c * 4 + v]
+            base = max(base, points[v])
         for space in range(9):
             bit = 1 << space
             old = -1  # the value the space shows now (none for materials/types of empty spaces)
             for v in range(4):
-                if pub[mask_at(seat, c, v)] & bit:
+                if pub[masks + v] & bit:
                     old = v
+            # only two masks change: `shown` gains the space, `old` loses it
+            old_points = 0.0
+            if old >= 0:
+                left = counted_spaces(k, pub[masks + old] & ~bit)
+                old_points = left * k[K_SCORE_CARD + c * 4 + old]
             for shown in range(4):
-                value = 0.0
-                if pending:
-                    # only two masks change: `shown` gains the space, `old` loses it
-                    best = 0.0
-                    for v in range(4):
-                        if v == shown:
-                            mask = pub[mask_at(seat, c, v)] | bit
-                            p = counted_spaces(k, mask) * k[K_SCORE_CARD + c * 4 + v]
-                        elif v == old:
-                            mask = pub[mask_at(seat, c, v)] & ~bit
-                            p = counted_spaces(k, mask) * k[K_SCORE_CARD + c * 4 + v]
-                        else:
-                            p = points[v]
-                        if p > best:
-                            best = p
-                    value = w[W_BOARD] * (best - base)
-                mem[MEM_TABLE + (space * 3 + c) * 4 + shown] = value
+                entry = MEM_TABLE + (space * 3 + c) * 4 + shown
+                if shown == old:
+                    mem[entry] = 0.0
+                    continue
+                gained = pub[masks + shown] | bit
+                best = max(old_points, counted_spaces(k, gained) * k[K_SCORE_CARD + c * 4 + shown])
+                for v in range(4):
+                    if v != shown and v != old:
+                        best = max(best, points[v])
+                mem[entry] = w[W_BOARD] * (max(best, 0.0) - base)
     for j in range(pub[P_N_HELD + seat]):
         held = pub[P_HELD + seat * MAX_HELD + j]
         if tile_attr(k, TILE_KIND, held) != TILE_BONUS_MOB:
@@ -268,7 +270,7 @@ def fill_placement_table(pub, k, seat, w, mem):
                 mem[MEM_TABLE + (space * 3 + c) * 4 + shown] += weight * (now - had)
 
 
-@njit(cache=True)
+@kernel
 def _draw_space_order(mem, rng, row):
     """A random order of the 9 board spaces for this game: equally good spaces are chosen by
     it, which breaks ties at random without a draw per comparison."""
@@ -282,7 +284,7 @@ def _draw_space_order(mem, rng, row):
     mem[MEM_READY] = 1.0
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _version(pub, seat):
     """Changes whenever the seat's board, the scored rounds or the seat's bonus mobs change
     (everything the board value depends on)."""
@@ -290,14 +292,27 @@ def _version(pub, seat):
     return 1.0 + ((built * 8 + pub[C_ROUNDS_DONE]) * 64 + pub[stat_at(seat, S_BONUS_MOBS)])
 
 
-@njit(cache=True)
+@kernel
 def best_placement(pub, seat, mem, k, w, tile, rng, row):
     """Best space for ``tile`` on the seat's board and its value (XP + board change - blocks
     spent), cached per tile until the seat's board changes."""
     version = _version(pub, seat)
-    cacheable = tile < MEM_TILE_LIMIT
-    if cacheable and mem[MEM_PLACE_OK + tile] == version:
+    if tile < MEM_TILE_LIMIT and mem[MEM_PLACE_OK + tile] == version:
         return mem[MEM_PLACE_VALUE + tile], np.int64(mem[MEM_PLACE_SPACE + tile])
+    return _place(pub, seat, mem, k, w, tile, version, rng, row)
+
+
+@kernel(inline="always")
+def placement_value(pub, seat, mem, k, w, tile, version, rng, row):
+    """The value of :func:`best_placement` (cache looked up here, without a call)."""
+    if tile < MEM_TILE_LIMIT and mem[MEM_PLACE_OK + tile] == version:
+        return mem[MEM_PLACE_VALUE + tile]
+    value, _ = _place(pub, seat, mem, k, w, tile, version, rng, row)
+    return value
+
+
+@kernel
+def _place(pub, seat, mem, k, w, tile, version, rng, row):
     if mem[MEM_TABLE_VERSION] != version:
         fill_placement_table(pub, k, seat, w, mem)
         mem[MEM_TABLE_VERSION] = version
@@ -319,7 +334,7 @@ def best_placement(pub, seat, mem, k, w, tile, rng, row):
         if value > best + EPS:
             best = value
             best_space = space
-    if cacheable:
+    if tile < MEM_TILE_LIMIT:
         mem[MEM_PLACE_OK + tile] = version
         mem[MEM_PLACE_VALUE + tile] = best
         mem[MEM_PLACE_SPACE + tile] = best_space
@@ -327,7 +342,7 @@ def best_placement(pub, seat, mem, k, w, tile, rng, row):
 
 
 # ---- blocks ---------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def block_values(pub, k, seat, w, out):
     """Value of one more block of each type: any block, emeralds, and blocks that pay for part
     of a face-up building the seat cannot afford yet."""
@@ -346,7 +361,7 @@ def block_values(pub, k, seat, w, out):
                 out[m] = w[W_BLOCK_BASE] + w[W_BLOCK_NEED]
 
 
-@njit(cache=True)
+@kernel
 def round_lead(pub, k, seat, rnd):
     """Own best score in round ``rnd`` minus the best opponent's."""
     mine = 0
@@ -364,7 +379,7 @@ def round_lead(pub, k, seat, rnd):
     return mine - theirs
 
 
-@njit(cache=True)
+@kernel
 def lone_blocks(pub):
     """Bitboard of blocks that are the last of their layer in layers whose round has not been
     triggered yet: taking one triggers a scoring round (R-SCORE-1)."""
@@ -380,7 +395,7 @@ def lone_blocks(pub):
     return lone
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def take_value(pub, k, seat, w, values, pos, lone):
     """Value of taking the block at ``pos``: its type's value (a block not seen yet counts as
     any block), plus the trigger term when it is the last block of a layer."""
@@ -391,7 +406,7 @@ def take_value(pub, k, seat, w, values, pos, lone):
     return value
 
 
-@njit(cache=True)
+@kernel
 def best_block(pub, k, seat, mem, w, candidates, values, rng, row, randomize):
     """Best block among ``candidates`` (uint64 bitboard) and its value."""
     lone = lone_blocks(pub)
@@ -403,7 +418,7 @@ def best_block(pub, k, seat, mem, w, candidates, values, rng, row, randomize):
     return pick_best(mem, MEM_BLOCK_SCRATCH, candidates, rng, row, randomize)
 
 
-@njit(cache=True)
+@kernel
 def collect_value(pub, k, seat, w, values):
     """Value of a collect action: the best block, then the best block after it (R-CUBE-2:
     taking the first can expose new ones)."""
@@ -440,7 +455,7 @@ def collect_value(pub, k, seat, w, values):
 
 
 # ---- fights and weapons ---------------------------------------------------------------
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def mob_value(pub, seat, k, ft, w, tile, pile):
     """Expected value of fighting ``tile`` now with the seat's pile (row ``pile`` of the exact
     odds table)."""
@@ -465,94 +480,81 @@ def mob_value(pub, seat, k, ft, w, tile, pile):
     return value
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def weapon_value(pub, k, ft, w):
     n = k[K_FT_HMAX] + 1
     return w[W_WEAPON] * ft[_pile_row(pub, k), 2 * n + 3]
 
 
-@njit(cache=True)
+@kernel
 def tnt_choice(pub, k, w, legal_max):
     """R-FIGHT-4: detonate as few as needed to turn a loss into a win, if the mob is worth the
-    TNT; otherwise none."""
+    TNT; otherwise none. TNT that adds the most hearts goes first (at most ``legal_max``)."""
     tile = pub[C_FIGHT_TILE]
     need = tile_attr(k, TILE_HEARTS, tile) - pub[C_FIGHT_HEARTS]
     if need <= 0:
         return 0
-    gains = np.zeros(legal_max, np.int64)
-    n = 0
-    for t in range(MAX_TOKEN_TYPES):
-        if tok_attr(k, TOK_DETONATE, t) > 0:
-            for _ in range(pub[P_FIGHT_REVEALED + t]):
-                if n < legal_max:
-                    gains[n] = tok_attr(k, TOK_DETONATE, t) - tok_attr(k, TOK_HEARTS, t)
-                    n += 1
-    gains = np.sort(gains[:n])[::-1]
     total = 0
-    for used in range(n):
-        total += gains[used]
-        if total >= need:
-            prize = w[W_XP] * tile_attr(k, TILE_XP, tile) + 1.0
-            if tile_attr(k, TILE_KIND, tile) == TILE_HUNGER_MOB:
-                prize += w[W_HUNGER_MOB]
-            return used + 1 if prize > w[W_TNT] * (used + 1) - 1.0 else 0
+    used = 0
+    prev_gain = 1 << 62
+    prev_type = -1
+    while used < legal_max:
+        # the next token type in the order (gain descending, type ascending)
+        best_type = -1
+        best_gain = 0
+        for t in range(MAX_TOKEN_TYPES):
+            if tok_attr(k, TOK_DETONATE, t) <= 0 or pub[P_FIGHT_REVEALED + t] == 0:
+                continue
+            gain = tok_attr(k, TOK_DETONATE, t) - tok_attr(k, TOK_HEARTS, t)
+            after = gain < prev_gain or (gain == prev_gain and t > prev_type)
+            if after and (best_type < 0 or gain > best_gain):
+                best_type = t
+                best_gain = gain
+        if best_type < 0:
+            return 0
+        for _ in range(pub[P_FIGHT_REVEALED + best_type]):
+            if used >= legal_max:
+                return 0
+            total += best_gain
+            used += 1
+            if total >= need:
+                prize = w[W_XP] * tile_attr(k, TILE_XP, tile) + 1.0
+                if tile_attr(k, TILE_KIND, tile) == TILE_HUNGER_MOB:
+                    prize += w[W_HUNGER_MOB]
+                return used if prize > w[W_TNT] * used - 1.0 else 0
+        prev_gain = best_gain
+        prev_type = best_type
     return 0
 
 
 # ---- positions ----------------------------------------------------------------------
-@njit(cache=True, inline="always")
-def stack_value(pub, seat, mem, k, ft, w, stack, pile, rng, row):
-    """What the face-up tile on ``stack`` offers the seat (build or fight value)."""
-    tile = pub[P_TOP_UP + stack]
-    if tile < 0:
-        return 0.0
-    if tile_attr(k, TILE_KIND, tile) == TILE_BUILDING:
-        missing = blocks_missing(pub, k, seat, tile)
-        if missing > FAR_MISSING:
-            return 0.0  # too far from affordable to shape where the bot goes now
-        value, _ = best_placement(pub, seat, mem, k, w, tile, rng, row)
-        if missing > 0:
-            value = value * 0.5 / (1 + missing)
-        return value
-    return mob_value(pub, seat, k, ft, w, tile, pile)
-
-
-@njit(cache=True)
+@kernel
 def fill_stack_values(pub, seat, mem, k, ft, w, rng, row):
-    """Value of every face-up tile within reach (``mem[MEM_STACK_VALUE + stack]``), computed
-    once per decision; returns the bitmask of stacks next to some reachable point."""
-    around = k[K_REACH_STACKS + pub[P_POS + seat]]
-    up = around & (pub[C_UP_BUILDINGS] | pub[C_UP_MOBS])
+    """Value of every face-up tile within reach (``mem[MEM_STACK_VALUE + stack]``): the value
+    of building it (scaled down while blocks are missing) or the expected value of fighting
+    it. Placements come from the per-tile cache; the rest is a few table lookups, cheaper to
+    recompute than to key."""
+    up = k[K_REACH_STACKS + pub[P_POS + seat]] & (pub[C_UP_BUILDINGS] | pub[C_UP_MOBS])
     pile = _pile_row(pub, k)
-    # a stack's value depends on its tile, the seat's board, supply and pile: key on them
-    supply = 0
-    for m in range(WILD + 1):
-        supply = supply * 64 + min(pub[supply_at(seat, m)], 63)
     version = _version(pub, seat)
     while up:
         stack = low_index(up)
         up &= up - 1
-        key = MEM_STACK_KEY + 4 * stack
         tile = pub[P_TOP_UP + stack]
-        # buildings depend on the supply (what is missing), mobs on the pile
-        building = tile_attr(k, TILE_KIND, tile) == TILE_BUILDING
-        needs = supply if building else -1
-        if (
-            mem[key] == tile
-            and mem[key + 1] == version
-            and mem[key + 2] == needs
-            and mem[key + 3] == pile
-        ):
-            continue
-        mem[MEM_STACK_VALUE + stack] = stack_value(pub, seat, mem, k, ft, w, stack, pile, rng, row)
-        mem[key] = tile
-        mem[key + 1] = version
-        mem[key + 2] = needs
-        mem[key + 3] = pile
-    return around
+        if tile_attr(k, TILE_KIND, tile) != TILE_BUILDING:
+            value = mob_value(pub, seat, k, ft, w, tile, pile)
+        else:
+            missing = blocks_missing(pub, k, seat, tile)
+            if missing > FAR_MISSING:
+                value = 0.0  # too far from affordable to shape where the bot goes now
+            else:
+                value = placement_value(pub, seat, mem, k, w, tile, version, rng, row)
+                if missing > 0:
+                    value = value * 0.5 / (1 + missing)
+        mem[MEM_STACK_VALUE + stack] = value
 
 
-@njit(cache=True)
+@kernel
 def prepare_stack_values(pub, seat, mem, k, ft, w, rng, row):
     """Stack values for the current state, recomputed only when the table
     changed since the last decision (choosing an action type or a tile changes nothing, so
@@ -564,7 +566,7 @@ def prepare_stack_values(pub, seat, mem, k, ft, w, rng, row):
     mem[MEM_STAMP] = stamp
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _point_value(pub, mem, k, w, point, face_up):
     reveal = 0
     waiting = 0.0
@@ -580,7 +582,7 @@ def _point_value(pub, mem, k, w, point, face_up):
     return w[W_REVEAL] * reveal + w[W_POSITION] * waiting
 
 
-@njit(cache=True)
+@kernel
 def best_point(pub, seat, mem, k, w, rng, row, randomize):
     """Best crossing point to explore to: face-down stacks turned up there (R-EXPLORE-2), and
     the best build or fight waiting next to it (stack values filled by
@@ -601,7 +603,7 @@ def best_point(pub, seat, mem, k, w, rng, row, randomize):
     return pick_best(mem, MEM_POINT_VALUE, np.uint64(start), rng, row, randomize)
 
 
-@njit(cache=True)
+@kernel
 def best_score_value(pub, seat, k, rnd, rng, row):
     """R-SCORE-2: the value that scores most in this round."""
     best = NEG
@@ -613,7 +615,7 @@ def best_score_value(pub, seat, k, rnd, rng, row):
     return choice
 
 
-@njit(cache=True)
+@kernel
 def _affordable(pub, k, seat, stacks):
     result = 0
     while stacks:
@@ -624,13 +626,13 @@ def _affordable(pub, k, seat, stacks):
     return result
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def best_adjacent(pub, seat, mem, stacks, rng, row, randomize):
     """Best of the stacks in ``stacks`` (int mask) by their filled value."""
     return pick_best(mem, MEM_STACK_VALUE, np.uint64(stacks), rng, row, randomize)
 
 
-@njit(cache=True)
+@kernel
 def action_type_value(pub, seat, mem, k, ft, w, action_type, values, rng, row):
     """Value of the best decision within an action type (PH_TURN); stack values are filled."""
     here = k[K_ADJ_STACKS + pub[P_POS + seat]]
@@ -652,7 +654,7 @@ def action_type_value(pub, seat, mem, k, ft, w, action_type, values, rng, row):
 
 
 # ---- the decision ---------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def choose_onestep(w, pub, seat, mem, k, ft, mask, pass_ok, rng, row):
     """The decision of a one-step bot with weights ``w`` in the current phase."""
     phase = pub[C_PHASE]

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from bnb_sim._jit import njit
+from bnb_sim._jit import kernel
 from bnb_sim.engine.bits import kth_set_bit, popcount
 from bnb_sim.engine.rng import bounded_row
 from bnb_sim.engine.state import PASS
 
 
-@njit(cache=True)
+@kernel
 def choose_random(mask, pass_ok, rng, row):
     """Pick one legal decision uniformly with stream ``rng[row]`` (the seat's policy stream)."""
     n_bits = popcount(mask)
