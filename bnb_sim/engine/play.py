@@ -170,7 +170,7 @@ GAME_DECIDING_SEAT = 12
 N_GAME_COLUMNS = 13
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _bits(mask):
     count = 0
     while mask:
