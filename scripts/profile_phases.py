@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Where the time of a game goes: CPU cycles per game by phase, for legality, the policy's
+decision and applying it.
+
+    python scripts/profile_phases.py [--policy heuristic] [--players 4] [--games 5000]
+
+It replays the loop of :func:`bnb_sim.engine.play.play_out` with the cycle counter
+(``llvm.readcyclecounter``, i.e. ``rdtsc`` on x86) read around each step, one thread, on the
+same games as ``bnb simulate --seed 1``. Counts include ~20 cycles of counter overhead per
+step. Use it before optimising: the numbers tell which phase and which step to look at (the
+measurements behind ``bnb_sim._jit.kernel`` came from this loop). Prints nothing useful on
+CPUs without a cycle counter (the counter reads 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from bnb_sim._jit import numba
+from bnb_sim.engine import state as S
+from bnb_sim.engine.layout import P_SIZE, RNG_POLICY
+from bnb_sim.engine.legal import legal_bits
+from bnb_sim.engine.observation import prepare_observation
+from bnb_sim.engine.play import MEM_SIZE, new_game
+from bnb_sim.engine.step import apply_action
+from bnb_sim.policies.dispatch import decide
+from bnb_sim.policies.kinds import RANDOM
+from bnb_sim.policies.random_policy import choose_random
+from bnb_sim.runner.config import GameConfig
+
+
+@intrinsic
+def cycles(typingctx):
+    """The CPU's cycle counter."""
+
+    def codegen(context, builder, signature, args):
+        fnty = ir.FunctionType(ir.IntType(64), [])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.readcyclecounter")
+        return builder.call(fn, [])
+
+    return types.int64(), codegen
+
+
+@numba.njit(_nrt=False)
+def timed_loop(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, out):
+    """``play_out`` with ``out[step, phase] += cycles`` (steps: legal, decide, apply)."""
+    n_players = pub[S.C_N_PLAYERS]
+    rotation = pub[S.C_ROTATION]
+    while pub[S.C_PHASE] != S.PH_OVER:
+        phase = pub[S.C_PHASE]
+        t0 = cycles()
+        mask, pass_ok = legal_bits(pub, k)
+        t1 = cycles()
+        seat = pub[S.C_SEAT]
+        player = (seat + rotation) % n_players
+        if kinds[player] == RANDOM:
+            action = choose_random(mask, pass_ok, rng, RNG_POLICY + seat)
+        else:
+            prepare_observation(pub, hid, seat)
+            action = decide(
+                kinds[player],
+                params[player],
+                plugins[player],
+                pub,
+                rng,
+                seat,
+                mem[seat],
+                k,
+                ft,
+                mask,
+                pass_ok,
+                obs_buf,
+                legal_buf,
+            )
+        t2 = cycles()
+        apply_action(pub, hid, rng, k, action)
+        t3 = cycles()
+        out[0, phase] += t1 - t0
+        out[1, phase] += t2 - t1
+        out[2, phase] += t3 - t2
+
+
+def profile(policy: str, players: int, games: int, seed: int = 1) -> np.ndarray:
+    """Cycles per game, ``[step, phase]`` (steps: legal, decide, apply)."""
+    config = GameConfig.create(players, [policy], seed=seed)
+    k, ft, kinds, params, plugins = config.kernel_inputs
+    out = np.zeros((3, len(S.PHASE_NAMES)), np.int64)
+    obs_buf = np.zeros(P_SIZE, np.int64)
+    legal_buf = np.zeros(S.N_ACTIONS, np.bool_)
+    for game in range(-3, games):  # three games to compile, not counted
+        pub, hid, rng = new_game(k, np.uint64(config.master), max(game, 0), players)
+        mem = np.zeros((players, MEM_SIZE))
+        target = out if game >= 0 else np.zeros_like(out)
+        timed_loop(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, target)
+    return out / max(games, 1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--policy", default="heuristic")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", type=int, default=5000)
+    args = parser.parse_args()
+    t0 = time.perf_counter()
+    per_game = profile(args.policy, args.players, args.games)
+    print(f"{args.games} games of {args.players} x {args.policy}, cycles per game")
+    print(f"{'phase':<12}{'legal':>10}{'decide':>10}{'apply':>10}")
+    for phase, name in enumerate(S.PHASE_NAMES):
+        row = per_game[:, phase]
+        if row.sum() > 0:
+            print(f"{name:<12}" + "".join(f"{v:>10,.0f}" for v in row))
+    print(f"{'total':<12}" + "".join(f"{v:>10,.0f}" for v in per_game.sum(axis=1)))
+    print(f"all steps: {per_game.sum():,.0f} cycles per game ({time.perf_counter() - t0:.1f} s)")
+
+
+if __name__ == "__main__":
+    main()
