@@ -1,10 +1,11 @@
 """Flat array layouts of the engine: the static array ``k``, and a game's ``pub``, ``hid`` and
 ``rng`` arrays.
 
-Why flat arrays and not a namedtuple of arrays: numba passes every array of a tuple struct
-through every call and touches each one's reference count, which measured ~50 ns per call
-for a 28-array state against ~1 ns for one array. A game takes a few hundred decisions and
-thousands of helper calls, so the state is four plain arrays with named offsets instead:
+Why flat arrays and not a namedtuple of arrays: numba passes every member of a tuple struct
+through every call (and, with its runtime, touched each one's reference count: ~50 ns per
+call for a 28-array state against ~1 ns for one array; the kernels now compile without the
+runtime, see ``bnb_sim._jit.kernel``). A game takes a few hundred decisions and thousands of
+helper calls, so the state is four plain arrays with named offsets instead:
 
 * ``k`` (int64): everything static for a run, the component numbers (``K_*``), the table
   geometry and the run options. Built once in Python (:mod:`bnb_sim.engine.static`).
