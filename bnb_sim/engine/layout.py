@@ -80,8 +80,7 @@ K_ADJ_STACKS = K_GROUP + 512  # 25
 K_ADJ_SLOTS = K_ADJ_STACKS + N_POINTS  # 25
 K_REACH = K_ADJ_SLOTS + N_POINTS  # 25
 K_REACH_STACKS = K_REACH + N_POINTS  # 25: stacks next to any point within reach of a point
-K_ADJ_LIST = K_REACH_STACKS + N_POINTS  # 25 x 4: the stacks next to a point, -1 padded
-K_SIZE = K_ADJ_LIST + 4 * N_POINTS
+K_SIZE = K_REACH_STACKS + N_POINTS
 
 # ---- pub: public state --------------------------------------------------------------------
 P_CTL = 0  # 64: control record, C_* below

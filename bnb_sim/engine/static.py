@@ -90,9 +90,6 @@ def build_static(arrays, opts, tables=None) -> Static:
             if (int(geo.reach[point]) >> other) & 1:
                 near |= int(geo.adj_stacks[other])
         k[L.K_REACH_STACKS + point] = near
-        stacks = [s for s in range(16) if (int(geo.adj_stacks[point]) >> s) & 1]
-        stacks += [-1] * (4 - len(stacks))
-        k[L.K_ADJ_LIST + 4 * point : L.K_ADJ_LIST + 4 * point + 4] = stacks
     ft = np.zeros((1, 8), np.float64)
     if tables is not None:
         k[L.K_PILE_MINS : L.K_PILE_MINS + n_types] = tables.mins

@@ -33,7 +33,6 @@ from bnb_sim.engine.collect import collectable_now
 from bnb_sim.engine.cube import collectable_bits
 from bnb_sim.engine.groups import count_spaces
 from bnb_sim.engine.layout import (
-    K_ADJ_LIST,
     K_ADJ_STACKS,
     K_FT_HMAX,
     K_PILE_MINS,
@@ -567,19 +566,17 @@ def prepare_stack_values(pub, seat, mem, k, ft, w, rng, row):
 
 
 @kernel(inline="always")
-def _point_value(pub, mem, k, w, point, face_up):
-    reveal = 0
+def _point_value(mem, k, w, point, face_up, face_down):
+    """``face_up``/``face_down``: masks of the stacks showing a tile / holding only hidden
+    ones."""
+    adjacent = k[K_ADJ_STACKS + point]
     waiting = 0.0
-    for j in range(4):
-        stack = k[K_ADJ_LIST + 4 * point + j]
-        if stack < 0:
-            continue
-        if (face_up >> stack) & 1:
-            if mem[MEM_STACK_VALUE + stack] > waiting:
-                waiting = mem[MEM_STACK_VALUE + stack]
-        elif pub[P_STACK_H + stack] > 0:
-            reveal += 1
-    return w[W_REVEAL] * reveal + w[W_POSITION] * waiting
+    up = adjacent & face_up
+    while up:
+        stack = low_index(up)
+        up &= up - 1
+        waiting = max(waiting, mem[MEM_STACK_VALUE + stack])
+    return w[W_REVEAL] * popcount(adjacent & face_down) + w[W_POSITION] * waiting
 
 
 @kernel
@@ -594,11 +591,16 @@ def best_point(pub, seat, mem, k, w, rng, row, randomize):
     start = k[K_REACH + pub[P_POS + seat]]
     if mem[MEM_POINT_STAMP] != stamp:
         face_up = pub[C_UP_BUILDINGS] | pub[C_UP_MOBS]
+        face_down = 0
+        for stack in range(16):
+            if pub[P_STACK_H + stack] > 0:
+                face_down |= 1 << stack
+        face_down &= ~face_up
         reach = start
         while reach:
             point = low_index(reach)
             reach &= reach - 1
-            mem[MEM_POINT_VALUE + point] = _point_value(pub, mem, k, w, point, face_up)
+            mem[MEM_POINT_VALUE + point] = _point_value(mem, k, w, point, face_up, face_down)
         mem[MEM_POINT_STAMP] = stamp
     return pick_best(mem, MEM_POINT_VALUE, np.uint64(start), rng, row, randomize)
 
