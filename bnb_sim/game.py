@@ -7,7 +7,7 @@
         game.apply_action(action)
     game.result()                              # one dict per seat
 
-The kernels are the batch engine's own (``legal_bits``, ``decide``, ``apply_action``), so a
+The kernels are the batch engine's own (``legal_bits``, ``seat_decision``, ``apply_action``), so a
 game played here is identical to game ``game_index`` of a batch with the same seed, players
 and policies. Hidden information stays hidden unless you ask for it (:meth:`Game.reveal`).
 """
@@ -132,9 +132,8 @@ class Game:
         """The decision the current seat's policy makes now (consumes its random stream, as
         in a batch run)."""
         from bnb_sim.engine.legal import is_legal, legal_bits
-        from bnb_sim.engine.observation import prepare_observation
+        from bnb_sim.engine.play import seat_decision
         from bnb_sim.engine.state import N_ACTIONS, P_SIZE
-        from bnb_sim.policies.dispatch import decide
 
         if self.is_over():
             raise BnbError("the game is over")
@@ -142,21 +141,20 @@ class Game:
         player = self.player_of_seat(seat)
         mask, pass_ok = legal_bits(self._pub, self._k)
         mask = np.uint64(mask)  # numba hands a uint64 back as a Python int
-        prepare_observation(self._pub, self._hid, seat)
-        action = decide(
-            self._kinds[player],
-            self._params[player],
-            self._plugins[player],
+        action = seat_decision(
             self._pub,
+            self._hid,
             self._rng,
-            seat,
-            self._mem[seat],
             self._k,
             self._ft,
-            mask,
-            pass_ok,
+            self._kinds,
+            self._params,
+            self._plugins,
+            self._mem,
             np.zeros(P_SIZE, np.int64),
             np.zeros(N_ACTIONS, np.bool_),
+            mask,
+            pass_ok,
         )
         if not is_legal(mask, pass_ok, action):
             raise PolicyError(

@@ -25,14 +25,10 @@ from numba.extending import intrinsic
 
 from bnb_sim._jit import numba
 from bnb_sim.engine import state as S
-from bnb_sim.engine.layout import P_SIZE, RNG_POLICY
+from bnb_sim.engine.layout import P_SIZE
 from bnb_sim.engine.legal import legal_bits
-from bnb_sim.engine.observation import prepare_observation
-from bnb_sim.engine.play import MEM_SIZE, new_game
+from bnb_sim.engine.play import MEM_SIZE, new_game, seat_decision
 from bnb_sim.engine.step import apply_action
-from bnb_sim.policies.dispatch import decide
-from bnb_sim.policies.kinds import RANDOM
-from bnb_sim.policies.random_policy import choose_random
 from bnb_sim.runner.config import GameConfig
 
 
@@ -51,34 +47,14 @@ def cycles(typingctx):
 @numba.njit(_nrt=False)
 def timed_loop(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, out):
     """``play_out`` with ``out[step, phase] += cycles`` (steps: legal, decide, apply)."""
-    n_players = pub[S.C_N_PLAYERS]
-    rotation = pub[S.C_ROTATION]
     while pub[S.C_PHASE] != S.PH_OVER:
         phase = pub[S.C_PHASE]
         t0 = cycles()
         mask, pass_ok = legal_bits(pub, k)
         t1 = cycles()
-        seat = pub[S.C_SEAT]
-        player = (seat + rotation) % n_players
-        if kinds[player] == RANDOM:
-            action = choose_random(mask, pass_ok, rng, RNG_POLICY + seat)
-        else:
-            prepare_observation(pub, hid, seat)
-            action = decide(
-                kinds[player],
-                params[player],
-                plugins[player],
-                pub,
-                rng,
-                seat,
-                mem[seat],
-                k,
-                ft,
-                mask,
-                pass_ok,
-                obs_buf,
-                legal_buf,
-            )
+        action = seat_decision(
+            pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, mask, pass_ok
+        )
         t2 = cycles()
         apply_action(pub, hid, rng, k, action)
         t3 = cycles()

@@ -90,6 +90,33 @@ def play_game(k, ft, kinds, params, plugins, master, game_index, n_players):
     return pub, hid
 
 
+@kernel(inline="always")
+def seat_decision(
+    pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, mask, pass_ok
+):
+    """The decision of the seat to play, from the policy of the player in that seat."""
+    seat = pub[C_SEAT]
+    player = (seat + pub[C_ROTATION]) % pub[C_N_PLAYERS]
+    if kinds[player] == RANDOM:  # looks at nothing but the legal actions
+        return choose_random(mask, pass_ok, rng, RNG_POLICY + seat)
+    prepare_observation(pub, hid, seat)
+    return decide(
+        kinds[player],
+        params[player],
+        plugins[player],
+        pub,
+        rng,
+        seat,
+        mem[seat],
+        k,
+        ft,
+        mask,
+        pass_ok,
+        obs_buf,
+        legal_buf,
+    )
+
+
 @kernel
 def play_out(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf):
     """Ask the policies and apply their decisions until the game is over.
@@ -99,32 +126,12 @@ def play_out(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_b
     increments and decrements numba adds around every array use were half the time of a
     heuristic decision; see ``_jit.py``).
     """
-    n_players = pub[C_N_PLAYERS]
-    rotation = pub[C_ROTATION]
     check = k[K_OPTS + OPT_CHECK] != 0
     while pub[C_PHASE] != PH_OVER:
         mask, pass_ok = legal_bits(pub, k)
-        seat = pub[C_SEAT]
-        player = (seat + rotation) % n_players
-        if kinds[player] == RANDOM:  # looks at nothing but the legal actions
-            action = choose_random(mask, pass_ok, rng, RNG_POLICY + seat)
-        else:
-            prepare_observation(pub, hid, seat)
-            action = decide(
-                kinds[player],
-                params[player],
-                plugins[player],
-                pub,
-                rng,
-                seat,
-                mem[seat],
-                k,
-                ft,
-                mask,
-                pass_ok,
-                obs_buf,
-                legal_buf,
-            )
+        action = seat_decision(
+            pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, mask, pass_ok
+        )
         if not is_legal(mask, pass_ok, action):
             pub[C_STATUS] = ST_ILLEGAL_ACTION
             pub[C_STATUS_INFO] = action
