@@ -11,7 +11,8 @@ Prints the machine (platform, CPU model, cores), Python, numba and numpy version
   (target: 2 threads >= 1.8x one thread);
 * ``e2e``: ``bnb simulate --games 1000000 --players 4 --policy heuristic`` end to end as a
   subprocess, Parquet included (target: <= 60 s on the 2-core machine), with its peak RSS;
-* ``memory``: peak RSS (``wait4`` rusage of the subprocess) of ``bnb simulate`` runs of
+* ``memory``: peak RSS (``wait4`` rusage of the subprocess, started from a small launcher so
+  that this process's own memory does not count) of ``bnb simulate`` runs of
   growing size, 4 random players (target: <= 500 MB for 10,000,000 games; pass
   ``--memory-games 10000000`` when there is time, the default 1M and 3M show that memory
   does not grow with N);
@@ -50,20 +51,36 @@ def speed(repeats: int = 5, seconds: float = 1.0) -> dict[str, Any]:
     return {"rows": rows}
 
 
+# A small fresh interpreter starts the command and reports the command's peak RSS. A child
+# forked straight from this process would report at least this process's own RSS (Linux
+# keeps the high-water mark of the forked copy across exec), and after the speed section
+# this process holds a few hundred MB.
+_PEAK_RSS_LAUNCHER = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execvp(sys.argv[2], sys.argv[2:])
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as f:
+    f.write(str(usage.ru_maxrss))
+sys.exit(os.waitstatus_to_exitcode(status) % 256)
+"""
+
+
 def _run_measured(cmd: list[str], env: dict[str, str] | None = None) -> dict[str, Any]:
-    """Run ``cmd``; wall time, exit code, stdout, and peak RSS (MB) from ``wait4``."""
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    stdout, stderr = proc.stdout.read(), proc.stderr.read()  # type: ignore[union-attr]
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    seconds = time.perf_counter() - t0
+    """Run ``cmd``; wall time, exit code, stdout, and its peak RSS (MB) from ``wait4``."""
+    with tempfile.NamedTemporaryFile(prefix="bnb-bench-rss-", mode="r") as peak:
+        t0 = time.perf_counter()
+        launcher = [sys.executable, "-c", _PEAK_RSS_LAUNCHER, peak.name, *cmd]
+        proc = subprocess.run(launcher, env=env, capture_output=True)
+        seconds = time.perf_counter() - t0
+        kib = peak.read().strip()
     return {
         "seconds": seconds,
         "rc": proc.returncode,
-        "peak_rss_mb": usage.ru_maxrss / 1024,  # KiB on Linux
-        "stdout": stdout.decode(errors="replace"),
-        "stderr": stderr.decode(errors="replace")[-2000:],
+        "peak_rss_mb": int(kib) / 1024 if kib else float("nan"),  # KiB on Linux
+        "stdout": proc.stdout.decode(errors="replace"),
+        "stderr": proc.stderr.decode(errors="replace")[-2000:],
     }
 
 
