@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 
-from bnb_sim.cli.options import components_option
+from bnb_sim.cli.options import components_option, out_option
 from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progress_printer
 
 
@@ -52,13 +51,7 @@ from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progres
     help="Stop after this many games (A's and B's together) if no decision was reached.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@click.option(
-    "--out",
-    "-o",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="Also write a report (md, html, summary.json) into this folder.",
-)
+@out_option(None, "Also write a report (md, html, summary.json) into this folder.")
 @components_option
 @play_options
 def compare(

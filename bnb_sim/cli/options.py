@@ -1,5 +1,8 @@
 """Options shared by several commands.
 
+``@out_option(default, help)`` adds ``--out/-o FOLDER`` (a ``Path``) for the commands that write
+a report folder.
+
 ``@components_option`` adds ``--components FILE`` (repeatable: files apply in order over the
 defaults) and passes the loaded :class:`~bnb_sim.components.Components` to the command as
 ``components``. Nothing is imported until the command runs, so ``bnb --help`` stays cheap; a
@@ -8,6 +11,8 @@ one line with exit code 2.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import click
 
@@ -31,3 +36,15 @@ def components_option(func):
         help="Component data (TOML): a complete file, or an override of the defaults "
         "(repeat to stack overrides). Default: the built-in data with its estimates.",
     )(func)
+
+
+def out_option(default: str | None, help: str):
+    """Decorator: ``--out/-o FOLDER`` -> an ``out`` argument (a ``Path``, or None)."""
+    return click.option(
+        "--out",
+        "-o",
+        type=click.Path(path_type=Path),
+        default=None if default is None else Path(default),
+        show_default=default is not None,
+        help=help,
+    )

@@ -6,16 +6,12 @@ from pathlib import Path
 
 import click
 
+from bnb_sim.cli.options import out_option
+
 
 @click.command("report")
 @click.argument("run_dir", type=click.Path(path_type=Path))
-@click.option(
-    "--out",
-    "-o",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="Folder for the report (created if needed). Default: reports/<run dir name>.",
-)
+@out_option(None, "Folder for the report (created if needed). Default: reports/<run dir name>.")
 @click.option("--title", default=None, help="Report title. Default: from the run dir name.")
 def report(run_dir: Path, out: Path | None, title: str | None) -> None:
     """Write report.md, a self-contained report.html, PNG figures and summary.json for RUN_DIR.

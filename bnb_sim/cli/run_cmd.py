@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from bnb_sim.cli.options import out_option
 from bnb_sim.errors import BnbError
 
 
@@ -83,13 +84,7 @@ def command_line() -> str:
     default=None,
     help="Run a bundled experiment instead of a file (e.g. demo).",
 )
-@click.option(
-    "--out",
-    "-o",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="Report folder (created if needed). Default: reports/<experiment name>.",
-)
+@out_option(None, "Report folder (created if needed). Default: reports/<experiment name>.")
 @click.option(
     "--threads",
     type=click.IntRange(1, 1024),

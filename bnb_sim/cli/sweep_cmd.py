@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
-from bnb_sim.cli.options import components_option
+from bnb_sim.cli.options import components_option, out_option
 from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progress_printer
 
 
@@ -43,14 +41,7 @@ from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progres
 )
 @components_option
 @play_options
-@click.option(
-    "--out",
-    "-o",
-    type=click.Path(path_type=Path),
-    default=Path("reports/sweep"),
-    show_default=True,
-    help="Report folder (created if needed).",
-)
+@out_option("reports/sweep", "Report folder (created if needed).")
 def sweep(
     sets, zip_mode, games, players, policies, components, seed, threads, variant, quiet, out
 ) -> None:
