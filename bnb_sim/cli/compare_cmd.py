@@ -69,7 +69,7 @@ def compare(
     components,
     seed,
     threads,
-    variant,
+    readings,
     quiet,
 ) -> None:
     """Is policy A better than policy B? Both play the same seeds (same deal, same dice), the
@@ -111,7 +111,7 @@ def compare(
         max_games=max_games,
         seed=seed,
         components=components,
-        variant=variant,
+        readings=readings,
         threads=threads,
         progress=progress_printer(quiet or as_json),
     )

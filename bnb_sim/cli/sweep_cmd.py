@@ -43,7 +43,7 @@ from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progres
 @play_options
 @out_option("reports/sweep", "Report folder (created if needed).")
 def sweep(
-    sets, zip_mode, games, players, policies, components, seed, threads, variant, quiet, out
+    sets, zip_mode, games, players, policies, components, seed, threads, readings, quiet, out
 ) -> None:
     """Re-run one simulation under each component variant on the same seeds and report the
     effect on win rates and XP (paired differences against the component file's values, 95%
@@ -69,7 +69,7 @@ def sweep(
         mode=mode,
         seed=seed,
         components=components,
-        variant=variant,
+        readings=readings,
         threads=threads,
         variants=variants,
         progress=progress_printer(quiet),

@@ -40,7 +40,7 @@ from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progres
 @play_options
 @out_option("reports/tournament", "Report folder (created if needed).")
 def tournament(
-    policies, players, games, bootstrap, anchor, components, seed, threads, variant, quiet, out
+    policies, players, games, bootstrap, anchor, components, seed, threads, readings, quiet, out
 ) -> None:
     """Every combination of PLAYERS policies, each in all its seatings on the same seeds; a
     head-to-head matrix, Bradley-Terry Elo ratings with bootstrap intervals over seeds, win
@@ -63,7 +63,7 @@ def tournament(
         games,
         seed=seed,
         components=components,
-        variant=variant,
+        readings=readings,
         threads=threads,
         n_boot=bootstrap,
         anchor=None if anchor == "none" else anchor,
