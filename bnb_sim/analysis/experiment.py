@@ -356,7 +356,7 @@ def _item_readings(r: _Reader, kind: str, head: dict, head_variant: str | None, 
     variant = r.str("variant", None)
     if variant is None and "variant" not in own:
         variant = head_variant
-    seating = r.str("seating", None) if kind == "simulation" else None
+    seating = r.str("seating", None, SEATINGS) if kind == "simulation" else None
     try:
         resolved = R.resolve(given, aliases={"variant": variant, "seating": seating},
                              players=players)  # fmt: skip
