@@ -525,3 +525,8 @@ def test_experiment_items_play_under_their_readings(tmp_path):
     result = run_item(exp.items[1])
     assert result.params["readings"]["bonus_biomes"] == "built"
     assert result.params["readings"]["seating"] == "fixed"  # the tournament's design
+
+    from bnb_sim.analysis.tournament import tournament_sections
+
+    texts = [str(vars(b)) for s in tournament_sections(result) for b in s.blocks]
+    assert any("bonus_biomes=built" in t for t in texts)  # the report states the readings
