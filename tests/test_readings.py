@@ -107,14 +107,28 @@ def test_bnb_readings_lists_them_and_json(capsys):
             ],
             "tournament: the seating is part of the design (fixed)",
         ),
+        (
+            ["compare", "random", "greedy", "--precision", "0.1", "--reading", "seating=random"],
+            "compare: the seating is part of the design (fixed)",
+        ),
+        (
+            [
+                "sweep",
+                "--set",
+                "mobs.enderman.hearts=5,7",
+                "--reading",
+                "variant=beginner,standard",
+            ],
+            "sweep: one variant per player is not supported here",
+        ),
     ],
 )
 def test_bad_readings_are_one_line_with_the_choices(tmp_path, capsys, args, fragment):
-    writes = args[0] in ("simulate", "tournament")
+    writes = args[0] in ("simulate", "tournament", "compare", "sweep")
     code, out, err = run_cli(capsys, [*args, "--out", tmp_path / "x"] if writes else args)
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and fragment in err, err
-    assert not (tmp_path / "x").exists() or args[0] == "tournament"  # it makes the folder first
+    assert not (tmp_path / "x").exists()  # nothing written
 
 
 def test_python_api_readings_and_aliases():

@@ -55,12 +55,13 @@ def sweep(
         parse_set_option,
     )
     from bnb_sim.analysis.tournament import split_policy_list
-    from bnb_sim.runner.experiments import run_sweep
+    from bnb_sim.runner.experiments import design_readings, run_sweep
 
     parsed = [parse_set_option(s) for s in sets]
     mode = "zip" if zip_mode else "grid"
     variants = build_variants(components, parsed, mode)  # bad paths fail here, before playing
     policy_list = split_policy_list(policies)[:players]
+    design_readings(readings, None, seating="rotate", what="sweep")
     prepare_out(out)
     result = run_sweep(
         games=games,

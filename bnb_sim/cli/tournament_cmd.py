@@ -52,10 +52,11 @@ def tournament(
         split_policy_list,
     )
     from bnb_sim.policies.registry import parse_policy
-    from bnb_sim.runner.experiments import run_tournament
+    from bnb_sim.runner.experiments import design_readings, run_tournament
 
     specs = split_policy_list(policies)
     schedule([parse_policy(p).label for p in specs], players)  # bad input fails before play
+    design_readings(readings, None, seating="fixed", what="tournament")
     prepare_out(out)
     result = run_tournament(
         specs,
