@@ -511,6 +511,10 @@ def test_experiment_file_readings_per_item_and_conflicts(tmp_path):
                            "readings": {"seating": "random"}}]}  # fmt: skip
     with pytest.raises(BnbError, match="seating is part of the design"):
         parse_experiment(bad, "x.toml", tmp_path)
+    bad = {"simulation": [{"games": 4, "policies": ["random"],
+                           "readings": {"variant": "beginner,standard,standard"}}]}  # fmt: skip
+    with pytest.raises(BnbError, match="3 values for 2 players"):
+        parse_experiment(bad, "x.toml", tmp_path)
     bad = {"simulation": [{"games": 4, "policies": ["random"], "readings": {"bow": "never"}}]}
     with pytest.raises(BnbError, match="'never' is not one of always | choose"):
         parse_experiment(bad, "x.toml", tmp_path)

@@ -425,7 +425,10 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
             names.add(name)
             where = f"{kind} '{name}'" if r.has("name") else where
             r.where = where
-            players = r.table.get("players") if isinstance(r.table.get("players"), int) else None
+            players = r.table.get("players", 2)  # the default of simulations (checked below)
+            players = (
+                players if isinstance(players, int) and not isinstance(players, bool) else None
+            )
             explicit, resolved = _item_readings(r, kind, head_readings, default_variant, players)
             common = {
                 "name": name,
