@@ -548,3 +548,32 @@ def test_experiment_items_play_under_their_readings(tmp_path):
 
     texts = [str(vars(b)) for s in tournament_sections(result) for b in s.blocks]
     assert any("bonus_biomes=built" in t for t in texts)  # the report states the readings
+
+
+_WEAPON_PROV = (
+    'provenance = { hearts = "estimate", extra_reveals = "known", xp_on_reveal = "known", '
+    'blocks_on_reveal = "known", detonate_hearts = "known", start_count = "known", '
+    'table_count = "estimate" }\nsource = "RULES.md"\nreason = "the data before the third bow"\n'
+)
+TWO_BOWS = (
+    f"[weapons.bow]\ntable_count = 2\n{_WEAPON_PROV}\n"
+    f"[weapons.iron_sword]\ntable_count = 4\n{_WEAPON_PROV}"
+)
+
+
+def test_r_turn_2_one_by_one_replays_the_engine_before_the_readings(tmp_path):
+    # R-TURN-2 (hunger=one-by-one) is the engine's behaviour before the readings existed: with
+    # the two-bow data it plays exactly the games it played then (hash taken from that engine)
+    import hashlib
+
+    from bnb_sim.runner.simulate import simulate
+
+    override = tmp_path / "two_bows.toml"
+    override.write_text(TWO_BOWS)
+    df = simulate(
+        300, 3, ["random", "greedy", "heuristic"], seed=9, threads=1,
+        components=str(override), readings=ONE_BY_ONE,
+    )  # fmt: skip
+    cols = ["game", "seat", "player", "xp", "rank", "hunger_spent", "fights", "turns"]
+    digest = hashlib.sha256(np.ascontiguousarray(df[cols].to_numpy(np.int64)).tobytes())
+    assert digest.hexdigest()[:16] == "3ef27d178354dbe7"
