@@ -56,8 +56,8 @@ class GameConfig:
         low, high = self.components.rule("players_min"), self.components.rule("players_max")
         if not low <= n <= high:
             raise BnbError(f"players must be between {low} and {high}, got {n}")
-        if not isinstance(self.readings, R.Readings):
-            raise BnbError(f"readings must be a Readings, got {self.readings!r}")
+        if not isinstance(self.readings, R.Readings):  # a mapping of name -> value
+            object.__setattr__(self, "readings", R.resolve(self.readings, players=n))
         self.readings.check_players(n)
         if isinstance(self.seed, bool) or not isinstance(self.seed, int | np.integer):
             raise BnbError(f"seed must be an integer, got {self.seed!r}")
