@@ -43,7 +43,7 @@ from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progres
 @play_options
 @out_option("reports/sweep", "Report folder (created if needed).")
 def sweep(
-    sets, zip_mode, games, players, policies, components, seed, threads, variant, quiet, out
+    sets, zip_mode, games, players, policies, components, seed, threads, readings, quiet, out
 ) -> None:
     """Re-run one simulation under each component variant on the same seeds and report the
     effect on win rates and XP (paired differences against the component file's values, 95%
@@ -55,12 +55,13 @@ def sweep(
         parse_set_option,
     )
     from bnb_sim.analysis.tournament import split_policy_list
-    from bnb_sim.runner.experiments import run_sweep
+    from bnb_sim.runner.experiments import design_readings, run_sweep
 
     parsed = [parse_set_option(s) for s in sets]
     mode = "zip" if zip_mode else "grid"
     variants = build_variants(components, parsed, mode)  # bad paths fail here, before playing
     policy_list = split_policy_list(policies)[:players]
+    design_readings(readings, None, seating="rotate", what="sweep")
     prepare_out(out)
     result = run_sweep(
         games=games,
@@ -69,7 +70,7 @@ def sweep(
         mode=mode,
         seed=seed,
         components=components,
-        variant=variant,
+        readings=readings,
         threads=threads,
         variants=variants,
         progress=progress_printer(quiet),

@@ -40,7 +40,7 @@ from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progres
 @play_options
 @out_option("reports/tournament", "Report folder (created if needed).")
 def tournament(
-    policies, players, games, bootstrap, anchor, components, seed, threads, variant, quiet, out
+    policies, players, games, bootstrap, anchor, components, seed, threads, readings, quiet, out
 ) -> None:
     """Every combination of PLAYERS policies, each in all its seatings on the same seeds; a
     head-to-head matrix, Bradley-Terry Elo ratings with bootstrap intervals over seeds, win
@@ -52,10 +52,11 @@ def tournament(
         split_policy_list,
     )
     from bnb_sim.policies.registry import parse_policy
-    from bnb_sim.runner.experiments import run_tournament
+    from bnb_sim.runner.experiments import design_readings, run_tournament
 
     specs = split_policy_list(policies)
     schedule([parse_policy(p).label for p in specs], players)  # bad input fails before play
+    design_readings(readings, None, seating="fixed", what="tournament")
     prepare_out(out)
     result = run_tournament(
         specs,
@@ -63,7 +64,7 @@ def tournament(
         games,
         seed=seed,
         components=components,
-        variant=variant,
+        readings=readings,
         threads=threads,
         n_boot=bootstrap,
         anchor=None if anchor == "none" else anchor,
