@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import json
 
 import numpy as np
 import pandas as pd
-import pyarrow.parquet as pq
 import pytest
 from fake_runs import FakeSpec, make_frames, make_meta, write_fake_run
 
@@ -91,17 +91,22 @@ def test_writer_refuses_existing_run_and_resumes(tmp_path):
     writer.write_meta(make_meta(SPEC))
     writer.write_part(0, *_part(frames, 0))
     writer.write_part(2, *_part(frames, 2))
+    writer.flush()
     assert read_meta(path)["status"] == "partial"
     assert writer.missing_parts(3) == [1]
+    with pytest.raises(RunError, match="in use by another bnb-sim process"):
+        RunWriter(path, resume=True)  # the first writer still holds the folder
+    writer.close()
     with pytest.raises(RunError, match="already exists.*--resume.*--force"):
         RunWriter(path)
     resumed = RunWriter(path, resume=True)
     assert resumed.meta["params"]["seed"] == SPEC.seed
-    assert resumed.missing_parts(3) == [1]
+    assert resumed.verify_parts(3) == [1]
     with pytest.raises(RunError, match="1 of 3 parts are missing"):
         resumed.finish()
     resumed.write_part(1, *_part(frames, 1))
     resumed.finish()
+    resumed.close()
     seats, games, meta = load_run(path)
     assert meta["status"] == "complete" and len(games) == 300
     assert games["game"].tolist() == list(range(300))
@@ -111,15 +116,17 @@ def test_force_overwrites_a_run_but_not_other_folders(tmp_path, run_dir):
     path = tmp_path / "run"
     write_fake_run(path, SPEC)
     (path / "notes.txt").write_text("mine")
-    writer = RunWriter(path, force=True)
-    assert writer.missing_parts(3) == [0, 1, 2]
+    (path / "seats" / "notes.txt").write_text("mine too")
+    with RunWriter(path, force=True) as writer:
+        assert writer.missing_parts(3) == [0, 1, 2]
     assert not (path / "run.json").exists() and (path / "notes.txt").read_text() == "mine"
+    assert [p.name for p in (path / "seats").iterdir()] == ["notes.txt"]
     other = tmp_path / "home"
     other.mkdir()
     (other / "thesis.tex").write_text("precious")
-    with pytest.raises(RunError, match="not a run directory; refusing to overwrite"):
+    with pytest.raises(RunError, match="not a run .*--force only overwrites a run"):
         RunWriter(other, force=True)
-    assert (other / "thesis.tex").exists()
+    assert sorted(p.name for p in other.iterdir()) == ["thesis.tex"]  # not even a lock file
     with pytest.raises(RunError, match="not a run directory"):
         RunWriter(other, resume=True)
     with pytest.raises(RunError, match="cannot be used together"):
@@ -129,8 +136,9 @@ def test_force_overwrites_a_run_but_not_other_folders(tmp_path, run_dir):
         RunWriter(tmp_path / "file")
     # an empty folder, or resume on a folder that does not exist yet, starts a new run
     (tmp_path / "empty").mkdir()
-    RunWriter(tmp_path / "empty")
-    assert RunWriter(tmp_path / "new", resume=True).meta is None
+    RunWriter(tmp_path / "empty").close()
+    with RunWriter(tmp_path / "new", resume=True) as writer:
+        assert writer.meta is None
 
 
 def test_write_is_atomic_and_leftovers_are_ignored(tmp_path, monkeypatch):
@@ -139,24 +147,25 @@ def test_write_is_atomic_and_leftovers_are_ignored(tmp_path, monkeypatch):
     writer = RunWriter(path)
     writer.write_meta(make_meta(SPEC))
 
-    def boom(table, where, **kw):
-        with open(where, "wb") as f:
-            f.write(b"PAR1 half a file")
-        raise OSError("disk full")
+    def disk_full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(pq, "write_table", boom)
-    with pytest.raises(OSError, match="disk full"):
+    monkeypatch.setattr(storage.os, "fsync", disk_full)  # the bytes went in, the sync fails
+    with pytest.raises(storage.WriteFailed, match="No space left on device") as info:
         writer.write_part(0, *_part(frames, 0))
+    assert info.value.disk_full and info.value.file == path / "seats" / part_name(0)
     monkeypatch.undo()
     assert list((path / "seats").iterdir()) == []  # no part, no temporary file
     assert writer.missing_parts(3) == [0, 1, 2]
     # a temporary file left by a killed process: invisible to readers, removed on resume
     writer.write_part(0, *_part(frames, 0))
+    writer.flush()
     stale = path / "seats" / f".{part_name(1)}.tmp-99999"
     stale.write_bytes(b"garbage")
     seats, games, _ = load_run(path)  # partial: the finished part only
     assert len(games) == 100 and len(seats) == 400
-    RunWriter(path, resume=True)
+    writer.close()
+    RunWriter(path, resume=True).close()
     assert not stale.exists()
 
 
@@ -173,7 +182,16 @@ def test_write_part_checks_the_contract(tmp_path):
         writer.write_part(-1, seats, games)
     writer.write_meta({"params": {"seed": np.int64(7)}, "parts": np.int64(1)})
     meta = json.loads((tmp_path / "run" / "run.json").read_text())
-    assert meta == {"params": {"seed": 7}, "parts": 1, "format": 1, "status": "partial"}
+    identity = meta.pop("identity")
+    assert meta == {
+        "params": {"seed": 7},
+        "parts": 1,
+        "format": 1,
+        "status": "partial",
+        "part_files": {},
+    }
+    assert identity.startswith("sha256:") and len(identity) == 7 + 64
+    writer.close()
 
 
 @pytest.mark.parametrize(
