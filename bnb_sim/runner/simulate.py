@@ -803,6 +803,8 @@ def _play_parts(
                 progress(done, total)
             if flag is not None and flag.requested:
                 raise KeyboardInterrupt
+        if flag is not None:
+            flag.critical = True  # every part is stored: finish the run whatever comes now
     except KeyboardInterrupt:
         if flag is not None:
             flag.critical = True  # a further Ctrl-C must not cut run.json's update short
