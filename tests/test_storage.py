@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 from fake_runs import FakeSpec, make_frames, make_meta, write_fake_run
 
@@ -278,3 +279,86 @@ def test_storage_module_has_the_contract_columns_of_the_doc():
     assert fixed_seats == set(SEAT_COLUMNS)
     assert documented(games_doc.split("## `run.json`")[0]) == set(GAME_COLUMNS)
     assert storage.FORMAT == 1 and '"format": 1' in doc
+
+
+def test_parts_carry_a_stamp_and_run_json_their_checksums(run_dir):
+    """docs/run-format.md 'Verification': the stamp keys and the part_files records."""
+    import hashlib
+
+    meta = read_meta(run_dir)
+    for k in range(3):
+        for table in ("seats", "games"):
+            file = run_dir / table / part_name(k)
+            stamp = json.loads(pq.read_metadata(file).metadata[b"bnb_sim.part"])
+            assert stamp == {
+                "format": 1,
+                "table": table,
+                "part": k,
+                "first_game": 100 * k,
+                "n_games": 100,
+                "rows": {"seats": 400, "games": 100},
+                "identity": meta["identity"],
+            }
+            record = meta["part_files"][str(k)][table]
+            assert record["sha256"] == hashlib.sha256(file.read_bytes()).hexdigest()
+            assert record["bytes"] == file.stat().st_size and record["rows"] == stamp["rows"][table]
+
+
+def test_identity_covers_every_parameter_but_how_the_games_were_played():
+    from bnb_sim.runner.verify import NON_IDENTITY_PARAMS, identity_hash
+
+    meta = make_meta(SPEC)
+    base = identity_hash(meta)
+    for key in NON_IDENTITY_PARAMS:
+        assert identity_hash({**meta, "params": {**meta["params"], key: "other"}}) == base
+    # a parameter added later (e.g. a rule reading) changes the identity without new code
+    assert identity_hash({**meta, "params": {**meta["params"], "readings": {"x": 1}}}) != base
+    assert identity_hash({**meta, "params": {**meta["params"], "seed": 99}}) != base
+    other = {**meta, "components": {**meta["components"], "content_hash": "sha256:other"}}
+    assert identity_hash(other) != base
+
+
+def _strip_stamps(path):
+    """Make ``path`` look like a run written before parts were stamped."""
+    for file in path.glob("*/part-*.parquet"):
+        table = pq.read_table(file)
+        pq.write_table(table.replace_schema_metadata(None), file)
+    meta = json.loads((path / "run.json").read_text())
+    del meta["identity"], meta["part_files"]
+    (path / "run.json").write_text(json.dumps(meta))
+
+
+def test_legacy_run_is_checked_by_rows_and_stamped_on_resume(tmp_path, run_dir):
+    path = _copy_run(run_dir, tmp_path / "run")
+    _strip_stamps(path)
+    seats, games, _ = load_run(path)
+    assert len(games) == 300
+    lying = _copy_run(path, tmp_path / "lying")
+    meta = json.loads((lying / "run.json").read_text())
+    meta["params"]["players"] = 3
+    (lying / "run.json").write_text(json.dumps(meta))
+    with pytest.raises(RunError, match=r"foreign part \(400 rows, expected 300\)"):
+        load_run(lying)
+    with RunWriter(path, resume=True) as writer:
+        assert writer.verify_parts(3) == []
+        writer.finish()
+    meta = read_meta(path)
+    assert set(meta["part_files"]) == {"0", "1", "2"} and "identity" in meta
+    assert b"bnb_sim.part" in pq.read_metadata(path / "seats" / part_name(2)).metadata
+    assert len(load_run(path)[1]) == 300
+
+
+def test_unrecorded_part_is_decoded_in_full(tmp_path, run_dir):
+    """A part written after the last run.json update (a SIGKILL just after it) has no
+    checksum: it is still verified, by decoding every column."""
+    path = _copy_run(run_dir, tmp_path / "run")
+    meta = json.loads((path / "run.json").read_text())
+    del meta["part_files"]["2"]
+    (path / "run.json").write_text(json.dumps(meta))
+    assert len(load_run(path)[1]) == 300
+    part = path / "seats" / part_name(2)
+    data = bytearray(part.read_bytes())
+    data[len(data) // 3 : len(data) // 3 + 32] = bytes(32)
+    part.write_bytes(bytes(data))
+    with pytest.raises(RunError, match=f"{part_name(2)}: corrupt Parquet part"):
+        load_run(path, seat_columns=["won"])

@@ -354,8 +354,15 @@ def _to_table(df: pd.DataFrame, fixed: dict[str, pa.DataType], prefixes: tuple[s
 def _encode(table: pa.Table) -> pa.Buffer:
     sink = pa.BufferOutputStream()
     # Statistics only for `game` (readers filter on it): computing min/max for every column
-    # was a quarter of the encoding time.
-    pq.write_table(table, sink, compression=_COMPRESSION, write_statistics=["game"])
+    # was a quarter of the encoding time. Page CRCs let a full decode find damaged bytes in
+    # a part that has no checksum in run.json yet (verify.check_part).
+    pq.write_table(
+        table,
+        sink,
+        compression=_COMPRESSION,
+        write_statistics=["game"],
+        write_page_checksum=True,
+    )
     return sink.getvalue()
 
 
@@ -741,9 +748,10 @@ def verify_run(path: str | os.PathLike, meta: dict[str, Any], parts: Sequence[in
         for table in TABLES:
             result = results[k][table]
             if isinstance(result, PartProblem):
+                fix = "remove it, then " if result.kind == "in_the_way" else ""
                 raise RunError(
                     f"{run / table / part_name(k)}: {result.describe()}; the run is not read "
-                    "(`bnb simulate ... --resume` plays this part again)"
+                    f"({fix}`bnb simulate ... --resume` plays this part again)"
                 )
 
 

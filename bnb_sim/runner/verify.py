@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -143,7 +144,7 @@ class PartProblem(Exception):
     def describe(self) -> str:
         what = {
             "missing": "missing part",
-            "in_the_way": "not a part file",
+            "in_the_way": "in the way",
             "damaged": "corrupt Parquet part",
             "foreign": "foreign part",
         }[self.kind]
@@ -179,7 +180,7 @@ def check_part(
     except OSError as exc:
         raise PartProblem("damaged", f"cannot read it: {exc.strerror}") from None
     if not _is_regular(st):
-        raise PartProblem("in_the_way", "it is a directory or a link, not a file bnb-sim wrote")
+        raise PartProblem("in_the_way", "a directory or link, not a part file bnb-sim wrote")
     try:
         digest = None
         if record is not None:
@@ -195,7 +196,8 @@ def check_part(
     _check_footer(footer, table, k, shape)
     if record is None:
         try:
-            pq.read_table(path, use_threads=False)  # decodes every column of every page
+            # decodes every column of every page and checks the pages' CRCs
+            pq.read_table(path, use_threads=False, page_checksum_verification=True)
         except (pa.ArrowException, OSError, ValueError) as exc:
             raise PartProblem("damaged", f"cannot decode it: {_first_line(exc)}") from None
         digest = sha256_file(path)
@@ -203,8 +205,6 @@ def check_part(
 
 
 def _is_regular(st: os.stat_result) -> bool:
-    import stat
-
     return stat.S_ISREG(st.st_mode)
 
 
