@@ -704,6 +704,8 @@ def _run_to_dir(plan, progress, command, resume_command, flag, notice, t_start) 
         fresh = writer is not None and writer.stored is None and writer.written == 0
         if fresh:
             writer.discard(created)
+        elif writer is None:
+            _remove_empty(created)  # RunWriter may have made them before it failed
         if isinstance(exc, KeyboardInterrupt):  # before the first chunk
             signum = flag.signum if flag is not None and flag.signum else signal.SIGINT
             kept = writer is not None and not fresh
@@ -721,9 +723,19 @@ def _run_to_dir(plan, progress, command, resume_command, flag, notice, t_start) 
 
 
 def _stored_games(writer, chunk_size: int, games: int) -> int:
+    """Games in the parts whose two files are on disk."""
     n_parts = -(-games // chunk_size)
-    return sum(min(chunk_size, games - k * chunk_size) for k in range(n_parts)
-               if writer.has_part(k))  # fmt: skip
+    stored = [k for k in range(n_parts) if writer.has_part(k)]
+    return sum(min(chunk_size, games - k * chunk_size) for k in stored)
+
+
+def _remove_empty(folders: Sequence[Path]) -> None:
+    """Remove the folders a failed new run created, deepest first, if they are empty."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            pass
 
 
 def _write_failed(exc, path: Path, done: int, total: int, kept: bool, resume_command: str):

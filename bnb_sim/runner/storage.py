@@ -281,7 +281,7 @@ def folder_state(path: str | os.PathLike) -> str:
         return "run"
     for table in TABLES:
         folder = run / table
-        if table in names and folder.is_dir() and not folder.is_symlink():
+        if table in names and folder.is_dir():
             if all(_is_tmp(n) for n in os.listdir(folder)):
                 names.discard(table)
     return "empty" if not names else "foreign"
@@ -438,8 +438,8 @@ class RunWriter:
         try:
             for table in TABLES:
                 folder = run / table
-                if folder.exists() and (folder.is_symlink() or not folder.is_dir()):
-                    raise RunError(f"{folder}: is in the way (not a folder bnb-sim made)")
+                if folder.exists() and not folder.is_dir():
+                    raise RunError(f"{folder}: is in the way (not a folder)")
                 folder.mkdir(exist_ok=True)
                 for name in os.listdir(folder):
                     if _is_tmp(name) and name[1:].startswith("part-"):
@@ -458,8 +458,8 @@ class RunWriter:
             folder = self.path / table
             if not folder.exists():
                 continue
-            if folder.is_symlink() or not folder.is_dir():
-                raise RunError(f"{folder}: is in the way (not a folder bnb-sim made)")
+            if not folder.is_dir():
+                raise RunError(f"{folder}: is in the way (not a folder)")
             for entry in os.scandir(folder):
                 if _PART_RE.match(entry.name) or (_is_tmp(entry.name) and "part-" in entry.name):
                     if not entry.is_file(follow_symlinks=False):
@@ -605,6 +605,8 @@ class RunWriter:
         meta = self.meta if self.meta is not None else read_meta(self.path)
         n_parts = meta.get("parts")
         if n_parts is not None:
+            if any(k not in self._records and self.has_part(k) for k in range(n_parts)):
+                self.verify_parts(n_parts)  # parts of an earlier session nobody checked yet
             missing = [k for k in range(n_parts) if k not in self._records or not self.has_part(k)]
             if missing:
                 raise RunError(
