@@ -16,14 +16,28 @@ are renamed into place complete, and every part is verified when it is read.
 from __future__ import annotations
 
 import errno
-import fcntl
 import os
 import platform
 from pathlib import Path
 
 from bnb_sim.errors import RunError
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: a byte-range lock, also dropped on exit
+    fcntl = None
+    import msvcrt
+
 LOCK_NAME = ".bnb-sim.lock"
+_BUSY = (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES, errno.EDEADLK)
+
+
+def _try_lock(fd: int) -> None:
+    """Lock ``fd`` exclusively without waiting; OSError (errno in _BUSY) if it is held."""
+    if fcntl is not None:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    else:  # pragma: no cover
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
 
 
 def _holder(file: Path) -> str:
@@ -52,10 +66,10 @@ class RunLock:
         for _ in range(5):  # a holder may remove a fresh run (and its lock file) meanwhile
             fd = self._open()
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                _try_lock(fd)
             except OSError as exc:
                 os.close(fd)
-                if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                if exc.errno in _BUSY:
                     raise RunError(
                         f"{self.run}: is in use by another bnb-sim process{_holder(self.file)}; "
                         "wait for it to finish (or stop it) and try again"
@@ -89,6 +103,8 @@ class RunLock:
 
     @staticmethod
     def _write_holder(fd: int) -> None:
+        if fcntl is None:  # pragma: no cover - the locked byte cannot be rewritten there
+            return
         text = f"pid {os.getpid()} on {platform.node() or 'this host'}\n".encode()
         try:
             os.ftruncate(fd, 0)
@@ -101,10 +117,14 @@ class RunLock:
         removed again, while the lock is still held)."""
         if self._fd is None:
             return
-        if remove:
-            self.file.unlink(missing_ok=True)
-        os.close(self._fd)
-        self._fd = None
+        try:
+            if remove:
+                self.file.unlink(missing_ok=True)
+        except OSError:
+            pass  # e.g. a read-only folder: the file stays, the lock goes with the descriptor
+        finally:
+            os.close(self._fd)
+            self._fd = None
 
     def __enter__(self) -> RunLock:
         return self.acquire()
@@ -121,9 +141,9 @@ def check_unlocked(run: str | os.PathLike) -> None:
     except OSError:
         return  # no lock file: nobody holds it (or we will find out when we lock)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        _try_lock(fd)
     except OSError as exc:
-        if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+        if exc.errno in _BUSY:
             raise RunError(
                 f"{Path(run)}: is in use by another bnb-sim process{_holder(file)}; "
                 "wait for it to finish (or stop it) and try again"
