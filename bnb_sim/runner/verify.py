@@ -181,19 +181,17 @@ def check_part(
         raise PartProblem("damaged", f"cannot read it: {exc.strerror}") from None
     if not _is_regular(st):
         raise PartProblem("in_the_way", "a directory or link, not a part file bnb-sim wrote")
+    mismatch = _record_problem(record, st.st_size, path) if record is not None else None
     try:
-        digest = None
-        if record is not None:
-            problem = _record_problem(record, st.st_size, path)
-            if problem is not None:
-                raise problem
-            digest = record["sha256"]
         footer = pq.read_metadata(path)
-    except PartProblem:
-        raise
     except (pa.ArrowException, OSError, ValueError) as exc:
-        raise PartProblem("damaged", f"not a readable Parquet file: {_first_line(exc)}") from None
-    _check_footer(footer, table, k, shape)
+        raise mismatch or PartProblem(
+            "damaged", f"not a readable Parquet file: {_first_line(exc)}"
+        ) from None
+    _check_footer(footer, table, k, shape)  # a part copied from elsewhere says so first
+    if mismatch is not None:
+        raise mismatch
+    digest = None if record is None else record["sha256"]
     if record is None:
         try:
             # decodes every column of every page and checks the pages' CRCs
