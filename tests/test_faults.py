@@ -131,6 +131,7 @@ def _parts_on_disk(path: Path) -> int:
 # SIGKILL at random points, then --resume
 
 
+@pytest.mark.slow  # a real `bnb simulate` process (a few seconds)
 @pytest.mark.parametrize(
     "kill_at",
     ["run.json", "random-part"],
@@ -204,6 +205,7 @@ def test_a_second_writer_is_refused_while_the_first_holds_the_run(
     assert code == 0, err  # SIGKILL released the lock
 
 
+@pytest.mark.slow  # a real `bnb simulate` process (a few seconds)
 def test_force_while_a_real_simulate_runs_is_refused(tmp_path, capsys, reference_rows):
     """The review's scenario: run B with --force on the folder run A is writing."""
     out = tmp_path / "fi"
@@ -584,6 +586,7 @@ def _started_run(out: Path, *extra: str) -> subprocess.Popen:
     return proc
 
 
+@pytest.mark.slow  # a real `bnb simulate` process (a few seconds)
 @pytest.mark.parametrize(
     ("signals", "code", "headline"),
     [
