@@ -317,18 +317,20 @@ def write_fake_run(path: str | Path, spec: FakeSpec | None = None, **changes) ->
     spec = (spec or FakeSpec()).replace(**changes)
     seats, games = make_frames(spec)
     meta = make_meta(spec)
-    writer = RunWriter(path)
-    writer.write_meta(meta)
     n, cs = spec.n_players, spec.chunk_size
     n_parts = meta["parts"]
     last = n_parts - 1 if spec.status == "partial" else n_parts
-    for k in range(last):
-        lo, hi = k * cs, min((k + 1) * cs, spec.n_games)
-        writer.write_part(
-            k,
-            seats.iloc[lo * n : hi * n].reset_index(drop=True),
-            games.iloc[lo:hi].reset_index(drop=True),
-        )
-    if spec.status == "complete":
-        writer.finish()
+    with RunWriter(path) as writer:
+        writer.write_meta(meta)
+        for k in range(last):
+            lo, hi = k * cs, min((k + 1) * cs, spec.n_games)
+            writer.write_part(
+                k,
+                seats.iloc[lo * n : hi * n].reset_index(drop=True),
+                games.iloc[lo:hi].reset_index(drop=True),
+            )
+        if spec.status == "complete":
+            writer.finish()
+        else:
+            writer.flush()
     return truth(spec)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 
 import numpy as np
@@ -91,17 +92,22 @@ def test_writer_refuses_existing_run_and_resumes(tmp_path):
     writer.write_meta(make_meta(SPEC))
     writer.write_part(0, *_part(frames, 0))
     writer.write_part(2, *_part(frames, 2))
+    writer.flush()
     assert read_meta(path)["status"] == "partial"
     assert writer.missing_parts(3) == [1]
+    with pytest.raises(RunError, match="in use by another bnb-sim process"):
+        RunWriter(path, resume=True)  # the first writer still holds the folder
+    writer.close()
     with pytest.raises(RunError, match="already exists.*--resume.*--force"):
         RunWriter(path)
     resumed = RunWriter(path, resume=True)
     assert resumed.meta["params"]["seed"] == SPEC.seed
-    assert resumed.missing_parts(3) == [1]
+    assert resumed.verify_parts(3) == [1]
     with pytest.raises(RunError, match="1 of 3 parts are missing"):
         resumed.finish()
     resumed.write_part(1, *_part(frames, 1))
     resumed.finish()
+    resumed.close()
     seats, games, meta = load_run(path)
     assert meta["status"] == "complete" and len(games) == 300
     assert games["game"].tolist() == list(range(300))
@@ -111,15 +117,17 @@ def test_force_overwrites_a_run_but_not_other_folders(tmp_path, run_dir):
     path = tmp_path / "run"
     write_fake_run(path, SPEC)
     (path / "notes.txt").write_text("mine")
-    writer = RunWriter(path, force=True)
-    assert writer.missing_parts(3) == [0, 1, 2]
+    (path / "seats" / "notes.txt").write_text("mine too")
+    with RunWriter(path, force=True) as writer:
+        assert writer.missing_parts(3) == [0, 1, 2]
     assert not (path / "run.json").exists() and (path / "notes.txt").read_text() == "mine"
+    assert [p.name for p in (path / "seats").iterdir()] == ["notes.txt"]
     other = tmp_path / "home"
     other.mkdir()
     (other / "thesis.tex").write_text("precious")
-    with pytest.raises(RunError, match="not a run directory; refusing to overwrite"):
+    with pytest.raises(RunError, match="not a run .*--force only overwrites a run"):
         RunWriter(other, force=True)
-    assert (other / "thesis.tex").exists()
+    assert sorted(p.name for p in other.iterdir()) == ["thesis.tex"]  # not even a lock file
     with pytest.raises(RunError, match="not a run directory"):
         RunWriter(other, resume=True)
     with pytest.raises(RunError, match="cannot be used together"):
@@ -129,8 +137,9 @@ def test_force_overwrites_a_run_but_not_other_folders(tmp_path, run_dir):
         RunWriter(tmp_path / "file")
     # an empty folder, or resume on a folder that does not exist yet, starts a new run
     (tmp_path / "empty").mkdir()
-    RunWriter(tmp_path / "empty")
-    assert RunWriter(tmp_path / "new", resume=True).meta is None
+    RunWriter(tmp_path / "empty").close()
+    with RunWriter(tmp_path / "new", resume=True) as writer:
+        assert writer.meta is None
 
 
 def test_write_is_atomic_and_leftovers_are_ignored(tmp_path, monkeypatch):
@@ -139,24 +148,25 @@ def test_write_is_atomic_and_leftovers_are_ignored(tmp_path, monkeypatch):
     writer = RunWriter(path)
     writer.write_meta(make_meta(SPEC))
 
-    def boom(table, where, **kw):
-        with open(where, "wb") as f:
-            f.write(b"PAR1 half a file")
-        raise OSError("disk full")
+    def disk_full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(pq, "write_table", boom)
-    with pytest.raises(OSError, match="disk full"):
+    monkeypatch.setattr(storage.os, "fsync", disk_full)  # the bytes went in, the sync fails
+    with pytest.raises(storage.WriteFailed, match="No space left on device") as info:
         writer.write_part(0, *_part(frames, 0))
+    assert info.value.disk_full and info.value.file == path / "seats" / part_name(0)
     monkeypatch.undo()
     assert list((path / "seats").iterdir()) == []  # no part, no temporary file
     assert writer.missing_parts(3) == [0, 1, 2]
     # a temporary file left by a killed process: invisible to readers, removed on resume
     writer.write_part(0, *_part(frames, 0))
+    writer.flush()
     stale = path / "seats" / f".{part_name(1)}.tmp-99999"
     stale.write_bytes(b"garbage")
     seats, games, _ = load_run(path)  # partial: the finished part only
     assert len(games) == 100 and len(seats) == 400
-    RunWriter(path, resume=True)
+    writer.close()
+    RunWriter(path, resume=True).close()
     assert not stale.exists()
 
 
@@ -173,7 +183,16 @@ def test_write_part_checks_the_contract(tmp_path):
         writer.write_part(-1, seats, games)
     writer.write_meta({"params": {"seed": np.int64(7)}, "parts": np.int64(1)})
     meta = json.loads((tmp_path / "run" / "run.json").read_text())
-    assert meta == {"params": {"seed": 7}, "parts": 1, "format": 1, "status": "partial"}
+    identity = meta.pop("identity")
+    assert meta == {
+        "params": {"seed": 7},
+        "parts": 1,
+        "format": 1,
+        "status": "partial",
+        "part_files": {},
+    }
+    assert identity.startswith("sha256:") and len(identity) == 7 + 64
+    writer.close()
 
 
 @pytest.mark.parametrize(
@@ -260,3 +279,86 @@ def test_storage_module_has_the_contract_columns_of_the_doc():
     assert fixed_seats == set(SEAT_COLUMNS)
     assert documented(games_doc.split("## `run.json`")[0]) == set(GAME_COLUMNS)
     assert storage.FORMAT == 1 and '"format": 1' in doc
+
+
+def test_parts_carry_a_stamp_and_run_json_their_checksums(run_dir):
+    """docs/run-format.md 'Verification': the stamp keys and the part_files records."""
+    import hashlib
+
+    meta = read_meta(run_dir)
+    for k in range(3):
+        for table in ("seats", "games"):
+            file = run_dir / table / part_name(k)
+            stamp = json.loads(pq.read_metadata(file).metadata[b"bnb_sim.part"])
+            assert stamp == {
+                "format": 1,
+                "table": table,
+                "part": k,
+                "first_game": 100 * k,
+                "n_games": 100,
+                "rows": {"seats": 400, "games": 100},
+                "identity": meta["identity"],
+            }
+            record = meta["part_files"][str(k)][table]
+            assert record["sha256"] == hashlib.sha256(file.read_bytes()).hexdigest()
+            assert record["bytes"] == file.stat().st_size and record["rows"] == stamp["rows"][table]
+
+
+def test_identity_covers_every_parameter_but_how_the_games_were_played():
+    from bnb_sim.runner.verify import NON_IDENTITY_PARAMS, identity_hash
+
+    meta = make_meta(SPEC)
+    base = identity_hash(meta)
+    for key in NON_IDENTITY_PARAMS:
+        assert identity_hash({**meta, "params": {**meta["params"], key: "other"}}) == base
+    # a parameter added later (e.g. a rule reading) changes the identity without new code
+    assert identity_hash({**meta, "params": {**meta["params"], "readings": {"x": 1}}}) != base
+    assert identity_hash({**meta, "params": {**meta["params"], "seed": 99}}) != base
+    other = {**meta, "components": {**meta["components"], "content_hash": "sha256:other"}}
+    assert identity_hash(other) != base
+
+
+def _strip_stamps(path):
+    """Make ``path`` look like a run written before parts were stamped."""
+    for file in path.glob("*/part-*.parquet"):
+        table = pq.read_table(file)
+        pq.write_table(table.replace_schema_metadata(None), file)
+    meta = json.loads((path / "run.json").read_text())
+    del meta["identity"], meta["part_files"]
+    (path / "run.json").write_text(json.dumps(meta))
+
+
+def test_legacy_run_is_checked_by_rows_and_stamped_on_resume(tmp_path, run_dir):
+    path = _copy_run(run_dir, tmp_path / "run")
+    _strip_stamps(path)
+    seats, games, _ = load_run(path)
+    assert len(games) == 300
+    lying = _copy_run(path, tmp_path / "lying")
+    meta = json.loads((lying / "run.json").read_text())
+    meta["params"]["players"] = 3
+    (lying / "run.json").write_text(json.dumps(meta))
+    with pytest.raises(RunError, match=r"foreign part \(400 rows, expected 300\)"):
+        load_run(lying)
+    with RunWriter(path, resume=True) as writer:
+        assert writer.verify_parts(3) == []
+        writer.finish()
+    meta = read_meta(path)
+    assert set(meta["part_files"]) == {"0", "1", "2"} and "identity" in meta
+    assert b"bnb_sim.part" in pq.read_metadata(path / "seats" / part_name(2)).metadata
+    assert len(load_run(path)[1]) == 300
+
+
+def test_unrecorded_part_is_decoded_in_full(tmp_path, run_dir):
+    """A part written after the last run.json update (a SIGKILL just after it) has no
+    checksum: it is still verified, by decoding every column."""
+    path = _copy_run(run_dir, tmp_path / "run")
+    meta = json.loads((path / "run.json").read_text())
+    del meta["part_files"]["2"]
+    (path / "run.json").write_text(json.dumps(meta))
+    assert len(load_run(path)[1]) == 300
+    part = path / "seats" / part_name(2)
+    data = bytearray(part.read_bytes())
+    data[len(data) // 3 : len(data) // 3 + 32] = bytes(32)
+    part.write_bytes(bytes(data))
+    with pytest.raises(RunError, match=f"{part_name(2)}: corrupt Parquet part"):
+        load_run(path, seat_columns=["won"])

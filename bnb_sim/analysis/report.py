@@ -293,35 +293,33 @@ class ReportBuilder:
         )
 
     def write(self, out_dir: str | os.PathLike) -> dict[str, Any]:
-        """Write every file into ``out_dir`` (created if needed); returns their paths.
+        """Write every file into ``out_dir``; returns their paths.
 
-        Everything is rendered in memory first, so a failure leaves no half-written report
-        behind; an unwritable folder raises :class:`BnbError` with one line.
+        Everything is rendered in memory, written into a temporary folder next to
+        ``out_dir`` and then moved into place (:func:`bnb_sim.analysis.publish.publish`), so
+        a failure (a full disk, a read-only folder) leaves no half-written report behind and
+        an earlier report in ``out_dir`` is replaced only by a complete new one. An
+        unwritable folder raises :class:`BnbError` with one line.
         """
+        from bnb_sim.analysis.publish import publish
+
         out = Path(out_dir)
         names = self._image_names()
-        texts = {
-            "markdown": ("report.md", self.markdown()),
-            "html": ("report.html", self.html()),
-            "summary": (
-                "summary.json",
-                json.dumps(_jsonable(self.collect_summary()), indent=2) + "\n",
-            ),
-        }
+        files: dict[str, bytes] = {}
         written: dict[str, Any] = {"dir": out, "figures": []}
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-            for section in self.sections:
-                for fig in section.figures:
-                    path = out / names[id(fig)]
-                    path.write_bytes(fig.png)
-                    written["figures"].append(path)
-            for key, (name, text) in texts.items():
-                (out / name).write_text(text, encoding="utf-8")
-                written[key] = out / name
-        except OSError as exc:
-            reason = exc.strerror or type(exc).__name__
-            raise BnbError(f"{out}: cannot write the report there ({reason})") from None
+        for section in self.sections:
+            for fig in section.figures:
+                files[names[id(fig)]] = fig.png
+                written["figures"].append(out / names[id(fig)])
+        summary = json.dumps(_jsonable(self.collect_summary()), indent=2) + "\n"
+        for key, name, text in (
+            ("markdown", "report.md", self.markdown()),
+            ("html", "report.html", self.html()),
+            ("summary", "summary.json", summary),
+        ):
+            files[name] = text.encode("utf-8")
+            written[key] = out / name
+        publish(out, files)
         return written
 
 
@@ -360,8 +358,9 @@ def overview_section(
     n_games = len(games)
     planned = params.get("games")
     policies = params.get("policies") or tables.policies_in(seats)
+    of_planned = f" of {planned:,} planned" if isinstance(planned, int) else ""
     rows = [
-        ("games", f"{n_games:,}" + (f" of {planned:,} planned" if planned != n_games else "")),
+        ("games", f"{n_games:,}" + (of_planned if planned != n_games else "")),
         ("seat rows", f"{len(seats):,}"),
         ("players", str(params.get("players", "?"))),
         ("policies (in player order)", ", ".join(map(str, policies))),
@@ -853,6 +852,8 @@ def write_report(
     Raises :class:`~bnb_sim.errors.RunError` for a bad run directory and
     :class:`~bnb_sim.errors.BnbError` for an unwritable ``out_dir``.
     """
+    from bnb_sim.analysis.publish import check_writable
+
     source = None
     if isinstance(run, (str, os.PathLike)):
         from bnb_sim.runner.storage import load_run
@@ -864,11 +865,57 @@ def write_report(
             game_columns=lambda c: c not in _SKIP_GAME_COLUMNS,
         )
     else:
-        seats, games, meta = run
-    try:  # fail before the long part if the folder cannot be made
-        Path(out_dir).mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        reason = exc.strerror or type(exc).__name__
-        raise BnbError(f"{out_dir}: cannot write the report there ({reason})") from None
+        seats, games, meta = check_report_input(run)
+    check_writable(out_dir)  # fail before the long part; nothing is created until the end
     builder = build_simulate_report(seats, games, meta, title, source)
     return builder.write(out_dir)
+
+
+#: Columns every simulate report needs (the others are optional: their sections say so).
+REQUIRED_SEAT_COLUMNS = ("game", "seat", "policy", "xp", "won")
+REQUIRED_GAME_COLUMNS = ("game", "turns")
+_META_OBJECTS = ("params", "components", "versions", "machine", "timing")
+
+
+def check_report_input(run: Any) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, Any]]:
+    """``(seats, games, meta)`` given to :func:`write_report` as frames, checked: BnbError
+    naming the problem (not a pair or triple of frames, no rows, a missing column, missing
+    values in a needed column, a meta that is not a mapping). ``meta`` may be None."""
+    if not isinstance(run, (tuple, list)) or len(run) not in (2, 3):
+        raise BnbError(
+            "write_report: give a run directory or a (seats, games[, meta]) tuple, "
+            f"got {type(run).__name__}"
+        )
+    seats, games, meta = (*run, None) if len(run) == 2 else run
+    for name, frame, required in (
+        ("seats", seats, REQUIRED_SEAT_COLUMNS),
+        ("games", games, REQUIRED_GAME_COLUMNS),
+    ):
+        if not isinstance(frame, pd.DataFrame):
+            raise BnbError(f"write_report: {name} must be a DataFrame, got {type(frame).__name__}")
+        if not len(frame):
+            raise BnbError(f"write_report: the {name} frame has no rows")
+        missing = [c for c in required if c not in frame.columns]
+        if missing:
+            raise BnbError(f"write_report: the {name} frame lacks the column {missing[0]!r}")
+        for column in required:
+            if frame[column].isna().any():
+                raise BnbError(
+                    f"write_report: the {name} column {column!r} has missing values (NaN)"
+                )
+    if meta is None:
+        meta = {}
+    if not isinstance(meta, Mapping):
+        raise BnbError(f"write_report: meta must be a mapping or None, got {type(meta).__name__}")
+    meta = {k: v for k, v in meta.items() if not (k in _META_OBJECTS and v is None)}
+    for key in _META_OBJECTS:
+        if key in meta and not isinstance(meta[key], Mapping):
+            raise BnbError(
+                f"write_report: meta[{key!r}] must be a mapping, got {type(meta[key]).__name__}"
+            )
+    policies = (meta.get("params") or {}).get("policies")
+    if policies is not None and not (
+        isinstance(policies, (list, tuple)) and all(isinstance(p, str) for p in policies)
+    ):
+        raise BnbError("write_report: meta['params']['policies'] must be a list of labels")
+    return seats, games, meta

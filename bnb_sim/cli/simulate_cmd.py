@@ -145,10 +145,10 @@ def simulate(
     """Play N seeded games and store every seat's result in a run directory.
 
     One Parquet part per chunk under OUT/seats and OUT/games, plus OUT/run.json (parameters,
-    seed, components, versions, machine, timing). Ctrl-C stops after the current chunk and
-    prints the command that resumes the run; the resumed run has exactly the rows of an
-    uninterrupted one. The same seed gives the same rows for any --threads, --chunk-size
-    or --dask.
+    seed, components, versions, machine, timing). Ctrl-C (exit 130) or SIGTERM (exit 143)
+    stops after the current chunk and prints the command that resumes the run; the resumed
+    run has exactly the rows of an uninterrupted one; OUT is locked while the run goes on.
+    The same seed gives the same rows for any --threads, --chunk-size or --dask.
 
     \b
     Example:
@@ -200,18 +200,20 @@ def simulate(
                         "path": str(stop.path),
                         "games": stop.games,
                         "games_stored": stop.done,
+                        "signal": stop.signal_name,
                         "resume_command": stop.resume_command,
                     },
                     indent=2,
                 )
             )
+        headline = stop.headline()
         click.echo(
-            f"Interrupted: {stop.done:,} of {stop.games:,} games are stored in {stop.path} "
-            "(a valid, partial run). Resume with:",
+            f"{headline[0].upper()}{headline[1:]}. "
+            + ("Resume with:" if stop.kept else "Start it again with:"),
             err=True,
         )
         click.echo(f"  {stop.resume_command}", err=True)
-        sys.exit(130)
+        sys.exit(stop.exit_code)
     finally:
         close_bar()
     if as_json:

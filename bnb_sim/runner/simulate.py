@@ -25,7 +25,6 @@ import json
 import os
 import platform
 import shlex
-import shutil
 import signal
 import sys
 import threading
@@ -98,22 +97,43 @@ _IDENTITY_KEYS = (
 
 
 class RunInterrupted(BnbError):
-    """The run stopped early (Ctrl-C) between chunks; the run directory is a valid partial run.
+    """The run stopped early (Ctrl-C, SIGTERM) between chunks; the run directory is a valid
+    partial run (or, when no part was stored yet, a new directory is removed again).
 
     ``resume_command`` continues it (``bnb simulate ... --resume``, or the Python call with
-    ``resume=True``).
+    ``resume=True``). ``exit_code`` is 128 + the signal number: 130 for SIGINT (Ctrl-C), 143
+    for SIGTERM.
     """
 
-    exit_code = 130
-
-    def __init__(self, path: Path, done: int, games: int, resume_command: str):
+    def __init__(
+        self,
+        path: Path,
+        done: int,
+        games: int,
+        resume_command: str,
+        signum: int = signal.SIGINT,
+        kept: bool = True,
+    ):
         self.path = Path(path)
         self.done = int(done)
         self.games = int(games)
         self.resume_command = resume_command
-        super().__init__(
-            f"interrupted: {done:,} of {games:,} games are stored in {path} (status partial); "
-            f"resume with: {resume_command}"
+        self.signum = int(signum)
+        self.exit_code = 128 + self.signum
+        self.kept = kept
+        super().__init__(f"{self.headline()}; resume with: {resume_command}")
+
+    @property
+    def signal_name(self) -> str:
+        return signal.Signals(self.signum).name
+
+    def headline(self) -> str:
+        how = "interrupted" if self.signum == signal.SIGINT else f"stopped by {self.signal_name}"
+        if not self.kept:
+            return f"{how} before the first part was stored: nothing was kept in {self.path}"
+        return (
+            f"{how}: {self.done:,} of {self.games:,} games are stored in {self.path} "
+            "(a valid, partial run)"
         )
 
 
@@ -374,13 +394,20 @@ def _normal(value: Any) -> Any:
 
 
 def _check_resume(path: Path, meta: dict, params: dict, content_hash: str) -> None:
-    """RunError unless the stored run was made with the same row-deciding parameters."""
+    """RunError unless the stored run was made with the same row-deciding parameters: every
+    parameter but the few of NON_IDENTITY_PARAMS (so a parameter added later is checked
+    too), and the components."""
+    from bnb_sim.runner.verify import identity_params
+
     if meta.get("kind", "simulate") != "simulate":
         raise RunError(f"{path}: cannot resume: it is a '{meta.get('kind')}' run, not simulate")
-    stored = meta.get("params") or {}
+    stored = identity_params(meta.get("params") or {})
+    now = identity_params(params)
+    keys = [k for k in _IDENTITY_KEYS if k in stored or k in now]
+    keys += sorted((set(stored) | set(now)) - set(keys))
     wrong = []
-    for key in _IDENTITY_KEYS:
-        old, new = _normal(stored.get(key)), _normal(params[key])
+    for key in keys:
+        old, new = _normal(stored.get(key)), _normal(now.get(key))
         if old != new:
             if key == "policy_specs":
                 wrong.append("policy parameters differ")
@@ -489,33 +516,45 @@ class _WinCounter:
 
 
 class _StopFlag:
-    """SIGINT handler: the first Ctrl-C asks to stop after the current chunk, the second one
-    interrupts at once (the chunk in progress is lost; finished parts stay valid)."""
+    """SIGINT and SIGTERM handler: the first signal asks to stop after the current chunk, a
+    second one interrupts at once (the chunk in progress is lost; finished parts stay valid),
+    except while the run is being wound down (``critical``: run.json is being written)."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
     def __init__(self, notice: Callable[[str], None] | None):
-        self.requested = False
+        self.signum: int | None = None
+        self.critical = False
         self._notice = notice
-        self._old: Any = None
-        self._installed = False
+        self._old: dict[int, Any] = {}
+
+    @property
+    def requested(self) -> bool:
+        return self.signum is not None
 
     def __enter__(self) -> _StopFlag:
         if threading.current_thread() is threading.main_thread():
-            self._old = signal.getsignal(signal.SIGINT)
-            signal.signal(signal.SIGINT, self._handle)
-            self._installed = True
+            for signum in self.SIGNALS:
+                self._old[signum] = signal.getsignal(signum)
+                signal.signal(signum, self._handle)
         return self
 
     def _handle(self, signum, frame) -> None:
-        if self.requested:
+        if self.signum is not None:
+            if self.critical:
+                return
             raise KeyboardInterrupt
-        self.requested = True
+        self.signum = signum
         if self._notice is not None:
-            self._notice("stopping after the current chunk (press Ctrl-C again to stop now)")
+            what = "Ctrl-C" if signum == signal.SIGINT else signal.Signals(signum).name
+            self._notice(
+                f"{what}: stopping after the current chunk (press Ctrl-C again to stop now)"
+            )
 
     def __exit__(self, *exc) -> None:
-        if self._installed:
-            signal.signal(signal.SIGINT, self._old)
-            self._installed = False
+        for signum, old in self._old.items():
+            signal.signal(signum, old)
+        self._old.clear()
 
 
 def _new_dirs(path: Path) -> list[Path]:
@@ -526,21 +565,6 @@ def _new_dirs(path: Path) -> list[Path]:
         missing.append(probe)
         probe = probe.parent
     return missing
-
-
-def _remove_fresh_run(path: Path, created: list[Path]) -> None:
-    """Undo a new run that failed before its first part: run.json, seats/, games/, new dirs."""
-    from bnb_sim.runner.storage import META_NAME, TABLES
-
-    try:
-        (path / META_NAME).unlink(missing_ok=True)
-        for table in TABLES:
-            shutil.rmtree(path / table, ignore_errors=True)
-        for folder in created:
-            if folder.is_dir() and not any(folder.iterdir()):
-                folder.rmdir()
-    except OSError:
-        pass
 
 
 def _python_call(plan: RunPlan, *, resume: bool) -> str:
@@ -588,33 +612,49 @@ def run_to_dir(
     written (``done`` counts stored games, earlier sessions included). A ``KeyboardInterrupt``
     (from Ctrl-C, or raised by ``progress``) stops the run between chunks: finished parts
     stay, ``run.json`` keeps status ``partial`` and :class:`RunInterrupted` is raised with
-    ``resume_command``. With ``handle_sigint`` (the CLI) the first Ctrl-C lets the chunk in
-    progress finish first (``notice`` is told so).
-    """
-    from bnb_sim.runner.storage import RunWriter
+    ``resume_command``. With ``handle_sigint`` (the CLI) the first Ctrl-C or SIGTERM lets the
+    chunk in progress finish first (``notice`` is told so).
 
+    The run directory is locked for the whole call (a second writer is refused); on resume
+    every stored part is verified and a torn or foreign one is played again (``notice`` is
+    told). A file-system failure (disk full, read-only, a directory in the way) raises
+    RunError saying what is stored and how to resume; a new directory is removed again if
+    the run fails before its first part.
+    """
     t_start = time.perf_counter()
     if plan.out is None:
         raise BnbError("run_to_dir needs an output directory")
-    path = plan.out
     if resume_command is None:
         resume_command = _python_call(plan, resume=True)
     if command is None:
         command = _python_call(plan, resume=plan.resume)
+    flag = _StopFlag(notice) if handle_sigint else None
+    try:
+        if flag is not None:
+            flag.__enter__()
+        return _run_to_dir(plan, progress, command, resume_command, flag, notice, t_start)
+    finally:
+        if flag is not None:
+            flag.__exit__(None, None, None)
 
+
+def _run_to_dir(plan, progress, command, resume_command, flag, notice, t_start) -> RunSummary:
+    from bnb_sim.runner.lock import check_unlocked
+    from bnb_sim.runner.storage import RunWriter, WriteFailed, check_target, read_meta
+
+    path = plan.out
     # Everything that can fail on user input happens before the directory is touched.
-    stored = None
-    if plan.resume and path.is_dir() and any(path.iterdir()):
-        from bnb_sim.runner.storage import read_meta
-
-        stored = read_meta(path)
-    elif not plan.force:
-        _refuse_existing(path)
+    state = check_target(path, resume=plan.resume, force=plan.force)
+    if state != "missing":
+        check_unlocked(path)
+    stored = read_meta(path) if plan.resume and state == "run" else None
     chunk_size = plan.chunk_size
     if stored is not None and chunk_size is None:
-        chunk_size = (stored.get("params") or {}).get("chunk_size")
+        chunk_size = stored["params"]["chunk_size"]
     comps = plan.config.components
     executor = _executor(plan)
+    writer = None
+    created: list[Path] = []
     try:
         if chunk_size is None:
             chunk_size = default_chunk_size(plan.games, plan.config, executor.threads)
@@ -623,57 +663,89 @@ def run_to_dir(
             _check_resume(path, stored, params, comps.content_hash)
         executor.prepare()
         created = _new_dirs(path)
-        writer = RunWriter(path, resume=plan.resume, force=plan.force)
+        writer = RunWriter(path, resume=plan.resume, force=plan.force, notice=notice)
         n_parts = plan.n_parts(chunk_size)
-        if writer.meta is not None:  # a run that existed: check again what RunWriter read
-            _check_resume(path, writer.meta, params, comps.content_hash)
-        todo = writer.missing_parts(n_parts)
-        counter = _WinCounter(plan.config.labels)
-        missing = set(todo)
-        for k in range(n_parts):
-            if k not in missing:
-                counter.add_part_file(writer.part_path("seats", k))
-        sessions = list(((writer.meta or {}).get("timing") or {}).get("sessions") or [])
+        old = writer.stored
+        if old is not None:  # a run that existed: check again what RunWriter read
+            _check_resume(path, old, params, comps.content_hash)
         started = _now()
         meta = {
             "format": 1,
             "kind": "simulate",
             "status": "partial",
-            "command": (writer.meta or {}).get("command", command),
+            "command": (old or {}).get("command", command),
             "resume_command": resume_command,
             "params": params,
             "components": comps.to_json_dict(),
             "versions": versions(),
             "machine": machine_info(),
             "threads": executor.threads,
-            "timing": {"started": (writer.meta or {}).get("timing", {}).get("started", started)},
+            "timing": {"started": ((old or {}).get("timing") or {}).get("started", started)},
             "parts": n_parts,
         }
-        if stored is not None:
+        if old is not None:
             meta["resumed_with"] = command
+        todo = writer.verify_parts(n_parts, meta) if old is not None else list(range(n_parts))
+        counter = _WinCounter(plan.config.labels)
+        missing = set(todo)
+        for k in range(n_parts):
+            if k not in missing:
+                counter.add_part_file(writer.part_path("seats", k))
+        sessions = list(((old or {}).get("timing") or {}).get("sessions") or [])
         writer.write_meta(meta)
-        summary = _play_parts(
+        return _play_parts(
             plan, executor, writer, meta, _tasks(plan.games, chunk_size, todo), n_parts,
-            chunk_size, counter, sessions, started, progress, handle_sigint, notice, created,
-            fresh=stored is None, t_start=t_start,
+            chunk_size, counter, sessions, started, progress, flag, fresh=old is None,
+            t_start=t_start,
         )  # fmt: skip
-        return summary
+    except BaseException as exc:
+        fresh = writer is not None and writer.stored is None and writer.written == 0
+        if fresh:
+            writer.discard(created)
+        elif writer is None:
+            _remove_empty(created)  # RunWriter may have made them before it failed
+        if isinstance(exc, KeyboardInterrupt):  # before the first chunk
+            signum = flag.signum if flag is not None and flag.signum else signal.SIGINT
+            kept = writer is not None and not fresh
+            done = _stored_games(writer, chunk_size, plan.games) if kept else 0
+            raise RunInterrupted(path, done, plan.games, resume_command, signum, kept) from None
+        if isinstance(exc, WriteFailed):
+            kept = writer is not None and not fresh
+            done = _stored_games(writer, chunk_size, plan.games) if kept else 0
+            raise _write_failed(exc, path, done, plan.games, kept, resume_command) from None
+        raise
     finally:
         executor.close()
+        if writer is not None:
+            writer.close()
 
 
-def _refuse_existing(path: Path) -> None:
-    from bnb_sim.runner.storage import META_NAME, TABLES
+def _stored_games(writer, chunk_size: int, games: int) -> int:
+    """Games in the parts whose two files are on disk."""
+    n_parts = -(-games // chunk_size)
+    stored = [k for k in range(n_parts) if writer.has_part(k)]
+    return sum(min(chunk_size, games - k * chunk_size) for k in stored)
 
-    if path.exists() and not path.is_dir():
-        raise RunError(f"{path}: exists and is not a directory")
-    if path.is_dir() and any(path.iterdir()):
-        looks = any((path / name).exists() for name in (META_NAME, *TABLES))
-        what = "a run" if looks else "a non-empty folder"
-        raise RunError(
-            f"{path}: already exists ({what}); use --resume to continue it "
-            "or --force to overwrite it"
-        )
+
+def _remove_empty(folders: Sequence[Path]) -> None:
+    """Remove the folders a failed new run created, deepest first, if they are empty."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            pass
+
+
+def _write_failed(exc, path: Path, done: int, total: int, kept: bool, resume_command: str):
+    """The one line for a file-system failure: what failed, what is stored, how to go on."""
+    head = f"{'disk full: ' if exc.disk_full else ''}{exc}"
+    if not kept:
+        return RunError(f"{head}; nothing was stored (the new run folder was removed)")
+    fix = "free some space" if exc.disk_full else "fix that"
+    return RunError(
+        f"{head}; {done:,} of {total:,} games are stored in {path} (a valid, partial run); "
+        f"{fix} and resume with: {resume_command}"
+    )
 
 
 def _release_arrow_memory() -> None:
@@ -711,23 +783,26 @@ def _timing(
 
 def _play_parts(
     plan, executor, writer, meta, tasks, n_parts, chunk_size, counter, sessions, started,
-    progress, handle_sigint, notice, created, *, fresh, t_start,
+    progress, flag, *, fresh, t_start,
 ) -> RunSummary:  # fmt: skip
+    from bnb_sim.runner.storage import WriteFailed
+
     total = plan.games
     done = total - sum(n for _, _, n in tasks)
     played = 0
-    written = 0
     t0 = time.perf_counter()
     setup = t0 - t_start
-    flag = _StopFlag(notice) if handle_sigint else None
+
+    def save_timing() -> None:
+        writer.write_meta({**meta, "timing": _timing(started, t0, played, sessions, done, setup)})
+
     try:
-        if flag is not None:
-            flag.__enter__()
         if progress is not None:
             progress(done, total)
+        if flag is not None and flag.requested:  # a signal while the run was being set up
+            raise KeyboardInterrupt
         for k, seats, games in executor.run(tasks):
             writer.write_part(k, seats, games)
-            written += 1
             n = len(games)
             counter.add(seats)
             del seats, games
@@ -738,26 +813,33 @@ def _play_parts(
                 progress(done, total)
             if flag is not None and flag.requested:
                 raise KeyboardInterrupt
-    except KeyboardInterrupt:
-        executor.stop()
-        writer.write_meta({**meta, "timing": _timing(started, t0, played, sessions, done, setup)})
-        raise RunInterrupted(writer.path, done, total, meta["resume_command"]) from None
-    except BaseException:
-        executor.stop()
-        if fresh and written == 0:
-            _remove_fresh_run(writer.path, created)
-        else:
-            try:
-                timing = _timing(started, t0, played, sessions, done, setup)
-                writer.write_meta({**meta, "timing": timing})
-            except Exception:
-                pass
-        raise
-    finally:
         if flag is not None:
-            flag.__exit__(None, None, None)
+            flag.critical = True  # every part is stored: finish the run whatever comes now
+    except KeyboardInterrupt:
+        if flag is not None:
+            flag.critical = True  # a further Ctrl-C must not cut run.json's update short
+        executor.stop()
+        kept = not (fresh and writer.written == 0)
+        if kept:
+            _quietly(save_timing)
+        signum = flag.signum if flag is not None and flag.signum else signal.SIGINT
+        raise RunInterrupted(
+            writer.path, done, total, meta["resume_command"], signum, kept
+        ) from None
+    except BaseException as exc:
+        if flag is not None:
+            flag.critical = True
+        executor.stop()
+        kept = not (fresh and writer.written == 0)
+        if kept:
+            _quietly(save_timing)
+        if isinstance(exc, WriteFailed):
+            raise _write_failed(
+                exc, writer.path, done, total, kept, meta["resume_command"]
+            ) from None
+        raise
     seconds = time.perf_counter() - t0
-    writer.write_meta({**meta, "timing": _timing(started, t0, played, sessions, done, setup)})
+    save_timing()
     writer.finish()
     return RunSummary(
         path=writer.path,
@@ -772,6 +854,15 @@ def _play_parts(
         backend=executor.backend,
         setup_seconds=setup,
     )
+
+
+def _quietly(action: Callable[[], None]) -> None:
+    """Run a best-effort step while another error is being raised (its own error is not
+    the news: a full disk that cannot take run.json's timing either)."""
+    try:
+        action()
+    except Exception:
+        pass
 
 
 def run_in_memory(plan: RunPlan, *, progress: Callable[[int, int], None] | None = None):

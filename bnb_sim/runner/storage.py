@@ -2,35 +2,49 @@
 
 Writing::
 
-    writer = RunWriter("runs/r1", resume=args.resume, force=args.force)
-    writer.write_meta({..., "status": "partial", "parts": n_parts})   # first, before any part
-    for k in writer.missing_parts(n_parts):
-        writer.write_part(k, seats_df, games_df)
-    writer.write_meta({**writer.meta, "timing": ...})
-    writer.finish()                                                      # status -> complete
+    with RunWriter("runs/r1", resume=args.resume, force=args.force) as writer:  # locks it
+        writer.write_meta({..., "status": "partial", "parts": n_parts})   # first, before any part
+        for k in writer.verify_parts(n_parts):                             # resume: re-check
+            writer.write_part(k, seats_df, games_df)
+        writer.finish()                                                    # status -> complete
 
 Reading::
 
     seats, games, meta = load_run("runs/r1")                # every column
     seats, games, meta = load_run("runs/r1", seat_columns=["policy", "won"], game_columns=[])
 
-Every file is written to a temporary name that starts with a dot in the same folder and then
-renamed with :func:`os.replace`, so a part (or ``run.json``) that exists is complete, and
-readers (pyarrow ignores dot files) never see a half-written one.
+Guarantees (docs/simulate.md, "Run folders"):
 
-Problems a user can cause (a folder that is not a run, bad JSON, a corrupt or missing part,
-an existing folder that would be overwritten) raise :class:`~bnb_sim.errors.RunError` with a
-one-line message that names the path. Frames that break the column contract raise
-``ValueError``: that is a bug in the caller, not a user error.
+* **One writer.** A :class:`RunWriter` holds an ``flock`` on ``RUN/.bnb-sim.lock``
+  (:mod:`bnb_sim.runner.lock`) from opening to :meth:`RunWriter.close`; the OS drops it when
+  the process dies, SIGKILL included. A second writer gets a one-line RunError.
+* **Atomic files.** Every file is written to a temporary name that starts with a dot in the
+  same folder, fsynced and renamed with :func:`os.replace`, so a part (or ``run.json``) that
+  exists is complete, and readers (pyarrow ignores dot files) never see a half-written one.
+* **Verified parts.** Each part is stamped (Parquet key-value metadata: game range, row
+  counts of both tables, the run's identity hash) and ``run.json`` records its checksum
+  (:mod:`bnb_sim.runner.verify`). ``load_run`` checks every part it reads and
+  :meth:`RunWriter.verify_parts` (resume) deletes and re-plays a torn or foreign one.
+* **--force deletes only what bnb-sim wrote.** Only a folder with a valid ``run.json`` is
+  overwritten, and only its ``run.json`` and ``part-*.parquet`` files are deleted.
+
+Problems a user can cause (a folder that is not a run, bad or edited JSON, a corrupt or
+foreign part, an existing folder that would be overwritten, a folder held by another process,
+a read-only or full disk) raise :class:`~bnb_sim.errors.RunError` with a one-line message
+that names the path. Frames that break the column contract raise ``ValueError``: that is a
+bug in the caller, not a user error.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
-import shutil
-from collections.abc import Callable, Iterable, Sequence
+import time
+import warnings
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +54,16 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from bnb_sim.errors import RunError
+from bnb_sim.runner.lock import LOCK_NAME, RunLock
+from bnb_sim.runner.verify import (
+    STAMP_KEY,
+    PartProblem,
+    RunShape,
+    check_part,
+    identity_hash,
+    make_stamp,
+    sha256_bytes,
+)
 
 FORMAT = 1
 STATUSES = ("complete", "partial")
@@ -106,12 +130,27 @@ def part_name(k: int) -> str:
     return f"part-{k:06d}.parquet"
 
 
+#: ``run.json`` is rewritten with the new parts' checksums at most this often while a run
+#: goes on (and always at the end or on an interruption); parts written since the last
+#: update are decoded in full when they are checked.
+META_FLUSH_SECONDS = 1.0
+_VERIFY_THREADS = 4
+
+
+def _is_tmp(name: str) -> bool:
+    return name.startswith(_TMP_PREFIX) and ".tmp-" in name
+
+
 # --------------------------------------------------------------------------------------
 # run.json
 
 
 def read_meta(path: str | os.PathLike) -> dict[str, Any]:
-    """Read and check ``run.json`` of the run directory ``path``; RunError if it is not a run."""
+    """Read and check ``run.json`` of the run directory ``path``; RunError if it is not a run
+    (missing, not JSON, a key of the wrong type, or parameters that do not match the run's
+    identity hash: :func:`bnb_sim.runner.meta_check.check_meta`)."""
+    from bnb_sim.runner.meta_check import check_meta
+
     run = Path(path)
     if not run.exists():
         raise RunError(f"{run}: no such run directory")
@@ -143,6 +182,7 @@ def read_meta(path: str | os.PathLike) -> dict[str, Any]:
     parts = meta.get("parts")
     if parts is not None and (not isinstance(parts, int) or isinstance(parts, bool) or parts < 0):
         raise RunError(f"{file}: 'parts' is {parts!r}, expected a non-negative integer")
+    check_meta(meta, file)
     return meta
 
 
@@ -159,20 +199,130 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"run.json: cannot store {type(value).__name__} value {value!r}")
 
 
-def _atomic_write(final: Path, write: Callable[[Path], None]) -> None:
-    """Call ``write(tmp)`` for a temporary sibling of ``final``, fsync it, rename it over."""
+class WriteFailed(RunError):
+    """Writing a file of the run failed (disk full, read-only, a directory in the way).
+
+    ``file`` is the file, ``errno`` the OS error number and ``reason`` its text; the message
+    is one line. :func:`bnb_sim.runner.simulate.run_to_dir` adds how much is stored and how
+    to resume.
+    """
+
+    def __init__(self, file: Path, exc: OSError, doing: str = "write"):
+        self.file = Path(file)
+        self.errno = exc.errno
+        self.reason = _os_reason(exc)
+        super().__init__(f"{self.file}: cannot {doing} it ({self.reason})")
+
+    @property
+    def disk_full(self) -> bool:
+        return self.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
+def _os_reason(exc: OSError) -> str:
+    if isinstance(exc, IsADirectoryError):
+        return "a directory is in the way"
+    return exc.strerror or type(exc).__name__
+
+
+def _write_bytes_atomic(final: Path, data) -> None:
+    """Write ``data`` to a temporary sibling of ``final``, fsync it, rename it over ``final``.
+
+    OSError (disk full, read-only, a directory at ``final``) becomes :class:`WriteFailed`;
+    the temporary file is removed whatever happens.
+    """
     tmp = final.with_name(f"{_TMP_PREFIX}{final.name}.tmp-{os.getpid()}")
     try:
-        write(tmp)
-        fd = os.open(tmp, os.O_RDONLY)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
             os.fsync(fd)
         finally:
             os.close(fd)
         os.replace(tmp, final)
+    except OSError as exc:
+        _unlink_quietly(tmp)
+        raise WriteFailed(final, exc) from None
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        _unlink_quietly(tmp)
         raise
+
+
+def _unlink_quietly(file: Path) -> None:
+    try:
+        file.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def _normalised(meta: Mapping[str, Any]) -> dict[str, Any]:
+    """``meta`` as it reads back from JSON (numpy scalars, tuples, paths made plain)."""
+    return json.loads(json.dumps(meta, default=_json_default))
+
+
+# --------------------------------------------------------------------------------------
+# what a folder is
+
+
+def folder_state(path: str | os.PathLike) -> str:
+    """``missing``, ``file``, ``empty``, ``run`` (has run.json) or ``foreign``.
+
+    ``empty`` also covers what a writer leaves when it is killed before writing ``run.json``:
+    the lock file, empty ``seats/`` and ``games/`` folders and temporary files.
+    """
+    run = Path(path)
+    if not run.exists():
+        return "missing"
+    if not run.is_dir():
+        return "file"
+    names = {n for n in os.listdir(run) if n != LOCK_NAME and not _is_tmp(n)}
+    if META_NAME in names:
+        return "run"
+    for table in TABLES:
+        folder = run / table
+        if table in names and folder.is_dir():
+            if all(_is_tmp(n) for n in os.listdir(folder)):
+                names.discard(table)
+    return "empty" if not names else "foreign"
+
+
+def check_target(path: str | os.PathLike, *, resume: bool = False, force: bool = False) -> str:
+    """RunError unless ``path`` may be opened as a run with these flags; returns its state.
+
+    Nothing is created or changed: this runs before anything is played (and again, under the
+    lock, when :class:`RunWriter` opens the folder).
+    """
+    run = Path(path)
+    if resume and force:
+        raise RunError("--resume and --force cannot be used together")
+    state = folder_state(run)
+    if state == "file":
+        raise RunError(f"{run}: exists and is not a directory")
+    if state == "foreign":
+        if resume:
+            raise RunError(f"{run}: not a run directory (no {META_NAME})")
+        if force:
+            raise RunError(
+                f"{run}: is not a run (no {META_NAME}); --force only overwrites a run "
+                "bnb-sim wrote, so nothing was deleted"
+            )
+        raise RunError(
+            f"{run}: already exists (a non-empty folder that is not a run); "
+            "choose a new or empty folder"
+        )
+    if state == "run" and not (resume or force):
+        raise RunError(
+            f"{run}: already exists (a run); use --resume to continue it or --force to overwrite it"
+        )
+    if state == "run" and force:
+        try:
+            read_meta(run)
+        except RunError as exc:
+            raise RunError(
+                f"{exc}; --force only overwrites a valid run, so nothing was deleted"
+            ) from None
+    return state
 
 
 # --------------------------------------------------------------------------------------
@@ -201,102 +351,353 @@ def _to_table(df: pd.DataFrame, fixed: dict[str, pa.DataType], prefixes: tuple[s
         raise ValueError(f"{kind} frame does not fit the column contract: {exc}") from None
 
 
+def _encode(table: pa.Table) -> pa.Buffer:
+    sink = pa.BufferOutputStream()
+    # Statistics only for `game` (readers filter on it): computing min/max for every column
+    # was a quarter of the encoding time. Page CRCs let a full decode find damaged bytes in
+    # a part that has no checksum in run.json yet (verify.check_part).
+    pq.write_table(
+        table,
+        sink,
+        compression=_COMPRESSION,
+        write_statistics=["game"],
+        write_page_checksum=True,
+    )
+    return sink.getvalue()
+
+
+def _game_range(games: pa.Table) -> tuple[int, int]:
+    """``(first_game, n_games)`` of a games table; ValueError unless its games are
+    consecutive, each once."""
+    import pyarrow.compute as pc
+
+    n = games.num_rows
+    if n == 0:
+        raise ValueError("a part must hold at least one game")
+    lo, hi = pc.min_max(games["game"]).values()
+    first, last = lo.as_py(), hi.as_py()
+    if last - first + 1 != n:
+        raise ValueError(f"games frame holds {n} rows for games {first}..{last}")
+    return first, n
+
+
 class RunWriter:
-    """Creates (or reopens) a run directory and writes its parts and ``run.json`` atomically.
+    """Creates (or reopens) a run directory, holds its lock, writes parts and ``run.json``.
 
     * a new or empty folder: used as is;
-    * an existing, non-empty folder: RunError, unless ``resume=True`` (it must be a run; its
-      ``run.json`` is read into :attr:`meta`, parts already written are kept; the caller checks
-      that the parameters match) or ``force=True`` (it must look like a run: ``run.json``,
-      ``seats/`` and ``games/`` are deleted, anything else in the folder is left alone).
+    * a run (a folder with ``run.json``): RunError unless ``resume=True`` (its ``run.json``
+      is read into :attr:`meta`; the caller checks that the parameters match, then
+      :meth:`verify_parts` says which parts to play) or ``force=True`` (``run.json`` must be
+      valid; it and the ``part-*.parquet`` files of ``seats/`` and ``games/`` are deleted,
+      anything else is left alone; a directory where a part file would go is refused);
+    * any other non-empty folder: RunError (``--force`` does not delete what bnb-sim did not
+      write).
 
-    ``resume=True`` on a folder that does not exist yet simply starts a new run.
+    ``resume=True`` on a folder that does not exist yet simply starts a new run. The folder
+    is locked until :meth:`close` (or the end of a ``with`` block, or the process).
     """
 
-    def __init__(self, path: str | os.PathLike, *, resume: bool = False, force: bool = False):
-        if resume and force:
-            raise RunError("--resume and --force cannot be used together")
+    def __init__(
+        self,
+        path: str | os.PathLike,
+        *,
+        resume: bool = False,
+        force: bool = False,
+        notice: Callable[[str], None] | None = None,
+    ):
         self.path = Path(path)
         self.meta: dict[str, Any] | None = None
+        self.stored: dict[str, Any] | None = None  # run.json as found (resume)
+        self._notice = notice
+        self._records: dict[int, dict[str, Any]] = {}
+        self.written = 0  # parts written by this writer
+        self._last_flush = time.monotonic()
+        self._dirty = False
         run = self.path
-        if run.exists() and not run.is_dir():
-            raise RunError(f"{run}: exists and is not a directory")
-        if run.is_dir() and any(run.iterdir()):
-            looks_like_run = any((run / name).exists() for name in (META_NAME, *TABLES))
-            if resume:
-                self.meta = read_meta(run)
-            elif force:
-                if not looks_like_run:
-                    raise RunError(
-                        f"{run}: exists and is not a run directory; refusing to overwrite it"
-                    )
-                (run / META_NAME).unlink(missing_ok=True)
-                for table in TABLES:
-                    shutil.rmtree(run / table, ignore_errors=True)
-            else:
-                what = "a run" if looks_like_run else "a non-empty folder"
-                raise RunError(
-                    f"{run}: already exists ({what}); use --resume to continue it "
-                    "or --force to overwrite it"
-                )
+        check_target(run, resume=resume, force=force)
+        try:
+            run.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise RunError(f"{run}: cannot create the run directory ({_os_reason(exc)})") from None
+        self._lock = RunLock(run).acquire()
+        try:
+            self._open(resume=resume, force=force)
+        except BaseException:
+            self._lock.release(remove=self._lock.created)
+            raise
+
+    def _open(self, *, resume: bool, force: bool) -> None:
+        run = self.path
+        state = check_target(run, resume=resume, force=force)  # again, now that we hold it
+        if state == "run" and resume:
+            self.stored = read_meta(run)
+            self.meta = self.stored
+            self._records = {int(k): v for k, v in (self.stored.get("part_files") or {}).items()}
+        elif state == "run" and force:
+            self._clear_run()
         try:
             for table in TABLES:
-                (run / table).mkdir(parents=True, exist_ok=True)
-                for stale in (run / table).glob(f"{_TMP_PREFIX}part-*.tmp-*"):
-                    stale.unlink(missing_ok=True)
+                folder = run / table
+                if folder.exists() and not folder.is_dir():
+                    raise RunError(f"{folder}: is in the way (not a folder)")
+                folder.mkdir(exist_ok=True)
+                for name in os.listdir(folder):
+                    if _is_tmp(name) and name[1:].startswith("part-"):
+                        (folder / name).unlink(missing_ok=True)  # left by a killed writer
+            for name in os.listdir(run):
+                if _is_tmp(name) and name[1:].startswith(META_NAME):
+                    (run / name).unlink(missing_ok=True)
         except OSError as exc:
-            raise RunError(f"{run}: cannot create the run directory ({exc.strerror})") from None
+            raise RunError(f"{run}: cannot create the run directory ({_os_reason(exc)})") from None
+
+    def _own_part_files(self) -> list[Path]:
+        """The part and temporary files of this run; RunError if a directory or link sits
+        where a part file would be (bnb-sim never deletes what it did not write)."""
+        files = []
+        for table in TABLES:
+            folder = self.path / table
+            if not folder.exists():
+                continue
+            if not folder.is_dir():
+                raise RunError(f"{folder}: is in the way (not a folder)")
+            for entry in os.scandir(folder):
+                if _PART_RE.match(entry.name) or (_is_tmp(entry.name) and "part-" in entry.name):
+                    if not entry.is_file(follow_symlinks=False):
+                        raise RunError(
+                            f"{entry.path}: is in the way (a directory or link, not a part "
+                            "bnb-sim wrote); remove it and try again"
+                        )
+                    files.append(Path(entry.path))
+        return files
+
+    def _clear_run(self) -> None:
+        """--force: delete run.json and the part files (all checked before any is deleted)."""
+        files = self._own_part_files()
+        try:
+            for file in files:
+                file.unlink(missing_ok=True)
+            (self.path / META_NAME).unlink(missing_ok=True)
+        except OSError as exc:
+            raise RunError(f"{self.path}: cannot delete the old run ({_os_reason(exc)})") from None
+
+    # ----------------------------------------------------------------------------------
 
     def part_path(self, table: str, k: int) -> Path:
         return self.path / table / part_name(k)
 
     def has_part(self, k: int) -> bool:
-        """Whether part ``k`` is complete (both its seats and games files exist)."""
+        """Whether both files of part ``k`` exist (not whether they are good: verify_parts)."""
         return all(self.part_path(table, k).is_file() for table in TABLES)
 
     def missing_parts(self, n_parts: int) -> list[int]:
-        """The part indices in ``range(n_parts)`` that still have to be computed."""
+        """The part indices in ``range(n_parts)`` whose files do not both exist."""
         return [k for k in range(n_parts) if not self.has_part(k)]
 
+    def verify_parts(self, n_parts: int, meta: Mapping[str, Any] | None = None) -> list[int]:
+        """Check both files of every existing part; return the parts still to be played.
+
+        A torn, damaged or foreign part (another run's, a wrong game range or row count, a
+        checksum that differs from run.json) is deleted and reported through ``notice`` (or a
+        warning), and comes back as to be played; a part with only one of its two files
+        (a writer killed in between) too. ``meta`` is the run.json about to be written
+        (default: :attr:`meta`). RunError if a directory or link is where a part file goes,
+        or a part file beyond ``n_parts`` is in the folder.
+        """
+        meta = _normalised(meta if meta is not None else (self.meta or {}))
+        shape = RunShape.of(meta)
+        legacy = self.stored is not None and "identity" not in self.stored
+        shape = RunShape(shape.identity, shape.games, shape.chunk_size, shape.players, legacy)
+        self._own_part_files()  # refuses anything in the way first
+        _refuse_extra_parts(self.path, n_parts)
+        results = _check_parts(self.path, range(n_parts), shape, self._records)
+        todo = []
+        for k in range(n_parts):
+            problems = {t: r for t, r in results[k].items() if isinstance(r, PartProblem)}
+            if not problems:
+                self._records[k] = _record(shape, k, results[k])
+                if legacy:
+                    self._restamp(k, shape)
+                continue
+            self._records.pop(k, None)
+            todo.append(k)
+            if all(p.kind == "missing" for p in problems.values()):
+                for table in TABLES:  # one file of the two: a writer killed in between
+                    _unlink_quietly(self.part_path(table, k))
+                continue
+            table, problem = next((t, p) for t, p in problems.items() if p.kind != "missing")
+            self._say(f"{self.part_path(table, k)}: {problem.describe()}; playing part {k} again")
+            for t in TABLES:
+                try:
+                    self.part_path(t, k).unlink(missing_ok=True)
+                except OSError as exc:
+                    raise WriteFailed(self.part_path(t, k), exc, "delete") from None
+        self._dirty = True
+        return todo
+
+    def _restamp(self, k: int, shape: RunShape) -> None:
+        """Rewrite a verified part of a legacy run with its stamp (one decode and encode)."""
+        tables = {t: pq.read_table(self.part_path(t, k)) for t in TABLES}
+        self._write_tables(k, tables, shape.identity)
+
+    def _say(self, message: str) -> None:
+        if self._notice is not None:
+            self._notice(message)
+        else:
+            warnings.warn(message, RuntimeWarning, stacklevel=3)
+
     def write_part(self, k: int, seats: pd.DataFrame, games: pd.DataFrame) -> None:
-        """Write part ``k`` (seats first, then games; each file atomically)."""
+        """Write part ``k`` (seats first, then games; each file atomically, stamped and
+        checksummed). Needs :meth:`write_meta` first (the stamp holds the run's identity)."""
         if not isinstance(k, int) or k < 0:
             raise ValueError(f"part index must be a non-negative int, got {k!r}")
         tables = {
             "seats": _to_table(seats, SEAT_COLUMNS, SEAT_PREFIXES, "seats"),
             "games": _to_table(games, GAME_COLUMNS, (), "games"),
         }
-        for table, data in tables.items():
-            _atomic_write(
-                self.part_path(table, k),
-                # Statistics only for `game` (readers filter on it): computing min/max for
-                # every column was a quarter of the encoding time.
-                lambda tmp, data=data: pq.write_table(
-                    data, tmp, compression=_COMPRESSION, write_statistics=["game"]
-                ),
+        if self.meta is None:
+            raise ValueError("write_meta must come before the first part")
+        self._write_tables(k, tables, self.meta["identity"])
+
+    def _write_tables(self, k: int, tables: dict[str, pa.Table], identity: str) -> None:
+        first, n_games = _game_range(tables["games"])
+        shape = RunShape.of(self.meta)
+        if (first, n_games) != shape.part_range(k):
+            raise ValueError(
+                f"part {k} must hold games {shape.part_range(k)} (first, count), got "
+                f"{(first, n_games)}"
             )
+        rows = {t: data.num_rows for t, data in tables.items()}
+        record: dict[str, Any] = {"first_game": first, "n_games": n_games}
+        for table, data in tables.items():
+            stamp = make_stamp(table, k, first, n_games, rows, identity)
+            buf = _encode(data.replace_schema_metadata({STAMP_KEY: json.dumps(stamp)}))
+            _write_bytes_atomic(self.part_path(table, k), buf)
+            record[table] = {"rows": rows[table], "bytes": buf.size, "sha256": sha256_bytes(buf)}
+        self._records[k] = record
+        self.written += 1
+        self._dirty = True
+        if time.monotonic() - self._last_flush >= META_FLUSH_SECONDS:
+            self.flush()
 
     def write_meta(self, meta: dict[str, Any]) -> None:
-        """Write ``run.json`` atomically; fills in ``format`` and ``status`` (``partial``)."""
+        """Write ``run.json`` atomically; fills in ``format`` and ``status`` (``partial``), the
+        run's ``identity`` hash and the ``part_files`` records of the parts written so far."""
         meta = dict(meta)
         meta.setdefault("format", FORMAT)
         meta.setdefault("status", "partial")
-        text = json.dumps(meta, indent=2, default=_json_default) + "\n"
-        _atomic_write(self.path / META_NAME, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+        meta.pop("part_files", None)
+        meta = _normalised(meta)
+        meta["identity"] = identity_hash(meta)
+        meta["part_files"] = {str(k): self._records[k] for k in sorted(self._records)}
+        text = json.dumps(meta, indent=2) + "\n"
+        _write_bytes_atomic(self.path / META_NAME, text.encode("utf-8"))
         self.meta = meta
+        self._dirty = False
+        self._last_flush = time.monotonic()
+
+    def flush(self) -> None:
+        """Write ``run.json`` again if parts were written since it was last written."""
+        if self._dirty and self.meta is not None:
+            self.write_meta(self.meta)
 
     def finish(self) -> None:
         """Mark the run complete; RunError if ``meta['parts']`` says parts are missing."""
         meta = self.meta if self.meta is not None else read_meta(self.path)
         n_parts = meta.get("parts")
         if n_parts is not None:
-            missing = self.missing_parts(n_parts)
+            if any(k not in self._records and self.has_part(k) for k in range(n_parts)):
+                self.verify_parts(n_parts)  # parts of an earlier session nobody checked yet
+            missing = [k for k in range(n_parts) if k not in self._records or not self.has_part(k)]
             if missing:
                 raise RunError(
                     f"{self.path}: cannot mark the run complete, {len(missing)} of {n_parts} "
                     f"parts are missing (first: {part_name(missing[0])})"
                 )
         self.write_meta({**meta, "status": "complete"})
+
+    def discard(self, created: Sequence[Path] = ()) -> None:
+        """Remove a new run that failed before its first part: run.json, part and temporary
+        files, the table folders if empty, the lock file, and the folders in ``created``
+        (deepest first) if empty. Errors are ignored: this runs while another error is
+        being raised."""
+        run = self.path
+        try:
+            for file in self._own_part_files():
+                file.unlink(missing_ok=True)
+        except (OSError, RunError):
+            pass
+        for file in [run / META_NAME, *(run / n for n in _listdir(run) if _is_tmp(n))]:
+            _unlink_quietly(file)
+        for table in TABLES:
+            _rmdir_quietly(run / table)
+        self._lock.release(remove=True)
+        for folder in created:
+            _rmdir_quietly(folder)
+
+    def close(self) -> None:
+        """Release the lock (run.json keeps the state of the last write)."""
+        self._lock.release()
+
+    def __enter__(self) -> RunWriter:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _listdir(folder: Path) -> list[str]:
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
+
+
+def _rmdir_quietly(folder: Path) -> None:
+    try:
+        folder.rmdir()
+    except OSError:
+        pass
+
+
+def _record(shape: RunShape, k: int, results: Mapping[str, Any]) -> dict[str, Any]:
+    first, n_games = shape.part_range(k)
+    return {"first_game": first, "n_games": n_games, **{t: results[t] for t in TABLES}}
+
+
+def _check_parts(
+    run: Path, parts: Iterable[int], shape: RunShape, records: Mapping[Any, Any]
+) -> dict[int, dict[str, Any]]:
+    """``{k: {table: record or PartProblem}}`` for both files of every part (in threads:
+    hashing and footer reads release the GIL)."""
+
+    def one(job):
+        k, table = job
+        record = records.get(k) or records.get(str(k))
+        try:
+            return (
+                k,
+                table,
+                check_part(run / table / part_name(k), table, k, shape, (record or {}).get(table)),
+            )
+        except PartProblem as problem:
+            return k, table, problem
+
+    jobs = [(k, table) for k in parts for table in TABLES]
+    out: dict[int, dict[str, Any]] = {}
+    with ThreadPoolExecutor(max_workers=min(_VERIFY_THREADS, max(1, len(jobs)))) as pool:
+        for k, table, result in pool.map(one, jobs):
+            out.setdefault(k, {})[table] = result
+    return out
+
+
+def _refuse_extra_parts(run: Path, n_parts: int) -> None:
+    for table in TABLES:
+        extra = sorted(k for k in _part_indices(run, table) if k >= n_parts)
+        if extra:
+            raise RunError(
+                f"{run / table / part_name(extra[0])}: not a part of this run (run.json says "
+                f"it has {n_parts:,} parts); remove it"
+            )
 
 
 # --------------------------------------------------------------------------------------
@@ -317,11 +718,14 @@ def _part_indices(run: Path, table: str) -> set[int]:
 
 def run_parts(path: str | os.PathLike, meta: dict[str, Any] | None = None) -> list[int]:
     """The part indices to read: all of them for a complete run (RunError if one is missing),
-    the ones present in both ``seats/`` and ``games/`` for a partial run."""
+    the ones present in both ``seats/`` and ``games/`` for a partial run. A part file beyond
+    run.json's ``parts`` is refused (it cannot belong to the run)."""
     run = Path(path)
     meta = read_meta(run) if meta is None else meta
     present = {table: _part_indices(run, table) for table in TABLES}
     n_parts = meta.get("parts")
+    if n_parts is not None:
+        _refuse_extra_parts(run, n_parts)
     if meta["status"] == "complete" and n_parts is not None:
         for table in TABLES:
             missing = sorted(set(range(n_parts)) - present[table])
@@ -335,6 +739,22 @@ def run_parts(path: str | os.PathLike, meta: dict[str, Any] | None = None) -> li
     if n_parts is not None:
         both = {k for k in both if k < n_parts}
     return sorted(both)
+
+
+def verify_run(path: str | os.PathLike, meta: dict[str, Any], parts: Sequence[int]) -> None:
+    """RunError naming the first part of ``parts`` that is not a good part of this run
+    (torn, damaged, foreign, a wrong game range or row count; :func:`check_part`)."""
+    run = Path(path)
+    results = _check_parts(run, parts, RunShape.of(meta), meta.get("part_files") or {})
+    for k in parts:
+        for table in TABLES:
+            result = results[k][table]
+            if isinstance(result, PartProblem):
+                fix = "remove it, then " if result.kind == "in_the_way" else ""
+                raise RunError(
+                    f"{run / table / part_name(k)}: {result.describe()}; the run is not read "
+                    f"({fix}`bnb simulate ... --resume` plays this part again)"
+                )
 
 
 def _select(columns: ColumnSelection, names: list[str], where: str) -> list[str]:
@@ -383,6 +803,28 @@ def _read_table(run: Path, table: str, parts: Iterable[int], columns: ColumnSele
     return data.to_pandas(split_blocks=True, self_destruct=True)
 
 
+def _cross_check(run: Path, meta: Mapping[str, Any], seats: pd.DataFrame, games: pd.DataFrame):
+    """RunError if run.json's players or policies disagree with the rows read (a lying or
+    mismatched run.json must never label the data)."""
+    params = meta["params"]
+    listed = set(params["policies"])
+    if "policy" in seats.columns:
+        found = {str(p) for p in pd.unique(seats["policy"])}
+        if not found <= listed:
+            raise RunError(
+                f"{run / META_NAME}: 'params.policies' lists {sorted(listed)}, but the parts "
+                f"hold {sorted(found - listed)}; run.json does not describe this data"
+            )
+    for frame in (seats, games):
+        if "n_players" in frame.columns and len(frame):
+            found = {int(n) for n in pd.unique(frame["n_players"])}
+            if found != {int(params["players"])}:
+                raise RunError(
+                    f"{run / META_NAME}: 'params.players' is {params['players']}, but the parts "
+                    f"hold games of {sorted(found)} players; run.json does not describe this data"
+                )
+
+
 def load_run(
     path: str | os.PathLike,
     seat_columns: ColumnSelection = None,
@@ -394,14 +836,21 @@ def load_run(
     names, or a predicate ``name -> bool``. Reading only what you need matters on big runs.
     Rows come in game order (part by part); string columns (``policy``, ``board``,
     ``choice_*``, ``winner_policy``, ...) are pandas categoricals. A partial run loads the
-    parts that are complete; a complete run with a part missing, a corrupt part, or a run
-    with no parts yet raise RunError.
+    parts that are complete.
+
+    Every part read is verified first, both tables, whatever the columns asked for (its
+    stamp, game range, row counts and run.json checksum; :mod:`bnb_sim.runner.verify`), and
+    run.json is checked against the rows (players, policy labels). A complete run with a part
+    missing, a corrupt or foreign part, a run.json that does not describe the data, or a run
+    with no parts yet raise RunError naming the file.
     """
     run = Path(path)
     meta = read_meta(run)
     parts = run_parts(run, meta)
     if not parts:
         raise RunError(f"{run}: the run has no finished parts yet")
+    verify_run(run, meta, parts)
     seats = _read_table(run, "seats", parts, seat_columns)
     games = _read_table(run, "games", parts, game_columns)
+    _cross_check(run, meta, seats, games)
     return seats, games, meta
