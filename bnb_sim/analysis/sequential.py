@@ -27,7 +27,15 @@ from typing import Any
 
 import numpy as np
 
-from bnb_sim.analysis.stats import _check_confidence, _t, _z, elo_from_score, score_from_elo
+from bnb_sim.analysis.stats import (
+    _check_confidence,
+    _t,
+    _z,
+    constant_sample_interval,
+    elo_from_score,
+    score_from_elo,
+    wilson_interval,
+)
 
 __all__ = [
     "REASON_MAX_GAMES",
@@ -286,6 +294,8 @@ class SPRT:
         if n >= 2:
             half = _z(0.95) * math.sqrt(var * n / (n - 1) / n)
             s_lo, s_hi = max(mean - half, 0.0), min(mean + half, 1.0)
+            if var <= 1e-15:  # no variation: not a zero-width interval
+                s_lo, s_hi = constant_sample_interval(mean, n, (0.0, 1.0))
             elo_lo, elo_hi = float(elo_from_score(s_lo)), float(elo_from_score(s_hi))
         else:
             elo_lo = elo_hi = math.nan
@@ -309,6 +319,8 @@ class SPRT:
             "decision_n": self._decision_n,
             "llr_at_decision": self._decision_llr,
             "reason": self.reason,
+            "prior": self.prior,
+            "interval_adjusted_for_stop": False,
         }
 
     def __repr__(self) -> str:
@@ -323,6 +335,10 @@ class PrecisionStop:
     """Stop when the confidence-interval half-width of the mean pair score is at most ``h``.
 
     Half-width = ``t_{n-1} · sd / √n`` (``sd`` with ``ddof=1``), the :func:`mean_ci` interval.
+    When every score so far is the same (no variation: e.g. two policies that split every
+    pair) that would be 0 and "precision reached" after ``min_n`` pairs; instead the
+    half-width is then the bound of :func:`~bnb_sim.analysis.stats.constant_sample_interval`
+    (about ``3/n`` times the distance to the far end of [0, 1]).
     ``done`` needs at least ``min_n`` observations. Check it at geometrically spaced chunk
     boundaries (e.g. after 1k, 2k, 4k, ... pairs) and report ``n``: stopping on a precision
     target barely affects coverage, unlike stopping on significance. ``done`` reflects the
@@ -363,6 +379,12 @@ class PrecisionStop:
             return math.inf
         mean = self._sum / n
         var = max((self._sumsq - n * mean * mean) / (n - 1), 0.0)
+        if var <= 1e-15:
+            # all scores equal (e.g. every pair split): the t half-width would be 0. Another
+            # score in [0, 1] may occur on up to u ≈ 3/n of the seeds; the mean can then move
+            # by max(mean, 1 - mean)·u (stats.constant_sample_interval).
+            _, u = wilson_interval(0, n, self.confidence)
+            return max(mean, 1.0 - mean) * u
         return _t(self.confidence, n - 1) * math.sqrt(var / n)
 
     @property
