@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import plots, tables
-from bnb_sim.analysis.stats import Rate, balance_metric, first_player_advantage
+from bnb_sim.analysis.stats import Rate, balance_metric, first_player_advantage, num_digits
 from bnb_sim.errors import BnbError
 
 ESTIMATED_KEYS_SHOWN = 12
@@ -904,9 +904,11 @@ def play_style_section(seats: pd.DataFrame, policy_order: Sequence[str] | None =
 def _means_wide(long: pd.DataFrame, label: Mapping[str, str], n: pd.Series) -> pd.DataFrame:
     """Policy x column table of ``mean [lo, hi]`` cells from :func:`tables.means_by_policy`,
     with an ``n`` column (player results per policy)."""
-    cells = long.assign(cell=tables.mean_cells(long)).pivot(
-        index="policy", columns="column", values="cell"
-    )
+    cells = long.assign(cell="")
+    for _, part in long.groupby("column", sort=False):  # one format per column
+        digits = num_digits(part["lo"].to_numpy(float), part["hi"].to_numpy(float))
+        cells.loc[part.index, "cell"] = tables.mean_cells(part, digits)
+    cells = cells.pivot(index="policy", columns="column", values="cell")
     columns = list(dict.fromkeys(long["column"]))
     cells = cells.reindex(index=list(dict.fromkeys(long["policy"])), columns=columns)
     cells.columns = [label.get(c, c) for c in columns]

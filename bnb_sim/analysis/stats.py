@@ -38,6 +38,7 @@ __all__ = [
     "first_player_advantage",
     "mcnemar",
     "mean_ci",
+    "num_digits",
     "paired_difference",
     "pct_digits",
     "rates_by",
@@ -98,12 +99,19 @@ def pct_digits(lo, hi, max_digits: int = 4) -> int:
     Vectorised over arrays: the result is then the largest number of decimals any row needs,
     so one column of a table uses one format. Missing or zero widths count as 1 decimal.
     """
-    width = 100.0 * (np.asarray(hi, dtype=float) - np.asarray(lo, dtype=float))
+    return num_digits(100.0 * np.asarray(lo, float), 100.0 * np.asarray(hi, float), 1, max_digits)
+
+
+def num_digits(lo, hi, min_digits: int = 2, max_digits: int = 4) -> int:
+    """Decimals that show the width of the narrowest interval ``[lo, hi]`` with two
+    significant digits, between ``min_digits`` and ``max_digits`` (see :func:`pct_digits`)."""
+    width = np.asarray(hi, dtype=float) - np.asarray(lo, dtype=float)
+    width = np.atleast_1d(width)
     width = width[np.isfinite(width) & (width > 0)]
     if width.size == 0:
-        return 1
+        return min_digits
     digits = 1 - np.floor(np.log10(width.min()))
-    return int(min(max(digits, 1), max_digits))
+    return int(min(max(digits, min_digits), max_digits))
 
 
 # --------------------------------------------------------------------------------------------
