@@ -222,7 +222,9 @@ def test_error_rates_calibration_grid(q_split, elo1):
 
 def test_far_from_the_bounds_the_decision_is_certain():
     rng = np.random.default_rng(3)
-    assert all(SPRT(0, 20).update(r).decision == "H1" for r in pair_scores(0.5, 80, (50, 3000), rng))
+    assert all(
+        SPRT(0, 20).update(r).decision == "H1" for r in pair_scores(0.5, 80, (50, 3000), rng)
+    )
     assert all(
         SPRT(0, 20).update(r).decision == "H0" for r in pair_scores(0.5, -60, (50, 3000), rng)
     )
