@@ -47,8 +47,11 @@ def test_llr_matches_multinomial_mle_by_optimisation():
 
     counts = np.array([3.0, 10.0, 25.0, 14.0, 6.0])
     t = SPRT(-10, 40).update_pentanomial(counts.astype(int))
-    n = counts + t.prior  # the prior count on every pentanomial category
     values = np.array([0, 0.25, 0.5, 0.75, 1.0])
+    n = counts + t._prior_counts  # the prior pseudo-pairs on the pentanomial categories
+    assert t._prior_counts.sum() == pytest.approx(5 * t.prior)
+    mid = 0.5 * (score_from_elo(-10) + score_from_elo(40))
+    assert t._prior_counts @ values / t._prior_counts.sum() == pytest.approx(mid)
 
     def best_loglik(s):
         cons = [

@@ -99,6 +99,18 @@ def _tilted_lambda(counts: np.ndarray, dev: np.ndarray, iterations: int = 50) ->
     return lam
 
 
+def _neutral_prior(count: float, mean: float) -> np.ndarray:
+    """``5·count`` pseudo-pairs on the pentanomial scores with mean ``mean``.
+
+    The closest distribution to uniform (the same tilted form as the MLE) whose mean lies
+    halfway between the two hypotheses, so the prior favours neither of them.
+    """
+    dev = (PENTANOMIAL_SCORES - mean)[None, :]
+    lam = _tilted_lambda(np.ones((1, 5)), dev)
+    weights = 1.0 / (1.0 + lam[:, None] * dev)
+    return (5.0 * count * weights / weights.sum())[0]
+
+
 def multinomial_llr(counts: np.ndarray, values: np.ndarray, s0: float, s1: float) -> np.ndarray:
     """GSPRT log-likelihood ratio of mean ``s1`` against ``s0`` for category ``counts``.
 
@@ -131,8 +143,10 @@ class SPRT:
     the log-likelihood ratio of the two (:func:`multinomial_llr`). It accepts H1 when
     ``LLR >= upper = ln((1-β)/α)`` and H0 when ``LLR <= lower = ln(β/(1-α))``.
 
-    **Prior counts.** Before any data each pentanomial category (0, ¼, ½, ¾, 1) holds
-    ``prior`` pseudo-pairs (default 1). This is what keeps the variance from collapsing:
+    **Prior counts.** Before any data the pentanomial categories (0, ¼, ½, ¾, 1) hold
+    ``5·prior`` pseudo-pairs (default 5), spread as evenly as possible with a mean halfway
+    between the two hypotheses (so the prior favours neither). This keeps the variance from
+    collapsing:
     close policies split most pairs (½), and without it 20 pairs of ½ would be a sample
     with zero variance, for which any mean other than ½ is impossible, so the test would
     accept whichever hypothesis is nearer ½ at once (the old normal approximation did that
@@ -174,6 +188,7 @@ class SPRT:
         self.prior = float(prior)
         self.s0 = float(score_from_elo(self.elo0))
         self.s1 = float(score_from_elo(self.elo1))
+        self._prior_counts = _neutral_prior(self.prior, 0.5 * (self.s0 + self.s1))
         self._n = 0
         self._sum = 0.0
         self._sumsq = 0.0
@@ -201,7 +216,8 @@ class SPRT:
 
     def _llr_rows(self, values: np.ndarray, counts: np.ndarray) -> np.ndarray:
         """LLR per row of observed ``counts`` over ``values`` (the prior added here)."""
-        prior = np.where(np.isin(values, PENTANOMIAL_SCORES), self.prior, 0.0)
+        by_value = dict(zip(PENTANOMIAL_SCORES.tolist(), self._prior_counts, strict=True))
+        prior = np.array([by_value.get(float(v), 0.0) for v in values])
         return multinomial_llr(counts + prior, values, self.s0, self.s1)
 
     def _current_counts(self, values: np.ndarray) -> np.ndarray:
