@@ -15,7 +15,7 @@ import pytest
 from fake_runs import CHARACTERISTICS, FakeSpec, make_frames, make_meta, truth, write_fake_run
 
 from bnb_sim.analysis import tables
-from bnb_sim.analysis.report import ReportBuilder, Section, write_report
+from bnb_sim.analysis.report import ReportBuilder, Section, seat_policy_confound, write_report
 from bnb_sim.cli import main
 from bnb_sim.runner.storage import part_name
 
@@ -305,10 +305,19 @@ def test_fixed_seats_with_different_policies_withhold_fpa_and_balance(tmp_path):
     assert "Seat and policy confounded." in md
     row = next(line for line in md.splitlines() if line.startswith("| first-player advantage"))
     assert "not shown" in row and " pp [" not in row
-    # without the meta the data alone gives it away (each seat has one policy)
+    # without the seating in the meta the data alone gives it away (one policy per seat)
     meta["params"].pop("seating")
-    summary = write_report((seats, games, meta), tmp_path / "o2")["summary"].read_text()
-    assert "seat_policy_confounded" in summary
+    assert seat_policy_confound(seats, meta)["code"] == "seat_policy_confounded"
+    # a mix that differs between seats without one policy per seat
+    policy = seats["policy"].astype(str).to_numpy().copy()
+    swap = (seats["game"] % 4 == 0).to_numpy()
+    policy[swap & (seats["seat"] == 0).to_numpy()] = "greedy"
+    policy[swap & (seats["seat"] == 1).to_numpy()] = "heuristic"
+    mixed = seats.assign(policy=pd.Categorical(policy))
+    assert seat_policy_confound(mixed, meta)["code"] == "seat_policy_unbalanced"
+    rotated, _ = make_frames(FakeSpec(n_games=800, chunk_size=800, estimated_values=0))
+    assert seat_policy_confound(rotated, meta) is None
+    assert seat_policy_confound(seats, {"params": {"seating": "random"}}) is None
 
 
 def test_rotating_seats_have_no_confound_warning_but_list_the_others(report, other_report):

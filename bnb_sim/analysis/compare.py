@@ -15,11 +15,15 @@ the same dice per seat, for A and for B):
   ``d = score_A - score_B`` in ``[-1, 1]`` and the pair score fed to the stopping rule is
   ``(1 + d) / 2``: 1 when A won where B did not, 0 for the reverse, ½ when the seed went the
   same way for both. Its Elo (``400·log10(x / (1 - x))``) is the Elo of a virtual duel
-  between A and B on the same seeds; 0 means no difference.
+  between A and B on the same seeds; 0 means no difference. This *pair-score Elo* is not
+  comparable with head-to-head or tournament Elo (``elo.kind`` says which one a result has).
 
 Estimates (both designs): the mean pair score with a Student t interval, its Elo, and the
 difference ``d`` (head-to-head: ``2·score - 1``, A's win rate minus B's, ties counting ½)
-with the same interval in percentage points. Decisions:
+with the same interval in percentage points. When every pair score is the same the interval
+is the bound of :func:`~bnb_sim.analysis.stats.constant_sample_interval`, never zero-width.
+All of them are fixed-sample intervals at the stop, labelled "not adjusted for the
+sequential stop". Head-to-head win rates have Wilson intervals clustered by seed. Decisions:
 
 * ``--sprt ELO0 ELO1``: :class:`~bnb_sim.analysis.sequential.SPRT` on the pair scores,
   ``H1: elo >= ELO1`` (A stronger) against ``H0: elo <= ELO0``; positive Elo = A better.
