@@ -449,7 +449,7 @@ def test_clustered_rate_for_a_policy_in_two_seats():
     negatively correlated, the row Wilson interval is ~10x too wide. The clustered interval
     keeps 95% coverage at a fraction of the width. (It rests on the games that do not go the
     usual way: with 50 of them per 5000 games, as here, coverage is 95%; with only 5 it drops
-    to about 92%.)"""
+    to about 90%.)"""
     rng = np.random.default_rng(51)
     truth = 0.99 / 2
     reps, hits, ratio = 400, 0, []
