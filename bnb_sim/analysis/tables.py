@@ -26,7 +26,9 @@ import pandas as pd
 
 from bnb_sim.analysis.stats import (
     Rate,
+    _ratio_se,
     clustered_mean_ci,
+    clustered_wilson,
     mean_ci,
     pct_digits,
     rates_by,
@@ -348,26 +350,51 @@ def choice_shares(seats: pd.DataFrame, policy_order: Sequence[str] | None = None
 def _choice_intervals(seats: pd.DataFrame, column: str, counts: pd.DataFrame):
     """95% intervals for the share of each (policy, value) in ``counts``, clustered by game.
 
-    One clustered rate per value (all policies at once): the share of a policy's rows that
-    chose it.
+    The share of a policy's rows that chose a value is a ratio of per-game sums (rows that
+    chose it / rows of the policy in that game), so it gets the clustered Wilson interval of
+    :func:`~bnb_sim.analysis.stats.clustered_wilson`. Vectorised: two ``np.unique`` passes
+    over integer keys, whatever the number of values.
     """
     if "game" not in seats.columns:
         return wilson_interval(counts["count"].to_numpy(float), counts["n"].to_numpy(float))
-    chosen = seats[column].astype(object).where(seats[column].notna(), "(none)").astype(str)
-    frame = pd.DataFrame(
-        {"policy": seats["policy"].astype(str).to_numpy(), "game": seats["game"].to_numpy()}
+    pol, pol_names = codes_of(seats["policy"])
+    val, val_names = codes_of(seats[column])
+    val_names = [*val_names, "(none)"]  # a missing choice, as crosstab_counts names it
+    val = np.where(val < 0, len(val_names) - 1, val)
+    game = pd.factorize(seats["game"])[0].astype(np.int64)
+    n_pol, n_val, n_game = len(pol_names), len(val_names), int(game.max()) + 1
+    # rows of each policy in each game: m, and per policy ΣM², games, any game with M > 1
+    cell_pg, pg_of_row, m = np.unique(pol * n_game + game, return_inverse=True, return_counts=True)
+    pol_of_pg = cell_pg // n_game
+    m = m.astype(float)
+    mm = np.bincount(pol_of_pg, weights=m * m, minlength=n_pol)
+    n_rows = np.bincount(pol_of_pg, weights=m, minlength=n_pol)
+    n_games = np.bincount(pol_of_pg, minlength=n_pol)
+    multi = np.bincount(pol_of_pg, weights=m > 1, minlength=n_pol) > 0
+    # rows choosing each value in each (policy, game): y
+    cell, y = np.unique(pg_of_row * n_val + val, return_counts=True)
+    pg, v = cell // n_val, cell % n_val
+    y = y.astype(float)
+    index = pol_of_pg[pg] * n_val + v
+    size = n_pol * n_val
+    k = np.bincount(index, weights=y, minlength=size)
+    yy = np.bincount(index, weights=y * y, minlength=size)
+    ym = np.bincount(index, weights=y * m[pg], minlength=size)
+    per_pol = np.repeat(np.arange(n_pol), n_val)
+    se = _ratio_se(k, n_rows[per_pol], yy, ym, mm[per_pol], n_games[per_pol])
+    lo, hi = clustered_wilson(k, n_rows[per_pol], se, n_games[per_pol], multi[per_pol])
+    where = {(p, x): i for i, (p, x) in enumerate(
+        (p, x) for p in pol_names for x in val_names)}  # fmt: skip
+    pick = np.array(
+        [
+            where.get((str(p), str(x)), -1)
+            for p, x in zip(counts["policy"], counts["value"], strict=True)
+        ]  # fmt: skip
     )
-    found = {}
-    for value in pd.unique(counts["value"].astype(str)):
-        frame["v"] = (chosen.to_numpy() == value).astype(float)
-        rates = rates_by_cluster(frame, "policy", "game", column="v")
-        for policy, lo, hi in zip(rates["policy"], rates["lo"], rates["hi"], strict=True):
-            found[(str(policy), value)] = (lo, hi)
-    pairs = [
-        found.get((str(p), str(v)), (np.nan, np.nan))
-        for p, v in zip(counts["policy"], counts["value"], strict=True)
-    ]
-    return np.array([a for a, _ in pairs]), np.array([b for _, b in pairs])
+    ok = pick >= 0
+    out_lo = np.where(ok, lo[np.where(ok, pick, 0)], np.nan)
+    out_hi = np.where(ok, hi[np.where(ok, pick, 0)], np.nan)
+    return out_lo, out_hi
 
 
 def choice_share_wide(shares: pd.DataFrame, rnd: str, policy_order=None) -> pd.DataFrame:
