@@ -351,6 +351,9 @@ def test_estimates_have_n_and_intervals(report):
         assert all("[" in row for row in rows[2:]), marker
     choice = table_after("Round A: share of each value chosen")
     assert all(row.count("[") == 4 for row in choice[2:])
+    fights = table_after("fights of one player in one game are not independent")
+    assert "attempts per player-game [95% CI]" in fights[0]
+    assert all(row.split(" | ")[1].count("[") == 1 for row in fights[2:])
     policy_seat = table_after("of each policy in each seat.")
     assert all("n=" in row for row in policy_seat[2:])
     assert "| n |" in next(line for line in lines if line.startswith("| measure |"))
