@@ -11,12 +11,14 @@ import pytest
 from bnb_sim.analysis.compare import (
     FIELD,
     HEAD_TO_HEAD,
+    compare_summary,
     format_result,
     make_rule,
     run_sequential,
     summarise,
 )
 from bnb_sim.analysis.sequential import REASON_MAX_GAMES, SPRT, PrecisionStop
+from bnb_sim.analysis.stats import clustered_rate, wilson_interval
 from bnb_sim.cli import main
 from bnb_sim.errors import BnbError
 
@@ -112,7 +114,9 @@ def test_heuristic_beats_random_quickly():
 
     result = run_compare("heuristic", "random", sprt=(0, 10), seed=2, first_batch=32)
     assert result.decision == "H1"
-    assert result.test["decision_n"] <= 40 and result.n_games <= 64
+    # the multinomial GSPRT needs about 100 all-won pairs to separate 0 from 10 Elo (each won
+    # pair adds log(s1/s0) ≈ 0.029 to the LLR); the old variance floor decided after 20
+    assert result.test["decision_n"] <= 110 and result.n_games <= 2 * (32 + 64 + 128)
     assert result.mode == HEAD_TO_HEAD and result.n_games == 2 * result.n_pairs
     assert 0.7 < result.difference["lo"] < 0.99  # the interval does not collapse at 100%
     assert result.difference["hi"] == pytest.approx(1.0)
@@ -184,3 +188,93 @@ def test_cli_compare_bad_input(capsys, args, needle):
     assert exc.value.code == 2
     err = capsys.readouterr().err.strip()
     assert needle in err and err.count("\n") == 0
+
+
+# --------------------------------------------------------------------------------------
+# issue 10: degenerate samples, labels, clustered win rates
+
+
+def _h2h_pairs(score_a: np.ndarray, wins_a: np.ndarray | None = None) -> pd.DataFrame:
+    score_a = np.asarray(score_a, dtype=float)
+    wins_a = np.rint(2 * score_a).astype(int) if wins_a is None else wins_a
+    return pd.DataFrame(
+        {
+            "seed": np.arange(score_a.size),
+            "score_a": score_a,
+            "score_b": 1 - score_a,
+            "wins_a": wins_a,
+            "wins_b": 2 - wins_a,
+            "shared_a": 0,
+            "shared_b": 0,
+            "games": 2,
+        }
+    )
+
+
+def test_all_split_pairs_are_not_a_zero_width_interval():
+    """D6: 128 seeds on which every pair split printed "+0.00 pp [+0.00, +0.00]" and
+    "precision reached"; a discordance of about 3 pp cannot be excluded from 128 seeds."""
+    pairs = _h2h_pairs(np.full(128, 0.5))
+    rule = make_rule(precision=0.02)
+    rule.update(np.full(128, 0.5))
+    assert not rule.done  # the old rule stopped here with a half-width of 0
+    result = summarise(pairs, rule, REASON_MAX_GAMES, a="A", b="B", mode=HEAD_TO_HEAD)
+    d = result.difference
+    assert d["mean_diff"] == 0.0
+    assert d["lo"] == pytest.approx(-0.029, abs=0.001) and d["hi"] == pytest.approx(
+        0.029, abs=0.001
+    )
+    text = format_result(result)
+    assert "[+0.00, +0.00]" not in text and "all 128 pair scores equal" in text
+    codes = [w["code"] for w in compare_summary(result)["warnings"]]
+    assert "degenerate_sample" in codes
+    # the precision rule keeps going until the bound is below the target
+    rule.update(np.full(256, 0.5))
+    assert rule.done and 2 * rule.half_width <= 0.02
+
+
+def test_intervals_are_labelled_as_not_adjusted_for_the_stop():
+    """D5: the intervals printed after a sequential stop are fixed-sample ones; say so."""
+    rng = np.random.default_rng(4)
+    x = rng.choice([0.0, 0.5, 1.0], size=300, p=[0.2, 0.5, 0.3])
+    rule = make_rule((0, 20)).update(x)
+    result = summarise(_h2h_pairs(x), rule, "x", a="A", b="B", mode=HEAD_TO_HEAD)
+    text = format_result(result)
+    assert text.count("not adjusted for the sequential stop") >= 3
+    summary = compare_summary(result)
+    assert summary["test"]["interval_adjusted_for_stop"] is False
+    assert "interval_not_adjusted_for_stop" in [w["code"] for w in summary["warnings"]]
+
+
+def test_field_mode_elo_is_labelled_as_pair_score_elo():
+    """D9: field-mode "Elo" is the Elo of the pair score, not head-to-head Elo."""
+    rule = make_rule(precision=0.05)
+    pairs, reason = run_sequential(_fake_play(0.5, 0.45), rule, max_games=200_000)
+    result = summarise(pairs, rule, reason, a="A", b="B", mode=FIELD, players=3)
+    text = format_result(result)
+    assert "pair-score Elo A − B" in text and "not comparable with head-to-head" in text
+    summary = compare_summary(result)
+    assert summary["elo"]["kind"] == "pair-score"
+    assert "field_mode_elo" in [w["code"] for w in summary["warnings"]]
+    h2h = summarise(_h2h_pairs(np.full(50, 0.75)), make_rule((0, 5)), "x", a="A", b="B",
+                    mode=HEAD_TO_HEAD)  # fmt: skip
+    assert h2h.elo["kind"] == "head-to-head"
+
+
+def test_head_to_head_win_rates_are_clustered_by_seed():
+    """D10: the two seat-swapped games of a seed are not independent. Most seeds split 1-1
+    here, so A's win rate is far more precise than a Wilson interval over 2n games says."""
+    rng = np.random.default_rng(8)
+    wins = rng.choice([0, 1, 2], size=400, p=[0.04, 0.9, 0.06])
+    result = summarise(_h2h_pairs(wins / 2, wins), make_rule((0, 5)), "x", a="A", b="B",
+                       mode=HEAD_TO_HEAD)  # fmt: skip
+    rate = result.rates["a"]
+    rows = np.r_[wins >= 1, wins == 2].astype(float)  # the 800 games, two per seed
+    ref = clustered_rate(rows, np.r_[np.arange(400), np.arange(400)])
+    assert (rate["lo"], rate["hi"]) == pytest.approx((ref.lo, ref.hi))
+    naive_lo, naive_hi = wilson_interval(rate["k"], rate["n"])
+    assert rate["hi"] - rate["lo"] < 0.5 * (naive_hi - naive_lo)
+    # and it matches the paired difference next to it: d = 2·rate - 1 exactly here
+    d = result.difference
+    assert 2 * rate["rate"] - 1 == pytest.approx(d["mean_diff"])
+    assert (2 * rate["hi"] - 1) == pytest.approx(d["hi"], abs=0.01)

@@ -10,11 +10,12 @@ import subprocess
 import sys
 
 import numpy as np
+import pandas as pd
 import pytest
 from fake_runs import CHARACTERISTICS, FakeSpec, make_frames, make_meta, truth, write_fake_run
 
 from bnb_sim.analysis import tables
-from bnb_sim.analysis.report import ReportBuilder, Section, write_report
+from bnb_sim.analysis.report import ReportBuilder, Section, seat_policy_confound, write_report
 from bnb_sim.cli import main
 from bnb_sim.runner.storage import part_name
 
@@ -269,3 +270,146 @@ def test_truth_model_is_what_the_docstring_says():
     t = truth(FakeSpec(strength={}, n_games=4000))
     assert math.isclose(t.seat_win[0], 0.308)
     assert math.isclose(sum(t.seat_win.values()), 1.04)
+
+
+# --------------------------------------------------------------------------------------
+# issue 10: confounding, warnings, n and intervals, rounding
+
+
+def _fixed_seat_frames(n_games=800):
+    """A fake run with fixed seats: seat s is always played by the same player."""
+    spec = FakeSpec(n_games=n_games, chunk_size=n_games, estimated_values=0)
+    seats, games = make_frames(spec)
+    policy = seats["policy"].astype(str).to_numpy().copy()
+    by_seat = np.array(spec.policies)[seats["seat"].to_numpy()]
+    seats = seats.assign(policy=pd.Categorical(by_seat))
+    assert (policy != by_seat).any()  # the fake run rotates; the copy does not
+    meta = make_meta(spec) | {"status": "complete"}
+    meta["params"] = dict(meta.get("params", {}), seating="fixed")
+    return seats, games, meta
+
+
+def test_fixed_seats_with_different_policies_withhold_fpa_and_balance(tmp_path):
+    """D3: with --fixed-seats the report presented policy strength as first-player advantage
+    (+99.4 pp) and balance (0.006). Now it says so and summary.json carries a warning."""
+    seats, games, meta = _fixed_seat_frames()
+    written = write_report((seats, games, meta), tmp_path / "out")
+    summary = _strict_json(written["summary"].read_text())
+    codes = [w["code"] for w in summary["warnings"]]
+    assert codes == ["seat_policy_confounded"]
+    assert all(set(w) == {"code", "message"} and w["message"] for w in summary["warnings"])
+    assert summary["first_player_advantage"]["value"] is None
+    assert summary["first_player_advantage"]["withheld"] == "seat_policy_confounded"
+    assert summary["balance"]["value"] is None
+    md = written["markdown"].read_text()
+    assert "Seat and policy confounded." in md
+    row = next(line for line in md.splitlines() if line.startswith("| first-player advantage"))
+    assert "not shown" in row and " pp [" not in row
+    # without the seating in the meta the data alone gives it away (one policy per seat)
+    meta["params"].pop("seating")
+    assert seat_policy_confound(seats, meta)["code"] == "seat_policy_confounded"
+    # a mix that differs between seats without one policy per seat
+    policy = seats["policy"].astype(str).to_numpy().copy()
+    swap = (seats["game"] % 4 == 0).to_numpy()
+    policy[swap & (seats["seat"] == 0).to_numpy()] = "greedy"
+    policy[swap & (seats["seat"] == 1).to_numpy()] = "heuristic"
+    mixed = seats.assign(policy=pd.Categorical(policy))
+    assert seat_policy_confound(mixed, meta)["code"] == "seat_policy_unbalanced"
+    rotated, _ = make_frames(FakeSpec(n_games=800, chunk_size=800, estimated_values=0))
+    assert seat_policy_confound(rotated, meta) is None
+    assert seat_policy_confound(seats, {"params": {"seating": "random"}}) is None
+
+
+def test_rotating_seats_have_no_confound_warning_but_list_the_others(report, other_report):
+    _, summary, _ = report
+    assert [w["code"] for w in summary["warnings"]] == ["estimated_components"]
+    assert summary["first_player_advantage"]["value"] is not None
+    _, other = other_report
+    assert [w["code"] for w in other["warnings"]] == ["partial_run"]
+
+
+def test_estimates_have_n_and_intervals(report):
+    """D8: XP by source, play style, choice shares and the policy x seat table had no n or
+    no interval; FPA and balance rows had no n."""
+    written, summary, truth_ = report
+    md = written["markdown"].read_text()
+    lines = md.splitlines()
+
+    def table_after(marker):
+        start = next(i for i, line in enumerate(lines) if marker in line)
+        rows = []
+        for line in lines[start + 1 :]:
+            if line.startswith("|"):
+                rows.append(line)
+            elif rows:
+                break
+        return rows
+
+    for marker in ("Mean XP per player and game from each source", "Mean per player and game"):
+        rows = table_after(marker)
+        assert rows[0].rstrip(" |").endswith("n")  # an n column
+        assert all("[" in row for row in rows[2:]), marker
+    choice = table_after("Round A: share of each value chosen")
+    assert all(row.count("[") == 4 for row in choice[2:])
+    fights = table_after("fights of one player in one game are not independent")
+    assert "attempts per player-game [95% CI]" in fights[0]
+    assert all(row.split(" | ")[1].count("[") == 1 for row in fights[2:])
+    policy_seat = table_after("of each policy in each seat.")
+    assert all("n=" in row for row in policy_seat[2:])
+    assert "| n |" in next(line for line in lines if line.startswith("| measure |"))
+    head = table_after("| measure |")
+    assert all("| 4,000 |" in r for r in head[1:4])
+    # the source means cover the truth and come with their n
+    by_source = {(r["policy"], r["column"]): r for r in summary["xp"]["by_source_ci"]}
+    row = by_source[("heuristic", "xp_mobs")]
+    assert row["n"] == 4000 and row["lo"] < row["mean"] < row["hi"]
+    assert summary["balance"]["p_value"] is not None
+
+
+def test_one_game_shows_n_a_not_nan_or_full_range(tmp_path):
+    """D6/D8: a 1-game run printed "+100.0 pp [-100.0, +100.0]", "0.000 [0.000, 0.000]"
+    and an XP sd of "nan"."""
+    spec = FakeSpec(n_games=1, chunk_size=1, estimated_values=0)
+    seats, games = make_frames(spec)
+    meta = make_meta(spec) | {"status": "complete"}
+    md = write_report((seats, games, meta), tmp_path / "one")["markdown"].read_text()
+    assert not re.search(r"\bnan\b", md, re.IGNORECASE)
+    assert "-100.0" not in md and "[0.000, 0.000]" not in md
+    row = next(line for line in md.splitlines() if line.startswith("| first-player advantage"))
+    assert "n/a" in row
+    row = next(line for line in md.splitlines() if line.startswith("| balance"))
+    assert "n/a" in row
+
+
+def test_rates_use_one_precision_per_column_and_never_minus_zero(report):
+    """D7: the fights table mixed "90.49%" and "61.8%" in one column; "-0.00" appeared."""
+    written, _, _ = report
+    md = written["markdown"].read_text()
+    assert "-0.00" not in md and "−0.00" not in md
+    for block in md.split("\n\n"):
+        rows = [r for r in block.splitlines() if r.startswith("| ") and "%" in r]
+        if len(rows) < 2:
+            continue
+        cells = [r.strip("|").split(" | ") for r in rows]
+        for col in range(len(cells[0])):
+            decimals = {
+                len(m.group(1))
+                for c in cells
+                if col < len(c)
+                for m in [re.match(r"\s*\d+\.(\d+)% \[", c[col])]
+                if m
+            }
+            assert len(decimals) <= 1, (block[:80], col, decimals)
+
+
+def test_tables_formatting_helpers():
+    assert tables.fmt_signed_pp(-0.00001, -0.01, 0.01) == "0.0 pp [-1.0, +1.0]"
+    assert tables.fmt_signed_pp(0.5, float("nan"), float("nan"), note="n < 2") == (
+        "+50.0 pp (no interval: n < 2)"
+    )
+    assert tables.fmt_mean(2.0, float("nan"), float("nan"), note="all values equal") == (
+        "2.00 (no interval: all values equal)"
+    )
+    assert tables.fmt_sd(float("nan")) == "n/a"
+    frame = pd.DataFrame({"rate": [0.9049, 0.618], "lo": [0.90, 0.60], "hi": [0.909, 0.63]})
+    assert tables.rate_cells(frame) == ["90.49% [90.00, 90.90]", "61.80% [60.00, 63.00]"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -238,3 +239,42 @@ def test_failure_in_the_first_chunk_removes_the_new_directory(tmp_path, monkeypa
 def test_public_api_exports():
     assert bnb_sim.simulate is simulate
     assert bnb_sim.load_run is load_run
+
+
+def test_win_counter_clusters_by_game_and_keeps_small_rates_visible():
+    """D7/D10: the terminal summary printed 16 wins in 40,000 as "0.0% [0.0, 0.1]", and the
+    interval of a policy in two seats treated its rows as independent (about 10x too wide)."""
+    import numpy as np
+    import pandas as pd
+
+    from bnb_sim.analysis.stats import clustered_rate, wilson_interval
+    from bnb_sim.runner.simulate import _WinCounter
+
+    rng = np.random.default_rng(3)
+    games = 10_000
+    upset = rng.random(games) < 0.0016  # random wins about 16 of 10,000 games
+    winner = np.where(upset, rng.integers(2, 4, games), rng.integers(0, 2, games))
+    seat = np.tile(np.arange(4), games)
+    game = np.repeat(np.arange(games), 4)
+    seats = pd.DataFrame(
+        {
+            "game": game,
+            "policy": pd.Categorical(
+                np.array(["heuristic", "heuristic", "random", "random"])[seat]
+            ),  # noqa: E501
+            "won": seat == np.repeat(winner, 4),
+        }
+    )
+    counter = _WinCounter(["heuristic", "random"])
+    for part in np.array_split(np.arange(games), 3):  # chunk by chunk, as the runner does
+        counter.add(seats[np.isin(seats["game"], part)])
+    rates = counter.rates()
+    for label in ("heuristic", "random"):
+        rows = seats[seats["policy"] == label]
+        ref = clustered_rate(rows["won"].to_numpy(float), rows["game"])
+        assert (rates[label].lo, rates[label].hi) == pytest.approx((ref.lo, ref.hi))
+    h = rates["heuristic"]
+    lo, hi = wilson_interval(h.k, h.n)
+    assert h.hi - h.lo < 0.3 * (hi - lo)
+    text = str(rates["random"])
+    assert not text.startswith("0.0%") and re.match(r"0\.\d{3}% \[0\.\d{3}, 0\.\d{3}\]", text)

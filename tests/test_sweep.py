@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -177,3 +178,53 @@ def test_cli_sweep_wrong_path_is_one_line(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "'mobs.endermann.hearts'" in err
     assert not (tmp_path / "never").exists()
+
+
+def _sweep_frames(games: int, rng):
+    policies = ["heuristic", "random"]
+    seat = np.tile([0, 1], games)
+    game = np.repeat(np.arange(games), 2)
+    winner = rng.random(games) < 0.02  # random wins 2% of the games
+    won = np.where(seat == 0, ~winner[game], winner[game])
+    seats = pd.DataFrame(
+        {
+            "game": game,
+            "seat": seat,
+            "policy": np.array(policies)[seat],
+            "won": won,
+            "xp": 30 + 10 * won,
+        }
+    )
+    games_df = pd.DataFrame({"game": np.arange(games), "turns": 40, "winners": 1})
+    return seats, games_df
+
+
+def test_an_unchanged_variant_has_no_zero_width_effect():
+    """D6: when no seed changed, the win-rate effect printed "+0.00 pp [+0.00, +0.00]"."""
+    import numpy as np
+
+    from bnb_sim.analysis.sweep import Variant, analyse_sweep, format_sweep, sweep_sections
+
+    rng = np.random.default_rng(2)
+    frames = _sweep_frames(200, rng)
+    variants = [
+        Variant("x=1 (baseline)", {"x": 1}, None, baseline=True),
+        Variant("x=2", {"x": 2}, None),
+    ]
+    result = analyse_sweep(
+        variants,
+        {"x=1 (baseline)": frames, "x=2": frames},
+        policies=["heuristic", "random"],
+        players=2,
+        games=200,
+    )
+    effect = result.win_effects.set_index("policy").loc["random"]
+    assert effect["mean_diff"] == 0.0 and effect["note"] == "all differences equal"
+    assert effect["lo"] == pytest.approx(-0.0188, abs=1e-3) and effect["hi"] > 0.018
+    xp_effect = result.xp_effects.set_index("policy").loc["random"]
+    assert np.isnan(xp_effect["lo"])  # unbounded: no interval, and it says so
+    text = format_sweep(result)
+    assert "[+0.00, +0.00]" not in text and "[0.00, 0.00]" not in text
+    assert "no seed changed" in text
+    md = "\n".join(s.to_markdown() for s in sweep_sections(result))
+    assert "no interval: all differences equal" in md and "[+0.00, +0.00]" not in md

@@ -206,3 +206,50 @@ def test_cli_tournament_bad_input_is_one_line(capsys, tmp_path):
     assert exc.value.code == 2
     assert "unknown policy 'nonsense'" in capsys.readouterr().err
     assert not (tmp_path / "never").exists()
+
+
+def _three_player_two_seats(seeds: int, rng):
+    """K=2 < P=3 tables (a, a, b) and (a, b, b) in all 3 seatings; XP has a shared seed
+    effect (the deal) and a policy effect, so the rows of a seed are correlated."""
+    rows, games, uid = [], [], 0
+    deal = rng.normal(0.0, 4.0, size=seeds)
+    for combo in schedule(["a", "b"], 3):
+        for rotation, seating in enumerate(seatings(combo)):
+            for s in range(seeds):
+                winner = rng.integers(0, 3)
+                for seat, pol in enumerate(seating):
+                    xp = 40 + (3 if pol == "a" else 0) + deal[s] + rng.normal(0.0, 3.0)
+                    rank = 1 if seat == winner else 2
+                    rows.append((uid, s, seat, pol, rank, seat == winner, xp, rotation))
+                games.append((uid, s, 1))
+                uid += 1
+    seats = pd.DataFrame(
+        rows,
+        columns=["game", "seed_index", "seat", "policy", "rank", "won", "xp", "rotation"],
+    )
+    return seats, pd.DataFrame(games, columns=["game", "seed_index", "winners"])
+
+
+def test_tournament_xp_and_win_rates_are_clustered_by_seed():
+    """D4: the games of a seed share the deal; a t interval on rows was 1.4x too narrow
+    (about 82% coverage) when a policy takes two seats. Cluster by seed."""
+    from bnb_sim.analysis.stats import clustered_mean_ci, mean_ci
+
+    rng = np.random.default_rng(61)
+    hits = naive_hits = 0
+    reps = 60
+    for _ in range(reps):
+        seats, games = _three_player_two_seats(150, rng)
+        result = analyse_tournament(seats, games, policies=["a", "b"], players=3, n_boot=0)
+        xp = result.xp.set_index("policy")
+        hits += xp.loc["a", "lo"] <= 43 <= xp.loc["a", "hi"]
+        row = mean_ci(seats.loc[seats["policy"] == "a", "xp"])
+        naive_hits += row["lo"] <= 43 <= row["hi"]
+    part = seats[seats["policy"] == "a"]
+    ref = clustered_mean_ci(part["xp"], part["seed_index"])
+    assert (xp.loc["a", "lo"], xp.loc["a", "hi"]) == pytest.approx((ref["lo"], ref["hi"]))
+    assert xp.loc["a", "n_clusters"] == 150
+    assert xp.loc["a", "hi"] - xp.loc["a", "lo"] > 2 * (row["hi"] - row["lo"])
+    assert hits / reps >= 0.88 and naive_hits / reps < 0.6, (hits, naive_hits)
+    wr = result.win_rates.set_index("policy")
+    assert wr.loc["a", "lo"] <= 1 / 3 <= wr.loc["a", "hi"]

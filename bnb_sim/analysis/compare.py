@@ -15,11 +15,15 @@ the same dice per seat, for A and for B):
   ``d = score_A - score_B`` in ``[-1, 1]`` and the pair score fed to the stopping rule is
   ``(1 + d) / 2``: 1 when A won where B did not, 0 for the reverse, ½ when the seed went the
   same way for both. Its Elo (``400·log10(x / (1 - x))``) is the Elo of a virtual duel
-  between A and B on the same seeds; 0 means no difference.
+  between A and B on the same seeds; 0 means no difference. This *pair-score Elo* is not
+  comparable with head-to-head or tournament Elo (``elo.kind`` says which one a result has).
 
 Estimates (both designs): the mean pair score with a Student t interval, its Elo, and the
 difference ``d`` (head-to-head: ``2·score - 1``, A's win rate minus B's, ties counting ½)
-with the same interval in percentage points. Decisions:
+with the same interval in percentage points. When every pair score is the same the interval
+is the bound of :func:`~bnb_sim.analysis.stats.constant_sample_interval`, never zero-width.
+All of them are fixed-sample intervals at the stop, labelled "not adjusted for the
+sequential stop". Head-to-head win rates have Wilson intervals clustered by seed. Decisions:
 
 * ``--sprt ELO0 ELO1``: :class:`~bnb_sim.analysis.sequential.SPRT` on the pair scores,
   ``H1: elo >= ELO1`` (A stronger) against ``H0: elo <= ELO0``; positive Elo = A better.
@@ -46,7 +50,14 @@ import pandas as pd
 from bnb_sim.analysis import tables
 from bnb_sim.analysis.report import ReportBuilder, Section, readings_text
 from bnb_sim.analysis.sequential import REASON_MAX_GAMES, SPRT, PrecisionStop
-from bnb_sim.analysis.stats import Rate, elo_from_score, mcnemar, mean_ci, wilson_interval
+from bnb_sim.analysis.stats import (
+    Rate,
+    clustered_wilson,
+    constant_sample_interval,
+    elo_from_score,
+    mcnemar,
+    mean_ci,
+)
 from bnb_sim.errors import BnbError
 
 __all__ = [
@@ -65,6 +76,10 @@ __all__ = [
 
 HEAD_TO_HEAD = "head-to-head"
 FIELD = "field"
+# what "Elo" means in each design (summary.json ``elo.kind``; docs/statistics.md)
+ELO_HEAD_TO_HEAD = "head-to-head"  # logistic Elo of A's expected score against B
+ELO_FIELD = "pair-score"  # Elo of the pair score (1 + d)/2 of a duel on the same seeds
+STOP_NOTE = "not adjusted for the sequential stop"
 DEFAULT_MAX_GAMES = 200_000
 FIRST_BATCH = 128
 MAX_BATCH = 8192
@@ -192,6 +207,23 @@ class CompareResult:
     name: str | None = None
 
 
+def _seed_rate(wins: np.ndarray, games: np.ndarray) -> Rate:
+    """A side's win rate over its games, with the Wilson interval clustered by seed.
+
+    Head-to-head, the two seat-swapped games of a seed share the deal and the dice, so they
+    are not independent: the interval uses the seed as the unit (stats.clustered_wilson),
+    which is what makes it consistent with the paired difference next to it.
+    """
+    k, n, g = float(wins.sum()), float(games.sum()), int(wins.size)
+    if n == 0:
+        return Rate.of(0, 0)
+    p = k / n
+    ss = float(((wins - p * games) ** 2).sum())
+    se = math.sqrt(g / (g - 1) * ss) / n if g > 1 else math.nan
+    lo, hi = clustered_wilson(k, n, se, g, bool(np.any(games > 1)))
+    return Rate(k, int(n), p, float(lo), float(hi))
+
+
 def _elo_interval(mean: float, lo: float, hi: float) -> dict[str, float]:
     def elo(s: float) -> float:
         if not math.isfinite(s):
@@ -219,10 +251,12 @@ def summarise(
     x = pair_scores(pairs)
     n = int(x.size)
     score = mean_ci(x)
-    if n >= 2 and score["sd"] == 0.0 and score["mean"] in (0.0, 1.0):
-        # every seed went the same way: the t interval collapses; fall back to Wilson on the
-        # pair scores (conservative: a score in [0, 1] has at most the Bernoulli variance)
-        score["lo"], score["hi"] = wilson_interval(float(x.sum()), n)
+    if n >= 2 and score["sd"] == 0.0:
+        # every seed went the same way (often: every pair split): the t interval would have
+        # zero width. A different pair score, in [0, 1], may still occur on up to about 3/n
+        # of the seeds; that bounds the mean (stats.constant_sample_interval).
+        score["lo"], score["hi"] = constant_sample_interval(score["mean"], n, (0.0, 1.0))
+        score["note"] = f"all {n:,} pair scores equal"
     d_lo = 2 * score["lo"] - 1 if math.isfinite(score["lo"]) else math.nan
     d_hi = 2 * score["hi"] - 1 if math.isfinite(score["hi"]) else math.nan
     difference = {"mean_diff": 2 * score["mean"] - 1 if n else math.nan, "lo": d_lo, "hi": d_hi}
@@ -230,10 +264,11 @@ def summarise(
     elo = _elo_interval(score["mean"], score["lo"], score["hi"])
     n_games = int(pairs["games"].sum()) if n else 0
     if mode == HEAD_TO_HEAD:
-        rate_a = Rate.of(float(pairs["wins_a"].sum()), n_games)
-        rate_b = Rate.of(float(pairs["wins_b"].sum()), n_games)
-        draws = Rate.of(float(pairs["shared_a"].sum()), n_games)
-        rates = {"a": rate_a.to_dict(), "b": rate_b.to_dict(), "draws": draws.to_dict()}
+        games = pairs["games"].to_numpy(dtype=float)
+        rates = {
+            key: _seed_rate(pairs[column].to_numpy(dtype=float), games).to_dict()
+            for key, column in (("a", "wins_a"), ("b", "wins_b"), ("draws", "shared_a"))
+        }
         mc = None
     else:
         won_a = (pairs["wins_a"] + pairs["shared_a"]).to_numpy() > 0
@@ -246,6 +281,11 @@ def summarise(
         }
         mc = mcnemar(won_a, won_b)
     test = rule.summary()
+    test["interval_adjusted_for_stop"] = False
+    if mode == FIELD:
+        elo["kind"] = ELO_FIELD
+    else:
+        elo["kind"] = ELO_HEAD_TO_HEAD
     if isinstance(rule, SPRT):
         decision = rule.decision or "none"
         if rule.decision == "H1":
@@ -319,16 +359,29 @@ def _design_text(result: CompareResult) -> str:
 def result_rows(result: CompareResult) -> list[tuple[str, str]]:
     """(label, value) rows shared by the terminal output and the report."""
     d = result.difference
+    ci = f"95% CI, {STOP_NOTE}"
+    first_ci = ci
+    if result.score.get("note"):
+        first_ci += f"; {result.score['note']}: the interval bounds how often they could differ"
+    if result.mode == FIELD:
+        elo_row = (
+            "pair-score Elo A − B",
+            f"{_fmt_elo(result.elo)} ({ci}; field mode: the Elo of the pair score (1 + d)/2, "
+            "not comparable with head-to-head or tournament Elo)",
+        )
+    else:
+        elo_row = ("Elo A − B", f"{_fmt_elo(result.elo)} ({ci})")
     rows = [
         ("verdict", result.verdict),
         (
             "difference A − B",
-            f"{tables.fmt_signed_pp(d['mean_diff'], d['lo'], d['hi'])} (win rate, 95% CI)",
+            f"{tables.fmt_signed_pp(d['mean_diff'], d['lo'], d['hi'])} (win rate, {first_ci})",
         ),
-        ("Elo A − B", f"{_fmt_elo(result.elo)} (95% CI)"),
+        elo_row,
         (
             "mean pair score of A",
-            tables.fmt_rate(result.score["mean"], result.score["lo"], result.score["hi"]),
+            tables.fmt_rate(result.score["mean"], result.score["lo"], result.score["hi"])
+            + f" ({ci})",
         ),
         ("n", f"{result.n_pairs:,} seeds ({result.n_games:,} games)"),
         ("stopped", result.reason),
@@ -336,9 +389,9 @@ def result_rows(result: CompareResult) -> list[tuple[str, str]]:
     ]
     if result.mode == HEAD_TO_HEAD:
         rows += [
-            (f"win rate {result.a}", _fmt_rate_dict(result.rates["a"])),
-            (f"win rate {result.b}", _fmt_rate_dict(result.rates["b"])),
-            ("shared wins (draws)", _fmt_rate_dict(result.rates["draws"])),
+            (f"win rate {result.a}", _fmt_rate_dict(result.rates["a"]) + " (CI by seed)"),
+            (f"win rate {result.b}", _fmt_rate_dict(result.rates["b"]) + " (CI by seed)"),
+            ("shared wins (draws)", _fmt_rate_dict(result.rates["draws"]) + " (CI by seed)"),
         ]
     else:
         rows += [
@@ -406,7 +459,38 @@ def compare_summary(result: CompareResult) -> dict[str, Any]:
         "mcnemar": result.mcnemar,
         "test": result.test,
         "params": result.params,
+        "warnings": compare_warnings(result),
     }
+
+
+def compare_warnings(result: CompareResult) -> list[dict[str, str]]:
+    """Caveats of a comparison, one ``{"code", "message"}`` per entry (summary.json)."""
+    out = [
+        {
+            "code": "interval_not_adjusted_for_stop",
+            "message": "The intervals are fixed-sample 95% intervals computed at the sequential "
+            "stop; they are not adjusted for stopping on the data, so their coverage can be "
+            "somewhat lower than 95% (about 89-94% after an SPRT decision).",
+        }
+    ]
+    if result.mode == FIELD:
+        out.append(
+            {
+                "code": "field_mode_elo",
+                "message": "In field mode the Elo is that of the pair score (1 + d)/2, a duel "
+                "on the seeds where A and B fared differently; it is not comparable with "
+                "head-to-head or tournament Elo.",
+            }
+        )
+    if result.score.get("note"):
+        out.append(
+            {
+                "code": "degenerate_sample",
+                "message": f"{result.score['note'].capitalize()}: there is no variation to "
+                "estimate from; the interval only bounds how often the outcome could differ.",
+            }
+        )
+    return out
 
 
 def compare_sections(result: CompareResult, name: str | None = None) -> list[Section]:

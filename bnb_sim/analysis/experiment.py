@@ -659,7 +659,7 @@ def _simulation_sections(outcome: ItemOutcome):
     )
     sections = [
         overview,
-        R.win_rate_section(seats, games, order),
+        R.win_rate_section(seats, games, order, {"params": {"seating": spec.seating}}),
         R.xp_section(seats, order),
         R.game_length_section(games),
         R.fights_section(seats, order),

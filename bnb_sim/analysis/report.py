@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import plots, tables
-from bnb_sim.analysis.stats import Rate, balance_metric, first_player_advantage
+from bnb_sim.analysis.stats import Rate, balance_metric, first_player_advantage, num_digits
 from bnb_sim.errors import BnbError
 
 ESTIMATED_KEYS_SHOWN = 12
@@ -134,9 +134,17 @@ class Section:
         self.blocks.append(_Figure(_slug(name), plots.to_png(fig), caption, alt or caption))
         return self
 
-    def warning(self, title: str, text: str, items: Sequence[str] = ()) -> Section:
-        """A visible warning box (HTML) / a bold blockquote (Markdown)."""
+    def warning(self, title: str, text: str, items: Sequence[str] = (), code: str | None = None):
+        """A visible warning box (HTML) / a bold blockquote (Markdown).
+
+        With ``code`` the caveat is also listed in ``summary.json`` under ``warnings`` as
+        ``{"code": code, "message": title + text}`` (machine-readable; one entry per code).
+        """
         self.blocks.append(_Warning(title, text, list(items)))
+        if code is not None:
+            self.summary.setdefault("warnings", []).append(
+                {"code": code, "message": f"{title} {text}".strip()}
+            )
         return self
 
     @property
@@ -250,10 +258,18 @@ class ReportBuilder:
         return section
 
     def collect_summary(self) -> dict[str, Any]:
-        """The builder's own ``summary`` items, then every section's (later ones win)."""
+        """The builder's own ``summary`` items, then every section's (later ones win).
+
+        ``warnings`` is the exception: the lists of all sections are joined (first entry per
+        code kept), so ``summary.json`` always has a ``warnings`` list, empty if none.
+        """
         merged = dict(self.summary)
+        warnings = list(self.summary.get("warnings", []))
         for section in self.sections:
             merged.update(section.summary)
+            warnings += section.summary.get("warnings", [])
+        seen: set[str] = set()
+        merged["warnings"] = [w for w in warnings if not (w["code"] in seen or seen.add(w["code"]))]
         return merged
 
     def _image_names(self) -> dict[int, str]:
@@ -377,6 +393,7 @@ def overview_section(
             "Partial run.",
             f"The run was interrupted: this report covers the {n_games:,} games whose parts "
             "were finished. Resume it with the command printed by `bnb simulate` (`--resume`).",
+            code="partial_run",
         )
     section.summary.update(
         {
@@ -405,22 +422,98 @@ def _estimated_warning(section: Section, meta: Mapping) -> None:
         "the game, see `docs/components.md`), so every result below depends on them. Load "
         "your box's values with `--components FILE` to replace them. Estimated keys:",
         shown,
+        code="estimated_components",
     )
 
 
+def seat_policy_confound(seats: pd.DataFrame, meta: Mapping | None = None) -> dict | None:
+    """Whether seat and policy are confounded in a run, or ``None`` when they are not.
+
+    First-player advantage and balance compare *seats*; they mean something only when every
+    seat was played by the same mix of policies. That holds by design with rotating seats
+    (up to the last incomplete rotation) and in expectation with random seats. With fixed
+    seats and different policies per seat (``--fixed-seats``, or the data of any run that
+    looks like it) a seat's win rate is its policy's strength.
+
+    Returns ``{"code", "message", "tv"}``: ``code`` is ``"seat_policy_confounded"`` when every
+    seat had a single policy and they differ, ``"seat_policy_unbalanced"`` when the policy mix
+    differs between seats by more than rotation leaves (total-variation distance ``tv`` above
+    ``max(0.02, 2·players/games)``).
+    """
+    seating = ((meta or {}).get("params") or {}).get("seating")
+    if seating == "random" or "policy" not in seats.columns or "seat" not in seats.columns:
+        return None
+    counts = tables.crosstab_counts(seats["policy"].astype(str), seats["seat"].astype(str))
+    if counts.shape[0] < 2 or counts.shape[1] < 2:
+        return None
+    mix = (counts / counts.sum(axis=0)).to_numpy(dtype=float)  # policy mix of each seat
+    tv = float(0.5 * np.abs(mix[:, :, None] - mix[:, None, :]).sum(axis=0).max())
+    n_games = int(seats["game"].nunique()) if "game" in seats.columns else len(seats)
+    if tv <= max(0.02, 2.0 * counts.shape[1] / max(n_games, 1)):
+        return None
+    single = bool(np.all((counts.to_numpy() > 0).sum(axis=0) == 1))
+    if single:
+        return {
+            "code": "seat_policy_confounded",
+            "tv": tv,
+            "message": "Seat and policy are confounded: every seat was always played by the "
+            "same policy (fixed seats) and the policies differ, so the seat win rates measure "
+            "policy strength. First-player advantage and balance are not shown, and each "
+            "policy's win rate includes the effect of its seat. Rotate the seats (the default) "
+            "to measure either.",
+        }
+    return {
+        "code": "seat_policy_unbalanced",
+        "tv": tv,
+        "message": f"The policy mix differs between seats (total-variation distance {tv:.2f}), "
+        "so seat effects and policy strength are mixed: first-player advantage and balance "
+        "are not shown. Rotate the seats (the default) to measure them.",
+    }
+
+
+def _fpa_cell(fpa: Mapping) -> str:
+    if not math.isfinite(fpa["value"]):
+        return "n/a"
+    if not (math.isfinite(fpa["lo"]) and math.isfinite(fpa["hi"])):
+        note = "too few games" if fpa.get("note") == "n < 2" else fpa.get("note", "")
+        return f"n/a ({note}; {fpa['n_games']:,} game{'s' if fpa['n_games'] != 1 else ''})"
+    return tables.fmt_signed_pp(fpa["value"], fpa["lo"], fpa["hi"])
+
+
+def _balance_cell(balance: Mapping) -> str:
+    if not math.isfinite(balance["value"]):
+        return "n/a"
+    if not (math.isfinite(balance["lo"]) and math.isfinite(balance["hi"])):
+        note = "too few games" if balance.get("note") == "n < 2" else balance.get("note", "")
+        return f"n/a ({note}; {balance['n_games']:,} game{'s' if balance['n_games'] != 1 else ''})"
+    return tables.fmt_mean(balance["value"], balance["lo"], balance["hi"], 3)
+
+
+def _seat_gap_cell(balance: Mapping) -> str:
+    if not math.isfinite(balance.get("p_value", math.nan)):
+        return "n/a"
+    return f"χ²({balance['df']}) = {balance['chi2']:.2f}, p = {balance['p_value']:.3g}"
+
+
 def win_rate_section(
-    seats: pd.DataFrame, games: pd.DataFrame, policy_order: Sequence[str] | None = None
+    seats: pd.DataFrame,
+    games: pd.DataFrame,
+    policy_order: Sequence[str] | None = None,
+    meta: Mapping | None = None,
 ) -> Section:
     """Win rates per policy, seat, policy x seat and board; first-player advantage; balance;
-    shared wins."""
+    shared wins. Seat/policy confounding is detected and reported instead of the seat
+    measures (:func:`seat_policy_confound`)."""
     section = Section("Win rates")
     fair = _fair_share(games, seats)
     by_policy = tables.win_rates(seats, "policy", policy_order)
     by_seat = tables.win_rates(seats, "seat")
     by_policy_seat = tables.win_rates(seats, ["policy", "seat"], policy_order)
     ties = tables.tie_rate(games, seats)
+    confound = seat_policy_confound(seats, meta)
     fpa = first_player_advantage(seats)
     balance = balance_metric(seats)
+    n_games = len(games)
 
     seat0 = by_seat[by_seat["seat"] == 0]
     section.text(
@@ -428,40 +521,63 @@ def win_rate_section(
         "for every tied winner"
         + (f"; the fair share is {100 * fair:.1f}% per seat." if fair else ".")
     )
+    if confound is not None:
+        section.warning("Seat and policy confounded.", confound["message"], code=confound["code"])
+        withheld = "not shown: seat and policy are confounded (see the warning)"
+        fpa_text = balance_text = gap_text = withheld
+    else:
+        fpa_text, balance_text = _fpa_cell(fpa), _balance_cell(balance)
+        gap_text = _seat_gap_cell(balance)
+    games_n = f"{n_games:,}"
     headline = pd.DataFrame(
         [
             (
                 "first-player advantage",
-                tables.fmt_signed_pp(fpa["value"], fpa["lo"], fpa["hi"]),
+                fpa_text,
+                games_n,
                 "seat 0 win rate minus the mean of the other seats' (delta-method CI by game)",
             ),
             (
                 "balance",
-                tables.fmt_mean(balance["value"], balance["lo"], balance["hi"], 3),
-                "1 − largest gap between seat win rates; 1 = all seats equal (bootstrap CI)",
+                balance_text,
+                games_n,
+                "1 − largest gap between seat win rates; 1 = all seats equal (simultaneous CI "
+                "of the seat gaps, valid up to 1)",
+            ),
+            (
+                "seat-gap test",
+                gap_text,
+                games_n,
+                "test that every seat wins equally often (Wald χ², clustered by game)",
             ),
             (
                 "shared wins (ties)",
-                f"{tables.fmt_rate(ties.rate, ties.lo, ties.hi)} n={ties.n:,}",
+                tables.fmt_rate(ties.rate, ties.lo, ties.hi),
+                f"{ties.n:,}",
                 "games with more than one winner",
             ),
         ],
-        columns=["measure", "value [95% CI]", "meaning"],
+        columns=["measure", "value [95% CI]", "n", "meaning"],
     )
     if len(seat0):
         r = seat0.iloc[0]
         headline.loc[len(headline)] = [
             "seat 0 win rate",
-            f"{tables.fmt_rate(r.rate, r.lo, r.hi)} n={int(r.n):,}",
-            "the starting player",
+            tables.fmt_rate(r.rate, r.lo, r.hi),
+            f"{int(r.n):,}",
+            "the starting player" + (" (= its policy's strength here)" if confound else ""),
         ]
     section.table(headline)
 
+    multi = _multi_seat_policies(seats)
     section.heading("Per policy")
     section.table(
         tables.display_rates(by_policy, {"policy": "policy"}),
-        "A policy playing several seats per game counts once per seat; its rows within a game "
-        "are dependent, so its interval is approximate.",
+        "A policy playing several seats per game counts once per seat; its interval is "
+        "clustered by game (the Wilson interval at the effective sample size of its per-game "
+        "results)."
+        if multi
+        else "One seat per policy and game: exact Wilson intervals.",
     )
     section.figure(
         "win-rate-by-policy",
@@ -472,17 +588,17 @@ def win_rate_section(
             reference=fair,
             reference_label="fair share" if fair else None,
         ),
-        "Win rate per policy with 95% Wilson intervals; dashed: fair share 1/players.",
+        "Win rate per policy with 95% intervals (clustered by game); dashed: fair share 1/players.",
     )
     section.heading("Per seat")
     section.table(tables.display_rates(by_seat, {"seat": "seat"}))
     section.heading("Per policy and seat")
-    wide = by_policy_seat.assign(cell=tables.rate_cells(by_policy_seat)).pivot(
+    wide = by_policy_seat.assign(cell=tables.rate_cells(by_policy_seat, with_n=True)).pivot(
         index="policy", columns="seat", values="cell"
     )
     wide = wide.reindex([p for p in (policy_order or wide.index) if p in wide.index]).fillna("–")
     wide.columns = [f"seat {c}" for c in wide.columns]
-    section.table(wide.reset_index(), "Win rate [95% CI] of each policy in each seat.")
+    section.table(wide.reset_index(), "Win rate [95% CI] n=games of each policy in each seat.")
     seats_list = sorted(by_seat["seat"].tolist())
     series = {}
     for policy in policy_order or by_policy["policy"]:
@@ -506,6 +622,15 @@ def win_rate_section(
         by_board = tables.win_rates(seats, "board")
         section.table(tables.display_rates(by_board, {"board": "board"}))
 
+    if confound is not None:
+        fpa_summary = {"value": None, "lo": None, "hi": None, "withheld": confound["code"]}
+        balance_summary = {"value": None, "lo": None, "hi": None, "withheld": confound["code"]}
+    else:
+        fpa_summary = {k: fpa[k] for k in ("value", "lo", "hi", "se", "n_games", "method", "note")}
+        balance_summary = {
+            k: balance[k]
+            for k in ("value", "lo", "hi", "n_games", "chi2", "df", "p_value", "method", "note")
+        }
     section.summary.update(
         {
             "win_rate": {
@@ -515,14 +640,20 @@ def win_rate_section(
                 **({"by_board": _rate_dicts(by_board, ["board"])} if by_board is not None else {}),
             },
             "tie_rate": ties.to_dict(),
-            "first_player_advantage": {
-                k: fpa[k] for k in ("value", "lo", "hi", "se", "n_games", "method")
-            },
-            "balance": {k: balance[k] for k in ("value", "lo", "hi", "n_games")},
+            "first_player_advantage": fpa_summary,
+            "balance": balance_summary,
             "fair_share": fair,
         }
     )
     return section
+
+
+def _multi_seat_policies(seats: pd.DataFrame) -> bool:
+    """Whether some policy plays more than one seat of a game."""
+    if "game" not in seats.columns:
+        return False
+    per = seats.groupby(["game", seats["policy"].astype(str)], observed=True).size()
+    return bool((per > 1).any())
 
 
 def xp_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -> Section:
@@ -533,7 +664,7 @@ def xp_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -
         {
             "policy": stats["policy"],
             "mean XP [95% CI]": tables.mean_cells(stats),
-            "sd": stats["sd"].map("{:.2f}".format),
+            "sd": stats["sd"].map(tables.fmt_sd),
             "median": stats["median"].map("{:g}".format),
             "5th–95th pct": [
                 f"{a:g}–{b:g}" for a, b in zip(stats["p5"], stats["p95"], strict=True)
@@ -542,7 +673,10 @@ def xp_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -
             "n": stats["n"].map("{:,}".format),
         }
     )
-    section.table(shown, "Final XP per player and game (Student t interval for the mean).")
+    section.table(
+        shown,
+        "Final XP per player and game (Student t interval for the mean, clustered by game).",
+    )
     hist = tables.xp_histogram(seats, policy_order)
     section.figure(
         "xp-distribution",
@@ -555,10 +689,13 @@ def xp_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -
     )
     sources = tables.xp_sources_by_policy(seats, policy_order)
     label = {c: tables.source_label(c) for c in sources.columns}
-    shown_sources = sources.rename(columns=label).map("{:.2f}".format)
-    shown_sources["total"] = sources.sum(axis=1).map("{:.2f}".format)
+    source_ci = tables.means_by_policy(seats, list(sources.columns), policy_order)
     section.heading("XP by source")
-    section.table(shown_sources.reset_index(), "Mean XP per game from each source.")
+    section.table(
+        _means_wide(source_ci, label, stats.set_index("policy")["n"]),
+        "Mean XP per player and game from each source, 95% interval clustered by game; the "
+        "sources add up to the final XP above.",
+    )
     section.figure(
         "xp-by-source",
         plots.stacked_bars(sources, "Mean XP by source per policy", "mean XP per game", label),
@@ -569,6 +706,7 @@ def xp_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -
             orient="records"
         ),
         "by_source": {p: row.to_dict() for p, row in sources.iterrows()},
+        "by_source_ci": source_ci.to_dict(orient="records"),
     }
     return section
 
@@ -582,9 +720,9 @@ def game_length_section(games: pd.DataFrame) -> Section:
             [
                 (
                     "mean turns [95% CI]",
-                    tables.fmt_mean(length["mean"], length["lo"], length["hi"]),
+                    tables.fmt_mean(length["mean"], length["lo"], length["hi"], 2, length["note"]),
                 ),
-                ("sd", f"{length['sd']:.2f}"),
+                ("sd", tables.fmt_sd(length["sd"])),
                 ("median", f"{length['median']:g}"),
                 ("5th–95th percentile", f"{length['p5']:g}–{length['p95']:g}"),
                 ("min–max", f"{length['min']}–{length['max']}"),
@@ -610,7 +748,8 @@ def game_length_section(games: pd.DataFrame) -> Section:
                 {
                     "scoring round": rounds["round"],
                     "triggered in turn, mean [95% CI]": tables.mean_cells(rounds),
-                    "sd": rounds["sd"].map("{:.2f}".format),
+                    "sd": rounds["sd"].map(tables.fmt_sd),
+                    "n": rounds["n"].map("{:,}".format),
                 }
             ),
             "When each scoring round was triggered (R-SCORE-1).",
@@ -628,10 +767,21 @@ def choices_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = No
         section.text("This run has no `choice_*` columns.")
         return section
     wides = {r: tables.choice_share_wide(shares, r, policy_order) for r in rounds}
-    for rnd, wide in wides.items():
-        shown = wide.map(lambda v: f"{100 * v:.1f}%")
-        shown.columns = [tables.label(c) for c in shown.columns]
-        section.table(shown.reset_index(), f"Round {rnd}: share of each value chosen, per policy.")
+    for rnd in wides:
+        part = shares[shares["round"] == rnd].rename(columns={"share": "rate"})
+        cells = part.assign(cell=tables.rate_cells(part)).pivot(
+            index="policy", columns="value", values="cell"
+        )
+        cells = cells.reindex(index=list(wides[rnd].index), columns=list(wides[rnd].columns))
+        cells = cells.fillna("–")
+        cells.columns = [tables.label(c) for c in cells.columns]
+        cells.insert(0, "n", [f"{int(n):,}" for n in part.groupby("policy")["n"].first()
+                              .reindex(cells.index)])  # fmt: skip
+        section.table(
+            cells.reset_index(),
+            f"Round {rnd}: share of each value chosen, per policy, 95% interval (clustered by "
+            "game); n = that policy's player results.",
+        )
     section.figure(
         "scoring-choices",
         plots.choice_panels(wides, "Values chosen in the scoring rounds"),
@@ -651,7 +801,19 @@ def fights_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = Non
     shown = tables.display_rates(
         fights, {"mob": "mob"}, rate_title="fights won [95% CI]", k_title="won", n_title="attempts"
     )
-    shown.insert(1, "attempts per player-game", fights["per_seat_game"].map("{:.3f}".format))
+    shown.insert(
+        1,
+        "attempts per player-game [95% CI]",
+        [
+            tables.fmt_mean(m, lo, hi, 3)
+            for m, lo, hi in zip(
+                fights["per_seat_game"],
+                fights["per_seat_game_lo"],
+                fights["per_seat_game_hi"],
+                strict=True,
+            )
+        ],
+    )
     section.table(
         shown,
         "All seats together; fights of one player in one game are not independent, so the "
@@ -728,11 +890,30 @@ def play_style_section(seats: pd.DataFrame, policy_order: Sequence[str] | None =
     if not len(style.columns):
         section.text("This run has no count columns.")
         return section
-    shown = style.map("{:.2f}".format)
-    shown.columns = [tables.label(c) for c in shown.columns]
-    section.table(shown.reset_index(), "Mean per player and game.")
+    style_ci = tables.means_by_policy(seats, list(style.columns), policy_order)
+    n_rows = seats.groupby(seats["policy"].astype(str), observed=True).size()
+    section.table(
+        _means_wide(style_ci, {c: tables.label(c) for c in style.columns}, n_rows),
+        "Mean per player and game, 95% interval clustered by game; n = player results.",
+    )
     section.summary["play_style"] = {p: row.to_dict() for p, row in style.iterrows()}
+    section.summary["play_style_ci"] = style_ci.to_dict(orient="records")
     return section
+
+
+def _means_wide(long: pd.DataFrame, label: Mapping[str, str], n: pd.Series) -> pd.DataFrame:
+    """Policy x column table of ``mean [lo, hi]`` cells from :func:`tables.means_by_policy`,
+    with an ``n`` column (player results per policy)."""
+    cells = long.assign(cell="")
+    for _, part in long.groupby("column", sort=False):  # one format per column
+        digits = num_digits(part["lo"].to_numpy(float), part["hi"].to_numpy(float))
+        cells.loc[part.index, "cell"] = tables.mean_cells(part, digits)
+    cells = cells.pivot(index="policy", columns="column", values="cell")
+    columns = list(dict.fromkeys(long["column"]))
+    cells = cells.reindex(index=list(dict.fromkeys(long["policy"])), columns=columns)
+    cells.columns = [label.get(c, c) for c in columns]
+    cells["n"] = [f"{int(n.get(p, 0)):,}" for p in cells.index]
+    return cells.rename_axis("policy").reset_index()
 
 
 def _value_text(value: Any) -> str:
@@ -830,7 +1011,7 @@ def build_simulate_report(
     )
     builder = ReportBuilder(name, subtitle)
     builder.add(overview_section(seats, games, meta, source))
-    builder.add(win_rate_section(seats, games, order))
+    builder.add(win_rate_section(seats, games, order, meta))
     builder.add(xp_section(seats, order))
     builder.add(game_length_section(games))
     builder.add(choices_section(seats, order))

@@ -27,7 +27,15 @@ from typing import Any
 
 import numpy as np
 
-from bnb_sim.analysis.stats import _check_confidence, _t, _z, elo_from_score, score_from_elo
+from bnb_sim.analysis.stats import (
+    _check_confidence,
+    _t,
+    _z,
+    constant_sample_interval,
+    elo_from_score,
+    score_from_elo,
+    wilson_interval,
+)
 
 __all__ = [
     "REASON_MAX_GAMES",
@@ -53,25 +61,105 @@ def _as_scores(scores: Any) -> np.ndarray:
     return x
 
 
+def _tilted_lambda(counts: np.ndarray, dev: np.ndarray, iterations: int = 50) -> np.ndarray:
+    """Solve ``Σ_i n_i d_i / (1 + λ d_i) = 0`` for ``λ`` row by row (``d_i = a_i - s``).
+
+    This is the Lagrange multiplier of the maximum-likelihood multinomial with mean ``s``
+    (Van den Bergh's generalised SPRT, as fishtest computes it). The left side decreases in
+    ``λ`` on the interval where every ``1 + λ d_i > 0``; safeguarded Newton steps (bisection
+    whenever a step would leave the bracket) converge in a handful of iterations. The first
+    Newton step from 0 is exactly the normal approximation ``Σ n d / Σ n d²``.
+    """
+    occupied = counts > 0
+    pos = np.where(occupied & (dev > 0), dev, 0.0).max(axis=1)
+    neg = np.where(occupied & (dev < 0), dev, 0.0).min(axis=1)
+    with np.errstate(divide="ignore"):
+        lo = np.where(pos > 0, -1.0 / pos, -np.inf)
+        hi = np.where(neg < 0, -1.0 / neg, np.inf)
+    lam = np.zeros(counts.shape[0])
+    active = np.arange(counts.shape[0])
+    for _ in range(iterations):
+        c, d, x = counts[active], dev[active], lam[active]
+        denom = 1.0 + x[:, None] * d
+        f = (c * d / denom).sum(axis=1)
+        df = -(c * d * d / (denom * denom)).sum(axis=1)
+        lo[active] = np.where(f > 0, x, lo[active])  # the root lies to the right
+        hi[active] = np.where(f < 0, x, hi[active])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            step = x - f / df
+        # both ends are finite: the prior puts counts on 0 and 1, on either side of s
+        a, b = lo[active], hi[active]
+        inside = np.isfinite(step) & (((step > a) & (step < b)) | (step == x))
+        new = np.where(inside, step, 0.5 * (a + b))
+        lam[active] = new
+        moving = np.abs(new - x) > 1e-13 * (1.0 + np.abs(x))
+        active = active[moving]
+        if active.size == 0:
+            break
+    return lam
+
+
+def _neutral_prior(count: float, mean: float) -> np.ndarray:
+    """``5·count`` pseudo-pairs on the pentanomial scores with mean ``mean``.
+
+    The closest distribution to uniform (the same tilted form as the MLE) whose mean lies
+    halfway between the two hypotheses, so the prior favours neither of them.
+    """
+    dev = (PENTANOMIAL_SCORES - mean)[None, :]
+    lam = _tilted_lambda(np.ones((1, 5)), dev)
+    weights = 1.0 / (1.0 + lam[:, None] * dev)
+    return (5.0 * count * weights / weights.sum())[0]
+
+
+def multinomial_llr(counts: np.ndarray, values: np.ndarray, s0: float, s1: float) -> np.ndarray:
+    """GSPRT log-likelihood ratio of mean ``s1`` against ``s0`` for category ``counts``.
+
+    ``counts`` has shape ``(rows, V)`` (one row per look), ``values`` the V category scores.
+    For each row, the multinomial distribution on ``values`` of largest likelihood whose mean
+    is ``s_j`` is ``p_ji = (n_i / N) / (1 + λ_j (a_i - s_j))`` (:func:`_tilted_lambda`), and
+    ``LLR = Σ_i n_i log(p_1i / p_0i) = Σ_i n_i [log(1 + λ_0 d_0i) - log(1 + λ_1 d_1i)]``.
+    """
+    counts = np.asarray(counts, dtype=float)
+    values = np.asarray(values, dtype=float)
+    total = np.zeros(counts.shape[0])
+    for sign, s in ((1.0, s0), (-1.0, s1)):
+        dev = values - s
+        lam = _tilted_lambda(counts, dev[None, :].repeat(counts.shape[0], axis=0))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            terms = np.where(counts > 0, counts * np.log1p(lam[:, None] * dev), 0.0)
+        total += sign * terms.sum(axis=1)
+    return total
+
+
 class SPRT:
-    """Generalised SPRT on pair scores with Elo bounds (normal approximation, as fishtest).
+    """Generalised SPRT on pair scores with Elo bounds (the multinomial GSPRT of fishtest).
 
     Hypotheses on the Elo ``e`` of B vs A (logistic scale, ``s = 1/(1 + 10^(-e/400))`` the
-    expected pair score): ``H0: e = elo0`` against ``H1: e = elo1`` (``elo0 < elo1``). After
-    ``n`` pair scores ``x_i`` with sum ``Σx`` the log-likelihood ratio is approximated by::
+    expected pair score): ``H0: e = elo0`` against ``H1: e = elo1`` (``elo0 < elo1``).
 
-        LLR = (s1 - s0) · (2·Σx - n·(s0 + s1)) / (2·var)
-
-    with ``s_i = score_from_elo(elo_i)`` and ``var`` the sample variance of the pair scores
-    (the ``1/n`` version, as fishtest uses for pentanomial frequencies), floored at
-    ``var_floor`` so a run of identical scores cannot divide by zero. The test accepts H1 when
+    The pair scores take a few values (0, ¼, ½, ¾, 1 head-to-head; a few more in field mode),
+    so their distribution is a multinomial over those categories. After each pair the test
+    takes, for ``j = 0, 1``, the multinomial of largest likelihood whose mean is ``s_j``, and
+    the log-likelihood ratio of the two (:func:`multinomial_llr`). It accepts H1 when
     ``LLR >= upper = ln((1-β)/α)`` and H0 when ``LLR <= lower = ln(β/(1-α))``.
 
+    **Prior counts.** Before any data the pentanomial categories (0, ¼, ½, ¾, 1) hold
+    ``5·prior`` pseudo-pairs (default 5), spread as evenly as possible with a mean halfway
+    between the two hypotheses (so the prior favours neither). This keeps the variance from
+    collapsing:
+    close policies split most pairs (½), and without it 20 pairs of ½ would be a sample
+    with zero variance, for which any mean other than ½ is impossible, so the test would
+    accept whichever hypothesis is nearer ½ at once (the old normal approximation did that
+    with a variance floor, and accepted "no better" up to 40% of the time instead of β).
+    With the prior the first pairs move the LLR only a little; after a few hundred pairs
+    the prior weighs nothing. The calibration tests (``tests/test_sequential.py``) check
+    that type I and type II errors stay near ``alpha`` and ``beta`` for pair-score
+    distributions with 44% to 95% split pairs.
+
     Decisions are checked after *every* observation (``update`` takes a batch but scans its
-    prefixes with cumulative sums), so the outcome does not depend on how the scores were
-    batched, and no decision is taken before ``min_n`` pairs (the variance estimate, and hence
-    the normal approximation, is unreliable on a handful of pairs). The decision is sticky:
-    once taken, later updates still accumulate (``n``, ``llr`` and ``summary()`` describe all the
+    prefixes with cumulative counts), so the outcome does not depend on how the scores were
+    batched, and no decision is taken before ``min_n`` pairs. The decision is sticky: once
+    taken, later updates still accumulate (``n``, ``llr`` and ``summary()`` describe all the
     data) but ``decision`` and ``decision_n`` keep the first crossing.
     :meth:`update_pentanomial` adds counts whose order is unknown and checks once at the end.
     """
@@ -84,23 +172,28 @@ class SPRT:
         beta: float = 0.05,
         *,
         min_n: int = 20,
-        var_floor: float = 1e-6,
+        prior: float = 1.0,
     ) -> None:
         if not elo1 > elo0:
             raise ValueError(f"need elo0 < elo1, got {elo0}, {elo1}")
         if not (0.0 < alpha < 1.0 and 0.0 < beta < 1.0 and alpha + beta < 1.0):
             raise ValueError("need 0 < alpha, beta and alpha + beta < 1")
+        if not prior > 0:
+            raise ValueError("prior must be > 0 (it keeps the variance from collapsing)")
         self.elo0 = float(elo0)
         self.elo1 = float(elo1)
         self.alpha = float(alpha)
         self.beta = float(beta)
         self.min_n = int(min_n)
-        self.var_floor = float(var_floor)
+        self.prior = float(prior)
         self.s0 = float(score_from_elo(self.elo0))
         self.s1 = float(score_from_elo(self.elo1))
+        self._prior_counts = _neutral_prior(self.prior, 0.5 * (self.s0 + self.s1))
         self._n = 0
         self._sum = 0.0
         self._sumsq = 0.0
+        # category value -> count of observed pairs (the prior is added when computing)
+        self._counts: dict[float, float] = {}
         self._decision: str | None = None
         self._decision_n: int | None = None
         self._decision_llr: float | None = None
@@ -117,13 +210,18 @@ class SPRT:
         return math.log((1.0 - self.beta) / self.alpha)
 
     # statistics ---------------------------------------------------------------------------
-    def _llr(self, n, sx, sxx) -> np.ndarray:
-        n = np.asarray(n, dtype=float)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean = sx / n
-            var = np.maximum(sxx / n - mean * mean, self.var_floor)
-            llr = (self.s1 - self.s0) * (2.0 * sx - n * (self.s0 + self.s1)) / (2.0 * var)
-        return np.where(n >= 2, llr, 0.0)
+    def _categories(self, extra: np.ndarray) -> np.ndarray:
+        values = set(self._counts) | {float(v) for v in extra} | set(PENTANOMIAL_SCORES)
+        return np.array(sorted(values))
+
+    def _llr_rows(self, values: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        """LLR per row of observed ``counts`` over ``values`` (the prior added here)."""
+        by_value = dict(zip(PENTANOMIAL_SCORES.tolist(), self._prior_counts, strict=True))
+        prior = np.array([by_value.get(float(v), 0.0) for v in values])
+        return multinomial_llr(counts + prior, values, self.s0, self.s1)
+
+    def _current_counts(self, values: np.ndarray) -> np.ndarray:
+        return np.array([self._counts.get(float(v), 0.0) for v in values])
 
     @property
     def n(self) -> int:
@@ -132,8 +230,11 @@ class SPRT:
 
     @property
     def llr(self) -> float:
-        """Current log-likelihood ratio (0 before two observations)."""
-        return float(self._llr(self._n, self._sum, self._sumsq))
+        """Current log-likelihood ratio (0 before any observation)."""
+        if self._n == 0:
+            return 0.0
+        values = self._categories(np.empty(0))
+        return float(self._llr_rows(values, self._current_counts(values)[None, :])[0])
 
     @property
     def decision(self) -> str | None:
@@ -171,13 +272,16 @@ class SPRT:
         if x.size == 0:
             return self
         n = self._n + np.arange(1, x.size + 1)
-        sx = self._sum + np.cumsum(x)
-        sxx = self._sumsq + np.cumsum(x * x)
         if self._decision is None:
-            self._decide(n, self._llr(n, sx, sxx))
+            values = self._categories(np.unique(x))
+            onehot = (x[:, None] == values[None, :]).astype(float)
+            counts = self._current_counts(values)[None, :] + np.cumsum(onehot, axis=0)
+            self._decide(n, self._llr_rows(values, counts))
+        for v, c in zip(*np.unique(x, return_counts=True), strict=True):
+            self._counts[float(v)] = self._counts.get(float(v), 0.0) + float(c)
         self._n = int(n[-1])
-        self._sum = float(sx[-1])
-        self._sumsq = float(sxx[-1])
+        self._sum += float(x.sum())
+        self._sumsq += float((x * x).sum())
         return self
 
     def update_pentanomial(self, counts: Any) -> SPRT:
@@ -188,6 +292,9 @@ class SPRT:
         c = np.asarray(counts, dtype=float).ravel()
         if c.shape != (5,) or np.any(c < 0) or np.any(c != np.rint(c)):
             raise ValueError("pentanomial counts must be five non-negative integers")
+        for v, k in zip(PENTANOMIAL_SCORES, c, strict=True):
+            if k:
+                self._counts[float(v)] = self._counts.get(float(v), 0.0) + float(k)
         self._n += int(c.sum())
         self._sum += float(c @ PENTANOMIAL_SCORES)
         self._sumsq += float(c @ PENTANOMIAL_SCORES**2)
@@ -203,6 +310,8 @@ class SPRT:
         if n >= 2:
             half = _z(0.95) * math.sqrt(var * n / (n - 1) / n)
             s_lo, s_hi = max(mean - half, 0.0), min(mean + half, 1.0)
+            if var <= 1e-15:  # no variation: not a zero-width interval
+                s_lo, s_hi = constant_sample_interval(mean, n, (0.0, 1.0))
             elo_lo, elo_hi = float(elo_from_score(s_lo)), float(elo_from_score(s_hi))
         else:
             elo_lo = elo_hi = math.nan
@@ -226,6 +335,8 @@ class SPRT:
             "decision_n": self._decision_n,
             "llr_at_decision": self._decision_llr,
             "reason": self.reason,
+            "prior": self.prior,
+            "interval_adjusted_for_stop": False,
         }
 
     def __repr__(self) -> str:
@@ -240,6 +351,10 @@ class PrecisionStop:
     """Stop when the confidence-interval half-width of the mean pair score is at most ``h``.
 
     Half-width = ``t_{n-1} · sd / √n`` (``sd`` with ``ddof=1``), the :func:`mean_ci` interval.
+    When every score so far is the same (no variation: e.g. two policies that split every
+    pair) that would be 0 and "precision reached" after ``min_n`` pairs; instead the
+    half-width is then the bound of :func:`~bnb_sim.analysis.stats.constant_sample_interval`
+    (about ``3/n`` times the distance to the far end of [0, 1]).
     ``done`` needs at least ``min_n`` observations. Check it at geometrically spaced chunk
     boundaries (e.g. after 1k, 2k, 4k, ... pairs) and report ``n``: stopping on a precision
     target barely affects coverage, unlike stopping on significance. ``done`` reflects the
@@ -280,6 +395,12 @@ class PrecisionStop:
             return math.inf
         mean = self._sum / n
         var = max((self._sumsq - n * mean * mean) / (n - 1), 0.0)
+        if var <= 1e-15:
+            # all scores equal (e.g. every pair split): the t half-width would be 0. Another
+            # score in [0, 1] may occur on up to u ≈ 3/n of the seeds; the mean can then move
+            # by max(mean, 1 - mean)·u (stats.constant_sample_interval).
+            _, u = wilson_interval(0, n, self.confidence)
+            return max(mean, 1.0 - mean) * u
         return _t(self.confidence, n - 1) * math.sqrt(var / n)
 
     @property

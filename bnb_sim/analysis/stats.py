@@ -28,13 +28,21 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "Rate",
     "balance_metric",
+    "seat_gap_test",
     "cluster_bootstrap_ci",
+    "constant_sample_interval",
+    "clustered_mean_ci",
+    "clustered_rate",
+    "clustered_wilson",
     "elo_from_score",
     "first_player_advantage",
     "mcnemar",
     "mean_ci",
+    "num_digits",
     "paired_difference",
+    "pct_digits",
     "rates_by",
+    "rates_by_cluster",
     "sample_size_for_halfwidth",
     "score_from_elo",
     "wilson_interval",
@@ -80,6 +88,30 @@ def _as_float_1d(x: Any) -> np.ndarray:
 
 def _scalar_or_array(x: np.ndarray, scalar: bool):
     return float(x) if scalar else x
+
+
+def pct_digits(lo, hi, max_digits: int = 4) -> int:
+    """Decimals for a rate shown in percent, chosen by the precision of its interval.
+
+    The interval's width (in percentage points) is shown with at least two significant
+    digits: a width of 2.0 pp gives 1 decimal (``52.3% [51.3, 53.3]``), 0.98 pp gives 2 and
+    0.042 pp (16 wins in 40,000) gives 3 (``0.040% [0.023, 0.065]``), never ``0.0%``.
+    Vectorised over arrays: the result is then the largest number of decimals any row needs,
+    so one column of a table uses one format. Missing or zero widths count as 1 decimal.
+    """
+    return num_digits(100.0 * np.asarray(lo, float), 100.0 * np.asarray(hi, float), 1, max_digits)
+
+
+def num_digits(lo, hi, min_digits: int = 2, max_digits: int = 4) -> int:
+    """Decimals that show the width of the narrowest interval ``[lo, hi]`` with two
+    significant digits, between ``min_digits`` and ``max_digits`` (see :func:`pct_digits`)."""
+    width = np.asarray(hi, dtype=float) - np.asarray(lo, dtype=float)
+    width = np.atleast_1d(width)
+    width = width[np.isfinite(width) & (width > 0)]
+    if width.size == 0:
+        return min_digits
+    digits = 1 - np.floor(np.log10(width.min()))
+    return int(min(max(digits, min_digits), max_digits))
 
 
 # --------------------------------------------------------------------------------------------
@@ -171,7 +203,10 @@ class Rate:
     def __str__(self) -> str:
         if self.n == 0:
             return "n/a [n/a] n=0"
-        return f"{100 * self.rate:.1f}% [{100 * self.lo:.1f}, {100 * self.hi:.1f}] n={self.n:,}"
+        d = pct_digits(self.lo, self.hi)
+        return (
+            f"{100 * self.rate:.{d}f}% [{100 * self.lo:.{d}f}, {100 * self.hi:.{d}f}] n={self.n:,}"
+        )
 
     def to_dict(self) -> dict[str, float]:
         return {
@@ -217,31 +252,241 @@ def rates_by(
 
 
 # --------------------------------------------------------------------------------------------
+# clustered rates and means (rows of one game / seed are not independent)
+# --------------------------------------------------------------------------------------------
+
+
+def _cluster_sums(values: np.ndarray, clusters: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Per-cluster sums ``Y_g`` of the non-NaN values and their counts ``M_g``."""
+    import pandas as pd
+
+    values = _as_float_1d(values)
+    codes, _ = pd.factorize(np.asarray(clusters).ravel(), sort=False)
+    if codes.shape != values.shape:
+        raise ValueError("values and clusters must have the same length")
+    ok = ~np.isnan(values) & (codes >= 0)
+    n_clusters = int(codes.max()) + 1 if codes.size else 0
+    sums = np.bincount(codes[ok], weights=values[ok], minlength=n_clusters)
+    counts = np.bincount(codes[ok], minlength=n_clusters).astype(float)
+    keep = counts > 0
+    return sums[keep], counts[keep]
+
+
+def _ratio_se(sums, counts, sumsq, sumym, summ2, n_clusters) -> np.ndarray:
+    """Linearised (cluster-robust) standard error of ``Σ Y_g / Σ M_g`` from moment sums.
+
+    With ``p = ΣY/ΣM`` the estimator is linearised as ``Σ_g (Y_g - p M_g) / ΣM``, so
+    ``var = G/(G-1) · Σ_g (Y_g - p M_g)² / (ΣM)²``, where ``Σ(Y - pM)² = ΣY² - 2pΣYM + p²ΣM²``.
+    Vectorised over groups; ``G < 2`` gives NaN.
+    """
+    sums, counts = np.asarray(sums, float), np.asarray(counts, float)
+    g = np.asarray(n_clusters, float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = sums / counts
+        ss = np.maximum(sumsq - 2.0 * p * sumym + p * p * summ2, 0.0)
+        var = np.where(g > 1, g / (g - 1.0) * ss / (counts * counts), np.nan)
+    return np.sqrt(var)
+
+
+def clustered_wilson(k, n, se, n_clusters, multi, confidence: float = 0.95):
+    """Wilson interval for a rate whose rows come in clusters (games, seeds), vectorised.
+
+    ``k / n`` is the rate over rows, ``se`` its cluster-robust standard error (for example
+    from :func:`clustered_rate`), ``n_clusters`` the clusters and ``multi`` whether any cluster
+    holds more than one row of the group. Groups with one row per cluster get the plain Wilson
+    interval (the rows are independent). For the others the Wilson interval is computed at the
+    *effective* sample size ``n_eff = p(1-p) / se²`` (Kish's design effect), which keeps the
+    Wilson shape near 0 and 1 but uses the clustered variance: narrower than the row interval
+    when the rows of a game are negatively correlated (one winner per game), wider when they
+    are positively correlated. Where the clustered variance is 0 (the rate is 0 or 1, or every
+    cluster has exactly the same share) it is no guide, so the interval is the row Wilson
+    interval or, if that is narrower, Wilson on the clusters (``k/n`` of ``n_clusters``):
+    the conservative choice.
+    """
+    k, n, se = (np.asarray(v, dtype=float) for v in (k, n, se))
+    g = np.asarray(n_clusters, dtype=float)
+    multi = np.asarray(multi, dtype=bool)
+    lo, hi = wilson_interval(k, n, confidence)
+    lo, hi = np.asarray(lo, float), np.asarray(hi, float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(n > 0, k / np.where(n > 0, n, 1.0), np.nan)
+        usable = multi & np.isfinite(se) & (se > 0) & (p > 0) & (p < 1)
+        n_eff = np.where(usable, p * (1.0 - p) / np.where(usable, se * se, 1.0), 1.0)
+    e_lo, e_hi = wilson_interval(np.where(usable, p * n_eff, 0.0), n_eff, confidence)
+    g_safe = np.maximum(g, 1.0)
+    c_lo, c_hi = wilson_interval(np.where(n > 0, p, 0.0) * g_safe, g_safe, confidence)
+    flat = multi & ~usable & (n > 0)
+    lo = np.where(usable, e_lo, np.where(flat, np.minimum(lo, c_lo), lo))
+    hi = np.where(usable, e_hi, np.where(flat, np.maximum(hi, c_hi), hi))
+    return lo, hi
+
+
+def clustered_rate(values: Any, clusters: Any, confidence: float = 0.95) -> Rate:
+    """Rate of 0/½/1 ``values`` (one per row) with a Wilson interval clustered by ``clusters``.
+
+    ``k`` and ``n`` are the row counts (``n`` rows, ``k`` their sum); the interval is
+    :func:`clustered_wilson` with the cluster-robust (linearised) standard error of the ratio
+    ``Σ_g Y_g / Σ_g M_g``. With one row per cluster this is exactly the Wilson interval.
+    Example: the win rate of a policy that plays two seats of every game, clustered by game.
+    """
+    sums, counts = _cluster_sums(values, clusters)
+    k, n, g = float(sums.sum()), float(counts.sum()), sums.size
+    se = _ratio_se(k, n, (sums * sums).sum(), (sums * counts).sum(), (counts * counts).sum(), g)
+    lo, hi = clustered_wilson(k, n, se, g, bool(np.any(counts > 1)), confidence)
+    return Rate(k, int(n), k / n if n else math.nan, float(lo), float(hi), float(confidence))
+
+
+def clustered_mean_ci(values: Any, clusters: Any, confidence: float = 0.95) -> dict[str, Any]:
+    """Mean of ``values`` over rows with a t interval clustered by ``clusters`` (NaNs dropped).
+
+    The mean is the ratio ``Σ_g Y_g / Σ_g M_g`` (``Y_g`` the sum and ``M_g`` the number of rows
+    of cluster ``g``); its standard error is the linearised cluster-robust one (see
+    :func:`_ratio_se`) and the interval is ``mean ± t_{G-1}·se`` with ``G`` clusters. Use it
+    for rows that share a game or a seed: a policy in two seats, every game of one seed in a
+    tournament. Returns ``dict(mean, lo, hi, n, sd, se, n_clusters, note)`` like
+    :func:`mean_ci` (``n`` rows, ``sd`` their standard deviation); ``note`` says why there
+    is no interval (``"n < 2"``, ``"all values equal"``) and is ``""`` otherwise.
+    """
+    arr = _as_float_1d(values)
+    sums, counts = _cluster_sums(arr, clusters)
+    clean = arr[~np.isnan(arr)]
+    n, g = int(counts.sum()), int(sums.size)
+    out: dict[str, Any] = {
+        "mean": float(sums.sum() / n) if n else math.nan,
+        "lo": math.nan,
+        "hi": math.nan,
+        "n": n,
+        "sd": float(clean.std(ddof=1)) if n > 1 else math.nan,
+        "se": math.nan,
+        "n_clusters": g,
+        "note": "",
+    }
+    if g < 2:
+        out["note"] = "n < 2"
+        return out
+    se = float(
+        _ratio_se(
+            sums.sum(), n, (sums * sums).sum(), (sums * counts).sum(), (counts * counts).sum(), g
+        )
+    )
+    out["se"] = se
+    if not se > 0:
+        out["note"] = "all values equal"
+        return out
+    half = _t(confidence, g - 1) * se
+    out.update(lo=out["mean"] - half, hi=out["mean"] + half)
+    return out
+
+
+def rates_by_cluster(
+    df: pd.DataFrame,
+    by: str | list[str],
+    cluster: str,
+    column: str = "won",
+    confidence: float = 0.95,
+) -> pd.DataFrame:
+    """:func:`rates_by` with intervals clustered by ``cluster`` (a game or seed column).
+
+    Same columns as :func:`rates_by` plus ``n_clusters``. A group with at most one row per
+    cluster keeps its exact Wilson interval; a group with several rows in some cluster (a
+    policy in several seats of a game) gets :func:`clustered_wilson`. Vectorised: one
+    group-by over (group, cluster), then moment sums per group.
+    """
+    import pandas as pd
+
+    keys = [by] if isinstance(by, str) else list(by)
+    values = pd.to_numeric(df[column].astype("Float64"), errors="raise").astype(float)
+    tmp = df[keys].copy()
+    tmp["_c"] = df[cluster].to_numpy()
+    tmp["_v"] = values.to_numpy()
+    tmp = tmp[~np.isnan(tmp["_v"].to_numpy())]
+    per = tmp.groupby([*keys, "_c"], observed=True, sort=True, dropna=False)["_v"].agg(
+        y="sum", m="count"
+    )
+    per["yy"] = per["y"] ** 2
+    per["ym"] = per["y"] * per["m"]
+    per["mm"] = per["m"] ** 2
+    per["multi"] = per["m"] > 1
+    out = (
+        per.groupby(level=list(range(len(keys))), observed=True, sort=True)
+        .agg(
+            k=("y", "sum"),
+            n=("m", "sum"),
+            yy=("yy", "sum"),
+            ym=("ym", "sum"),
+            mm=("mm", "sum"),
+            n_clusters=("y", "size"),
+            multi=("multi", "any"),
+        )
+        .reset_index()
+    )
+    out["n"] = out["n"].astype("int64")
+    k = out["k"].to_numpy(dtype=float)
+    n = out["n"].to_numpy(dtype=float)
+    g = out["n_clusters"].to_numpy(dtype=float)
+    se = _ratio_se(k, n, out["yy"].to_numpy(), out["ym"].to_numpy(), out["mm"].to_numpy(), g)
+    lo, hi = clustered_wilson(k, n, se, g, out["multi"].to_numpy(), confidence)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["rate"] = np.where(n > 0, k / np.where(n > 0, n, 1), np.nan)
+    out["lo"] = lo
+    out["hi"] = hi
+    out["n_clusters"] = out["n_clusters"].astype("int64")
+    return out[[*keys, "k", "n", "rate", "lo", "hi", "n_clusters"]]
+
+
+# --------------------------------------------------------------------------------------------
 # means and paired comparisons
 # --------------------------------------------------------------------------------------------
 
 
-def mean_ci(x: Any, confidence: float = 0.95) -> dict[str, float]:
+def mean_ci(x: Any, confidence: float = 0.95) -> dict[str, Any]:
     """Mean with a Student t interval: ``mean ± t_{n-1}·sd/√n`` (NaNs dropped).
 
-    Returns ``dict(mean, lo, hi, n, sd)``; ``sd`` uses ``ddof=1``. With ``n < 2`` the interval
-    is ``nan``; with ``sd == 0`` it collapses to the mean. Valid for independent observations
-    (one per seed/game); for rows clustered within games use :func:`cluster_bootstrap_ci`.
+    Returns ``dict(mean, lo, hi, n, sd, note)``; ``sd`` uses ``ddof=1``. There is no interval
+    (``lo`` and ``hi`` are NaN) when it would be meaningless, and ``note`` says why: ``"n < 2"``,
+    or ``"all values equal"`` when ``sd == 0`` (a zero-width "interval" is not a 95%
+    interval: it only says that the sample showed no variation). Valid for independent
+    observations (one per seed/game); for rows clustered within games use
+    :func:`clustered_mean_ci`.
     """
     arr = _as_float_1d(x)
     arr = arr[~np.isnan(arr)]
     n = int(arr.size)
     if n == 0:
-        return {"mean": math.nan, "lo": math.nan, "hi": math.nan, "n": 0, "sd": math.nan}
+        return {"mean": math.nan, "lo": math.nan, "hi": math.nan, "n": 0, "sd": math.nan,
+                "note": "n < 2"}  # fmt: skip
     mean = float(arr.mean())
     if n < 2:
-        return {"mean": mean, "lo": math.nan, "hi": math.nan, "n": n, "sd": math.nan}
+        return {"mean": mean, "lo": math.nan, "hi": math.nan, "n": n, "sd": math.nan,
+                "note": "n < 2"}  # fmt: skip
     sd = float(arr.std(ddof=1))
+    if sd == 0.0:
+        return {"mean": mean, "lo": math.nan, "hi": math.nan, "n": n, "sd": 0.0,
+                "note": "all values equal"}  # fmt: skip
     half = _t(confidence, n - 1) * sd / math.sqrt(n)
-    return {"mean": mean, "lo": mean - half, "hi": mean + half, "n": n, "sd": sd}
+    return {"mean": mean, "lo": mean - half, "hi": mean + half, "n": n, "sd": sd, "note": ""}
 
 
-def paired_difference(a: Any, b: Any, confidence: float = 0.95) -> dict[str, float]:
+def constant_sample_interval(
+    value: float, n: int, bounds: tuple[float, float], confidence: float = 0.95
+) -> tuple[float, float]:
+    """A valid interval for the mean of a bounded variable when all ``n`` observations equal
+    ``value``.
+
+    The sample cannot tell how often a value other than ``value`` occurs; the Wilson upper
+    bound ``u`` for 0 such observations out of ``n`` (``z²/(n + z²)``, about 3/n) bounds that
+    frequency, and a different observation lies in ``bounds``. So the mean lies in
+    ``[value - (value - low)·u, value + (high - value)·u]``. Example: 128 seeds on which two
+    policies never differed give a win-rate difference in ``[-2.9, +2.9]`` pp, not ``[0, 0]``.
+    """
+    low, high = (float(b) for b in bounds)
+    _, u = wilson_interval(0, int(n), confidence)
+    return value - (value - low) * u, value + (high - value) * u
+
+
+def paired_difference(
+    a: Any, b: Any, confidence: float = 0.95, bounds: tuple[float, float] | None = None
+) -> dict[str, Any]:
     """Paired comparison of per-seed outcomes ``a[i]`` and ``b[i]`` (same seed/game index).
 
     Method: a one-sample Student t interval and two-sided t test on the differences
@@ -251,7 +496,12 @@ def paired_difference(a: Any, b: Any, confidence: float = 0.95) -> dict[str, flo
     the central limit theorem (fine for the hundreds-plus of seeds we run; for exact small-
     sample inference on 0/1 outcomes use :func:`mcnemar`).
 
-    Returns ``dict(mean_diff, lo, hi, n, p_value, sd)``.
+    When every difference is the same (often: no seed changed at all) the t interval has zero
+    width and is no interval. With ``bounds`` (the range a single difference can take, e.g.
+    ``(-1, 1)`` for win shares) the interval is then :func:`constant_sample_interval`;
+    without, ``lo``/``hi`` are NaN. ``note`` says which (``"all differences equal"``).
+
+    Returns ``dict(mean_diff, lo, hi, n, p_value, sd, note)``.
     """
     from scipy.special import stdtr
 
@@ -263,20 +513,26 @@ def paired_difference(a: Any, b: Any, confidence: float = 0.95) -> dict[str, flo
     d = d[~np.isnan(d)]
     ci = mean_ci(d, confidence)
     n, mean, sd = ci["n"], ci["mean"], ci["sd"]
+    lo, hi, note = ci["lo"], ci["hi"], ci["note"]
     if n < 2:
         p_value = math.nan
     elif sd == 0.0:
         p_value = 1.0 if mean == 0.0 else 0.0
+        note = "all differences equal"
+        if bounds is not None:
+            lo, hi = constant_sample_interval(mean, n, bounds, confidence)
+            p_value = 1.0 if lo <= 0.0 <= hi else p_value
     else:
         t_stat = mean / (sd / math.sqrt(n))
         p_value = float(2.0 * stdtr(n - 1, -abs(t_stat)))
     return {
         "mean_diff": mean,
-        "lo": ci["lo"],
-        "hi": ci["hi"],
+        "lo": lo,
+        "hi": hi,
         "n": n,
         "p_value": p_value,
         "sd": sd,
+        "note": note,
     }
 
 
@@ -503,9 +759,12 @@ def first_player_advantage(seats_df: pd.DataFrame, confidence: float = 0.95) -> 
     every game has every seat this is exactly the normal interval for the mean of the per-game
     differences ``won_0 - mean(won_other)``; it is deterministic and costs O(rows).
 
-    Returns ``dict(value, lo, hi, se, n_games, confidence, method, seats)`` where ``seats`` maps
-    each seat to its :class:`Rate` (the per-seat Wilson intervals are per row, which is right
-    because a seat appears once per game).
+    With one game, or when the standard error is 0, there is no interval: ``lo``/``hi`` are
+    NaN and ``note`` says why (never a zero-width or ``[-100, +100]`` "interval").
+
+    Returns ``dict(value, lo, hi, se, n_games, confidence, method, seats, note)`` where
+    ``seats`` maps each seat to its :class:`Rate` (the per-seat Wilson intervals are per row,
+    which is right because a seat appears once per game).
     """
     z = _z(confidence)
     y, m, labels = _game_seat_matrix(seats_df)
@@ -521,6 +780,7 @@ def first_player_advantage(seats_df: pd.DataFrame, confidence: float = 0.95) -> 
         "confidence": confidence,
         "method": "delta method, clustered by game",
         "seats": seats,
+        "note": "",
     }
     if 0 not in seats or len(seats) < 2:
         return result
@@ -534,32 +794,97 @@ def first_player_advantage(seats_df: pd.DataFrame, confidence: float = 0.95) -> 
     n_games = y.shape[0]
     zg = ((y - r * m) / big_m) @ coef
     se = math.sqrt(n_games / (n_games - 1) * float(zg @ zg)) if n_games > 1 else math.nan
-    result.update(
-        value=value,
-        se=se,
-        lo=max(-1.0, value - z * se),
-        hi=min(1.0, value + z * se),
-    )
+    result["value"] = value
+    result["se"] = se
+    if not se > 0:  # one game, or no variation at all: no interval (not a zero-width one)
+        result["note"] = "n < 2" if n_games < 2 else "no variation between games"
+        return result
+    result.update(lo=max(-1.0, value - z * se), hi=min(1.0, value + z * se))
     return result
 
 
+def _seat_rates_and_cov(y: np.ndarray, m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Seat win rates ``r_s = Y_s / M_s`` and their covariance, delta method clustered by game.
+
+    Linearisation: ``z_gs = (y_gs - r_s m_gs) / M_s``; ``cov = G/(G-1) Σ_g z_g z_gᵀ``.
+    """
+    big_y, big_m = y.sum(axis=0), m.sum(axis=0)
+    r = big_y / big_m
+    z = (y - r * m) / big_m
+    g = y.shape[0]
+    cov = g / (g - 1) * (z.T @ z) if g > 1 else np.full((y.shape[1],) * 2, np.nan)
+    return r, cov
+
+
+def seat_gap_test(y: np.ndarray, m: np.ndarray) -> dict[str, float]:
+    """Wald test that every seat wins equally often, clustered by game.
+
+    The contrasts ``r_s - r_0`` (``s = 1..S-1``) with their delta-method covariance ``V``
+    (clustered by game, so shared wins and one-winner-per-game dependence are accounted
+    for) give ``W = dᵀ V⁻¹ d``, asymptotically χ² with ``S-1`` degrees of freedom under
+    equal seat rates. Returns ``dict(chi2, df, p_value)`` (NaN when it cannot be computed).
+    """
+    from scipy.special import chdtrc
+
+    s = y.shape[1]
+    out = {"chi2": math.nan, "df": s - 1, "p_value": math.nan}
+    if s < 2 or y.shape[0] < 2:
+        return out
+    r, cov = _seat_rates_and_cov(y, m)
+    contrast = np.hstack([-np.ones((s - 1, 1)), np.eye(s - 1)])
+    d = contrast @ r
+    v = contrast @ cov @ contrast.T
+    if not np.all(np.isfinite(v)) or np.linalg.matrix_rank(v) < s - 1:
+        return out
+    chi2 = float(d @ np.linalg.solve(v, d))
+    out.update(chi2=chi2, p_value=float(chdtrc(s - 1, chi2)))
+    return out
+
+
+def _max_gap_quantile(cov: np.ndarray, confidence: float, n_sim: int, seed: int) -> float:
+    """``c`` with ``P(max_{i<j} |Z_i - Z_j| / sd_ij <= c) = confidence`` for ``Z ~ N(0, cov)``.
+
+    The simultaneous critical value for all pairwise seat differences (Tukey-style, with the
+    estimated correlation), by Monte Carlo from a fixed seed.
+    """
+    s = cov.shape[0]
+    i, j = np.triu_indices(s, 1)
+    contrast = np.zeros((i.size, s))
+    contrast[np.arange(i.size), i] = 1.0
+    contrast[np.arange(i.size), j] = -1.0
+    dcov = contrast @ cov @ contrast.T
+    sd = np.sqrt(np.diag(dcov))
+    keep = sd > 0
+    if not np.any(keep):
+        return math.nan
+    dcov = dcov[np.ix_(keep, keep)] / np.outer(sd[keep], sd[keep])
+    vals, vecs = np.linalg.eigh(dcov)
+    root = vecs * np.sqrt(np.clip(vals, 0.0, None))
+    draws = np.random.default_rng(seed).standard_normal((n_sim, root.shape[0])) @ root.T
+    return float(np.quantile(np.abs(draws).max(axis=1), confidence))
+
+
 def balance_metric(
-    seats_df: pd.DataFrame, n_boot: int = 1000, confidence: float = 0.95, seed: int = 0
+    seats_df: pd.DataFrame, confidence: float = 0.95, n_sim: int = 20_000, seed: int = 0
 ) -> dict[str, Any]:
-    """Balance = 1 - (largest gap between seat win rates), with a cluster-bootstrap interval.
+    """Balance = 1 - (largest gap between seat win rates), with an interval valid up to 1.
 
-    1 means every seat wins equally often. The interval is a percentile bootstrap over games
-    (vectorised through the distinct per-game win patterns, see :func:`cluster_bootstrap_ci`),
-    deterministic for ``seed``.
+    1 means every seat wins equally often. The estimate is biased low near balance (the
+    largest of several noisy gaps is never below 0), so a bootstrap of it cannot reach the
+    truth of a balanced game. The interval here is instead the projection of simultaneous
+    intervals for all pairwise seat differences ``d_ij = r_i - r_j``: each is
+    ``d_ij ± c·se_ij`` (delta method clustered by game), with ``c`` the simultaneous 95%
+    critical value of ``max |d_ij| / se_ij`` under the estimated correlation (a Tukey-style
+    constant, by Monte Carlo from a fixed seed, so the result is deterministic). When all of
+    them hold, the true largest gap lies between ``max_ij max(0, |d_ij| - c·se_ij)`` and
+    ``max_ij (|d_ij| + c·se_ij)``, so the balance interval covers the truth at least 95% of
+    the time, and its upper end is exactly 1 whenever the data cannot exclude equal seats.
 
-    Caveat: the largest gap is a maximum of noisy differences, so the estimate of the gap is
-    biased upward (Balance biased downward) when seats are nearly equal, and the percentile
-    interval can then miss a true Balance close to 1. When seats differ clearly (the gap is
-    many standard errors) the interval behaves normally. Compare against the per-seat Wilson
-    intervals in :func:`first_player_advantage` before concluding a game is unbalanced.
+    The matching test of equal seat rates is :func:`seat_gap_test` (χ², p value).
 
-    Returns ``dict(value, lo, hi, n_games, confidence, rates)`` with ``rates`` the per-seat
-    win rates (a dict seat -> rate).
+    Returns ``dict(value, lo, hi, n_games, confidence, rates, chi2, df, p_value, method,
+    note)`` with ``rates`` the per-seat win rates (a dict seat -> rate). With fewer than two
+    games, or no variation, ``lo``/``hi`` are NaN and ``note`` says why.
     """
     _check_confidence(confidence)
     y, m, labels = _game_seat_matrix(seats_df)
@@ -571,29 +896,36 @@ def balance_metric(
         "n_games": n_games,
         "confidence": confidence,
         "rates": {},
+        "chi2": math.nan,
+        "df": max(len(labels) - 1, 0),
+        "p_value": math.nan,
+        "method": "simultaneous pairwise seat differences, delta method clustered by game",
+        "note": "",
     }
-    if n_games == 0 or len(labels) < 1:
+    if n_games == 0 or len(labels) < 1 or np.any(m.sum(axis=0) == 0):
+        out["note"] = "no games"
         return out
-    n_seats = len(labels)
-
-    def stat(s: np.ndarray) -> np.ndarray:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            rates = s[:, :n_seats] / s[:, n_seats:]
-        return 1.0 - (np.max(rates, axis=1) - np.min(rates, axis=1))
-
-    values = np.concatenate([y, m], axis=1)
-    value = float(stat(values.sum(axis=0)[None, :])[0])
-    patterns, counts = _unique_patterns(values)
-    reps = _pattern_bootstrap(patterns, counts, stat, n_boot, np.random.default_rng(seed))
-    lo, hi = _percentile(reps, confidence)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        rates = y.sum(axis=0) / m.sum(axis=0)
-    out.update(
-        value=value,
-        lo=float(lo),
-        hi=float(hi),
-        rates={int(s): float(r) for s, r in zip(labels, rates, strict=True)},
-    )
+    r = y.sum(axis=0) / m.sum(axis=0)
+    out["value"] = float(1.0 - (r.max() - r.min()))
+    out["rates"] = {int(s): float(v) for s, v in zip(labels, r, strict=True)}
+    if len(labels) < 2:
+        out["note"] = "one seat"
+        return out
+    if n_games < 2:
+        out["note"] = "n < 2"
+        return out
+    out.update(seat_gap_test(y, m))
+    _, cov = _seat_rates_and_cov(y, m)
+    c = _max_gap_quantile(cov, confidence, n_sim, seed)
+    if not math.isfinite(c):
+        out["note"] = "no variation between games"
+        return out
+    i, j = np.triu_indices(len(labels), 1)
+    gap = np.abs(r[i] - r[j])
+    se = np.sqrt(np.maximum(cov[i, i] + cov[j, j] - 2.0 * cov[i, j], 0.0))
+    top = float(np.max(gap + c * se))
+    bottom = float(np.max(np.maximum(gap - c * se, 0.0)))
+    out.update(lo=max(0.0, 1.0 - top), hi=min(1.0, 1.0 - bottom))
     return out
 
 

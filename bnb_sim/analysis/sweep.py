@@ -18,8 +18,11 @@ policies, seed, rule variant) under each value. Rules:
   rotation, so a seed's deal and dice are shared (as far as the change lets them be); effects
   are paired differences per seed against the baseline: per policy, the seed's win share
   (wins / seats of that policy) and mean XP; over all players, each XP source and the game
-  length. Intervals: Student t on the per-seed differences (95%). Win rates themselves carry
-  Wilson intervals.
+  length. Intervals: Student t on the per-seed differences (95%); when no seed changed (all
+  differences equal) a win-rate effect gets the bound of
+  :func:`~bnb_sim.analysis.stats.constant_sample_interval` and other effects say there is no
+  interval, never a zero-width one. Win rates themselves carry Wilson intervals (clustered
+  by game when a policy plays several seats).
 
 Nothing here imports numba; :mod:`bnb_sim.runner.experiments` plays the games.
 """
@@ -37,7 +40,7 @@ import pandas as pd
 
 from bnb_sim.analysis import plots, tables
 from bnb_sim.analysis.report import ReportBuilder, Section, readings_text
-from bnb_sim.analysis.stats import mean_ci, paired_difference
+from bnb_sim.analysis.stats import mean_ci, paired_difference, pct_digits
 from bnb_sim.errors import BnbError, ComponentError
 
 __all__ = [
@@ -284,9 +287,10 @@ def analyse_sweep(
             xp_rows.append({"variant": variant, "policy": policy, **ci})
             if variant != base_name:
                 a, b = _aligned(win[policy], base_win[policy])
-                effect_rows.append(
-                    {"variant": variant, "policy": policy, **paired_difference(a, b, confidence)}
-                )
+                # a win share is in [0, 1], so a difference is in [-1, 1]: when no seed
+                # changed, that bounds how often one could (no zero-width interval)
+                diff = paired_difference(a, b, confidence, bounds=(-1.0, 1.0))
+                effect_rows.append({"variant": variant, "policy": policy, **diff})
                 a, b = _aligned(xp[policy], base_xp[policy])
                 xp_effect_rows.append(
                     {"variant": variant, "policy": policy, **paired_difference(a, b, confidence)}
@@ -417,14 +421,27 @@ def _paths(result: SweepResult) -> list[str]:
     return list(dict.fromkeys(p for v in result.variants for p in v.changes))
 
 
-def _effect_cell(row, percent: bool) -> str:
+def _digits(df: pd.DataFrame) -> int:
+    """One number of decimals for a whole table of rates or differences (stats.pct_digits)."""
+    return pct_digits(df["lo"].to_numpy(float), df["hi"].to_numpy(float))
+
+
+def _effect_cell(row, percent: bool, digits: int | None = None) -> str:
+    note = row.get("note", "") if hasattr(row, "get") else ""
+    note = note if isinstance(note, str) else ""
     if percent:
-        return tables.fmt_signed_pp(row["mean_diff"], row["lo"], row["hi"])
+        text = tables.fmt_signed_pp(row["mean_diff"], row["lo"], row["hi"], digits, note)
+        if note == "all differences equal" and math.isfinite(row["lo"]):
+            text += f" (no seed changed, n={int(row['n']):,})"
+        return text
     if not math.isfinite(row["mean_diff"]):
         return "n/a"
     if not (math.isfinite(row["lo"]) and math.isfinite(row["hi"])):
-        return f"{row['mean_diff']:+.2f}"
-    return f"{row['mean_diff']:+.2f} [{row['lo']:+.2f}, {row['hi']:+.2f}]"
+        return f"{tables._num(row['mean_diff'], 2, True)} ({tables.no_interval_text(note)})"
+    return (
+        f"{tables._num(row['mean_diff'], 2, True)} [{tables._num(row['lo'], 2, True)}, "
+        f"{tables._num(row['hi'], 2, True)}]"
+    )
 
 
 def _wide(df: pd.DataFrame, cells: list[str], columns: str, index: Sequence[str], order):
@@ -490,7 +507,7 @@ def sweep_sections(result: SweepResult, name: str | None = None) -> list[Section
         wins.table(
             _wide(
                 we,
-                [_effect_cell(r, True) for _, r in we.iterrows()],
+                [_effect_cell(r, True, _digits(we)) for _, r in we.iterrows()],
                 "policy",
                 others,
                 result.policies,
@@ -679,14 +696,15 @@ def format_sweep(result: SweepResult) -> str:
             if not len(r):
                 continue
             r = r.iloc[0]
-            text = f"win {tables.fmt_rate(r['rate'], r['lo'], r['hi'])} n={int(r['n']):,}"
+            digits = _digits(result.win_rates)
+            text = f"win {tables.fmt_rate(r['rate'], r['lo'], r['hi'], digits)} n={int(r['n']):,}"
             if len(result.win_effects):
                 e = result.win_effects[
                     (result.win_effects["variant"] == variant)
                     & (result.win_effects["policy"] == policy)
                 ]
                 if len(e):
-                    text += f"  change {_effect_cell(e.iloc[0], True)}"
+                    text += f"  change {_effect_cell(e.iloc[0], True, _digits(result.win_effects))}"
             x = result.xp[(result.xp["variant"] == variant) & (result.xp["policy"] == policy)]
             if len(x):
                 x = x.iloc[0]

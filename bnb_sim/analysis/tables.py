@@ -9,10 +9,12 @@ run of a million games (four million seat rows) takes seconds.
 Mob species and building types are read from the column names (``fights_<mob>`` with a
 matching ``wins_<mob>``, ``defeated_<mob>``, ``built_<type>``), never from a fixed list.
 
-Statistical note: Wilson intervals treat rows as independent. That is exact for one row per
-game and group (a seat, a policy in one seat); when a group has several rows per game (a
-policy playing two seats, "owns a mob" rows, fights) the rows of a game are dependent and
-the interval is approximate.
+Statistical note: rows of one game are not independent. Win rates, choice shares and means
+per policy are therefore clustered by game (:func:`~bnb_sim.analysis.stats.rates_by_cluster`,
+:func:`~bnb_sim.analysis.stats.clustered_mean_ci`): a group with one row per game keeps the
+exact Wilson (or t) interval, a policy playing several seats of a game gets the interval of
+its per-game results. The fights and "owns a mob" tables still treat rows as independent and
+say so (the review measured them within 1-8% of the clustered width, or wider).
 """
 
 from __future__ import annotations
@@ -22,7 +24,17 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from bnb_sim.analysis.stats import Rate, mean_ci, rates_by, wilson_interval
+from bnb_sim.analysis.stats import (
+    Rate,
+    _ratio_se,
+    clustered_mean_ci,
+    clustered_wilson,
+    mean_ci,
+    pct_digits,
+    rates_by,
+    rates_by_cluster,
+    wilson_interval,
+)
 from bnb_sim.columns import XP_SOURCES
 
 RATE_COLUMNS = ["k", "n", "rate", "lo", "hi"]
@@ -107,9 +119,17 @@ def _order_policies(df: pd.DataFrame, order: Sequence[str] | None) -> pd.DataFra
 def win_rates(
     seats: pd.DataFrame, by: str | list[str], policy_order: Sequence[str] | None = None
 ) -> pd.DataFrame:
-    """Win rate (``won``) per group: ``[*by, k, n, rate, lo, hi]``; labels as plain strings."""
+    """Win rate (``won``) per group: ``[*by, k, n, rate, lo, hi]``; labels as plain strings.
+
+    With a ``game`` column the interval is clustered by game (exact Wilson for a group with one
+    row per game, the clustered Wilson interval for a policy in several seats).
+    """
     keys = [by] if isinstance(by, str) else list(by)
-    out = rates_by(seats[[*keys, "won"]], keys)
+    if "game" in seats.columns:  # clustered by game: a policy may play several seats
+        out = rates_by_cluster(seats[[*keys, "game", "won"]], keys, "game")
+        out = out.drop(columns="n_clusters")
+    else:
+        out = rates_by(seats[[*keys, "won"]], keys)
     for key in keys:
         if not pd.api.types.is_numeric_dtype(out[key]):
             out[key] = out[key].astype(str)
@@ -146,11 +166,14 @@ def _rates_frame(names: dict[str, Sequence], k: np.ndarray, n: np.ndarray) -> pd
 
 
 def xp_by_policy(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -> pd.DataFrame:
-    """Final XP per policy: ``[policy, mean, lo, hi, n, sd, median, p5, p95, min, max]``."""
+    """Final XP per policy: ``[policy, mean, lo, hi, n, sd, median, p5, p95, min, max]``.
+
+    The interval for the mean is clustered by game (:func:`_mean_ci_by_game`).
+    """
     rows = []
-    for policy, xp in seats.groupby("policy", observed=True, sort=True)["xp"]:
-        values = xp.to_numpy()
-        ci = mean_ci(values)
+    for policy, part in seats.groupby("policy", observed=True, sort=True):
+        values = part["xp"].to_numpy()
+        ci = _mean_ci_by_game(part, "xp")
         p5, median, p95 = np.percentile(values, [5, 50, 95]) if values.size else [np.nan] * 3
         rows.append(
             {
@@ -164,6 +187,41 @@ def xp_by_policy(seats: pd.DataFrame, policy_order: Sequence[str] | None = None)
             }
         )
     return _order_policies(pd.DataFrame(rows), policy_order)
+
+
+def _mean_ci_by_game(rows: pd.DataFrame, column: str) -> dict:
+    """Mean of ``column`` with its interval clustered by game when ``rows`` has a ``game``
+    column (t interval on rows otherwise); keys ``mean, lo, hi, n, sd, note``."""
+    values = rows[column].to_numpy(dtype=float)
+    if "game" not in rows.columns:
+        return mean_ci(values)
+    ci = clustered_mean_ci(values, rows["game"].to_numpy())
+    return {k: ci[k] for k in ("mean", "lo", "hi", "n", "sd", "note")}
+
+
+def means_by_policy(
+    seats: pd.DataFrame, columns: Sequence[str], policy_order: Sequence[str] | None = None
+) -> pd.DataFrame:
+    """Mean per player and game of each column, per policy, with 95% intervals and n.
+
+    Long format ``[policy, column, mean, lo, hi, n, sd, note]``, intervals clustered by game
+    (:func:`_mean_ci_by_game`); used for XP by source and play style.
+    """
+    rows = []
+    for policy, part in seats.groupby("policy", observed=True, sort=True):
+        for column in columns:
+            rows.append({"policy": str(policy), "column": column, **_mean_ci_by_game(part, column)})
+    out = pd.DataFrame(rows, columns=["policy", "column", "mean", "lo", "hi", "n", "sd", "note"])
+    if policy_order is not None:
+        rank = {p: i for i, p in enumerate(policy_order)}
+        col_rank = {c: i for i, c in enumerate(columns)}
+        out = (
+            out.assign(_o=out["policy"].map(rank).fillna(len(rank)), _c=out["column"].map(col_rank))
+            .sort_values(["_o", "_c"], kind="stable")
+            .drop(columns=["_o", "_c"])
+            .reset_index(drop=True)
+        )
+    return out
 
 
 def xp_sources_by_policy(
@@ -259,8 +317,9 @@ def crosstab_counts(rows: pd.Series, cols: pd.Series) -> pd.DataFrame:
 def choice_shares(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -> pd.DataFrame:
     """Which value each policy chose in each scoring round.
 
-    Long format ``[round, policy, value, count, n, share]``; values in order of overall
-    popularity within a round; missing choices are counted as ``(none)``.
+    Long format ``[round, policy, value, count, n, share, lo, hi]``; values in order of
+    overall popularity within a round; missing choices are counted as ``(none)``. ``lo``/``hi``
+    is the 95% interval of the share, clustered by game (:func:`_choice_intervals`).
     """
     frames = []
     for rnd in ROUNDS:
@@ -276,6 +335,7 @@ def choice_shares(seats: pd.DataFrame, policy_order: Sequence[str] | None = None
         counts = table.stack().rename("count").rename_axis(["policy", "value"]).reset_index()
         counts["n"] = counts["policy"].map(table.sum(axis=1))
         counts["share"] = counts["count"] / counts["n"]
+        counts["lo"], counts["hi"] = _choice_intervals(seats, column, counts)
         value_rank = {v: i for i, v in enumerate(table.columns)}
         counts = counts.sort_values(
             "value", key=lambda v: v.map(value_rank), kind="stable"
@@ -283,8 +343,58 @@ def choice_shares(seats: pd.DataFrame, policy_order: Sequence[str] | None = None
         counts.insert(0, "round", rnd.upper())
         frames.append(counts)
     if not frames:
-        return pd.DataFrame(columns=["round", "policy", "value", "count", "n", "share"])
+        return pd.DataFrame(columns=["round", "policy", "value", "count", "n", "share", "lo", "hi"])
     return pd.concat(frames, ignore_index=True)
+
+
+def _choice_intervals(seats: pd.DataFrame, column: str, counts: pd.DataFrame):
+    """95% intervals for the share of each (policy, value) in ``counts``, clustered by game.
+
+    The share of a policy's rows that chose a value is a ratio of per-game sums (rows that
+    chose it / rows of the policy in that game), so it gets the clustered Wilson interval of
+    :func:`~bnb_sim.analysis.stats.clustered_wilson`. Vectorised: two ``np.unique`` passes
+    over integer keys, whatever the number of values.
+    """
+    if "game" not in seats.columns:
+        return wilson_interval(counts["count"].to_numpy(float), counts["n"].to_numpy(float))
+    pol, pol_names = codes_of(seats["policy"])
+    val, val_names = codes_of(seats[column])
+    val_names = [*val_names, "(none)"]  # a missing choice, as crosstab_counts names it
+    val = np.where(val < 0, len(val_names) - 1, val)
+    game = pd.factorize(seats["game"])[0].astype(np.int64)
+    n_pol, n_val, n_game = len(pol_names), len(val_names), int(game.max()) + 1
+    # rows of each policy in each game: m, and per policy ΣM², games, any game with M > 1
+    cell_pg, pg_of_row, m = np.unique(pol * n_game + game, return_inverse=True, return_counts=True)
+    pol_of_pg = cell_pg // n_game
+    m = m.astype(float)
+    mm = np.bincount(pol_of_pg, weights=m * m, minlength=n_pol)
+    n_rows = np.bincount(pol_of_pg, weights=m, minlength=n_pol)
+    n_games = np.bincount(pol_of_pg, minlength=n_pol)
+    multi = np.bincount(pol_of_pg, weights=m > 1, minlength=n_pol) > 0
+    # rows choosing each value in each (policy, game): y
+    cell, y = np.unique(pg_of_row * n_val + val, return_counts=True)
+    pg, v = cell // n_val, cell % n_val
+    y = y.astype(float)
+    index = pol_of_pg[pg] * n_val + v
+    size = n_pol * n_val
+    k = np.bincount(index, weights=y, minlength=size)
+    yy = np.bincount(index, weights=y * y, minlength=size)
+    ym = np.bincount(index, weights=y * m[pg], minlength=size)
+    per_pol = np.repeat(np.arange(n_pol), n_val)
+    se = _ratio_se(k, n_rows[per_pol], yy, ym, mm[per_pol], n_games[per_pol])
+    lo, hi = clustered_wilson(k, n_rows[per_pol], se, n_games[per_pol], multi[per_pol])
+    where = {(p, x): i for i, (p, x) in enumerate(
+        (p, x) for p in pol_names for x in val_names)}  # fmt: skip
+    pick = np.array(
+        [
+            where.get((str(p), str(x)), -1)
+            for p, x in zip(counts["policy"], counts["value"], strict=True)
+        ]  # fmt: skip
+    )
+    ok = pick >= 0
+    out_lo = np.where(ok, lo[np.where(ok, pick, 0)], np.nan)
+    out_hi = np.where(ok, hi[np.where(ok, pick, 0)], np.nan)
+    return out_lo, out_hi
 
 
 def choice_share_wide(shares: pd.DataFrame, rnd: str, policy_order=None) -> pd.DataFrame:
@@ -305,7 +415,8 @@ def fights_by_mob(seats: pd.DataFrame) -> pd.DataFrame:
     """Fights per mob species: ``[mob, attempts, per_seat_game, k, n, rate, lo, hi]``.
 
     ``k`` fights won out of ``n`` attempts (``wins_<mob>`` / ``fights_<mob>`` summed over all
-    seat rows); ``per_seat_game`` is attempts per player per game.
+    seat rows); ``per_seat_game`` is attempts per player per game, with its 95% interval
+    (clustered by game) in ``per_seat_game_lo``/``_hi``.
     """
     mobs = mob_names(seats.columns)
     attempts = np.array([seats[f"fights_{m}"].to_numpy().sum(dtype=np.int64) for m in mobs])
@@ -313,6 +424,9 @@ def fights_by_mob(seats: pd.DataFrame) -> pd.DataFrame:
     out = _rates_frame({"mob": mobs}, wins, attempts)
     out.insert(1, "attempts", attempts.astype(np.int64))
     out.insert(2, "per_seat_game", attempts / max(len(seats), 1))
+    per = [_mean_ci_by_game(seats, f"fights_{m}") for m in mobs]
+    out.insert(3, "per_seat_game_lo", [c["lo"] for c in per])
+    out.insert(4, "per_seat_game_hi", [c["hi"] for c in per])
     return out
 
 
@@ -382,32 +496,75 @@ def play_style(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -
 # display
 
 
-def _pct_digits(lo: float, hi: float) -> int:
-    return 1 if not np.isfinite(hi - lo) or (hi - lo) >= 0.01 else 2
+def _pct(value: float, digits: int, signed: bool = False) -> str:
+    """``value`` (a fraction) in percent with ``digits`` decimals; never ``-0.00``."""
+    text = f"{100 * value:{'+' if signed else ''}.{digits}f}"
+    if float(text) == 0.0:  # -0.00 and +0.00 both mean "rounds to zero": print 0.00
+        text = f"{0.0:.{digits}f}"
+    return text
 
 
-def fmt_rate(rate: float, lo: float, hi: float) -> str:
-    """``30.8% [29.4, 32.3]`` (two decimals when the interval is narrower than 1 pp)."""
+def _num(value: float, digits: int, signed: bool = False) -> str:
+    """A plain number with ``digits`` decimals; never ``-0.00``."""
+    text = f"{value:{'+' if signed else ''}.{digits}f}"
+    if float(text) == 0.0:
+        text = f"{0.0:.{digits}f}"
+    return text
+
+
+NO_INTERVAL = {
+    "n < 2": "no interval: n < 2",
+    "all values equal": "no interval: all values equal",
+    "all differences equal": "no interval: all differences equal",
+    "no variation between games": "no interval: no variation between games",
+}
+
+
+def no_interval_text(note: str | None) -> str:
+    """Why a figure has no interval, for a table cell (``""`` when it has one)."""
+    if not note:
+        return "no interval"
+    return NO_INTERVAL.get(note, f"no interval: {note}")
+
+
+def fmt_rate(rate: float, lo: float, hi: float, digits: int | None = None) -> str:
+    """``30.8% [29.4, 32.3]``; decimals from the interval's precision (stats.pct_digits)
+    unless ``digits`` is given (a table column passes one value for all its rows)."""
     if not np.isfinite(rate):
         return "n/a"
-    d = _pct_digits(lo, hi)
-    return f"{100 * rate:.{d}f}% [{100 * lo:.{d}f}, {100 * hi:.{d}f}]"
+    d = pct_digits(lo, hi) if digits is None else digits
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return f"{_pct(rate, d)}% (no interval)"
+    return f"{_pct(rate, d)}% [{_pct(lo, d)}, {_pct(hi, d)}]"
 
 
-def fmt_signed_pp(value: float, lo: float, hi: float) -> str:
-    """A difference of rates in percentage points: ``+4.1 pp [+2.0, +6.2]``."""
+def fmt_signed_pp(
+    value: float, lo: float, hi: float, digits: int | None = None, note: str | None = None
+) -> str:
+    """A difference of rates in percentage points: ``+4.1 pp [+2.0, +6.2]``.
+
+    Without a finite interval the value is shown with the reason (``note``) instead of a
+    zero-width or ``[-100, +100]`` interval; ``n/a`` when there is no value.
+    """
     if not np.isfinite(value):
         return "n/a"
-    d = _pct_digits(lo, hi)
-    return f"{100 * value:+.{d}f} pp [{100 * lo:+.{d}f}, {100 * hi:+.{d}f}]"
+    d = pct_digits(lo, hi) if digits is None else digits
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return f"{_pct(value, d, True)} pp ({no_interval_text(note)})"
+    return f"{_pct(value, d, True)} pp [{_pct(lo, d, True)}, {_pct(hi, d, True)}]"
 
 
-def fmt_mean(mean: float, lo: float, hi: float, digits: int = 2) -> str:
+def fmt_mean(mean: float, lo: float, hi: float, digits: int = 2, note: str | None = None) -> str:
     if not np.isfinite(mean):
         return "n/a"
     if not (np.isfinite(lo) and np.isfinite(hi)):
-        return f"{mean:.{digits}f}"
-    return f"{mean:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+        return f"{_num(mean, digits)} ({no_interval_text(note)})"
+    return f"{_num(mean, digits)} [{_num(lo, digits)}, {_num(hi, digits)}]"
+
+
+def fmt_sd(sd: float, digits: int = 2) -> str:
+    """A standard deviation, ``n/a`` when it is undefined (n < 2) rather than ``nan``."""
+    return f"{sd:.{digits}f}" if np.isfinite(sd) else "n/a"
 
 
 def fmt_count(value) -> str:
@@ -416,16 +573,25 @@ def fmt_count(value) -> str:
 
 
 def rate_cells(df: pd.DataFrame, with_n: bool = False) -> list[str]:
-    """:func:`fmt_rate` of each row of a frame with ``rate, lo, hi`` (and `` n=...``)."""
-    cells = [fmt_rate(r, lo, hi) for r, lo, hi in zip(df.rate, df.lo, df.hi, strict=True)]
+    """:func:`fmt_rate` of each row of a frame with ``rate, lo, hi`` (and `` n=...``).
+
+    All cells share one number of decimals: the most any row's interval needs
+    (stats.pct_digits), so a column never mixes 1 and 2 decimals.
+    """
+    digits = pct_digits(df["lo"].to_numpy(float), df["hi"].to_numpy(float)) if len(df) else 1
+    cells = [fmt_rate(r, lo, hi, digits) for r, lo, hi in zip(df.rate, df.lo, df.hi, strict=True)]
     if with_n:
         cells = [f"{c} n={int(n):,}" if n else "–" for c, n in zip(cells, df.n, strict=True)]
     return cells
 
 
 def mean_cells(df: pd.DataFrame, digits: int = 2) -> list[str]:
-    """:func:`fmt_mean` of each row of a frame with ``mean, lo, hi``."""
-    return [fmt_mean(m, lo, hi, digits) for m, lo, hi in zip(df["mean"], df.lo, df.hi, strict=True)]
+    """:func:`fmt_mean` of each row of a frame with ``mean, lo, hi`` (and ``note``)."""
+    notes = df["note"] if "note" in df.columns else [""] * len(df)
+    return [
+        fmt_mean(m, lo, hi, digits, note)
+        for m, lo, hi, note in zip(df["mean"], df.lo, df.hi, notes, strict=True)
+    ]
 
 
 def display_rates(

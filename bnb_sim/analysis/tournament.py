@@ -17,7 +17,10 @@ Design (ENGINEERING.md section 7):
   dependence that CRN creates between those games is kept inside the resampled unit.
 * **Head-to-head.** Score of the row policy against the column policy over all their
   meetings, with n (meetings) and the same seed-bootstrap interval.
-* **Win rates** per policy (and per seat) with Wilson intervals; ``won`` counts a shared win
+* **Win rates** per policy (and per seat) with Wilson intervals clustered by seed
+  (:func:`~bnb_sim.analysis.stats.rates_by_cluster`), and **XP** means with t intervals
+  clustered by seed (:func:`~bnb_sim.analysis.stats.clustered_mean_ci`): all games of a seed
+  share its deal, and a policy may take several seats of one game. ``won`` counts a shared win
   for every tied winner.
 
 The frames this module reads are the engine's per-seat and per-game rows
@@ -45,8 +48,8 @@ from bnb_sim.analysis.stats import (
     _pattern_bootstrap,
     _percentile,
     _unique_patterns,
-    mean_ci,
-    rates_by,
+    clustered_mean_ci,
+    rates_by_cluster,
 )
 from bnb_sim.errors import BnbError
 
@@ -294,14 +297,25 @@ def analyse_tournament(
     n_df.index.name = "policy"
 
     frame = seats.assign(policy=seats["policy"].astype(str))
-    win_rates = _order(rates_by(frame[["policy", "won"]], "policy"), names)
-    by_seat = _order(rates_by(frame[["policy", "seat", "won"]], ["policy", "seat"]), names)
+    # Every game of a seed shares its deal (all tables and seatings), so the seed is the
+    # unit of the win-rate and XP intervals, as for the ratings.
+    cols = ["policy", "seed_index", "won"]
+    win_rates = _order(
+        rates_by_cluster(frame[cols], "policy", "seed_index", confidence=confidence), names
+    ).drop(columns="n_clusters")
+    by_seat = _order(
+        rates_by_cluster(
+            frame[["seat", *cols]], ["policy", "seat"], "seed_index", confidence=confidence
+        ),
+        names,
+    ).drop(columns="n_clusters")
     xp_rows = []
     if "xp" in frame.columns:
         for policy in names:
-            values = frame.loc[frame["policy"] == policy, "xp"].to_numpy(dtype=float)
-            xp_rows.append({"policy": policy, **mean_ci(values, confidence)})
-    xp = pd.DataFrame(xp_rows, columns=["policy", "mean", "lo", "hi", "n", "sd"])
+            part = frame.loc[frame["policy"] == policy]
+            ci = clustered_mean_ci(part["xp"].to_numpy(dtype=float), part["seed_index"], confidence)
+            xp_rows.append({"policy": policy, **ci})
+    xp = pd.DataFrame(xp_rows, columns=["policy", "mean", "lo", "hi", "n", "sd", "n_clusters"])
     ties = tables.tie_rate(games, seats) if len(games) else None
     return TournamentResult(
         policies=names,
@@ -525,7 +539,8 @@ def tournament_sections(result: TournamentResult, name: str | None = None) -> li
     fair = 1.0 / result.players
     wins.text(
         f"Share of its games each policy won (shared wins count for every tied winner; the "
-        f"fair share is {100 * fair:.1f}%), with 95% Wilson intervals and n = games played"
+        f"fair share is {100 * fair:.1f}%), with 95% Wilson intervals clustered by seed (all "
+        "the games of a seed share its deal) and n = games played"
         + (
             "; a policy playing several seats of one game counts once per seat."
             if len(result.policies) < result.players
@@ -558,11 +573,12 @@ def tournament_sections(result: TournamentResult, name: str | None = None) -> li
                 {
                     "policy": x["policy"],
                     "mean XP [95% CI]": tables.mean_cells(x),
-                    "sd": x["sd"].map("{:.2f}".format),
+                    "sd": x["sd"].map(tables.fmt_sd),
                     "n": x["n"].map("{:,}".format),
+                    "seeds": x["n_clusters"].map("{:,}".format),
                 }
             ),
-            "Final XP per player and game (Student t interval).",
+            "Final XP per player and game (Student t interval clustered by seed).",
         )
     return [design, ratings, h2h, wins]
 

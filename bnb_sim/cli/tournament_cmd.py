@@ -45,6 +45,8 @@ def tournament(
     """Every combination of PLAYERS policies, each in all its seatings on the same seeds; a
     head-to-head matrix, Bradley-Terry Elo ratings with bootstrap intervals over seeds, win
     rates with Wilson intervals, and a report."""
+    from bnb_sim.analysis.stats import pct_digits
+    from bnb_sim.analysis.tables import fmt_rate
     from bnb_sim.analysis.tournament import (
         _fmt_elo,
         build_tournament_report,
@@ -75,13 +77,18 @@ def tournament(
         f"tournament: {len(result.policies)} policies, {players} players, "
         f"{result.seeds:,} seeds per seating, {result.n_games:,} games"
     )
-    click.echo(f"Bradley-Terry Elo ({zero}), 95% bootstrap CI over seeds:")
+    click.echo(
+        f"Bradley-Terry Elo ({zero}), 95% bootstrap CI over seeds; win rates with 95% "
+        "intervals clustered by seed:"
+    )
     width = max(len(p) for p in result.policies)
+    wr = result.win_rates
+    digits = pct_digits(wr["lo"].to_numpy(float), wr["hi"].to_numpy(float))
     for row in result.ratings.itertuples():
         rate = result.win_rates.set_index("policy").loc[row.policy]
         click.echo(
             f"  {row.policy.ljust(width)}  {_fmt_elo(row.elo, row.lo, row.hi):>22}   "
-            f"win rate {100 * rate['rate']:.1f}% [{100 * rate['lo']:.1f}, "
-            f"{100 * rate['hi']:.1f}] n={int(rate['n']):,}"
+            f"win rate {fmt_rate(rate['rate'], rate['lo'], rate['hi'], digits)} "
+            f"n={int(rate['n']):,}"
         )
     echo_written(build_tournament_report(result).write(out))

@@ -148,7 +148,7 @@ class RunSummary:
       compiling the kernels, starting Dask workers, checking the directory);
     * ``win_rates``: policy label -> :class:`~bnb_sim.analysis.stats.Rate` over the seat rows
       of that policy in the whole run (won / seats played, 95% Wilson interval; a label that
-      sits in several seats of a game counts each seat);
+      sits in several seats of a game counts each seat, and its interval is clustered by game);
     * ``threads``: numba threads (in process) or single-threaded Dask workers used;
       ``chunks``: parts in the run; ``chunk_size``: games per part; ``status``: ``complete``.
     """
@@ -191,7 +191,7 @@ class RunSummary:
             f"{self.games_per_second:,.0f} games/s, "
             f"{self.threads} thread{'s' if self.threads != 1 else ''} ({self.backend}), "
             f"{self.chunks} chunk{'s' if self.chunks != 1 else ''} of {self.chunk_size:,}",
-            "win rate  (per seat played, 95% Wilson interval)",
+            "win rate  (per seat played, 95% Wilson interval, clustered by game)",
         ]
         width = max([len(label) for label in self.win_rates] + [6])
         for label, rate in self.win_rates.items():
@@ -480,12 +480,22 @@ def _tasks(games: int, chunk_size: int, parts: Sequence[int]) -> list[Task]:
 
 
 class _WinCounter:
-    """Seat rows and wins per policy label, accumulated chunk by chunk (memory stays flat)."""
+    """Seat rows and wins per policy label, accumulated chunk by chunk (memory stays flat).
+
+    Besides the counts it keeps, per label, the moment sums of the per-game wins ``Y_g`` and
+    seats ``M_g`` (``ΣY², ΣYM, ΣM²``, games, whether a game had several seats of the label),
+    so that a label playing several seats of a game gets the interval clustered by game
+    (:func:`bnb_sim.analysis.stats.clustered_wilson`) without keeping the rows.
+    """
 
     def __init__(self, labels: Sequence[str]):
         self.labels = list(dict.fromkeys(labels))
-        self.won = np.zeros(len(self.labels), np.float64)
-        self.rows = np.zeros(len(self.labels), np.int64)
+        n = len(self.labels)
+        self.won = np.zeros(n, np.float64)
+        self.rows = np.zeros(n, np.int64)
+        self.moments = np.zeros((n, 3), np.float64)  # ΣY², ΣYM, ΣM² over games
+        self.games = np.zeros(n, np.int64)
+        self.multi = np.zeros(n, bool)
 
     def add(self, seats) -> None:
         policy = seats["policy"].astype("category")
@@ -496,21 +506,44 @@ class _WinCounter:
         n = len(self.labels)
         self.won += np.bincount(codes, weights=won, minlength=n)
         self.rows += np.bincount(codes, minlength=n)
+        if "game" not in seats.columns:
+            return
+        _, game = np.unique(seats["game"].to_numpy(), return_inverse=True)
+        key = game.astype(np.int64) * n + codes
+        cells, inverse = np.unique(key, return_inverse=True)
+        y = np.bincount(inverse, weights=won)
+        m = np.bincount(inverse).astype(np.float64)
+        label = cells % n
+        for j, values in enumerate((y * y, y * m, m * m)):
+            self.moments[:, j] += np.bincount(label, weights=values, minlength=n)
+        self.games += np.bincount(label, minlength=n)
+        self.multi |= np.bincount(label, weights=(m > 1), minlength=n) > 0
 
     def add_part_file(self, file: Path) -> None:
         import pyarrow.parquet as pq
 
         try:
-            table = pq.read_table(file, columns=["policy", "won"], read_dictionary=["policy"])
+            table = pq.read_table(
+                file, columns=["game", "policy", "won"], read_dictionary=["policy"]
+            )
         except Exception as exc:  # a damaged part of a resumed run
             raise RunError(f"{file}: corrupt Parquet part ({exc})") from None
         self.add(table.to_pandas())
 
     def rates(self) -> dict[str, Rate]:
-        from bnb_sim.analysis.stats import Rate
+        from bnb_sim.analysis.stats import Rate, _ratio_se, clustered_wilson
 
+        k, n = self.won, self.rows.astype(float)
+        se = _ratio_se(k, n, *self.moments.T, self.games)
+        lo, hi = clustered_wilson(k, n, se, self.games, self.multi)
         return {
-            label: Rate.of(float(self.won[i]), int(self.rows[i]))
+            label: Rate(
+                float(k[i]),
+                int(n[i]),
+                float(k[i] / n[i]) if n[i] else float("nan"),
+                float(lo[i]),
+                float(hi[i]),
+            )  # fmt: skip
             for i, label in enumerate(self.labels)
         }
 
