@@ -126,7 +126,24 @@ def render(comps) -> list[str]:
     out += _grouped(r for r in rows.values() if r["provenance"] == "estimate")
     out += ["", "Known values, by source"]
     out += _grouped(r for r in rows.values() if r["provenance"] == "known")
+    out += ["", "Source keys (docs/sources.md)"]
+    out += _legend(r["note"] for r in rows.values())
     return [line.rstrip() for line in out]
+
+
+def _legend(notes) -> list[str]:
+    from bnb_sim.components.sources import legend
+
+    pairs = legend(notes)
+    if not pairs:
+        return ["  (none cited)"]
+    width = max(len(key) for key, _ in pairs) + 2
+    out = []
+    for key, meaning in pairs:
+        out += textwrap.wrap(
+            meaning, WIDTH, initial_indent=f"  {key:<{width}}", subsequent_indent=" " * (width + 2)
+        )
+    return out
 
 
 def _is_value(key: str) -> bool:

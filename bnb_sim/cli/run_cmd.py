@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from bnb_sim.cli.options import out_option
+from bnb_sim.cli.options import echo_report, json_option, out_option, refuse_overwrite
 from bnb_sim.errors import BnbError
 
 
@@ -54,7 +54,9 @@ def progress_printer(quiet: bool):
 
 
 def prepare_out(out: Path) -> Path:
-    """Create the report folder now, so a bad --out fails before the games are played."""
+    """Refuse a non-empty folder without --force, and create the report folder now, so a bad
+    --out fails before the games are played."""
+    refuse_overwrite(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -62,12 +64,8 @@ def prepare_out(out: Path) -> Path:
     return out
 
 
-def echo_written(written: dict) -> None:
-    click.echo(f"report: {written['html']}")
-    click.echo(
-        f"also:   {written['markdown']}, {written['summary']}, "
-        f"{len(written['figures'])} PNG figures in {written['dir']}"
-    )
+def echo_written(written: dict, as_json: bool = False) -> None:
+    echo_report(written, as_json)
 
 
 def command_line() -> str:
