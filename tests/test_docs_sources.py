@@ -100,7 +100,9 @@ def _user_facing_files() -> list[Path]:
     return files
 
 
-@pytest.mark.parametrize("needle", ["../shared", "RULES.md", "ENGINEERING.md", "components-research"])
+@pytest.mark.parametrize(
+    "needle", ["../shared", "RULES.md", "ENGINEERING.md", "components-research"]
+)
 def test_nothing_points_outside_the_repository(needle):
     hits = [
         f"{p.relative_to(ROOT)}:{n}"

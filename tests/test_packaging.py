@@ -71,7 +71,7 @@ def test_python_dash_m_runs_the_cli():
     help_text = subprocess.run(
         [sys.executable, "-m", "bnb_sim", "--help"], capture_output=True, text=True, env=_env()
     ).stdout
-    assert "simulate" in help_text and "components" in help_text
+    assert "simulate" in help_text and "export" in help_text
 
 
 @pytest.mark.slow

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+from pathlib import Path
 
 import click
 
@@ -40,6 +41,23 @@ def validate(file: str) -> None:
 
     comps = load_components(file)
     click.echo(f"{file}: valid ({comps.n_estimates} estimated values)")
+
+
+@components.command("template")
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Write the file here instead of printing it.",
+)
+@click.option("--force", "-f", is_flag=True, help="Replace --out if it exists.")
+def template(out: Path | None, force: bool) -> None:
+    """Print a commented, valid override file to start from (edit it to your box's values)."""
+    from bnb_sim.cli.options import _FORCE, write_template
+
+    click.get_current_context().meta[_FORCE] = force
+    write_template("components.toml", out)
 
 
 def render(comps) -> list[str]:

@@ -136,9 +136,7 @@ def policy_options(
             help=f"The same as {flag}, comma-separated.",
         )(wrapper)
         shown = f" Default: {' '.join(f'{flag} {p}' for p in default)}." if default else ""
-        return click.option(flag, one, multiple=True, metavar=metavar, help=help + shown)(
-            wrapper
-        )
+        return click.option(flag, one, multiple=True, metavar=metavar, help=help + shown)(wrapper)
 
     return decorate
 
@@ -167,3 +165,22 @@ def echo_report(written: dict, as_json: bool = False, **extra) -> None:
     paths["figures"] = [str(p) for p in written["figures"]]
     summary = json.loads(Path(written["summary"]).read_text(encoding="utf-8"))
     click.echo(json.dumps({"report": paths, **extra, "summary": summary}, indent=2))
+
+
+def write_template(name: str, out: Path | None) -> None:
+    """Print the bundled template ``bnb_sim/data/templates/NAME`` on stdout, or write it to
+    ``out`` (an existing file is replaced only with ``--force``)."""
+    from importlib import resources
+
+    text = resources.files("bnb_sim").joinpath(f"data/templates/{name}").read_text("utf-8")
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    ctx = click.get_current_context(silent=True)
+    if out.exists() and not (ctx and ctx.meta.get(_FORCE)):
+        raise BnbError(f"{out}: exists (use --force to replace it)")
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise BnbError(f"{out}: cannot write the file ({exc.strerror or exc})") from None
+    click.echo(f"wrote {out}", err=True)

@@ -10,6 +10,7 @@ Numba, numpy and pandas load only inside the command body, so ``bnb --help`` and
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import click
@@ -179,6 +180,15 @@ def header(game: Any) -> list[str]:
 )
 @click.option("--game-index", type=int, default=0, show_default=True, help="Which game of the run.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option(
+    "--svg",
+    "picture",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="Also draw the final table (boards, buildings, cube layers, scores) into FILE: "
+    "SVG, or PNG when FILE ends in .png.",
+)
 @components_option
 @click.option(
     "--variant",
@@ -207,6 +217,7 @@ def play(
     policies: tuple[str, ...],
     game_index: int,
     as_json: bool,
+    picture: Path | None,
     components: Any,
     variant: str,
     seating: str,
@@ -218,6 +229,8 @@ def play(
         raise click.BadParameter(f"must be >= 0, got {game_index}", param_hint="'--game-index'")
     if seed < 0:
         raise click.BadParameter(f"must be >= 0, got {seed}", param_hint="'--seed'")
+    if picture is not None and picture.suffix.lower() not in (".svg", ".png"):
+        raise click.BadParameter("must end in .svg or .png", param_hint="'--svg'")
 
     from bnb_sim.game import Game
     from bnb_sim.runner.config import GameConfig
@@ -234,6 +247,11 @@ def play(
     )
     game = Game(config, game_index)
     game.play()
+    if picture is not None:
+        from bnb_sim.analysis.render import save_table
+
+        save_table(game.table(), picture)
+        click.echo(f"picture: {picture}", err=True)
     result = [{key: _plain(value) for key, value in row.items()} for row in game.result()]
     if as_json:
         payload = {
