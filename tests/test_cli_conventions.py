@@ -200,3 +200,34 @@ def test_export_refuses_a_non_empty_folder_and_bad_runs(tmp_path, capsys, fake_r
     code, _, err = run_cli(capsys, ["export", tmp_path / "nope", "--csv", tmp_path / "c2"])
     assert code == 2 and err.startswith("bnb: error: ") and err.count("\n") == 1
     assert not (tmp_path / "c2").exists()
+
+
+# -- shell completion (documented in the README) ------------------------------------------
+
+
+def _complete(env_extra: dict) -> str:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root), **env_extra}
+    done = subprocess.run(
+        [sys.executable, "-m", "bnb_sim"], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_shell_completion_script_and_policy_names():
+    assert "_bnb_completion" in _complete({"_BNB_COMPLETE": "bash_source"})
+    words = {"_BNB_COMPLETE": "bash_complete", "COMP_CWORD": "1", "COMP_WORDS": "bnb exp"}
+    assert "plain,export" in _complete(words)
+    for command in ("tournament", "sweep", "simulate", "play"):
+        words = {
+            "_BNB_COMPLETE": "bash_complete",
+            "COMP_CWORD": "3",
+            "COMP_WORDS": f"bnb {command} --policy g",
+        }
+        assert _complete(words).split() == ["plain,greedy"], command

@@ -134,11 +134,27 @@ def policy_options(
             default=None,
             metavar="A,B,...",
             help=f"The same as {flag}, comma-separated.",
+            shell_complete=complete_policy,
         )(wrapper)
         shown = f" Default: {' '.join(f'{flag} {p}' for p in default)}." if default else ""
-        return click.option(flag, one, multiple=True, metavar=metavar, help=help + shown)(wrapper)
+        return click.option(
+            flag,
+            one,
+            multiple=True,
+            metavar=metavar,
+            help=help + shown,
+            shell_complete=complete_policy,
+        )(wrapper)
 
     return decorate
+
+
+def complete_policy(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of a policy spec: the built-in policies and installed plugins."""
+    from bnb_sim.policies.registry import BUILTIN, plugin_names
+
+    names = [*BUILTIN, "heuristic:", *plugin_names()]
+    return [name for name in names if name.startswith(incomplete)]
 
 
 def json_option(func):

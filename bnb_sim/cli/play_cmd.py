@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from bnb_sim.cli.options import components_option
+from bnb_sim.cli.options import complete_policy, components_option
 
 XP_SOURCES = [
     ("xp_buildings", "build"),
@@ -177,6 +177,7 @@ def header(game: Any) -> list[str]:
     metavar="SPEC",
     help="Policy of a player, in player order (repeat; cycled over the players). "
     "random, greedy, heuristic[:weights], or a plugin. Default: heuristic.",
+    shell_complete=complete_policy,
 )
 @click.option("--game-index", type=int, default=0, show_default=True, help="Which game of the run.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
