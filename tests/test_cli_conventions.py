@@ -84,6 +84,17 @@ def test_sweep_json_with_repeated_policy(tmp_path, capsys):
     _report_json(stdout, out)
 
 
+def test_run_json(tmp_path, capsys):
+    experiment = tmp_path / "exp.toml"
+    experiment.write_text(
+        '[[simulation]]\nname = "tiny"\ngames = 10\nplayers = 2\npolicies = ["random"]\n'
+    )
+    out = tmp_path / "r"
+    code, stdout, err = run_cli(capsys, ["run", experiment, "--out", out, "--json", "-q"])
+    assert code == 0, err
+    _report_json(stdout, out)
+
+
 def test_compare_names_policies_with_policy_and_opponent(capsys):
     base = ["--precision", "0.5", "--max-games", "8", *PLAY, "--json"]
     code, a, err = run_cli(capsys, ["compare", "greedy", "random", "--opponent", "random", *base])

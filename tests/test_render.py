@@ -102,3 +102,13 @@ def test_render_module_is_numba_free(game, tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "x.svg").stat().st_size > 10_000
+
+
+def test_an_explore_without_a_step_says_so(game):
+    from bnb_sim.describe import decode_event
+    from bnb_sim.engine import state as S
+
+    assert decode_event(game, 0, S.EV_MOVE, 12, 12, 0)["text"] == (
+        "stays at (2,2) (explores without moving)"
+    )
+    assert decode_event(game, 0, S.EV_MOVE, 12, 13, 0)["text"] == "moves (2,2) -> (2,3)"
