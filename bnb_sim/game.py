@@ -239,6 +239,7 @@ class Game:
             "xp_bonus_mobs",
         ]  # fmt: skip
         rows = {int(r["seat"]): r for r in self.result()} if self.is_over() else {}
+        supply = self._pub[L.P_SUPPLY : L.P_SUPPLY + L.MAX_SEATS * L.N_BLOCK_TYPES]
         seats = []
         for seat in range(self.n_players):
             board_id = int(self._pub[L.P_BOARD_ID + seat])
@@ -268,7 +269,11 @@ class Game:
                     "board": boards[board_id],
                     "xp": sum(xp_by.values()) if xp_by else self.xp()[seat],
                     "xp_by_source": xp_by,
-                    "blocks_left": int(row.get("blocks_left", 0)),
+                    "blocks_left": int(
+                        row.get(
+                            "blocks_left", supply[seat * L.N_BLOCK_TYPES :][: L.N_BLOCK_TYPES].sum()
+                        )
+                    ),
                     "rank": int(row["rank"]) if "rank" in row else None,
                     "won": bool(row.get("won", False)),
                     "mobs": held,
