@@ -26,7 +26,7 @@ from bnb_sim.errors import BnbError
     "--players",
     type=click.IntRange(2, 4),
     default=None,
-    help="Players with --opponents (opponents are cycled). Default: 1 + opponents.",
+    help="Players with --opponent (opponents are cycled). Default: 1 + opponents.",
 )
 @click.option(
     "--sprt",
@@ -102,7 +102,7 @@ def compare(
     for spec in [a, b, *opponent_list]:
         parse_policy(spec)
     if not opponent_list and players not in (None, 2):
-        raise BnbError("compare: a head-to-head comparison (no --opponents) has 2 players")
+        raise BnbError("compare: a head-to-head comparison (no --opponent) has 2 players")
     if opponent_list and players is not None and len(opponent_list) > players - 1:
         raise BnbError(f"compare: {len(opponent_list)} opponents do not fit {players} players")
     if out is not None:
