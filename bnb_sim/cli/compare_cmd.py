@@ -72,7 +72,7 @@ def compare(
     components,
     seed,
     threads,
-    variant,
+    readings,
     quiet,
 ) -> None:
     """Is policy A better than policy B? Both play the same seeds (same deal, same dice), the
@@ -88,7 +88,7 @@ def compare(
     from bnb_sim.analysis.report import _jsonable
     from bnb_sim.analysis.tournament import split_policy_list
     from bnb_sim.policies.registry import parse_policy
-    from bnb_sim.runner.experiments import run_compare
+    from bnb_sim.runner.experiments import design_readings, run_compare
 
     # bad input fails before any game is played or any folder is made
     if policies is not None:
@@ -105,6 +105,8 @@ def compare(
         raise BnbError("compare: a head-to-head comparison (no --opponent) has 2 players")
     if opponent_list and players is not None and len(opponent_list) > players - 1:
         raise BnbError(f"compare: {len(opponent_list)} opponents do not fit {players} players")
+    design = "rotate" if opponent_list else "fixed"
+    design_readings(readings, None, seating=design, what="compare")
     if out is not None:
         prepare_out(out)
     result = run_compare(
@@ -119,7 +121,7 @@ def compare(
         max_games=max_games,
         seed=seed,
         components=components,
-        variant=variant,
+        readings=readings,
         threads=threads,
         progress=progress_printer(quiet or as_json),
     )

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from bnb_sim.cli.options import complete_policy, components_option
+from bnb_sim.cli.options import cli_readings, complete_policy, components_option, readings_option
 
 XP_SOURCES = [
     ("xp_buildings", "build"),
@@ -153,7 +153,8 @@ def header(game: Any) -> list[str]:
     lines = [
         f"Game {game.game_index} of seed {config.seed}: {config.n_players} players, "
         f"{config.variant} rules, seating {config.seating}, components "
-        f"{config.components.source} ({config.components.content_hash[:12]})"
+        f"{config.components.source} ({config.components.content_hash[:12]})",
+        f"  readings: {config.readings.describe()}",
     ]
     boards = config.components.board_names
     from bnb_sim.engine.layout import P_BOARD_ID
@@ -191,26 +192,27 @@ def header(game: Any) -> list[str]:
     "SVG, or PNG when FILE ends in .png.",
 )
 @components_option
+@readings_option
 @click.option(
     "--variant",
     type=click.Choice(["standard", "beginner"]),
-    default="standard",
-    show_default=True,
-    help="beginner: count every matching space in scoring rounds (R-SCORE-4).",
+    default=None,
+    help="= --reading variant=...; beginner: count every matching space in scoring rounds "
+    "(R-SCORE-4). Default: standard.",
 )
 @click.option(
     "--seating",
     type=click.Choice(["rotate", "fixed", "random"]),
-    default="rotate",
-    show_default=True,
-    help="Who starts: rotate (game g: player g mod n), fixed, or random (from the seed).",
+    default=None,
+    help="= --reading seating=...; who starts: rotate (default; game g: player g mod n), "
+    "fixed, or random (from the seed).",
 )
 @click.option(
     "--pickaxe",
     type=click.Choice(["optional", "mandatory"]),
-    default="optional",
-    show_default=True,
-    help="May a player decline the block of a revealed stone pickaxe (R-FIGHT-3)?",
+    default=None,
+    help="= --reading pickaxe=...; may a player decline the block of a revealed stone "
+    "pickaxe (R-FIGHT-3)? Default: optional.",
 )
 def play(
     seed: int,
@@ -220,9 +222,10 @@ def play(
     as_json: bool,
     picture: Path | None,
     components: Any,
-    variant: str,
-    seating: str,
-    pickaxe: str,
+    reading: tuple[str, ...],
+    variant: str | None,
+    seating: str | None,
+    pickaxe: str | None,
 ) -> None:
     """Play one game and print it turn by turn: actions, what was revealed and drawn, fights
     with the tokens shown, scoring choices and points, and the final table."""
@@ -241,9 +244,9 @@ def play(
         list(policies) or ["heuristic"],
         seed=seed,
         components=components,
-        variant=variant,
-        seating=seating,
-        pickaxe_optional=pickaxe == "optional",
+        readings=cli_readings(
+            reading, **{"--variant": variant, "--seating": seating, "--pickaxe": pickaxe}
+        ),
         log=True,
     )
     game = Game(config, game_index)

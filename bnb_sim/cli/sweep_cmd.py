@@ -51,7 +51,7 @@ def sweep(
     components,
     seed,
     threads,
-    variant,
+    readings,
     quiet,
     out,
     as_json,
@@ -66,12 +66,13 @@ def sweep(
         parse_set_option,
     )
     from bnb_sim.analysis.tournament import split_policy_list
-    from bnb_sim.runner.experiments import run_sweep
+    from bnb_sim.runner.experiments import design_readings, run_sweep
 
     parsed = [parse_set_option(s) for s in sets]
     mode = "zip" if zip_mode else "grid"
     variants = build_variants(components, parsed, mode)  # bad paths fail here, before playing
     policy_list = split_policy_list(policies)[:players]
+    design_readings(readings, None, seating="rotate", what="sweep")
     prepare_out(out)
     result = run_sweep(
         games=games,
@@ -80,7 +81,7 @@ def sweep(
         mode=mode,
         seed=seed,
         components=components,
-        variant=variant,
+        readings=readings,
         threads=threads,
         variants=variants,
         progress=progress_printer(quiet),

@@ -46,7 +46,7 @@ def tournament(
     components,
     seed,
     threads,
-    variant,
+    readings,
     quiet,
     out,
     as_json,
@@ -62,12 +62,13 @@ def tournament(
     )
     from bnb_sim.errors import BnbError
     from bnb_sim.policies.registry import parse_policy
-    from bnb_sim.runner.experiments import run_tournament
+    from bnb_sim.runner.experiments import design_readings, run_tournament
 
     if not policies:
         raise BnbError("tournament: name the entrants with --policy (repeat it) or --policies")
     specs = split_policy_list(policies)
     schedule([parse_policy(p).label for p in specs], players)  # bad input fails before play
+    design_readings(readings, None, seating="fixed", what="tournament")
     prepare_out(out)
     result = run_tournament(
         specs,
@@ -75,7 +76,7 @@ def tournament(
         games,
         seed=seed,
         components=components,
-        variant=variant,
+        readings=readings,
         threads=threads,
         n_boot=bootstrap,
         anchor=None if anchor == "none" else anchor,

@@ -52,6 +52,29 @@ def _config(players: int, policies: Sequence[str], **kw):
     return GameConfig.create(int(players), list(policies), **kw)
 
 
+def design_readings(readings, variant, *, seating: str | None = None, what: str = "") -> dict:
+    """The readings of a design that fixes the seating itself (tournaments, comparisons,
+    sweeps), as a dict. ``readings``: a mapping of the readings the user gave. A seating
+    reading that differs from the design's, or one ``variant`` per player (the designs move
+    the players between seats), is an error."""
+    from bnb_sim import readings as R
+
+    resolved = R.resolve(readings, aliases={"variant": variant}).to_dict()
+    if seating is not None:
+        asked = None if isinstance(readings, R.Readings) else dict(readings or {}).get("seating")
+        if asked is not None and R.check_value("seating", asked) != seating:
+            raise BnbError(
+                f"{what}: the seating is part of the design ({seating}); drop the seating reading"
+            )
+        resolved["seating"] = seating
+    if "," in resolved["variant"]:
+        raise BnbError(
+            f"{what}: one variant per player is not supported here (the design moves the "
+            "players between seats); give one value"
+        )
+    return resolved
+
+
 def play_games(
     config,
     games: int,
@@ -111,8 +134,9 @@ def run_simulation(
     *,
     seed: int = 0,
     components=None,
-    variant: str = "standard",
-    seating: str = "rotate",
+    readings=None,
+    variant: str | None = None,
+    seating: str | None = None,
     threads: int | None = None,
     progress: Progress = None,
     run_dir=None,
@@ -131,6 +155,7 @@ def run_simulation(
             games,
             seed=seed,
             components=components,
+            readings=readings,
             variant=variant,
             seating=seating,
             threads=threads,
@@ -141,6 +166,7 @@ def run_simulation(
         _labels(policies),
         seed=seed,
         components=components,
+        readings=readings,
         variant=variant,
         seating=seating,
     )
@@ -157,8 +183,10 @@ def run_simulation(
             "players": int(players),
             "policies": config.labels,
             "seed": int(seed),
-            "variant": variant,
-            "seating": seating,
+            "variant": config.variant,
+            "seating": config.seating,
+            "pickaxe_optional": config.pickaxe_optional,
+            "readings": config.readings.to_dict(),
             "threads": threads,
         },
         "components": {
@@ -205,7 +233,8 @@ def play_tournament(
     *,
     seed: int = 0,
     components=None,
-    variant: str = "standard",
+    readings=None,
+    variant: str | None = None,
     threads: int | None = None,
     progress: Progress = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, list[tuple[str, ...]]]:
@@ -217,6 +246,7 @@ def play_tournament(
     from bnb_sim.analysis.tournament import schedule, seatings
     from bnb_sim.components import Components, load_components
 
+    chosen = design_readings(readings, variant, seating="fixed", what="tournament")
     specs = _specs(policies)
     by_label = {s.label: s for s in specs}
     labels = [s.label for s in specs]
@@ -239,8 +269,7 @@ def play_tournament(
                 [by_label[p] for p in seating],
                 seed=seed,
                 components=components,
-                variant=variant,
-                seating="fixed",
+                readings=chosen,
             )
             seats, games_df = play_games(
                 config, games, threads=threads, keep=lambda col: col in _TOURNAMENT_SEAT_COLUMNS
@@ -271,7 +300,8 @@ def run_tournament(
     *,
     seed: int = 0,
     components=None,
-    variant: str = "standard",
+    readings=None,
+    variant: str | None = None,
     threads: int | None = None,
     n_boot: int = 200,
     anchor: str | None = "auto",
@@ -288,11 +318,13 @@ def run_tournament(
         games,
         seed=seed,
         components=components,
+        readings=readings,
         variant=variant,
         threads=threads,
         progress=progress,
     )
     labels = _labels(policies)
+    chosen = design_readings(readings, variant, seating="fixed", what="tournament")
     return analyse_tournament(
         seats,
         games_df,
@@ -308,7 +340,8 @@ def run_tournament(
             "players": int(players),
             "games": int(games),
             "seed": int(seed),
-            "variant": variant,
+            "variant": chosen["variant"],
+            "readings": chosen,
             "bootstrap": int(n_boot),
         },
     )
@@ -339,7 +372,8 @@ def compare_player(
     players: int | None = None,
     seed: int = 0,
     components=None,
-    variant: str = "standard",
+    readings=None,
+    variant: str | None = None,
     threads: int | None = None,
 ):
     """``(play, mode, players, opponents)``: ``play(start, n)`` gives the per-seed frame.
@@ -360,7 +394,8 @@ def compare_player(
     if not opp:
         if players not in (None, 2):
             raise BnbError("compare: a head-to-head comparison (no --opponents) has 2 players")
-        kw = dict(seed=seed, components=components, variant=variant, seating="fixed")
+        chosen = design_readings(readings, variant, seating="fixed", what="compare")
+        kw = dict(seed=seed, components=components, readings=chosen)
         ab = _config(2, [spec_a, spec_b], **kw)
         ba = _config(2, [spec_b, spec_a], **kw)
 
@@ -392,7 +427,8 @@ def compare_player(
     if len(opp) > n_players - 1:
         raise BnbError(f"compare: {len(opp)} opponents do not fit {n_players} players")
     table = [opp[i % len(opp)] for i in range(n_players - 1)]
-    kw = dict(seed=seed, components=components, variant=variant, seating="rotate")
+    chosen = design_readings(readings, variant, seating="rotate", what="compare")
+    kw = dict(seed=seed, components=components, readings=chosen)
     with_a = _config(n_players, [spec_a, *table], **kw)
     with_b = _config(n_players, [spec_b, *table], **kw)
 
@@ -430,7 +466,8 @@ def run_compare(
     max_games: int = 200_000,
     seed: int = 0,
     components=None,
-    variant: str = "standard",
+    readings=None,
+    variant: str | None = None,
     threads: int | None = None,
     name: str | None = None,
     progress: Progress = None,
@@ -449,8 +486,12 @@ def run_compare(
         players=players,
         seed=seed,
         components=components,
+        readings=readings,
         variant=variant,
         threads=threads,
+    )
+    chosen = design_readings(
+        readings, variant, seating="fixed" if not opponents else "rotate", what="compare"
     )
     label_a, label_b = _labels([a])[0], _labels([b])[0]
     _say(progress, f"  {label_a} vs {label_b} ({mode}, {n_players} players)")
@@ -484,7 +525,8 @@ def run_compare(
             "beta": beta,
             "max_games": int(max_games),
             "seed": int(seed),
-            "variant": variant,
+            "variant": chosen["variant"],
+            "readings": chosen,
         },
     )
 
@@ -506,7 +548,8 @@ def run_sweep(
     mode: str = "grid",
     seed: int = 0,
     components=None,
-    variant: str = "standard",
+    readings=None,
+    variant: str | None = None,
     threads: int | None = None,
     variants: Sequence | None = None,
     name: str | None = None,
@@ -526,6 +569,7 @@ def run_sweep(
     if variants is None:
         variants = build_variants(components, sets or [], mode)
     labels = _labels(policies)
+    chosen = design_readings(readings, variant, seating="rotate", what="sweep")
     frames = {}
     for i, v in enumerate(variants):
         _say(progress, f"  variant {i + 1}/{len(variants)}: {v.name}")
@@ -534,8 +578,7 @@ def run_sweep(
             labels,
             seed=seed,
             components=v.components,
-            variant=variant,
-            seating="rotate",
+            readings=chosen,
         )
         frames[v.name] = play_games(config, int(games), threads=threads, keep=_sweep_keep)
     paths = list(dict.fromkeys(p for v in variants for p in v.changes))
@@ -555,7 +598,8 @@ def run_sweep(
             "players": int(players),
             "policies": labels,
             "seed": int(seed),
-            "variant": variant,
+            "variant": chosen["variant"],
+            "readings": chosen,
         },
     )
 
@@ -566,13 +610,12 @@ def run_sweep(
 
 def run_item(spec, *, threads: int | None = None, progress: Progress = None):
     """Play one item of an experiment (a *Spec of :mod:`bnb_sim.analysis.experiment`)."""
-    common = dict(seed=spec.seed, components=spec.components, variant=spec.variant)
+    common = dict(seed=spec.seed, components=spec.components, readings=spec.readings)
     if spec.kind == "simulation":
         return run_simulation(
             spec.players,
             spec.policies,
             spec.games,
-            seating=spec.seating,
             threads=threads,
             progress=progress,
             run_dir=spec.run_dir,
