@@ -16,7 +16,7 @@ install: $(STAMP)
 
 ## Run the main job on built-in defaults and write a report under reports/demo/.
 demo: install
-	$(BIN)/bnb run --builtin demo --out reports/demo
+	$(BIN)/bnb run --builtin demo --out reports/demo --force
 
 ## Lint and the whole test suite (what CI runs).
 test: install lint

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 
+# The one place the version is written: pyproject.toml reads it (setuptools dynamic).
 __version__ = "0.1.0"
 
 # public name -> module that defines it

@@ -1,8 +1,8 @@
 """The one module that imports numba.
 
 Numba's on-disk cache is keyed on each function's own source file, so editing a helper in
-another module leaves stale machine code behind in its callers (ENGINEERING.md section 1,
-pitfall 1). We sidestep that by keeping the cache in a folder named after a fingerprint of
+another module leaves stale machine code behind in its callers (docs/design.md, "Kernels and
+the cache"). We sidestep that by keeping the cache in a folder named after a fingerprint of
 every module that holds jitted code: any edit to any kernel starts a fresh cache, and an
 unchanged install keeps its warm cache across processes.
 
@@ -87,7 +87,7 @@ from numba import njit, prange  # noqa: E402
 # If numba was imported before us, its config already froze the old value; set it directly.
 numba.config.CACHE_DIR = CACHE_DIR
 
-# The plugin path passes cfuncs as first-class functions (ENGINEERING.md section 4); numba
+# The plugin path passes cfuncs as first-class functions (docs/design.md, "Policies"); numba
 # still labels that feature experimental and would warn once per compiled game config.
 warnings.filterwarnings(
     "ignore",

@@ -53,6 +53,8 @@ def decode_event(game, seat: int, kind: int, a: int, b: int, c: int) -> dict:
     elif kind == S.EV_TAKE_BLOCK:
         how = " with the stone pickaxe" if c else ""
         text = f"takes {block[b]} from {position_name(a)}{how}"
+    elif kind == S.EV_MOVE and a == b:  # moving 0 steps is a legal explore (R-EXPLORE-1)
+        text = f"stays at {point_name(a)} (explores without moving)"
     elif kind == S.EV_MOVE:
         text = f"moves {point_name(a)} -> {point_name(b)}"
     elif kind == S.EV_REVEAL_TILE:

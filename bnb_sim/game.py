@@ -220,6 +220,84 @@ class Game:
         seats, _ = frames(self.config, self.game_index, seat_out, game_out)
         return seats.to_dict("records")
 
+    def table(self) -> dict:
+        """The table as plain data, for pictures (:mod:`bnb_sim.analysis.render`) and JSON.
+
+        ``seats``: per seat its policy, board name, XP (total and by source), blocks left, rank,
+        won, mobs held, and ``spaces``: the 3x3 board row by row, each space with its printed
+        biome and its top building (id, biome, material, type; None when empty, R-BUILD-4).
+        ``cube``: the four layers (layer 1 = top, R-SETUP-3), each a 4x4 grid of block names
+        (None where the block is gone) with the count of blocks left. The cube shows every
+        block's material, hidden or not, so it is meant for a finished game.
+        """
+        from bnb_sim.engine import layout as L
+
+        comps = self.config.components
+        data = comps.data
+        biomes, blocks = comps.values["biome"], comps.block_names
+        boards = comps.board_names
+        xp_columns = [
+            "xp_buildings", "xp_mobs", "xp_hoes", "xp_round_a", "xp_round_b", "xp_round_c",
+            "xp_bonus_mobs",
+        ]  # fmt: skip
+        rows = {int(r["seat"]): r for r in self.result()} if self.is_over() else {}
+        supply = self._pub[L.P_SUPPLY : L.P_SUPPLY + L.MAX_SEATS * L.N_BLOCK_TYPES]
+        seats = []
+        for seat in range(self.n_players):
+            board_id = int(self._pub[L.P_BOARD_ID + seat])
+            spaces = []
+            for space in range(9):
+                printed = biomes[int(self._k[L.K_BOARDS + board_id * 9 + space])]
+                top = int(self._pub[L.P_BOARD_TOP + seat * 9 + space])
+                building = None
+                if top >= 0:
+                    bid = comps._tiles[top][0]
+                    b = data["buildings"][bid]
+                    building = {
+                        "id": bid, "biome": b["biome"], "material": b["material"],
+                        "type": b["type"],
+                    }  # fmt: skip
+                spaces.append({"printed": printed, "building": building})
+            held = [
+                comps.tile_label(int(self._pub[L.P_HELD + seat * L.MAX_HELD + i]))
+                for i in range(int(self._pub[L.P_N_HELD + seat]))
+            ]
+            row = rows.get(seat, {})
+            xp_by = {c[3:]: int(row[c]) for c in xp_columns if c in row}
+            seats.append(
+                {
+                    "seat": seat,
+                    "policy": self.policy_of_seat(seat).label,
+                    "board": boards[board_id],
+                    "xp": sum(xp_by.values()) if xp_by else self.xp()[seat],
+                    "xp_by_source": xp_by,
+                    "blocks_left": int(
+                        row.get(
+                            "blocks_left", supply[seat * L.N_BLOCK_TYPES :][: L.N_BLOCK_TYPES].sum()
+                        )
+                    ),
+                    "rank": int(row["rank"]) if "rank" in row else None,
+                    "won": bool(row.get("won", False)),
+                    "mobs": held,
+                    "spaces": [spaces[r * 3 : r * 3 + 3] for r in range(3)],
+                }
+            )
+        cube = self._hid[L.H_BLOCK : L.H_BLOCK + 64].reshape(4, 4, 4)
+        layers = []
+        for layer in range(4):
+            grid = [[blocks[v] if v >= 0 else None for v in map(int, row)] for row in cube[layer]]
+            left = int((cube[layer] >= 0).sum())
+            layers.append({"layer": layer + 1, "blocks": grid, "left": left})
+        return {
+            "title": f"seed {self.config.seed}, game {self.game_index}",
+            "over": self.is_over(),
+            "seats": seats,
+            "cube": layers,
+            "biomes": list(biomes),
+            "materials": list(comps.values["material"]),
+            "blocks": list(blocks),
+        }
+
     def reveal(self) -> dict:
         """Hidden information (for debugging and tests; a policy never sees this)."""
         from bnb_sim.engine import layout as L

@@ -6,7 +6,8 @@
 
 Exact values come from a memoised chance tree (:mod:`bnb_sim.engine.odds`); ``simulate=N``
 adds Monte Carlo estimates with 95% intervals (:mod:`bnb_sim.engine.combat`), which is a check
-on the exact numbers rather than a replacement. Rules: R-FIGHT-2 to R-FIGHT-5 of RULES.md.
+on the exact numbers rather than a replacement. Rules: R-FIGHT-2 to R-FIGHT-5
+(docs/rules-reference.md).
 
 Importing this module does not import numba; the kernels load on first use.
 """
@@ -356,7 +357,7 @@ def _wilson(successes: float, n: int) -> tuple[float, float]:
 
 
 def master_key(seed: int) -> np.uint64:
-    """The uint64 master key of a user seed (SeedSequence hashing, ENGINEERING.md section 2)."""
+    """The uint64 master key of a user seed (SeedSequence hashing, docs/design.md)."""
     return np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]
 
 

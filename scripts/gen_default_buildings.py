@@ -2,8 +2,8 @@
 """Generate the 44 estimated building tiles of the default component file.
 
 The printed list of Builders & Biomes building tiles has never been published (see
-``../shared/components-research.md``, section 1.5). The default file ships an *estimate* made
-by this script, following the research's PROPOSED DEFAULT (section 1.7 item 4):
+docs/sources.md). The default file ships an *estimate* made by this script (estimate EST-4
+of docs/sources.md):
 
 * 44 tiles, 11 per biome and 11 per type; materials in proportion to the block supply:
   wood 12, sand 11, stone 11, obsidian 10;
@@ -39,7 +39,7 @@ MATERIALS = ("wood", "sand", "stone", "obsidian")
 TYPES = ("decoration", "dwelling", "animal_house", "bridge")
 MATERIAL_TILES = {"wood": 12, "sand": 11, "stone": 11, "obsidian": 10}
 COST_TILES = {1: 6, 2: 10, 3: 12, 4: 8, 5: 5, 6: 3}
-REASON = "tile list unpublished; research 1.7 item 4 via scripts/gen_default_buildings.py"
+REASON = "EST-4: tile list unpublished; made by scripts/gen_default_buildings.py"
 
 
 def immediate_xp(cost: int) -> int:

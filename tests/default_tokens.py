@@ -1,5 +1,5 @@
 """The default weapon tokens as hand-built arrays, independent of the component loader
-(components-research.md 1.7), shared by the combat and odds tests."""
+(estimates EST-1 and EST-2 of docs/sources.md), shared by the combat and odds tests."""
 
 import numpy as np
 

@@ -149,7 +149,7 @@ def test_largest_detonation_first():  # R-FIGHT-4 with two detonatable kinds (5 
 # --------------------------------------------------------------------------- simulate_combats
 
 
-def test_same_seed_same_numbers_other_stream_other_numbers():  # determinism (ENGINEERING 2)
+def test_same_seed_same_numbers_other_stream_other_numbers():  # determinism (docs/design.md)
     first = simulate(FULL, 4, 5_000)
     simulate(pile(bow=3, tnt=2, wood=1), 2, 777, master=np.uint64(5), stream=9)
     again = simulate(FULL, 4, 5_000)

@@ -1,6 +1,6 @@
 """Component data: the default file, overrides, sweeps, validation, CLI (docs/components.md).
 
-Known values are checked against the rule text; the rule IDs of ../shared/RULES.md are named
+Known values are checked against the rule text; the rule IDs of docs/rules-reference.md are named
 in the test names or comments.
 """
 
@@ -182,8 +182,8 @@ def test_default_weapon_effects_r_fight_2_3_4(comps):
         "weapons.tnt.detonate_hearts",
     ):
         assert row(comps, key)["provenance"] == "known"
-        assert "RULES.md R-FIGHT" in row(comps, key)["note"]
-    # unknown heart values are estimates (research 1.7 items 1-2)
+        assert "RULES R-FIGHT" in row(comps, key)["note"]
+    # unknown heart values are estimates (EST-1, EST-2)
     assert row(comps, "weapons.iron_sword.hearts")["provenance"] == "estimate"
 
 
@@ -205,7 +205,7 @@ def test_default_scoring_cards_e1_to_e4(comps):
     for r in comps.provenance_rows():
         if r["key"].startswith("scoring."):
             assert r["provenance"] == ("known" if r["key"] in known else "estimate"), r["key"]
-    assert card.tolist() == [[3, 4, 5, 6]] * 3  # research 1.7 item 5
+    assert card.tolist() == [[3, 4, 5, 6]] * 3  # EST-5
 
 
 def test_default_bonus_mobs_e5_r_end_1(comps):
@@ -261,7 +261,7 @@ def test_default_mobs_r_fight_5_r_fight_6(comps):
 
 
 def test_default_buildings_r_build_3(comps):
-    # research 1.7 item 4: 11 per biome and type, materials 12/11/11/10, costs in the tile's
+    # EST-4: 11 per biome and type, materials 12/11/11/10, costs in the tile's
     # own material 1x6 2x10 3x12 4x8 5x5 6x3, immediate XP (R-BUILD-3) = cost - 3 from cost 4.
     a = comps.arrays
     bld = a.tile_kind == A.TILE_BUILDING
@@ -350,7 +350,7 @@ def test_every_value_has_provenance(comps):
 
 
 def test_known_sources_use_the_research_keys(comps):
-    keys = ("RB", "WIKI-BB", "GEEKDAD", "RUST", "RULES.md")
+    keys = ("RB", "WIKI-BB", "GEEKDAD", "RUST", "RULES")
     for r in comps.provenance_rows():
         if r["provenance"] == "known":
             assert any(k in r["note"] for k in keys), r

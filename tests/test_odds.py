@@ -454,7 +454,7 @@ def test_wilson_interval_at_the_edges():
     low, high = odds_api._wilson(100, 100)
     assert high == 1.0 and 0.96 < low < 0.97
     low, high = odds_api._wilson(3, 50)
-    assert (round(low, 3), round(high, 3)) == (0.021, 0.162)  # ENGINEERING.md section 7
+    assert (round(low, 3), round(high, 3)) == (0.021, 0.162)  # docs/design.md, "Statistics"
 
 
 # --------------------------------------------------------------------------- CLI

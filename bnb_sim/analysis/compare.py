@@ -1,4 +1,4 @@
-"""Paired-seed A/B comparison of two policies with sequential stopping (ENGINEERING.md §7).
+"""Paired-seed A/B comparison of two policies with sequential stopping (docs/design.md).
 
 Two designs, both on common random numbers (the same game indices, hence the same deal and
 the same dice per seat, for A and for B):

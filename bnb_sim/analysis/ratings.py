@@ -1,4 +1,4 @@
-"""Bradley--Terry ratings on the Elo scale and head-to-head tables (ENGINEERING.md section 7).
+"""Bradley--Terry ratings on the Elo scale and head-to-head tables (docs/design.md, "Statistics").
 
 A multi-player game is scored as all its pairwise results between seats with different
 policies: the better rank wins, equal ranks score ½-½ (:func:`pairwise_from_games`). Ratings

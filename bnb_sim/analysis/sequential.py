@@ -1,4 +1,4 @@
-"""Sequential stopping rules for simulation runs (ENGINEERING.md section 7).
+"""Sequential stopping rules for simulation runs (docs/design.md, "Statistics").
 
 Two rules, both fed with *pair scores*: play each seed twice with the seats swapped and score
 the pair as the mean of its two game scores (0, ½ or 1 when games are won or lost; 0, ¼, ½, ¾, 1

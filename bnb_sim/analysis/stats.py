@@ -1,4 +1,4 @@
-"""Interval estimates and tests for simulation reports (ENGINEERING.md section 7).
+"""Interval estimates and tests for simulation reports (docs/design.md, "Statistics").
 
 Conventions
 -----------
@@ -938,7 +938,7 @@ def sample_size_for_halfwidth(h: float, p: float = 0.5, confidence: float = 0.95
     """Games needed for a normal-approximation half-width ``h`` at rate ``p``.
 
     ``ceil(z² p (1-p) / h²)``: at 95% and p = 0.5, ±2 pp needs 2,401, ±1 pp 9,604, ±0.5 pp
-    38,415 and ±0.1 pp 960,365 (ENGINEERING.md section 7).
+    38,415 and ±0.1 pp 960,365 (docs/design.md, "Statistics").
     """
     if not h > 0:
         raise ValueError("h must be > 0")

@@ -1,6 +1,6 @@
 """Round-robin tournaments on paired seeds: schedule, ratings, head-to-head, report sections.
 
-Design (ENGINEERING.md section 7):
+Design (docs/design.md, "Statistics"):
 
 * **Schedule.** For K policies and P players every combination of P *different* policies
   plays (``itertools.combinations``); only when K < P are policies repeated

@@ -55,6 +55,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "simulate",
         "Play N seeded games into a run directory (parallel, resumable, Dask).",
     ),
+    "export": (
+        "bnb_sim.cli.export_cmd",
+        "export",
+        "Write a run as CSV files (seats, games, parameters) for spreadsheets.",
+    ),
     "bench": ("bnb_sim.cli.bench_cmd", "bench", "Measure games/s, odds/s and CLI start time."),
     "warmup": (
         "bnb_sim.cli.warmup_cmd",

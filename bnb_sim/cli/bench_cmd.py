@@ -22,6 +22,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from pathlib import Path
 from typing import Any
@@ -193,6 +194,47 @@ def cli_start(repeats: int = 3, cold: bool = True) -> dict[str, Any]:
     return out
 
 
+def load_average() -> float | None:
+    """The 1-minute load average, or None where the system has none."""
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return None
+
+
+def busy_warnings(results: dict[str, Any]) -> list[str]:
+    """Why these numbers may not mean much: the machine was busy before the benchmark
+    started (load average above the usable cores), more threads ran slower than one, or the
+    repeats of one measurement differed a lot."""
+    warnings = []
+    m = results["machine"]
+    cores = m.get("cores_usable") or m.get("cores") or 1
+    load = m.get("load_average")
+    if load is not None and load > cores:
+        warnings.append(
+            f"the machine is busy: load average {load:.1f} on {cores} usable cores before the "
+            "benchmark started; other work competes for the CPUs, so these speeds are low "
+            "and noisy"
+        )
+    by_policy: dict[str, dict[int, float]] = {}
+    for g in results.get("games", []):
+        by_policy.setdefault(g["policy"], {})[g["threads"]] = g["games_per_second"]
+    for policy, speeds in by_policy.items():
+        one, most = speeds.get(1), max(speeds)
+        if one and most > 1 and speeds[most] < one:
+            warnings.append(
+                f"{policy}: {most} threads ran slower than 1 ({speeds[most]:,.0f} against "
+                f"{one:,.0f} games/s): the cores are shared with other work or throttled"
+            )
+    noisy = [g for g in results.get("games", []) if g.get("spread", 1.0) > 1.5]
+    for g in noisy:
+        warnings.append(
+            f"{g['policy']} at {g['threads']} thread(s): the repeats differed by "
+            f"x{g['spread']:.1f}, so the median is uncertain"
+        )
+    return warnings
+
+
 def run(
     json: bool = False, quick: bool = False, cold: bool = True, readings: dict | None = None
 ) -> dict[str, Any]:
@@ -202,7 +244,8 @@ def run(
 
     repeats = 2 if quick else 3
     seconds = 0.2 if quick else 0.4
-    results: dict[str, Any] = {"machine": machine()}
+    load = load_average()  # before our own threads add to it
+    results: dict[str, Any] = {"machine": {**machine(), "load_average": load}}
     speeds = []
     for policy in ("random", "heuristic"):
         for threads in (1, None):
@@ -217,6 +260,7 @@ def run(
     results["exact_odds"] = exact_odds_per_second(0.25 if quick else 0.5)
     results["monte_carlo"] = monte_carlo_per_second(repeats=repeats)
     results["cli"] = cli_start(repeats=repeats, cold=cold)
+    results["warnings"] = busy_warnings(results)
     if json:
         click.echo(_json.dumps(results, indent=2))
     else:
@@ -227,7 +271,8 @@ def run(
 def text(results: dict[str, Any]) -> str:
     m = results["machine"]
     lines = [
-        f"machine  {m['platform']}; {m['cpu']}; {m['cores']} cores ({m['cores_usable']} usable)",
+        f"machine  {m['platform']}; {m['cpu']}; {m['cores']} cores ({m['cores_usable']} usable)"
+        + (f"; load {m['load_average']:.1f}" if m.get("load_average") is not None else ""),
         f"versions python {m['python']}, numba {m['numba']}, numpy {m['numpy']}; "
         f"numba threads {m['numba_threads']} ({m.get('threading_layer') or '?'} layer)",
         "games/s  (batch kernel, 4 players, median of repeats"
@@ -250,6 +295,10 @@ def text(results: dict[str, Any]) -> str:
         cli += f", {c['odds_cold_s']:.2f} s cold (empty numba cache)"
     cli += f"; simulate 100 games {c['simulate_warm_s']:.2f} s warm"
     lines.append(cli)
+    for warning in results.get("warnings", []):
+        lines += textwrap.wrap(
+            warning, 100, initial_indent="WARNING: ", subsequent_indent="         "
+        )
     return "\n".join(lines)
 
 

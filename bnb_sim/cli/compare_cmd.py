@@ -6,25 +6,27 @@ import json
 
 import click
 
-from bnb_sim.cli.options import components_option, out_option
+from bnb_sim.cli.options import components_option, out_option, policy_options
 from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progress_printer
+from bnb_sim.errors import BnbError
 
 
 @click.command("compare")
-@click.argument("a")
-@click.argument("b")
-@click.option(
-    "--opponents",
-    default=None,
-    metavar="X,Y,...",
-    help="Play A and B, in turn, in the same seat against these opponents (2-4 players). "
-    "Default: A vs B head-to-head with the seats swapped.",
+@click.argument("a", required=False)
+@click.argument("b", required=False)
+@policy_options(help="A and B as options instead of arguments: --policy A --policy B.")
+@policy_options(
+    flag="--opponent",
+    alias="--opponents",
+    dest="opponents",
+    help="Play A and B, in turn, in the same seat against these opponents (repeat per "
+    "opponent; 2-4 players). Default: A vs B head-to-head with the seats swapped.",
 )
 @click.option(
     "--players",
     type=click.IntRange(2, 4),
     default=None,
-    help="Players with --opponents (opponents are cycled). Default: 1 + opponents.",
+    help="Players with --opponent (opponents are cycled). Default: 1 + opponents.",
 )
 @click.option(
     "--sprt",
@@ -39,7 +41,7 @@ from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progres
     type=float,
     default=None,
     metavar="H",
-    help="Stop when the 95%% half-width of the win-rate difference is at most H (0.02 = 2 pp).",
+    help="Stop when the 95% half-width of the win-rate difference is at most H (0.02 = 2 pp).",
 )
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="SPRT type-I error.")
 @click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT type-II error.")
@@ -57,6 +59,7 @@ from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progres
 def compare(
     a,
     b,
+    policies,
     opponents,
     players,
     sprt,
@@ -84,17 +87,22 @@ def compare(
     )
     from bnb_sim.analysis.report import _jsonable
     from bnb_sim.analysis.tournament import split_policy_list
-    from bnb_sim.errors import BnbError
     from bnb_sim.policies.registry import parse_policy
     from bnb_sim.runner.experiments import design_readings, run_compare
 
     # bad input fails before any game is played or any folder is made
+    if policies is not None:
+        if a is not None or len(policies) != 2:
+            raise BnbError("compare: give A and B as two arguments or as --policy A --policy B")
+        a, b = policies
+    if a is None or b is None:
+        raise BnbError("compare: name the two policies: bnb compare A B (or --policy A --policy B)")
     make_rule(tuple(sprt) if sprt else None, precision, alpha, beta)
     opponent_list = split_policy_list(opponents) if opponents else []
     for spec in [a, b, *opponent_list]:
         parse_policy(spec)
     if not opponent_list and players not in (None, 2):
-        raise BnbError("compare: a head-to-head comparison (no --opponents) has 2 players")
+        raise BnbError("compare: a head-to-head comparison (no --opponent) has 2 players")
     if opponent_list and players is not None and len(opponent_list) > players - 1:
         raise BnbError(f"compare: {len(opponent_list)} opponents do not fit {players} players")
     design = "rotate" if opponent_list else "fixed"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+from pathlib import Path
 
 import click
 
@@ -40,6 +41,23 @@ def validate(file: str) -> None:
 
     comps = load_components(file)
     click.echo(f"{file}: valid ({comps.n_estimates} estimated values)")
+
+
+@components.command("template")
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Write the file here instead of printing it.",
+)
+@click.option("--force", "-f", is_flag=True, help="Replace --out if it exists.")
+def template(out: Path | None, force: bool) -> None:
+    """Print a commented, valid override file to start from (edit it to your box's values)."""
+    from bnb_sim.cli.options import _FORCE, write_template
+
+    click.get_current_context().meta[_FORCE] = force
+    write_template("components.toml", out)
 
 
 def render(comps) -> list[str]:
@@ -126,7 +144,24 @@ def render(comps) -> list[str]:
     out += _grouped(r for r in rows.values() if r["provenance"] == "estimate")
     out += ["", "Known values, by source"]
     out += _grouped(r for r in rows.values() if r["provenance"] == "known")
+    out += ["", "Source keys (docs/sources.md)"]
+    out += _legend(r["note"] for r in rows.values())
     return [line.rstrip() for line in out]
+
+
+def _legend(notes) -> list[str]:
+    from bnb_sim.components.sources import legend
+
+    pairs = legend(notes)
+    if not pairs:
+        return ["  (none cited)"]
+    width = max(len(key) for key, _ in pairs) + 2
+    out = []
+    for key, meaning in pairs:
+        out += textwrap.wrap(
+            meaning, WIDTH, initial_indent=f"  {key:<{width}}", subsequent_indent=" " * (width + 2)
+        )
+    return out
 
 
 def _is_value(key: str) -> bool:

@@ -40,7 +40,7 @@ def _pile_line(odds: Any, detonate: dict[str, int]) -> str:
 
 
 def _distribution_lines(dist: dict[int, float]) -> list[str]:
-    lines = ["Most hearts the pile can reach (base + every revealed TNT detonated):"]
+    lines = ["Hearts of the revealed tokens (every revealed TNT counted as detonated):"]
     lines.append("  hearts   P(= k)    P(>= k)")
     tail = 1.0
     for k in sorted(dist):

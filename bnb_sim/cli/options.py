@@ -1,7 +1,15 @@
 """Options shared by several commands.
 
-``@out_option(default, help)`` adds ``--out/-o FOLDER`` (a ``Path``) for the commands that write
-a report folder.
+``@out_option(default, help)`` adds ``--out/-o FOLDER`` (a ``Path``) and ``--force/-f`` for the
+commands that write a report folder; :func:`refuse_overwrite` is the one rule for all of them: a
+folder that exists and is not empty is replaced only with ``--force`` (the same rule as
+``bnb simulate`` and ``bnb export``).
+
+``@policy_options(...)`` adds a repeatable ``--policy SPEC`` with the comma form
+``--policies A,B`` as an alias, so every command names policies the same way.
+
+``@json_option`` adds ``--json``; :func:`echo_report` prints the written report's paths, or
+with ``--json`` one JSON object (the paths and the report's ``summary.json``) as all of stdout.
 
 ``@components_option`` adds ``--components FILE`` (repeatable: files apply in order over the
 defaults) and passes the loaded :class:`~bnb_sim.components.Components` to the command as
@@ -12,9 +20,15 @@ one line with exit code 2.
 
 from __future__ import annotations
 
+import functools
+import json
 from pathlib import Path
 
 import click
+
+from bnb_sim.errors import BnbError
+
+_FORCE = "bnb.out.force"
 
 
 def _load(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]):
@@ -38,16 +52,154 @@ def components_option(func):
     )(func)
 
 
+def _remember_force(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+    ctx.meta[_FORCE] = value
+    return value
+
+
 def out_option(default: str | None, help: str):
-    """Decorator: ``--out/-o FOLDER`` -> an ``out`` argument (a ``Path``, or None)."""
+    """Decorator: ``--out/-o FOLDER`` -> an ``out`` argument (a ``Path``, or None), and
+    ``--force/-f`` (read by :func:`refuse_overwrite`)."""
+
+    def decorate(func):
+        func = click.option(
+            "--force",
+            "-f",
+            is_flag=True,
+            expose_value=False,
+            callback=_remember_force,
+            help="Replace the report folder if it exists and is not empty.",
+        )(func)
+        return click.option(
+            "--out",
+            "-o",
+            type=click.Path(path_type=Path),
+            default=None if default is None else Path(default),
+            show_default=default is not None,
+            help=help,
+        )(func)
+
+    return decorate
+
+
+def refuse_overwrite(out: Path, force: bool | None = None) -> None:
+    """Raise a one-line :class:`BnbError` if ``out`` holds files and ``--force`` was not given.
+
+    ``force`` defaults to the current command's ``--force`` flag.
+    """
+    if force is None:
+        ctx = click.get_current_context(silent=True)
+        force = bool(ctx and ctx.meta.get(_FORCE))
+    if force or not out.exists():
+        return
+    if not out.is_dir():
+        raise BnbError(f"{out}: exists and is not a folder")
+    if any(out.iterdir()):
+        raise BnbError(f"{out}: the folder exists and is not empty (use --force to replace it)")
+
+
+def policy_options(
+    default: tuple[str, ...] | None = None,
+    help: str = "A player's policy; repeat per player.",
+    flag: str = "--policy",
+    alias: str = "--policies",
+    dest: str = "policies",
+    metavar: str = "SPEC",
+):
+    """Decorator: a repeatable ``flag`` and a comma-separated ``alias`` -> one ``dest``
+    argument, a list of policy specs (``default`` when neither is given). Giving both is an
+    error: their order would be ambiguous."""
+
+    def decorate(func):
+        one, many = f"_{dest}_one", f"_{dest}_many"
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            repeated, listed = kwargs.pop(one), kwargs.pop(many)
+            if repeated and listed:
+                raise BnbError(f"give {flag} (repeatable) or {alias}, not both")
+            from bnb_sim.analysis.tournament import split_policy_list
+
+            if listed:
+                kwargs[dest] = split_policy_list(listed)
+            elif repeated:
+                kwargs[dest] = list(repeated)
+            else:
+                kwargs[dest] = None if default is None else list(default)
+            return func(*args, **kwargs)
+
+        wrapper = click.option(
+            alias,
+            many,
+            default=None,
+            metavar="A,B,...",
+            help=f"The same as {flag}, comma-separated.",
+            shell_complete=complete_policy,
+        )(wrapper)
+        shown = f" Default: {' '.join(f'{flag} {p}' for p in default)}." if default else ""
+        return click.option(
+            flag,
+            one,
+            multiple=True,
+            metavar=metavar,
+            help=help + shown,
+            shell_complete=complete_policy,
+        )(wrapper)
+
+    return decorate
+
+
+def complete_policy(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of a policy spec: the built-in policies and installed plugins."""
+    from bnb_sim.policies.registry import BUILTIN, plugin_names
+
+    names = [*BUILTIN, "heuristic:", *plugin_names()]
+    return [name for name in names if name.startswith(incomplete)]
+
+
+def json_option(func):
+    """Decorator: ``--json`` -> an ``as_json`` argument."""
     return click.option(
-        "--out",
-        "-o",
-        type=click.Path(path_type=Path),
-        default=None if default is None else Path(default),
-        show_default=default is not None,
-        help=help,
-    )
+        "--json",
+        "as_json",
+        is_flag=True,
+        help="Print one JSON object on stdout (progress still goes to stderr).",
+    )(func)
+
+
+def echo_report(written: dict, as_json: bool = False, **extra) -> None:
+    """Say where a report was written; with ``as_json``, print
+    ``{"report": {paths}, **extra, "summary": <summary.json>}`` as the whole of stdout."""
+    if not as_json:
+        click.echo(f"report: {written['html']}")
+        click.echo(
+            f"also:   {written['markdown']}, {written['summary']}, "
+            f"{len(written['figures'])} PNG figures in {written['dir']}"
+        )
+        return
+    paths = {k: str(written[k]) for k in ("dir", "html", "markdown", "summary")}
+    paths["figures"] = [str(p) for p in written["figures"]]
+    summary = json.loads(Path(written["summary"]).read_text(encoding="utf-8"))
+    click.echo(json.dumps({"report": paths, **extra, "summary": summary}, indent=2))
+
+
+def write_template(name: str, out: Path | None) -> None:
+    """Print the bundled template ``bnb_sim/data/templates/NAME`` on stdout, or write it to
+    ``out`` (an existing file is replaced only with ``--force``)."""
+    from importlib import resources
+
+    text = resources.files("bnb_sim").joinpath(f"data/templates/{name}").read_text("utf-8")
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    ctx = click.get_current_context(silent=True)
+    if out.exists() and not (ctx and ctx.meta.get(_FORCE)):
+        raise BnbError(f"{out}: exists (use --force to replace it)")
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise BnbError(f"{out}: cannot write the file ({exc.strerror or exc})") from None
+    click.echo(f"wrote {out}", err=True)
 
 
 def readings_option(func):

@@ -10,11 +10,12 @@ Numba, numpy and pandas load only inside the command body, so ``bnb --help`` and
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import click
 
-from bnb_sim.cli.options import cli_readings, components_option, readings_option
+from bnb_sim.cli.options import cli_readings, complete_policy, components_option, readings_option
 
 XP_SOURCES = [
     ("xp_buildings", "build"),
@@ -177,9 +178,19 @@ def header(game: Any) -> list[str]:
     metavar="SPEC",
     help="Policy of a player, in player order (repeat; cycled over the players). "
     "random, greedy, heuristic[:weights], or a plugin. Default: heuristic.",
+    shell_complete=complete_policy,
 )
 @click.option("--game-index", type=int, default=0, show_default=True, help="Which game of the run.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option(
+    "--svg",
+    "picture",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="Also draw the final table (boards, buildings, cube layers, scores) into FILE: "
+    "SVG, or PNG when FILE ends in .png.",
+)
 @components_option
 @readings_option
 @click.option(
@@ -209,6 +220,7 @@ def play(
     policies: tuple[str, ...],
     game_index: int,
     as_json: bool,
+    picture: Path | None,
     components: Any,
     reading: tuple[str, ...],
     variant: str | None,
@@ -221,6 +233,8 @@ def play(
         raise click.BadParameter(f"must be >= 0, got {game_index}", param_hint="'--game-index'")
     if seed < 0:
         raise click.BadParameter(f"must be >= 0, got {seed}", param_hint="'--seed'")
+    if picture is not None and picture.suffix.lower() not in (".svg", ".png"):
+        raise click.BadParameter("must end in .svg or .png", param_hint="'--svg'")
 
     from bnb_sim.game import Game
     from bnb_sim.runner.config import GameConfig
@@ -237,6 +251,11 @@ def play(
     )
     game = Game(config, game_index)
     game.play()
+    if picture is not None:
+        from bnb_sim.analysis.render import save_table
+
+        save_table(game.table(), picture)
+        click.echo(f"picture: {picture}", err=True)
     result = [{key: _plain(value) for key, value in row.items()} for row in game.result()]
     if as_json:
         payload = {

@@ -6,14 +6,15 @@ from pathlib import Path
 
 import click
 
-from bnb_sim.cli.options import out_option
+from bnb_sim.cli.options import echo_report, json_option, out_option, refuse_overwrite
 
 
 @click.command("report")
 @click.argument("run_dir", type=click.Path(path_type=Path))
 @out_option(None, "Folder for the report (created if needed). Default: reports/<run dir name>.")
 @click.option("--title", default=None, help="Report title. Default: from the run dir name.")
-def report(run_dir: Path, out: Path | None, title: str | None) -> None:
+@json_option
+def report(run_dir: Path, out: Path | None, title: str | None, as_json: bool) -> None:
     """Write report.md, a self-contained report.html, PNG figures and summary.json for RUN_DIR.
 
     Win rates (per policy, seat, policy x seat) with 95% Wilson intervals, first-player
@@ -23,9 +24,6 @@ def report(run_dir: Path, out: Path | None, title: str | None) -> None:
 
     if out is None:
         out = Path("reports") / (run_dir.resolve().name or "run")
+    refuse_overwrite(out)
     written = write_report(run_dir, out, title=title)
-    click.echo(f"report: {written['html']}")
-    click.echo(
-        f"also:   {written['markdown']}, {written['summary']}, "
-        f"{len(written['figures'])} PNG figures in {written['dir']}"
-    )
+    echo_report(written, as_json)

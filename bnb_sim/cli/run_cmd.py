@@ -13,7 +13,15 @@ from pathlib import Path
 
 import click
 
-from bnb_sim.cli.options import cli_readings, out_option, readings_option
+from bnb_sim.cli.options import (
+    cli_readings,
+    echo_report,
+    json_option,
+    out_option,
+    readings_option,
+    refuse_overwrite,
+    write_template,
+)
 from bnb_sim.errors import BnbError
 
 
@@ -68,7 +76,9 @@ def progress_printer(quiet: bool):
 
 
 def prepare_out(out: Path) -> Path:
-    """Create the report folder now, so a bad --out fails before the games are played."""
+    """Refuse a non-empty folder without --force, and create the report folder now, so a bad
+    --out fails before the games are played."""
+    refuse_overwrite(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -76,12 +86,8 @@ def prepare_out(out: Path) -> Path:
     return out
 
 
-def echo_written(written: dict) -> None:
-    click.echo(f"report: {written['html']}")
-    click.echo(
-        f"also:   {written['markdown']}, {written['summary']}, "
-        f"{len(written['figures'])} PNG figures in {written['dir']}"
-    )
+def echo_written(written: dict, as_json: bool = False) -> None:
+    echo_report(written, as_json)
 
 
 def command_line() -> str:
@@ -98,7 +104,11 @@ def command_line() -> str:
     default=None,
     help="Run a bundled experiment instead of a file (e.g. demo).",
 )
-@out_option(None, "Report folder (created if needed). Default: reports/<experiment name>.")
+@out_option(
+    None,
+    "Report folder (created if needed). Default: reports/<experiment name>. "
+    "With --template: the file to write.",
+)
 @click.option(
     "--threads",
     type=click.IntRange(1, 1024),
@@ -106,21 +116,35 @@ def command_line() -> str:
     help="Threads for the engine (overrides [experiment] threads). Default: all cores.",
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+@json_option
+@click.option(
+    "--template",
+    is_flag=True,
+    help="Print a commented, valid experiment file to start from (or write it to --out FILE).",
+)
 def run(
     experiment_file: Path | None,
     builtin: str | None,
     out: Path | None,
     threads: int | None,
     quiet: bool,
+    as_json: bool,
+    template: bool,
 ) -> None:
     """Run the simulations, tournaments, sweeps and comparisons of EXPERIMENT (a TOML file,
     see docs/experiments.md) and write one report: report.html, report.md, PNGs and
     summary.json.
 
-    `bnb run --builtin demo --out reports/demo` is the demo (`make demo`).
+    `bnb run --builtin demo --out reports/demo` is the demo (`make demo`);
+    `bnb run --template --out my_experiment.toml` writes a file to start from.
     """
     from bnb_sim.analysis.experiment import builtin_path, load_experiment
 
+    if template:
+        if experiment_file is not None or builtin is not None:
+            raise BnbError("run: --template takes no EXPERIMENT file or --builtin")
+        write_template("experiment.toml", out)
+        return
     if (experiment_file is None) == (builtin is None):
         raise BnbError("run: give an EXPERIMENT file or --builtin NAME (one of them)")
     path = builtin_path(builtin) if builtin else experiment_file
@@ -142,4 +166,4 @@ def run(
     written = builder.write(out)
     if say:
         say(f"done in {time.perf_counter() - started:.1f} s")
-    echo_written(written)
+    echo_written(written, as_json)

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from bnb_sim.cli.options import _load as _load_components
-from bnb_sim.cli.options import cli_readings, readings_option
+from bnb_sim.cli.options import cli_readings, complete_policy, readings_option
 
 # Same as bnb_sim.runner.simulate.MAX_GAMES_WITHOUT_YES (kept here to avoid the import).
 MAX_GAMES_WITHOUT_YES = 100_000_000
@@ -41,6 +41,7 @@ def _components(ctx: click.Context, param: click.Parameter, value: tuple[str, ..
     metavar="SPEC",
     help="A player's policy, repeat per player (cycled over the players): random, greedy, "
     "heuristic, heuristic:weights.toml, heuristic:board=1.5, or a plugin. Default: heuristic.",
+    shell_complete=complete_policy,
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed of the run.")
 @click.option(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from bnb_sim.cli.options import components_option, out_option
+from bnb_sim.cli.options import components_option, json_option, out_option, policy_options
 from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progress_printer
 
 
@@ -31,19 +31,30 @@ from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progres
     show_default=True,
     help="Games per variant (the same game indices for every variant).",
 )
-@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
 @click.option(
-    "--policies",
-    default="heuristic,greedy,random,random",
-    show_default=True,
-    metavar="A,B,...",
-    help="Policies in player order, cycled over the players.",
+    "--players", type=click.IntRange(2, 4), default=4, show_default=True, help="Players per game."
+)
+@policy_options(
+    default=("heuristic", "greedy", "random", "random"),
+    help="A player's policy, repeat per player (in player order, cycled over the players).",
 )
 @components_option
 @play_options
 @out_option("reports/sweep", "Report folder (created if needed).")
+@json_option
 def sweep(
-    sets, zip_mode, games, players, policies, components, seed, threads, readings, quiet, out
+    sets,
+    zip_mode,
+    games,
+    players,
+    policies,
+    components,
+    seed,
+    threads,
+    readings,
+    quiet,
+    out,
+    as_json,
 ) -> None:
     """Re-run one simulation under each component variant on the same seeds and report the
     effect on win rates and XP (paired differences against the component file's values, 95%
@@ -75,5 +86,7 @@ def sweep(
         variants=variants,
         progress=progress_printer(quiet),
     )
-    click.echo(format_sweep(result))
-    echo_written(build_sweep_report(result).write(out))
+    written = build_sweep_report(result).write(out)
+    if not as_json:
+        click.echo(format_sweep(result))
+    echo_written(written, as_json)

@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import click
 
-from bnb_sim.cli.options import components_option, out_option
+from bnb_sim.cli.options import components_option, json_option, out_option, policy_options
 from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progress_printer
 
 
 @click.command("tournament")
+@policy_options(help="An entrant, repeat for each (at least 2), e.g. --policy heuristic.")
 @click.option(
-    "--policies",
-    required=True,
-    metavar="A,B,...",
-    help="Policies, comma-separated (e.g. heuristic,greedy,random); at least 2.",
+    "--players", type=click.IntRange(2, 4), default=2, show_default=True, help="Seats per table."
 )
-@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
 @click.option(
     "--games",
     type=click.IntRange(1, 10_000_000),
@@ -39,8 +36,20 @@ from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progres
 @components_option
 @play_options
 @out_option("reports/tournament", "Report folder (created if needed).")
+@json_option
 def tournament(
-    policies, players, games, bootstrap, anchor, components, seed, threads, readings, quiet, out
+    policies,
+    players,
+    games,
+    bootstrap,
+    anchor,
+    components,
+    seed,
+    threads,
+    readings,
+    quiet,
+    out,
+    as_json,
 ) -> None:
     """Every combination of PLAYERS policies, each in all its seatings on the same seeds; a
     head-to-head matrix, Bradley-Terry Elo ratings with bootstrap intervals over seeds, win
@@ -53,9 +62,12 @@ def tournament(
         schedule,
         split_policy_list,
     )
+    from bnb_sim.errors import BnbError
     from bnb_sim.policies.registry import parse_policy
     from bnb_sim.runner.experiments import design_readings, run_tournament
 
+    if not policies:
+        raise BnbError("tournament: name the entrants with --policy (repeat it) or --policies")
     specs = split_policy_list(policies)
     schedule([parse_policy(p).label for p in specs], players)  # bad input fails before play
     design_readings(readings, None, seating="fixed", what="tournament")
@@ -72,6 +84,9 @@ def tournament(
         anchor=None if anchor == "none" else anchor,
         progress=progress_printer(quiet),
     )
+    if as_json:
+        echo_written(build_tournament_report(result).write(out), as_json=True)
+        return
     zero = f"{result.anchor} = 0" if result.anchor else "mean 0"
     click.echo(
         f"tournament: {len(result.policies)} policies, {players} players, "

@@ -2,7 +2,7 @@
 
 Run it once per host (and in Docker/CI images) before fanning out Dask workers: numba's cache
 is not safe against many processes compiling the same kernel at the same time
-(ENGINEERING.md §1, pitfall 3). numba is imported inside the command only.
+(docs/design.md, "Kernels and the cache"). numba is imported inside the command only.
 """
 
 from __future__ import annotations

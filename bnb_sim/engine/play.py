@@ -1,8 +1,8 @@
 """Play whole games in nopython code: one game, and a batch over ``prange``.
 
 Every game is a pure function of (static arrays, policies, master key, game index): its
-streams are derived inside from the game index (ENGINEERING.md §2) and each game writes only
-its own output rows, so results do not depend on threads, chunks or machines.
+streams are derived inside from the game index (docs/design.md, "Random streams") and each
+game writes only its own output rows, so results do not depend on threads, chunks or machines.
 """
 
 from __future__ import annotations

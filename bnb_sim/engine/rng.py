@@ -1,4 +1,4 @@
-"""Counter-based random streams for nopython code (ENGINEERING.md section 2).
+"""Counter-based random streams for nopython code (docs/design.md, "Random streams").
 
 Every random draw in a game comes from a xoshiro256** state seeded by SplitMix64 from
 (master key, game index, stream id). A game's streams therefore depend on nothing but those
@@ -34,7 +34,7 @@ def seed_stream(state, master, game_index, stream):
     """Fill ``state`` (uint64[4]) for stream ``stream`` of game ``game_index``.
 
     The three keys pass through the mixer one after the other so that nearby indices give
-    unrelated states (ENGINEERING.md: never seed with ``master + i``).
+    unrelated states (docs/design.md: never seed with ``master + i``).
     """
     key = splitmix64(np.uint64(master))
     key = splitmix64(key ^ np.uint64(game_index))

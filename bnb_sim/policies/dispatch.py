@@ -1,5 +1,5 @@
 """Route a decision to the policy of the seat: built-ins by kind id, plugins by first-class
-function (ENGINEERING.md §4). One compiled driver serves every parameter setting and every
+function (docs/design.md, "Policies"). One compiled driver serves every parameter setting and every
 plugin with the plugin signature, so nothing recompiles when a weight changes."""
 
 from __future__ import annotations

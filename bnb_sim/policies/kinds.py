@@ -1,4 +1,4 @@
-"""Built-in policy kinds as data: a kind id plus a float parameter vector (ENGINEERING.md §4).
+"""Built-in policy kinds as data: a kind id plus a float parameter vector (docs/design.md).
 
 Pure Python (no numba), so the CLI can validate ``--policy`` flags without compiling anything.
 One compiled kernel serves every parameter setting.

@@ -1,4 +1,4 @@
-"""The typed plugin path for third-party policies (ENGINEERING.md §4).
+"""The typed plugin path for third-party policies (docs/design.md, "Policies").
 
 A plugin package declares, in its ``pyproject.toml``::
 
@@ -70,7 +70,7 @@ def compile_plugin(name: str, plugin: Plugin):
     """Compile a plugin's ``decide`` as a cfunc with :data:`PLUGIN_SIGNATURE` (once per process).
 
     Raises PolicyError when it does not compile for the signature or does not return an
-    integer (numba would otherwise coerce a float return silently, ENGINEERING.md §4).
+    integer (numba would otherwise coerce a float return silently, docs/design.md, "Policies").
     """
     decide = plugin.decide
     py_func = getattr(decide, "py_func", decide)

@@ -1,9 +1,9 @@
 """What a simulation needs, validated in Python before any kernel runs.
 
 :class:`GameConfig` holds the components, the players' policies, the seed and the rule
-options. It derives the master key (``np.random.SeedSequence``, ENGINEERING.md §2) and packs
-everything into the arrays the kernels take. It is small and picklable, so Dask workers can
-rebuild the same arrays from it.
+options. It derives the master key (``np.random.SeedSequence``, docs/design.md, "Random
+streams") and packs everything into the arrays the kernels take. It is small and picklable,
+so Dask workers can rebuild the same arrays from it.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Play the chunks of a run on Dask workers (ENGINEERING.md §5, layout A).
+"""Play the chunks of a run on Dask workers (docs/design.md, "Dask").
 
 * ``dask="local"``: an embedded ``LocalCluster`` of worker *processes* with one thread each
   (``n_workers`` = ``threads``, default: the usable cores), ``NUMBA_NUM_THREADS=1`` pinned in

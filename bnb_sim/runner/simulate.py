@@ -6,8 +6,8 @@
     seats, games, meta = bnb_sim.load_run("runs/r1")
 
 Games ``start .. start + n - 1`` are played by :func:`bnb_sim.runner.batch.play_block`, whose
-rows depend only on the config and the game index (ENGINEERING.md §2), so the thread count,
-the chunk size and the backend (in process, Dask) never change a row.
+rows depend only on the config and the game index (docs/design.md, "Random streams"), so the
+thread count, the chunk size and the backend (in process, Dask) never change a row.
 
 A run directory (``docs/run-format.md``) is written one part per chunk: part ``k`` holds the
 games ``[k * chunk_size, (k + 1) * chunk_size)``. Only one chunk is in memory at a time, so
