@@ -225,6 +225,7 @@ def play_point(
 ) -> dict:
     """Games ``start .. start+n-1`` under ``point``: the targets and the combined score."""
     from bnb_sim.runner.experiments import _config, play_games
+    from bnb_sim.tune.policy_tune import engine_threads
 
     config = _config(
         plan.players,
@@ -234,7 +235,9 @@ def play_point(
         variant=plan.variant,
         seating="rotate",
     )
-    seats, games = play_games(config, n, start=start, threads=threads, keep=_keep)
+    seats, games = play_games(
+        config, n, start=start, threads=engine_threads(threads, n), keep=_keep
+    )
     estimates = {
         t.key: measure(t, seats, games, intervals=intervals, seed=seed) for t in plan.targets
     }
