@@ -557,7 +557,7 @@ def write_weights(path: Path, family: str, weights: dict, header: Sequence[str] 
     from bnb_sim.policies.registry import parse_policy
 
     lines = [f"# {h}" for h in header]
-    lines += [f"# use as --policy {family}:{path.name}", "[weights]"]
+    lines += [f"# use as --policy {family}:{path}", "[weights]"]
     lines += [f"{k} = {_num(v)}" for k, v in weights.items()]
     try:
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
