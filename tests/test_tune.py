@@ -303,3 +303,39 @@ def test_game_tuning_is_deterministic_resumable_and_writes_a_loadable_override(
     assert {k: v for k, v in resumed.items() if k not in strip} == {
         k: v for k, v in first.items() if k not in strip
     }
+
+
+def test_experiment_file_tune_item(tmp_path, capsys):
+    exp = tmp_path / "exp.toml"
+    exp.write_text(
+        """
+[experiment]
+seed = 2
+
+[[tune]]
+name = "enderman"
+what = "game"
+params = ["mobs.enderman.hearts=5..6"]
+targets = ["game_length=min"]
+policies = ["greedy"]
+players = 2
+budget = 800
+method = "grid"
+top = 1
+dir = "{}"
+""".format((tmp_path / "t").as_posix())
+    )
+    main(["run", str(exp), "--out", str(tmp_path / "r"), "-q"])
+    summary = json.loads((tmp_path / "r" / "summary.json").read_text())
+    item = summary["items"][0]
+    assert item["kind"] == "tune" and item["games"] <= 800
+    assert (tmp_path / "t" / "tune.json").exists()
+    assert (tmp_path / "t" / "tuned-components.toml").exists()
+    assert "enderman: tuning, answer" in (tmp_path / "r" / "report.md").read_text()
+    capsys.readouterr()
+    exp.write_text('[[tune]]\nwhat = "game"\nbudget = 800\nparams = ["mobs.x.hearts=1..2"]\n')
+    with pytest.raises(SystemExit) as exc:
+        main(["run", str(exp)])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert "exp.toml" in err and "mobs.x.hearts" in err and err.count("\n") == 0
