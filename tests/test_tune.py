@@ -275,6 +275,12 @@ def test_game_tuning_is_deterministic_resumable_and_writes_a_loadable_override(
     for key in ("game_length", "balance"):
         est = best["targets"][key]
         assert est["lo"] <= est["value"] <= est["hi"] and est["n"] == 120
+    # the paired difference from the baseline is the difference of the means (same games)
+    base, other = first["reeval"]
+    d = other["vs_baseline"]["game_length"]
+    means = other["targets"]["game_length"]["value"] - base["targets"]["game_length"]["value"]
+    assert d["mean_diff"] == pytest.approx(means) and d["lo"] <= d["mean_diff"] <= d["hi"]
+    assert "balance" not in other["vs_baseline"]  # a maximum has no per-game terms
     override = tmp_path / "a" / "tuned-components.toml"
     hearts = load_components([override]).mob_hearts["enderman"]
     assert hearts == first["best"]["mobs.enderman.hearts"]

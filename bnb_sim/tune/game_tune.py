@@ -39,7 +39,7 @@ from bnb_sim.errors import BnbError
 from bnb_sim.tune.search import derive_seed, run_grid, run_ntbea
 from bnb_sim.tune.space import Categorical, Space, discrete_param, parse_range
 from bnb_sim.tune.store import TuneStore
-from bnb_sim.tune.targets import Target, combined_score, measure, parse_target
+from bnb_sim.tune.targets import Target, combined_score, measure, parse_target, per_game
 
 __all__ = ["GameTune", "plan_game_tune", "run_game_tune", "write_override"]
 
@@ -241,12 +241,14 @@ def play_point(
     estimates = {
         t.key: measure(t, seats, games, intervals=intervals, seed=seed) for t in plan.targets
     }
-    return {
-        "score": combined_score(plan.targets, estimates),
-        "n": n,
-        "games": n,
-        "targets": estimates,
-    }
+    out = {"score": combined_score(plan.targets, estimates), "n": n, "games": n}
+    out["targets"] = estimates
+    if intervals:  # the re-evaluation keeps per-game terms for paired differences
+        terms = {t.key: per_game(t, seats, games) for t in plan.targets}
+        out["per_game"] = {
+            k: [round(float(v), 6) for v in x] for k, x in terms.items() if x is not None
+        }
+    return out
 
 
 # --------------------------------------------------------------------------------------
@@ -321,8 +323,10 @@ def run_game_tune(
                 "score": r["score"],
                 "targets": r["targets"],
                 "games": r["games"],
+                "per_game": r.get("per_game", {}),
             }
         )
+    _paired_with_baseline(reeval)
     best = max(range(len(reeval)), key=lambda i: reeval[i]["score"])
     result = {
         "kind": "tune-game",
@@ -348,6 +352,20 @@ def run_game_tune(
     }
     store.finish(result)
     return result
+
+
+def _paired_with_baseline(reeval: list[dict]) -> None:
+    """Each finalist's paired difference from the baseline (same seeds) per target that has
+    per-game terms: Student t on the per-game differences."""
+    from bnb_sim.analysis.stats import paired_difference
+
+    base = reeval[0]["per_game"]  # the baseline is the first finalist
+    for i, r in enumerate(reeval):
+        terms = r.pop("per_game")
+        if i == 0:
+            r["vs_baseline"] = {}
+            continue
+        r["vs_baseline"] = {k: paired_difference(x, base[k]) for k, x in terms.items()}
 
 
 def _start_point(plan: GameTune) -> dict | None:

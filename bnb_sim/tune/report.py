@@ -231,6 +231,13 @@ def _target_keys(result: dict) -> list[str]:
     return [f"{t['name']}:{t['arg']}" if t.get("arg") else t["name"] for t in result["targets"]]
 
 
+def _delta_text(key: str, d: dict) -> str:
+    """A paired difference from the baseline: pp for rates, turns for game length."""
+    if key == "game_length":
+        return f"{d['mean_diff']:+.2f} [{d['lo']:+.2f}, {d['hi']:+.2f}] turns"
+    return tables.fmt_signed_pp(d["mean_diff"], d["lo"], d["hi"])
+
+
 def reeval_table(result: dict) -> pd.DataFrame:
     keys = _target_keys(result)
     rows = []
@@ -239,9 +246,20 @@ def reeval_table(result: dict) -> pd.DataFrame:
         row["values"] = _point_text(r["point"])
         for key in keys:
             row[key] = _estimate_text(key.partition(":")[0], r["targets"][key])
+            if key in r.get("vs_baseline", {}):
+                row[f"{key}: Δ vs baseline"] = _delta_text(key, r["vs_baseline"][key])
+            elif any(key in x.get("vs_baseline", {}) for x in result["reeval"]):
+                row[f"{key}: Δ vs baseline"] = "–"
         row["score"] = f"{r['score']:.2f}"
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _target_line(key: str, r: dict) -> str:
+    text = f"{key} {_estimate_text(key.partition(':')[0], r['targets'][key])}"
+    if key in r.get("vs_baseline", {}):
+        text += f" (Δ vs baseline {_delta_text(key, r['vs_baseline'][key])})"
+    return text
 
 
 def format_game(result: dict, override=None) -> str:
@@ -256,7 +274,7 @@ def format_game(result: dict, override=None) -> str:
     ]
     for r in result["reeval"]:
         mark = "*" if r is best else " "
-        est = "; ".join(f"{k} {_estimate_text(k.partition(':')[0], r['targets'][k])}" for k in keys)
+        est = "; ".join(_target_line(k, r) for k in keys)
         lines.append(
             f"  {mark} {r['origin']:<8} {_point_text(r['point'])}: {est} "
             f"(score {r['score']:.2f}, {r['games']:,} games)"
@@ -307,7 +325,9 @@ def build_game_report(result: dict, override=None, command: str | None = None) -
         "combines them as −Σ weight · loss (percentage points for rates and shares, turns for "
         "game length; higher is better). The best settings of the search and the component "
         "file's own values (baseline) were replayed on fresh seeds, the same seeds for all; "
-        "every estimate has its 95% interval."
+        "every estimate has its 95% interval. Δ vs baseline: the paired difference from the "
+        "baseline on those same games (Student t on the per-game differences), for the "
+        "targets that are means over games."
     )
     answer.table(reeval_table(result))
     if override is not None:

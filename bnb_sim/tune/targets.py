@@ -38,7 +38,14 @@ import pandas as pd
 
 from bnb_sim.errors import BnbError
 
-__all__ = ["TARGET_NAMES", "Target", "combined_score", "measure", "parse_target"]
+__all__ = [
+    "TARGET_NAMES",
+    "Target",
+    "combined_score",
+    "measure",
+    "parse_target",
+    "per_game",
+]
 
 TARGET_NAMES = ("first_player_advantage", "balance", "game_length", "xp_share", "win_rate")
 PP = 0.01
@@ -192,6 +199,30 @@ def measure(
     rows = seats[seats["policy"].astype(str).to_numpy() == target.arg]
     share = rows.groupby("game", sort=True)["won"].mean().to_numpy(dtype=float)
     return _mean(share)
+
+
+def per_game(target: Target, seats: pd.DataFrame, games: pd.DataFrame) -> np.ndarray | None:
+    """The target's per-game terms, by game index, when its estimate is their mean (for
+    paired differences between settings played on the same seeds); None otherwise.
+
+    ``first_player_advantage``: ``won(seat 0) − mean(won(other seats))`` per game (its mean
+    is the estimate when every game has every seat); ``game_length``: turns; ``win_rate``:
+    the policy's win share. ``balance`` (a maximum) and ``xp_share`` (a ratio of sums) have
+    no per-game terms.
+    """
+    if target.name == "first_player_advantage":
+        wide = seats.pivot_table(index="game", columns="seat", values="won", aggfunc="mean")
+        wide = wide.sort_index().astype(float)
+        if 0 not in wide.columns or wide.shape[1] < 2:
+            return None
+        others = wide.drop(columns=[0]).mean(axis=1)
+        return (wide[0] - others).to_numpy(dtype=float)
+    if target.name == "game_length":
+        return games.sort_values("game")["turns"].to_numpy(dtype=float)
+    if target.name == "win_rate":
+        rows = seats[seats["policy"].astype(str).to_numpy() == target.arg]
+        return rows.groupby("game", sort=True)["won"].mean().to_numpy(dtype=float)
+    return None
 
 
 def combined_score(targets: Sequence[Target], estimates: dict[str, dict]) -> float:
