@@ -182,6 +182,7 @@ def test_targets_combine_in_their_units():
         (["policy", "greedy", "--against", "random", "--budget", "9000"], "no parameters"),
         (["policy", "heuristic", "--against", "nonsense", "--budget", "9000"], "unknown policy"),
         (["policy", "heuristic", "--against", "greedy", "--budget", "100"], "too small"),
+        (["policy", "heuristic", "--against", "greedy", "--budget", "200000000"], "add --yes"),
         (
             ["policy", "heuristic", "--against", "greedy", "--budget", "9000",
              "--param", "bord=0..1"],
