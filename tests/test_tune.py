@@ -160,6 +160,8 @@ def test_targets_combine_in_their_units():
     assert combined_score([fpa, bal, length], est) == pytest.approx(-(3 - 45 + 3))
     assert parse_target("xp_share:mobs=0.3", []).key == "xp_share:mobs"
     assert parse_target("win_rate:greedy=max", ["greedy"]) == Target("win_rate", "max", 1, "greedy")
+    labels = ["heuristic:board=2", "greedy"]
+    assert parse_target("win_rate:0=0.5", labels).arg == "heuristic:board=2"
     for bad, needle in [
         ("fpa=0", "unknown target"),
         ("balance", "expected NAME=VALUE"),
@@ -346,3 +348,15 @@ dir = "{}"
     assert exc.value.code == 2
     err = capsys.readouterr().err.strip()
     assert "exp.toml" in err and "mobs.x.hearts" in err and err.count("\n") == 0
+
+
+def test_integer_policy_parameters_are_rounded():
+    from bnb_sim.tune.policy_tune import plan_policy_tune
+
+    plan = plan_policy_tune("heuristic", against=["greedy"], players=2, budget=3000,
+                            params=["board=0..4:int", "tnt=0..3"])  # fmt: skip
+    assert isinstance(plan.space.params[0], Integer) and plan.start == {"board": 1, "tnt": 1.5}
+    assert plan.space.params[0].from_unit(0.49) == 2
+    with pytest.raises(BnbError, match="not an integer"):
+        plan_policy_tune("heuristic", against=["greedy"], players=2, budget=3000,
+                         params=["tnt=0..4:int"])  # fmt: skip

@@ -202,8 +202,8 @@ def _command_line() -> str:
     "params",
     multiple=True,
     metavar="NAME=LO..HI",
-    help="A parameter and its range (repeat). Default: every heuristic weight but "
-    "xp, from 0 to 3x its start value (at least 1).",
+    help="A parameter and its range (repeat; NAME=LO..HI:int for an integer). Default: every "
+    "heuristic weight but xp, from 0 to 3x its start value (at least 1).",
 )
 @click.option(
     "--population",

@@ -6,7 +6,8 @@ Design (every number below is counted in games and comes out of ``--budget``):
   (``--param board=0..3``; default: every weight except ``xp``, which is the unit the others
   are measured in, from 0 to three times its start value, at least 1), or a plugin's
   parameters. The start point is the spec's own values (``heuristic:w.toml`` starts from the
-  file). A parameter a policy declares as an integer (a search bot's budget) is rounded.
+  file). ``--param NAME=LO..HI:int`` makes a parameter an integer (a search bot's budget, a
+  count): CMA-ES searches it like the others and rounds it.
 * **The field.** ``--against A,B`` with ``--players P``: one lineup per opponent (the P-1
   other seats filled cyclically from that opponent on), and every lineup is played in all P
   seatings on each seed (the candidate in seat 0, 1, ..., P-1), so a *seed* is ``L × P``
@@ -39,7 +40,7 @@ import numpy as np
 
 from bnb_sim.errors import BnbError
 from bnb_sim.tune.search import default_population, derive_seed, run_cmaes
-from bnb_sim.tune.space import Continuous, Space, check_names, parse_range
+from bnb_sim.tune.space import Continuous, Integer, Space, check_names, parse_range
 from bnb_sim.tune.store import TuneStore
 
 __all__ = ["PolicyTune", "plan_policy_tune", "run_policy_tune", "write_weights"]
@@ -168,12 +169,15 @@ def _space(params: Sequence[str], names: list[str], start: dict, family: str) ->
     if not params:
         chosen = [n for n in names if not (family == "heuristic" and n == "xp")] or names
         return Space(tuple(Continuous(n, *default_bounds(start[n])) for n in chosen))
-    out = []
+    out: list = []
     for text in params:
-        name, value = parse_range(text, integer=False, allow_list=False)
+        integer = str(text).rstrip().endswith(":int")
+        if integer:  # a count such as a search bot's rollouts: rounded by CMA-ES
+            text = str(text).rstrip()[: -len(":int")]
+        name, value = parse_range(text, integer=integer, allow_list=False)
         check_names([name], names, f"policy '{family}'")
         lo, hi = value
-        out.append(Continuous(name, float(lo), float(hi)))
+        out.append(Integer(name, lo, hi) if integer else Continuous(name, float(lo), float(hi)))
     return Space(tuple(out))
 
 
@@ -216,7 +220,9 @@ def plan_policy_tune(
             raise BnbError(
                 f"tune: --param {p.name}: the start value {v:g} is outside {p.lo:g}..{p.hi:g}"
             )
-        start[p.name] = v
+        if isinstance(p, Integer) and not v.is_integer():
+            raise BnbError(f"tune: --param {p.name}: the start value {v:g} is not an integer")
+        start[p.name] = int(v) if isinstance(p, Integer) else v
     if not isinstance(components, Components):
         components = load_components(components)
     lineups = _field_lineups(against, int(players))

@@ -12,8 +12,10 @@ or ``min``. Names:
 ``xp_share:SOURCE``         the share of all XP that comes from SOURCE (``buildings``,
                             ``mobs``, ``hoes``, ``round_a``, ``round_b``, ``round_c``,
                             ``bonus_mobs``); ratio of sums, delta-method interval by game
-``win_rate:POLICY``         the win share of a policy of ``--policies`` (wins / its seats
-                            per game, ties count for every winner; Student t over games)
+``win_rate:POLICY``         the win share of a policy of ``--policy`` (wins / its seats
+                            per game, ties count for every winner; Student t over games);
+                            ``win_rate:N`` names the policy of player N (from 0), for
+                            specs that contain ``=``
 ==========================  ===============================================================
 
 **Combining.** Each target turns its estimate ``e`` into a loss in its own unit: percentage
@@ -119,6 +121,8 @@ def parse_target(text: str, policies: Sequence[str]) -> Target:
                 f"{', '.join(XP_SHARE_SOURCES)} (e.g. xp_share:mobs=0.3)"
             )
     elif base == "win_rate":
+        if arg.isdigit() and int(arg) < len(policies):
+            arg = policies[int(arg)]  # win_rate:N, the policy of player N (labels with '=')
         if arg not in policies:
             raise BnbError(
                 f"tune: --target '{text}': win_rate needs a policy of --policies "
