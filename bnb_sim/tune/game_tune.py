@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from bnb_sim.errors import BnbError
+from bnb_sim.tune.policy_tune import keeps_threads
 from bnb_sim.tune.search import derive_seed, run_grid, run_ntbea
 from bnb_sim.tune.space import Categorical, Space, discrete_param, parse_range
 from bnb_sim.tune.store import TuneStore
@@ -224,10 +225,11 @@ def play_point(
     plan: GameTune, point: dict, seed: int, start: int, n: int, *, intervals: bool, threads=None
 ) -> dict:
     """Games ``start .. start+n-1`` under ``point``: the targets and the combined score."""
-    from bnb_sim.runner.experiments import _config, play_games
+    from bnb_sim.runner.config import GameConfig
+    from bnb_sim.runner.experiments import play_games
     from bnb_sim.tune.policy_tune import engine_threads
 
-    config = _config(
+    config = GameConfig.create(
         plan.players,
         plan.policies,
         seed=seed,
@@ -255,6 +257,7 @@ def play_point(
 # the run
 
 
+@keeps_threads
 def run_game_tune(
     plan: GameTune,
     out: Path,

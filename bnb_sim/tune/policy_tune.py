@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -296,6 +297,31 @@ def _minimum_budget(pop: int, u: int, top: int, seeds_search: int) -> int:
 SMALL_BLOCK = 64
 
 
+@contextmanager
+def threads_kept():
+    """Restore numba's thread count afterwards (:func:`engine_threads` changes it per block,
+    and later code in the same process that passes no thread count must get all cores)."""
+    from bnb_sim._jit import numba
+
+    before = numba.get_num_threads()
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
+
+
+def keeps_threads(func):
+    """Decorator: run ``func`` inside :func:`threads_kept`."""
+    import functools
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        with threads_kept():
+            return func(*args, **kwargs)
+
+    return wrapper
+
+
 def engine_threads(threads: int | None, n: int) -> int:
     """Threads for a block of ``n`` games: a small block runs faster on one thread (the
     parallel dispatch costs more than it saves); results never depend on it."""
@@ -342,20 +368,21 @@ def field_scores(plan: PolicyTune, spec, seed: int, start: int, n: int, threads=
     import warnings
 
     from bnb_sim.engine import play as P
+    from bnb_sim.policies.registry import parse_policy
     from bnb_sim.runner.batch import play_arrays
-    from bnb_sim.runner.experiments import _config, _specs
+    from bnb_sim.runner.config import GameConfig
 
     total = np.zeros(n)
     wins = 0
     games = 0
     threads = engine_threads(threads, n)
     for lineup in plan.lineups:
-        table = [spec, *_specs(lineup)]
+        table = [spec, *(parse_policy(p) for p in lineup)]
         template = None  # per lineup: the seatings of a lineup hold the same policies
         for r in range(plan.players):
             seats = [table[(s - r) % plan.players] for s in range(plan.players)]
             if template is None:
-                template = config = _config(
+                template = config = GameConfig.create(
                     plan.players,
                     seats,
                     seed=seed,
@@ -394,6 +421,7 @@ def _summary_of(scores: dict, keep_seeds: bool) -> dict:
 # the run
 
 
+@keeps_threads
 def run_policy_tune(
     plan: PolicyTune,
     out: Path,
