@@ -364,14 +364,13 @@ def test_integer_policy_parameters_are_rounded():
 
 def test_tuning_leaves_the_engine_thread_count_as_it_was(tmp_path):
     from bnb_sim._jit import numba
-    from bnb_sim.tune.game_tune import plan_game_tune, run_game_tune
+    from bnb_sim.tune.policy_tune import plan_policy_tune, run_policy_tune
 
     if numba.config.NUMBA_NUM_THREADS < 2:
         pytest.skip("needs two cores")
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-    plan = plan_game_tune(
-        params=["mobs.enderman.hearts=5..6"], targets=["game_length=min"], players=2,
-        policies=["random"], budget=800, method="ntbea", games_per_eval=20, top=1,
-    )  # fmt: skip
-    run_game_tune(plan, tmp_path / "t")  # blocks of 20 games run on one thread
+    plan = plan_policy_tune("heuristic", against=["greedy"], players=2, budget=400,
+                            params=["board=0..3"])  # fmt: skip
+    assert plan.seeds_final < 64  # even the last stage runs on one thread
+    run_policy_tune(plan, tmp_path / "t")
     assert numba.get_num_threads() == numba.config.NUMBA_NUM_THREADS
