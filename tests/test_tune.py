@@ -374,3 +374,14 @@ def test_tuning_leaves_the_engine_thread_count_as_it_was(tmp_path):
     assert plan.seeds_final < 64  # even the last stage runs on one thread
     run_policy_tune(plan, tmp_path / "t")
     assert numba.get_num_threads() == numba.config.NUMBA_NUM_THREADS
+
+
+def test_a_single_seed_evaluation_without_a_standard_error_survives_the_ledger(tmp_path):
+    store = TuneStore(tmp_path / "t", {})
+
+    def evaluate(stage, block, index, p):  # one seed: no standard error (NaN -> null)
+        return {"score": -abs(p["a"] - 0.5), "se": float("nan"), "n": 1}
+
+    space = Space((Continuous("a", 0, 1),))
+    result = run_cmaes(space, {"a": 0.1}, store.memo(evaluate), generations=2, seed=0)
+    assert np.isnan(result["generations"][0]["candidates"][0]["se"])

@@ -126,9 +126,10 @@ def run_cmaes(
 
 
 def _score_fields(result: dict) -> dict:
+    se = result.get("se")  # None when stored as JSON from a NaN (a single seed)
     return {
         "score": float(result["score"]),
-        "se": float(result.get("se", math.nan)),
+        "se": math.nan if se is None else float(se),
         "n": int(result.get("n", 0)),
     }
 
