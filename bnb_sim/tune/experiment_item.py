@@ -27,7 +27,7 @@ Everything is validated (planned) when the file is read, before any game. Pure P
 from __future__ import annotations
 
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +71,7 @@ class TuneSpec:
     what: str = "policy"
     plan: Any = None  # a PolicyTune or a GameTune
     dir: str | None = None
+    readings: dict = field(default_factory=dict)  # items of other kinds may set rule readings
     kind: str = "tune"
 
     @property
@@ -133,7 +134,11 @@ def parse_tune_item(r, common: dict) -> TuneSpec:
     except BnbError as exc:
         msg = str(exc)
         raise BnbError(msg if r.source in msg else f"{r.source}: {r.where}: {msg}") from None
-    return TuneSpec(**common, what=what, plan=plan, dir=r.str("dir", None))
+    if common.get("readings"):
+        raise BnbError(f"{r.source}: {r.where}: [[tune]] items do not take rule readings yet")
+    known = {f.name for f in fields(TuneSpec)}
+    shared_keys = {k: v for k, v in common.items() if k in known}
+    return TuneSpec(**shared_keys, what=what, plan=plan, dir=r.str("dir", None))
 
 
 def run_tune_item(spec: TuneSpec, *, threads=None, progress=None) -> dict:
