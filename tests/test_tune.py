@@ -385,3 +385,21 @@ def test_a_single_seed_evaluation_without_a_standard_error_survives_the_ledger(t
     space = Space((Continuous("a", 0, 1),))
     result = run_cmaes(space, {"a": 0.1}, store.memo(evaluate), generations=2, seed=0)
     assert np.isnan(result["generations"][0]["candidates"][0]["se"])
+
+
+def test_balance_value_in_the_search_equals_the_reported_metric():
+    import pandas as pd
+
+    from bnb_sim.analysis.stats import balance_metric
+    from bnb_sim.tune.targets import measure
+
+    rng = np.random.default_rng(1)
+    games, seats = 300, 3
+    winner = rng.choice(seats, size=games, p=[0.4, 0.35, 0.25])
+    frame = pd.DataFrame({
+        "game": np.repeat(np.arange(games), seats),
+        "seat": np.tile(np.arange(seats), games),
+        "won": (np.tile(np.arange(seats), games) == np.repeat(winner, seats)),
+    })  # fmt: skip
+    fast = measure(Target("balance", "max"), frame, pd.DataFrame(), intervals=False)
+    assert fast["value"] == pytest.approx(balance_metric(frame)["value"]) and fast["n"] == games
