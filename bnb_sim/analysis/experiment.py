@@ -25,6 +25,7 @@ from typing import Any
 import pandas as pd
 
 from bnb_sim.errors import BnbError
+from bnb_sim.tune.experiment_item import TUNE_KEYS
 
 __all__ = [
     "KINDS",
@@ -44,7 +45,7 @@ __all__ = [
 MAX_FILE_BYTES = 1024 * 1024
 MAX_GAMES = 10_000_000
 MAX_ITEMS = 100
-KINDS = ("simulation", "tournament", "sweep", "compare")
+KINDS = ("simulation", "tournament", "sweep", "compare", "tune")
 SEATINGS = ("rotate", "fixed", "random")
 VARIANTS = ("standard", "beginner")
 
@@ -289,6 +290,7 @@ ALLOWED = {
         "beta",
         "max_games",
     ),
+    "tune": TUNE_KEYS,
 }
 
 
@@ -388,7 +390,7 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
         if key not in ("experiment", *KINDS):
             raise BnbError(
                 f"{source}: unknown key '{key}' (known: experiment, "
-                "[[simulation]], [[tournament]], [[sweep]], [[compare]])"
+                "[[simulation]], [[tournament]], [[sweep]], [[compare]], [[tune]])"
             )
     head = _Reader(source, "experiment", data.get("experiment", {}), ALLOWED["experiment"])
     seed = head.int("seed", 0, low=0, high=2**63 - 1)
@@ -444,7 +446,7 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
     if not items:
         raise BnbError(
             f"{source}: declares nothing to run (add [[simulation]], [[tournament]], "
-            "[[sweep]] or [[compare]])"
+            "[[sweep]], [[compare]] or [[tune]])"
         )
     if len(items) > MAX_ITEMS:
         raise BnbError(f"{source}: {len(items)} items; the limit is {MAX_ITEMS}")
@@ -453,6 +455,10 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
 
 def _item(kind: str, r: _Reader, common: dict, comps, bootstrap: int):
     where, source = r.where, r.source
+    if kind == "tune":
+        from bnb_sim.tune.experiment_item import parse_tune_item
+
+        return parse_tune_item(r, common)
     if kind == "simulation":
         players = _players(r, 2)
         return SimulationSpec(
@@ -583,6 +589,10 @@ def load_experiment(path: str | os.PathLike) -> Experiment:
 
 
 def _games_text(spec) -> str:
+    if spec.kind == "tune":
+        from bnb_sim.tune.experiment_item import games_text
+
+        return games_text(spec)
     if spec.kind == "simulation":
         return f"{spec.games:,} games"
     if spec.kind == "tournament":
@@ -598,6 +608,10 @@ def _games_text(spec) -> str:
 
 
 def _what(spec) -> str:
+    if spec.kind == "tune":
+        from bnb_sim.tune.experiment_item import what_text
+
+        return what_text(spec)
     if spec.kind == "compare":
         vs = f" against {', '.join(spec.opponents)}" if spec.opponents else " head-to-head"
         return f"{spec.a} vs {spec.b}{vs}"
@@ -609,6 +623,8 @@ def _what(spec) -> str:
 
 def _played(outcome: ItemOutcome) -> int:
     spec, result = outcome.spec, outcome.result
+    if spec.kind == "tune":
+        return int(result["games"])
     if spec.kind == "simulation":
         return len(result[1])
     if spec.kind == "tournament":
@@ -747,6 +763,10 @@ def build_experiment_report(
         elif spec.kind == "sweep":
             sections = sweep.sweep_sections(result, spec.name)
             summary = sweep.sweep_summary(result)
+        elif spec.kind == "tune":
+            from bnb_sim.tune.experiment_item import tune_sections
+
+            sections, summary = tune_sections(result, spec.name)
         else:
             sections = compare.compare_sections(result, spec.name)
             summary = compare.compare_summary(result)

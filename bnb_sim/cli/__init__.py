@@ -45,6 +45,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "sweep",
         "Re-run games under component variants; effects on win rates and XP.",
     ),
+    "tune": (
+        "bnb_sim.cli.tune_cmd",
+        "tune",
+        "Tune a bot's weights or the game's components toward a target (CMA-ES, NTBEA).",
+    ),
     "run": (
         "bnb_sim.cli.run_cmd",
         "run",

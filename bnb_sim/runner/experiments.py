@@ -661,6 +661,10 @@ def run_item(spec, *, threads: int | None = None, progress: Progress = None):
             progress=progress,
             **common,
         )
+    if spec.kind == "tune":
+        from bnb_sim.tune.experiment_item import run_tune_item
+
+        return run_tune_item(spec, threads=threads, progress=progress)
     raise BnbError(f"unknown experiment item kind '{spec.kind}'")
 
 

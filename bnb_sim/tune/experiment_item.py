@@ -1,0 +1,210 @@
+"""The ``[[tune]]`` item of experiment files (``bnb run``; docs/experiments.md, docs/tuning.md).
+
+::
+
+    [[tune]]
+    name = "stronger heuristic"
+    what = "policy"                    # or "game"
+    policy = "heuristic"               # what = "policy": the start spec
+    against = ["greedy", "heuristic"]  # the field
+    players = 2
+    budget = 20000
+    params = ["board=0..3"]            # as --param (default: every weight but xp)
+    dir = "tunes/heuristic"            # optional tuning folder (tune.json: re-running resumes)
+
+    [[tune]]
+    what = "game"
+    params = ["mobs.enderman.hearts=4..8"]
+    targets = ["first_player_advantage=0", "balance=max"]
+    policies = ["heuristic", "greedy", "random", "random"]
+    players = 4
+    budget = 30000
+
+Everything is validated (planned) when the file is read, before any game. Pure Python here;
+:func:`run_tune_item` plays.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from bnb_sim.errors import BnbError
+
+__all__ = ["TUNE_KEYS", "TuneSpec", "parse_tune_item", "run_tune_item", "tune_sections"]
+
+TUNE_KEYS = (
+    "name",
+    "seed",
+    "variant",
+    "components",
+    "set",
+    "what",
+    "policy",
+    "against",
+    "players",
+    "budget",
+    "params",
+    "targets",
+    "policies",
+    "method",
+    "top",
+    "population",
+    "sigma",
+    "seeds_per_candidate",
+    "games_per_eval",
+    "dir",
+)
+MAX_BUDGET = 10_000_000
+
+
+@dataclass
+class TuneSpec:
+    name: str
+    seed: int
+    variant: str
+    components: Any
+    component_files: list[str]
+    overrides: dict
+    what: str = "policy"
+    plan: Any = None  # a PolicyTune or a GameTune
+    dir: str | None = None
+    readings: dict = field(default_factory=dict)  # items of other kinds may set rule readings
+    kind: str = "tune"
+
+    @property
+    def players(self) -> int:
+        return self.plan.players
+
+    @property
+    def policies(self) -> list[str]:
+        if self.what == "policy":
+            return [self.plan.policy, *self.plan.against]
+        return list(self.plan.policies)
+
+
+def parse_tune_item(r, common: dict) -> TuneSpec:
+    """A :class:`TuneSpec` from an experiment reader ``r`` (``analysis.experiment._Reader``)."""
+    from bnb_sim.tune.game_tune import plan_game_tune
+    from bnb_sim.tune.policy_tune import plan_policy_tune
+
+    what = r.str("what", "policy", ("policy", "game"))
+    budget = r.int("budget", None, low=1, high=MAX_BUDGET)
+    if budget is None:
+        r.fail("budget", "is required (games to spend)")
+    params = r.str_list("params", [])
+    top = r.int("top", 3, low=1, high=50)
+    shared = dict(
+        budget=budget,
+        seed=common["seed"],
+        top=top,
+        components=common["components"],
+        variant=common["variant"],
+    )
+    try:
+        if what == "policy":
+            against = r.str_list("against", None)
+            if not against:
+                r.fail("against", 'is required for what = "policy" (the field)')
+            plan = plan_policy_tune(
+                r.str("policy", "heuristic"),
+                against=against,
+                players=r.int("players", 2, low=2, high=4),
+                params=params,
+                population=r.int("population", None, low=2, high=1000),
+                sigma=r.float("sigma", 0.2),
+                seeds_per_candidate=r.int("seeds_per_candidate", None, low=1, high=1_000_000),
+                **shared,
+            )
+        else:
+            if not params:
+                r.fail("params", 'is required for what = "game" (e.g. ["mobs.witch.hearts=3..7"])')
+            plan = plan_game_tune(
+                params=params,
+                targets=r.str_list("targets", []),
+                players=r.int("players", 4, low=2, high=4),
+                policies=r.str_list("policies", ["heuristic"]),
+                method=r.str("method", "auto", ("auto", "grid", "ntbea")),
+                games_per_eval=r.int("games_per_eval", None, low=2, high=10_000_000),
+                component_files=common["component_files"],
+                **shared,
+            )
+    except BnbError as exc:
+        msg = str(exc)
+        raise BnbError(msg if r.source in msg else f"{r.source}: {r.where}: {msg}") from None
+    if common.get("readings"):
+        raise BnbError(f"{r.source}: {r.where}: [[tune]] items do not take rule readings yet")
+    known = {f.name for f in fields(TuneSpec)}
+    shared_keys = {k: v for k, v in common.items() if k in known}
+    return TuneSpec(**shared_keys, what=what, plan=plan, dir=r.str("dir", None))
+
+
+def run_tune_item(spec: TuneSpec, *, threads=None, progress=None) -> dict:
+    """Play a ``[[tune]]`` item into its folder (``dir``, resumed when it holds the same run;
+    a temporary folder without ``dir``) and return the result dict."""
+    from bnb_sim.tune.game_tune import run_game_tune
+    from bnb_sim.tune.policy_tune import run_policy_tune
+
+    runner = run_policy_tune if spec.what == "policy" else run_game_tune
+
+    def go(folder: Path, resume: bool) -> dict:
+        return runner(spec.plan, folder, resume=resume, threads=threads, progress=progress)
+
+    if spec.dir is None:
+        with tempfile.TemporaryDirectory(prefix="bnb-tune-") as tmp:
+            return go(Path(tmp) / "tune", False)
+    folder = Path(spec.dir)
+    result = go(folder, (folder / "tune.json").exists())
+    _write_answer(spec, result, folder)
+    return result
+
+
+def _write_answer(spec: TuneSpec, result: dict, folder: Path) -> None:
+    """The answer file in the item's folder, as ``bnb tune`` writes it."""
+    from bnb_sim.cli.tune_cmd import OVERRIDE_FILE, WEIGHTS_FILE
+
+    header = [f"tuned by the experiment item '{spec.name}'"]
+    if spec.what == "policy":
+        from bnb_sim.tune.policy_tune import write_weights
+
+        write_weights(folder / WEIGHTS_FILE, spec.plan.family, result["weights"], header)
+    else:
+        from bnb_sim.tune.game_tune import write_override
+
+        write_override(spec.plan, result["best"], folder / OVERRIDE_FILE, header)
+
+
+def games_text(spec: TuneSpec) -> str:
+    return f"budget {spec.plan.budget:,} games"
+
+
+def what_text(spec: TuneSpec) -> str:
+    if spec.what == "policy":
+        return (
+            f"tune {spec.plan.policy} against {', '.join(spec.plan.against)}, "
+            f"{spec.plan.players} players"
+        )
+    targets = ", ".join(t.describe() for t in spec.plan.targets)
+    return f"tune {', '.join(spec.plan.space.names)} toward {targets}"
+
+
+def tune_sections(result: dict, name: str):
+    """The item's report sections (titles and figure names prefixed with ``name``) and its
+    summary."""
+    from bnb_sim.analysis.report import _slug
+    from bnb_sim.tune.report import build_game_report, build_policy_report
+
+    if result["kind"] == "tune-policy":
+        builder = build_policy_report(result)
+    else:
+        builder = build_game_report(result)
+    sections = builder.sections
+    for section in sections:
+        section.title = f"{name}: tuning, {section.title.lower()}"
+        section.anchor = _slug(section.title)
+        for fig in section.figures:
+            fig.name = _slug(f"{name}-{fig.name}")
+    summary = {k: result[k] for k in result if k not in ("search", "ranking", "sensitivity")}
+    return sections, summary

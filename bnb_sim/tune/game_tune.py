@@ -1,0 +1,510 @@
+"""``bnb tune game``: search component values toward targets (first-player advantage, ...).
+
+Design (every number counted in games, out of ``--budget``):
+
+* **Parameters.** ``--param PATH=LO..HI`` (integers) or ``--param PATH=V1,V2,...`` (any
+  values, e.g. bonus targets) for any dotted key a sweep accepts; every value is validated by
+  the component loader before a game is played.
+* **Targets.** :mod:`bnb_sim.tune.targets` (several combine into one score, documented there).
+* **Search (70% of the budget).** An exhaustive grid when the space is small (``--method
+  auto`` picks it when NTBEA would evaluate each point at least :data:`GRID_FACTOR` times
+  on average anyway): every point on the same seeds. Otherwise NTBEA
+  (:func:`bnb_sim.tune.search.run_ntbea`), one evaluation of ``--games-per-eval`` games per
+  iteration, each iteration on new seeds of the search stream.
+* **Re-evaluation (30%).** The ``--top`` best settings (by the model, or by the grid's
+  score) and the component file's own values are played on fresh seeds (another stream), all
+  on the same seeds, and every target is estimated with its 95% interval; the best combined
+  score is the answer. The answer is written as a component override file
+  (``tuned-components.toml``) that any command takes as ``--components``.
+* **Sensitivity.** For every parameter and value: the mean of each target over the search's
+  evaluations with that value (a plot and a table).
+
+Seating rotates with the game index (``seating = "rotate"``), so every policy sits in every
+seat equally often; ``--games-per-eval`` and the stage sizes are multiples of the players.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bnb_sim.errors import BnbError
+from bnb_sim.tune.policy_tune import keeps_threads
+from bnb_sim.tune.search import derive_seed, run_grid, run_ntbea
+from bnb_sim.tune.space import Categorical, Space, discrete_param, parse_range
+from bnb_sim.tune.store import TuneStore
+from bnb_sim.tune.targets import Target, combined_score, measure, parse_target, per_game
+
+__all__ = ["GameTune", "plan_game_tune", "run_game_tune", "write_override"]
+
+STREAM_SEARCH, STREAM_REEVAL = 1, 2
+SHARE_REEVAL = 0.3
+GRID_FACTOR = 4
+MIN_ITERATIONS = 10
+MIN_FINAL_GAMES = 100
+TUNE_REASON = "chosen by bnb tune"
+_SEAT_KEEP = ("game", "seat", "policy", "won", "xp")
+Progress = Callable[[str], None] | None
+Advance = Callable[[int], None] | None
+
+
+@dataclass
+class GameTune:
+    space: Space
+    targets: list[Target]
+    players: int
+    policies: list[str]  # in player order (cycled over the players)
+    budget: int
+    seed: int
+    method: str  # "grid" or "ntbea"
+    games_per_eval: int
+    iterations: int
+    top: int
+    games_final: int
+    explore: float
+    neighbours: int
+    variant: str = "standard"
+    components: Any = None
+    component_files: list[str] = field(default_factory=list)
+
+    @property
+    def planned_games(self) -> dict[str, int]:
+        return {
+            "search": self.iterations * self.games_per_eval,
+            "reeval": (self.top + 1) * self.games_final,
+        }
+
+    def spec_dict(self) -> dict:
+        return {
+            "command": "game",
+            "space": self.space.to_dict(),
+            "targets": [t.to_dict() for t in self.targets],
+            "players": self.players,
+            "policies": self.policies,
+            "budget": self.budget,
+            "seed": self.seed,
+            "method": self.method,
+            "games_per_eval": self.games_per_eval,
+            "iterations": self.iterations,
+            "top": self.top,
+            "games_final": self.games_final,
+            "explore": self.explore,
+            "neighbours": self.neighbours,
+            "variant": self.variant,
+            "components": self.components.content_hash,
+        }
+
+    def baseline(self) -> dict:
+        from bnb_sim.analysis.sweep import _lookup
+
+        return {p.name: _lookup(self.components.data, p.name) for p in self.space.params}
+
+    def components_for(self, point: dict):
+        return self.components.with_values(point, origin="bnb tune")
+
+
+def _round_down(n: int, k: int) -> int:
+    return (int(n) // k) * k
+
+
+def plan_game_tune(
+    *,
+    params: Sequence[str],
+    targets: Sequence[str],
+    players: int,
+    policies: Sequence[str],
+    budget: int,
+    seed: int = 0,
+    method: str = "auto",
+    games_per_eval: int | None = None,
+    top: int = 3,
+    explore: float = 1.0,
+    neighbours: int = 50,
+    components=None,
+    component_files: Sequence[str] = (),
+    variant: str = "standard",
+) -> GameTune:
+    """Validate every value, target and policy and split the budget (before any game)."""
+    from bnb_sim.components import Components, load_components
+    from bnb_sim.policies.registry import parse_policies
+
+    if not isinstance(components, Components):
+        components = load_components(list(component_files) or None)
+    players = int(players)
+    if not 2 <= players <= 4:
+        raise BnbError(f"tune: --players must be between 2 and 4, got {players}")
+    specs = parse_policies(list(policies), players)
+    labels = [s.label for s in specs]
+    space = Space(
+        tuple(discrete_param(*parse_range(t, integer=True, allow_list=True)) for t in params)
+    )
+    for p in space.params:
+        ends = p.values() if isinstance(p, Categorical) else [p.lo, p.hi]
+        for v in ends:
+            components.with_values({p.name: v}, origin="--param")  # names the path and value
+    if not targets:
+        raise BnbError("tune: give at least one --target (e.g. first_player_advantage=0)")
+    parsed = [parse_target(t, labels) for t in targets]
+    keys = [t.key for t in parsed]
+    dup = next((k for k in keys if keys.count(k) > 1), None)
+    if dup:
+        raise BnbError(f"tune: --target {dup} is given twice")
+    if method not in ("auto", "grid", "ntbea"):
+        raise BnbError(f"tune: --method must be auto, grid or ntbea, got '{method}'")
+    if int(top) < 1:
+        raise BnbError("tune: --top must be at least 1")
+    if not explore >= 0:
+        raise BnbError("tune: --explore must be >= 0")
+    budget = int(budget)
+    games_final = _round_down(int(budget * SHARE_REEVAL) // (int(top) + 1), players)
+    search_budget = budget - (int(top) + 1) * games_final
+    g = games_per_eval or max(players * 25, 100)
+    g = _round_down(g, players)
+    if g < players:
+        raise BnbError(f"tune: --games-per-eval must be at least {players} (the players)")
+    size = space.size
+    if method == "auto":
+        method = "grid" if size * GRID_FACTOR * g <= search_budget else "ntbea"
+    if method == "grid":
+        g = _round_down(search_budget // size, players)
+        iterations = int(size)
+        need = math.ceil((size * players * 10) / (1 - SHARE_REEVAL))
+        if g < players * 10:
+            raise BnbError(
+                f"tune: --budget {budget:,} is too small for a grid of {size:,} points "
+                f"({players * 10} games each at least); give at least --budget {need:,} "
+                "or --method ntbea"
+            )
+    else:
+        iterations = search_budget // g
+        if iterations < MIN_ITERATIONS:
+            need = math.ceil(MIN_ITERATIONS * g / (1 - SHARE_REEVAL))
+            raise BnbError(
+                f"tune: --budget {budget:,} is too small for NTBEA with {g:,} games per "
+                f"evaluation; give at least --budget {need:,} (or a smaller --games-per-eval)"
+            )
+    if games_final < MIN_FINAL_GAMES:
+        need = math.ceil(MIN_FINAL_GAMES * (int(top) + 1) / SHARE_REEVAL)
+        raise BnbError(f"tune: --budget {budget:,} is too small; give at least {need:,}")
+    return GameTune(
+        space=space,
+        targets=parsed,
+        players=players,
+        policies=labels,
+        budget=budget,
+        seed=int(seed),
+        method=method,
+        games_per_eval=int(g),
+        iterations=int(iterations),
+        top=int(top),
+        games_final=int(games_final),
+        explore=float(explore),
+        neighbours=int(neighbours),
+        variant=variant,
+        components=components,
+        component_files=list(component_files),
+    )
+
+
+# --------------------------------------------------------------------------------------
+# playing
+
+
+def _keep(column: str) -> bool:
+    return column in _SEAT_KEEP or column.startswith("xp_")
+
+
+def play_point(
+    plan: GameTune, point: dict, seed: int, start: int, n: int, *, intervals: bool, threads=None
+) -> dict:
+    """Games ``start .. start+n-1`` under ``point``: the targets and the combined score."""
+    from bnb_sim.runner.config import GameConfig
+    from bnb_sim.runner.experiments import play_games
+    from bnb_sim.tune.policy_tune import engine_threads
+
+    config = GameConfig.create(
+        plan.players,
+        plan.policies,
+        seed=seed,
+        components=plan.components_for(point),
+        variant=plan.variant,
+        seating="rotate",
+    )
+    seats, games = play_games(
+        config, n, start=start, threads=engine_threads(threads, n), keep=_keep
+    )
+    estimates = {
+        t.key: measure(t, seats, games, intervals=intervals, seed=seed) for t in plan.targets
+    }
+    out = {"score": combined_score(plan.targets, estimates), "n": n, "games": n}
+    out["targets"] = estimates
+    if intervals:  # the re-evaluation keeps per-game terms for paired differences
+        terms = {t.key: per_game(t, seats, games) for t in plan.targets}
+        out["per_game"] = {
+            k: [round(float(v), 6) for v in x] for k, x in terms.items() if x is not None
+        }
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# the run
+
+
+@keeps_threads
+def run_game_tune(
+    plan: GameTune,
+    out: Path,
+    *,
+    resume: bool = False,
+    force: bool = False,
+    threads: int | None = None,
+    progress: Progress = None,
+    advance: Advance = None,
+) -> dict:
+    store = TuneStore(out, plan.spec_dict(), resume=resume, force=force)
+    if advance is not None and store.games_done():
+        advance(store.games_done())
+    seeds = {
+        "search": derive_seed(plan.seed, STREAM_SEARCH),
+        "reeval": derive_seed(plan.seed, STREAM_REEVAL),
+    }
+    sizes = {"search": plan.games_per_eval, "reeval": plan.games_final}
+
+    def play(stage: str, block: int, index: int, point: dict) -> dict:
+        n = sizes[stage]
+        result = play_point(
+            plan, point, seeds[stage], block * n, n, intervals=stage == "reeval", threads=threads
+        )
+        if advance is not None:
+            advance(n)
+        return result
+
+    evaluate = store.memo(play)
+
+    def on_step(record: dict) -> None:
+        if progress is not None and (record["iteration"] + 1) % max(1, plan.iterations // 10) == 0:
+            progress(
+                f"  {record['iteration'] + 1}/{plan.iterations} evaluations; last: "
+                f"{plan.space.point_key(record['point'])} score {record['score']:.2f}"
+            )
+
+    if plan.method == "grid":
+        search = run_grid(plan.space, evaluate, on_point=on_step)
+    else:
+        search = run_ntbea(
+            plan.space,
+            evaluate,
+            iterations=plan.iterations,
+            seed=plan.seed,
+            neighbours=plan.neighbours,
+            explore=plan.explore,
+            start=_start_point(plan),
+            on_iteration=on_step,
+        )
+    finalists = [("baseline", plan.baseline())]
+    for entry in search["ranking"]:
+        if len(finalists) > plan.top:
+            break
+        if all(entry["point"] != p for _, p in finalists):
+            finalists.append(("search", entry["point"]))
+    if progress is not None:
+        progress(f"  re-evaluating {len(finalists)} settings on {plan.games_final:,} fresh games")
+    reeval = []
+    for i, (origin, point) in enumerate(finalists):
+        r = evaluate("reeval", 0, i, point)
+        reeval.append(
+            {
+                "origin": origin,
+                "point": point,
+                "score": r["score"],
+                "targets": r["targets"],
+                "games": r["games"],
+                "per_game": r.get("per_game", {}),
+            }
+        )
+    _paired_with_baseline(reeval)
+    best = max(range(len(reeval)), key=lambda i: reeval[i]["score"])
+    result = {
+        "kind": "tune-game",
+        "method": plan.method,
+        "players": plan.players,
+        "policies": plan.policies,
+        "seed": plan.seed,
+        "budget": plan.budget,
+        "games": store.games_done(),
+        "planned_games": plan.planned_games,
+        "space": plan.space.to_dict(),
+        "targets": [t.to_dict() for t in plan.targets],
+        "baseline": plan.baseline(),
+        "search": [
+            {k: r[k] for k in ("iteration", "point", "score", "targets")}
+            for r in search["iterations"]
+        ],
+        "ranking": search["ranking"][: max(10, plan.top)],
+        "reeval": reeval,
+        "winner": best,
+        "best": reeval[best]["point"],
+        "sensitivity": sensitivity(plan, search["iterations"]),
+    }
+    store.finish(result)
+    return result
+
+
+def _paired_with_baseline(reeval: list[dict]) -> None:
+    """Each finalist's paired difference from the baseline (same seeds) per target that has
+    per-game terms: Student t on the per-game differences."""
+    from bnb_sim.analysis.stats import paired_difference
+
+    base = reeval[0]["per_game"]  # the baseline is the first finalist
+    for i, r in enumerate(reeval):
+        terms = r.pop("per_game")
+        if i == 0:
+            r["vs_baseline"] = {}
+            continue
+        r["vs_baseline"] = {k: paired_difference(x, base[k]) for k, x in terms.items()}
+
+
+def _start_point(plan: GameTune) -> dict | None:
+    """NTBEA starts from the file's values when they lie in the space (else at random)."""
+    base = plan.baseline()
+    for p in plan.space.params:
+        if base[p.name] not in p.values():
+            return None
+    return base
+
+
+def sensitivity(plan: GameTune, history: list[dict]) -> list[dict]:
+    """Per parameter, value and target (and the score): mean over the search's evaluations."""
+    rows = []
+    keys = [t.key for t in plan.targets] + ["score"]
+    for p in plan.space.params:
+        for value in p.values():
+            recs = [r for r in history if r["point"][p.name] == value]
+            if not recs:
+                continue
+            for key in keys:
+                x = np.array(
+                    [r["score"] if key == "score" else r["targets"][key]["value"] for r in recs],
+                    dtype=float,
+                )
+                x = x[np.isfinite(x)]
+                se = float(x.std(ddof=1) / math.sqrt(x.size)) if x.size > 1 else math.nan
+                rows.append(
+                    {
+                        "param": p.name,
+                        "value": value,
+                        "target": key,
+                        "mean": float(x.mean()) if x.size else math.nan,
+                        "se": se,
+                        "evaluations": int(x.size),
+                    }
+                )
+    return rows
+
+
+# --------------------------------------------------------------------------------------
+# the override file
+
+_BARE = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _toml_key(key: str) -> str:
+    return key if _BARE.match(key) else json.dumps(key)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        inner = ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items())
+        return "{ " + inner + " }" if inner else "{}"
+    raise BnbError(f"tune: cannot write the value {value!r} to TOML")
+
+
+def _provenance_table(data: dict, path: str) -> list[str]:
+    """The parts of the nearest table above ``path`` that carries ``provenance``."""
+    parts = path.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        node: Any = data
+        for part in parts[:cut]:
+            node = node[int(part)] if isinstance(node, list) else node[part]
+        if isinstance(node, dict) and "provenance" in node:
+            return parts[:cut]
+    raise BnbError(f"tune: no provenance table above '{path}'")
+
+
+def _override_entries(tuned: dict, paths: Sequence[str]) -> dict[tuple, dict]:
+    """``{table parts: {key: value}}``: what an override must restate for ``paths``."""
+    out: dict[tuple, dict] = {}
+    for path in paths:
+        table = _provenance_table(tuned, path)
+        numeric = next((i for i, p in enumerate(table) if p.isdigit()), None)
+        if numeric is not None:
+            # inside an array of tables: arrays replace whole, so restate the whole array
+            head, key = table[: numeric - 1], table[numeric - 1]
+            node = tuned
+            for part in head:
+                node = node[part]
+            out.setdefault(tuple(head), {})[key] = node[key]
+            continue
+        node = tuned
+        for part in table:
+            node = node[part]
+        entry = out.setdefault(tuple(table), {})
+        entry[path.split(".")[len(table)]] = node[path.split(".")[len(table)]]
+        for key in ("provenance", "source", "reason"):
+            if key in node:
+                entry[key] = node[key]
+    return out
+
+
+def _retag(value: Any, reason: str) -> Any:
+    from bnb_sim.components.model import SWEEP_REASON
+
+    if value == SWEEP_REASON:
+        return reason
+    if isinstance(value, dict):
+        return {k: _retag(v, reason) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_retag(v, reason) for v in value]
+    return value
+
+
+def write_override(plan: GameTune, point: dict, path: Path, header: Sequence[str] = ()) -> Path:
+    """Write ``point`` as a component override and check it loads back to those values."""
+    from bnb_sim.analysis.sweep import _lookup
+    from bnb_sim.components import load_components
+
+    tuned = plan.components_for(point).data
+    reason = f"{TUNE_REASON} ({', '.join(t.describe() for t in plan.targets)})"
+    lines = [f"# {h}" for h in header]
+    lines.append(
+        "# a component override: pass it as --components "
+        f"{' '.join([*plan.component_files, path.name])}"
+    )
+    for table, entries in _override_entries(tuned, list(point)).items():
+        lines += ["", f"[{'.'.join(_toml_key(p) for p in table)}]"]
+        for key, value in entries.items():
+            lines.append(f"{_toml_key(key)} = {_toml_value(_retag(value, reason))}")
+    try:
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise BnbError(f"tune: cannot write {path} ({exc.strerror or exc})") from None
+    loaded = load_components([*plan.component_files, str(path)])
+    for key, value in point.items():
+        if _lookup(loaded.data, key) != value:
+            raise BnbError(f"tune: {path} does not read back {key} = {value!r}")
+    return path

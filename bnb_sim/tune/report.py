@@ -1,0 +1,363 @@
+"""Terminal text, plots and the report (md + html + summary.json) of a tuning run.
+
+Built on :class:`bnb_sim.analysis.report.ReportBuilder`, like every other report.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from bnb_sim.analysis import plots, tables
+from bnb_sim.analysis.report import ReportBuilder, Section
+
+__all__ = [
+    "build_game_report",
+    "build_policy_report",
+    "convergence_figure",
+    "format_game",
+    "format_policy",
+    "sensitivity_figure",
+]
+
+
+def _fmt(value) -> str:
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
+
+
+def _point_text(point: dict) -> str:
+    return ", ".join(f"{k}={_fmt(v)}" for k, v in point.items())
+
+
+def _score_ci(score: float, se: float) -> str:
+    if se is None or not math.isfinite(se):
+        return f"{score:.3f}"
+    return f"{score:.3f} ± {1.96 * se:.3f}"
+
+
+# --------------------------------------------------------------------------------------
+# policy
+
+
+def _difference_text(comparison: dict) -> str:
+    d = comparison["difference"]
+    return f"{tables.fmt_signed_pp(d['mean_diff'], d['lo'], d['hi'])} (95% CI, paired t)"
+
+
+def _elo_text(elo: dict) -> str:
+    def f(v):
+        if v is None or not math.isfinite(v):
+            return "n/a"
+        return f"{v:+.1f}"
+
+    return f"{f(elo['elo'])} [{f(elo['lo'])}, {f(elo['hi'])}]"
+
+
+def _rate_text(rate: dict) -> str:
+    return f"{tables.fmt_rate(rate['rate'], rate['lo'], rate['hi'])} n={int(rate['n']):,} games"
+
+
+def policy_rows(result: dict) -> list[tuple[str, str]]:
+    c = result["comparison"]
+    return [
+        ("verdict", c["verdict"]),
+        ("difference tuned − start", f"{_difference_text(c)} in mean game score"),
+        ("Elo tuned − start", _elo_text(c["elo"])),
+        ("win rate tuned", _rate_text(c["tuned"]["win_rate"])),
+        ("win rate start", _rate_text(c["start"]["win_rate"])),
+        ("final comparison", f"{c['seeds']:,} fresh seeds, {c['games']:,} games"),
+        ("tuned", _point_text(result["tuned"])),
+        ("start", _point_text(result["start"])),
+        ("field", _field_text(result)),
+        ("games played", f"{result['games']:,} of a budget of {result['budget']:,}"),
+    ]
+
+
+def _field_text(result: dict) -> str:
+    lineups = "; ".join(", ".join(x) for x in result["lineups"])
+    return (
+        f"{result['players']} players against {lineups} "
+        f"({len(result['lineups'])} lineup(s), every seating on every seed)"
+    )
+
+
+def format_policy(result: dict, out=None) -> str:
+    rows = policy_rows(result)
+    width = max(len(k) for k, _ in rows)
+    lines = [f"tune policy {result['policy']}"]
+    lines += [f"  {k.ljust(width)}  {v}" for k, v in rows]
+    if out is not None:
+        lines.append(f"  {'weights'.ljust(width)}  {out}")
+    return "\n".join(lines)
+
+
+def convergence_figure(result: dict):
+    """Best and median candidate score per generation, the final estimates, the CMA-ES mean."""
+    gens = result["search"]["generations"]
+    space = result["space"]["params"]
+    x = np.arange(1, len(gens) + 1)
+    fig, axes = plots.new_figure(6.0, nrows=2, ncols=1, sharex=True)
+    ax = axes[0, 0]
+    best = np.array([g["best_score"] for g in gens], dtype=float)
+    best_se = np.array([g["best_se"] or 0.0 for g in gens], dtype=float)
+    ax.errorbar(
+        x,
+        best,
+        yerr=1.96 * best_se,
+        fmt="o-",
+        ms=3,
+        lw=1,
+        capsize=2,
+        label="best candidate (95% CI)",
+    )
+    ax.plot(x, [g["median_score"] for g in gens], "s--", ms=3, lw=1, label="median candidate")
+    comp = result["comparison"]
+    ax.axhline(
+        comp["tuned"]["score"], color="tab:green", lw=1.5, label="tuned, fresh seeds (final)"
+    )
+    ax.axhline(
+        comp["start"]["score"], color="tab:red", lw=1.5, ls=":", label="start, fresh seeds (final)"
+    )
+    plots._style(ax, "Search: score per generation", None, "mean game score")
+    ax.legend(loc="best")
+    ax = axes[1, 0]
+    for p in space:
+        lo, hi = p["lo"], p["hi"]
+        ax.plot(
+            x,
+            [(g["mean_point"][p["name"]] - lo) / (hi - lo) for g in gens],
+            lw=1.2,
+            label=p["name"],
+        )
+    ax.set_ylim(-0.02, 1.02)
+    plots._style(ax, "CMA-ES mean per generation", "generation", "share of the range")
+    ax.legend(loc="best", ncol=3, fontsize=8)
+    return fig
+
+
+def build_policy_report(result: dict, command: str | None = None) -> ReportBuilder:
+    builder = ReportBuilder(
+        f"bnb-sim tuning: {result['policy']}",
+        f"{result['games']:,} games · budget {result['budget']:,} · seed {result['seed']}",
+    )
+    answer = builder.add(Section("Answer"))
+    answer.text(
+        "The tuned parameters against the start on fresh seeds that no stage of the search "
+        "has seen: both play the same seeds in every seating against the same field, and the "
+        "per-seed difference of their mean game score (a win 1, a shared win 1/k, a loss 0) "
+        "gives the interval. Positive values favour the tuned parameters."
+    )
+    answer.table(pd.DataFrame(policy_rows(result), columns=["", "value"]))
+    if command:
+        answer.text(f"Command: `{command}`")
+    weights = pd.DataFrame(
+        [
+            {
+                "parameter": p["name"],
+                "range": f"{p['lo']:g} .. {p['hi']:g}",
+                "start": _fmt(result["start"][p["name"]]),
+                "tuned": _fmt(result["tuned"][p["name"]]),
+            }
+            for p in result["space"]["params"]
+        ]
+    )
+    answer.table(weights, caption="Tuned parameters (the others keep their start values)")
+    reeval = builder.add(Section("Re-evaluation of the finalists"))
+    reeval.text(
+        "The best search candidates and the final CMA-ES mean, replayed on fresh seeds (the "
+        "same seeds for all of them) with a larger sample; the best of them is the answer. "
+        "Scores: mean game score ± 95% half-width."
+    )
+    reeval.table(
+        pd.DataFrame(
+            [
+                {
+                    "": "answer" if i == result["winner"] else "",
+                    "finalist": r["origin"],
+                    "score": _score_ci(r["score"], r["se"]),
+                    "seeds": f"{r['n']:,}",
+                    "parameters": _point_text(r["point"]),
+                }
+                for i, r in enumerate(result["reeval"])
+            ]
+        )
+    )
+    search = builder.add(Section("Search"))
+    g = result["search"]["generations"]
+    search.text(
+        f"CMA-ES over {len(result['space']['params'])} parameter(s): {len(g)} generations of "
+        f"{len(g[0]['candidates']) if g else 0} candidates, every candidate of a generation on "
+        "the same seeds. The search scores of the best candidates are optimistic (the best of "
+        "many noisy estimates); the lines are the final, unbiased estimates."
+    )
+    search.figure("tune-convergence", convergence_figure(result), "Convergence of the search")
+    search.table(_budget_table(result), caption="Games per stage")
+    builder.summary.update(result)
+    return builder
+
+
+def _budget_table(result: dict) -> pd.DataFrame:
+    planned = result["planned_games"]
+    rows = [{"stage": k, "games": f"{v:,}"} for k, v in planned.items()]
+    rows.append({"stage": "total", "games": f"{sum(planned.values()):,}"})
+    rows.append({"stage": "budget", "games": f"{result['budget']:,}"})
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------------------
+# game
+
+
+def _target_text(t: dict) -> str:
+    name = f"{t['name']}:{t['arg']}" if t.get("arg") else t["name"]
+    goal = t["goal"] if isinstance(t["goal"], str) else f"= {t['goal']:g}"
+    return f"{name} {goal}" + (f" (weight {t['weight']:g})" if t["weight"] != 1 else "")
+
+
+def _estimate_text(key: str, e: dict) -> str:
+    v, lo, hi = e["value"], e.get("lo"), e.get("hi")
+    if key == "game_length":
+        return tables.fmt_mean(v, lo, hi, 1) + " turns"
+    if key == "first_player_advantage":
+        return tables.fmt_signed_pp(v, lo, hi)
+    return tables.fmt_rate(v, lo, hi)
+
+
+def _target_keys(result: dict) -> list[str]:
+    return [f"{t['name']}:{t['arg']}" if t.get("arg") else t["name"] for t in result["targets"]]
+
+
+def _delta_text(key: str, d: dict) -> str:
+    """A paired difference from the baseline: pp for rates, turns for game length."""
+    if key == "game_length":
+        return f"{d['mean_diff']:+.2f} [{d['lo']:+.2f}, {d['hi']:+.2f}] turns"
+    return tables.fmt_signed_pp(d["mean_diff"], d["lo"], d["hi"])
+
+
+def reeval_table(result: dict) -> pd.DataFrame:
+    keys = _target_keys(result)
+    rows = []
+    for i, r in enumerate(result["reeval"]):
+        row = {"": "answer" if i == result["winner"] else "", "setting": r["origin"]}
+        row["values"] = _point_text(r["point"])
+        for key in keys:
+            row[key] = _estimate_text(key.partition(":")[0], r["targets"][key])
+            if key in r.get("vs_baseline", {}):
+                row[f"{key}: Δ vs baseline"] = _delta_text(key, r["vs_baseline"][key])
+            elif any(key in x.get("vs_baseline", {}) for x in result["reeval"]):
+                row[f"{key}: Δ vs baseline"] = "–"
+        row["score"] = f"{r['score']:.2f}"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _target_line(key: str, r: dict) -> str:
+    text = f"{key} {_estimate_text(key.partition(':')[0], r['targets'][key])}"
+    if key in r.get("vs_baseline", {}):
+        text += f" (Δ vs baseline {_delta_text(key, r['vs_baseline'][key])})"
+    return text
+
+
+def format_game(result: dict, override=None) -> str:
+    keys = _target_keys(result)
+    best = result["reeval"][result["winner"]]
+    lines = [
+        f"tune game: {len(result['space']['params'])} parameter(s), "
+        f"{', '.join(_target_text(t) for t in result['targets'])}",
+        f"  method   {result['method']}, {result['games']:,} games of a budget of "
+        f"{result['budget']:,}",
+        f"  best     {_point_text(best['point'])}",
+    ]
+    for r in result["reeval"]:
+        mark = "*" if r is best else " "
+        est = "; ".join(_target_line(k, r) for k in keys)
+        lines.append(
+            f"  {mark} {r['origin']:<8} {_point_text(r['point'])}: {est} "
+            f"(score {r['score']:.2f}, {r['games']:,} games)"
+        )
+    if override is not None:
+        lines.append(f"  components  {override}")
+    return "\n".join(lines)
+
+
+def sensitivity_figure(result: dict):
+    """Mean of each target (rows) per value of each parameter (columns), 95% error bars."""
+    df = pd.DataFrame(result["sensitivity"])
+    params = [p["name"] for p in result["space"]["params"]]
+    keys = _target_keys(result) + ["score"]
+    fig, axes = plots.new_figure(
+        2.2 * len(keys) + 0.6,
+        width=max(4.0, 3.2 * len(params)),
+        nrows=len(keys),
+        ncols=len(params),
+    )
+    for j, param in enumerate(params):
+        for i, key in enumerate(keys):
+            ax = axes[i, j]
+            rows = df[(df["param"] == param) & (df["target"] == key)] if len(df) else df
+            if len(rows):
+                labels = [str(v) for v in rows["value"]]
+                se = rows["se"].fillna(0.0).to_numpy(dtype=float)
+                ax.errorbar(
+                    range(len(labels)), rows["mean"], yerr=1.96 * se, fmt="o-", ms=4, capsize=3
+                )
+                ax.set_xticks(range(len(labels)), labels, rotation=30 if len(labels) > 8 else 0)
+            plots._style(ax, key if j == 0 else "", param if i == len(keys) - 1 else None)
+    fig.suptitle(
+        "Sensitivity: each target by parameter value (search evaluations, 95% CI)", fontsize=11
+    )
+    return fig
+
+
+def build_game_report(result: dict, override=None, command: str | None = None) -> ReportBuilder:
+    builder = ReportBuilder(
+        "bnb-sim tuning: component values",
+        f"{result['games']:,} games · budget {result['budget']:,} · seed {result['seed']} · "
+        f"{result['players']} players: {', '.join(result['policies'])}",
+    )
+    answer = builder.add(Section("Answer"))
+    answer.text(
+        "Targets: " + "; ".join(_target_text(t) for t in result["targets"]) + ". The score "
+        "combines them as −Σ weight · loss (percentage points for rates and shares, turns for "
+        "game length; higher is better). The best settings of the search and the component "
+        "file's own values (baseline) were replayed on fresh seeds, the same seeds for all; "
+        "every estimate has its 95% interval. Δ vs baseline: the paired difference from the "
+        "baseline on those same games (Student t on the per-game differences), for the "
+        "targets that are means over games."
+    )
+    answer.table(reeval_table(result))
+    if override is not None:
+        answer.text(f"Component override with the answer: `{override}` (use `--components`).")
+    if command:
+        answer.text(f"Command: `{command}`")
+    sens = builder.add(Section("Sensitivity"))
+    sens.text(
+        "How each target moves with each parameter: the mean over the search's evaluations "
+        "that had that value (the other parameters vary), with 95% intervals over those "
+        "evaluations. A flat panel means the target does not depend on that parameter."
+    )
+    sens.figure("tune-sensitivity", sensitivity_figure(result), "Sensitivity of the targets")
+    search = builder.add(Section("Search"))
+    search.text(
+        f"Method: {result['method']} ({len(result['search'])} evaluations). Ranking by the "
+        "model's estimate (NTBEA) or the grid's score:"
+    )
+    search.table(
+        pd.DataFrame(
+            [
+                {
+                    "setting": _point_text(r["point"]),
+                    "estimate": f"{r['estimate']:.2f}",
+                    "evaluations": r["evaluations"],
+                }
+                for r in result["ranking"]
+            ]
+        )
+    )
+    search.table(_budget_table(result), caption="Games per stage")
+    builder.summary.update(result)
+    return builder
