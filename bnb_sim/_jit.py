@@ -21,7 +21,7 @@ import warnings
 
 _PACKAGE = pathlib.Path(__file__).resolve().parent
 # Folders whose modules contain @njit code; a change in any of them invalidates the cache.
-_KERNEL_FOLDERS = ("engine", "policies")
+_KERNEL_FOLDERS = ("engine", "policies", "games")
 
 
 def kernel_fingerprint() -> str:
