@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from bnb_sim.cli.options import components_option
+from bnb_sim.cli.options import components_option, game_option, game_options, other_game_handler
 
 MAX_SIMULATE = 10_000_000  # same as bnb_sim.odds.MAX_SIMULATE (kept here to avoid the import)
 
@@ -107,14 +107,21 @@ def _table_text(rows: list[Any], detonate: dict[str, int]) -> str:
 
 
 @click.command("odds")
+@game_option
+@game_options("odds")
 @click.option(
     "--pile",
-    required=True,
+    default=None,
     metavar="SPEC",
     help="Weapon pile, e.g. 'stone_sword,wooden_sword,potato*3,bow*2,tnt' (names or aliases).",
 )
 @click.option("--hearts", type=int, default=None, help="Mob hearts to beat (a positive integer).")
-@click.option("--mob", default=None, metavar="NAME", help="Take the hearts from this mob.")
+@click.option(
+    "--mob",
+    default=None,
+    metavar="NAME",
+    help="Take the hearts from this mob (Heroes of the Village: a fight value or a mob).",
+)
 @components_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option(
@@ -133,12 +140,18 @@ def odds(
     as_json: bool,
     simulate: int | None,
     seed: int,
+    game=None,
+    **game_specific,
 ) -> None:
     """Exact odds of winning a fight with a weapon pile (R-FIGHT-2 to R-FIGHT-5).
 
     With --hearts or --mob: one answer; with neither, a table over every heart value a mob
     has. TNT is detonated only when that turns a loss into a win, as few as needed.
     """
+    if other_game_handler(click.get_current_context(), "odds", game):
+        return
+    if pile is None:
+        raise click.UsageError("Missing option '--pile'.")
     if hearts is not None and mob is not None:
         raise click.BadParameter("give --hearts or --mob, not both", param_hint="'--hearts'")
     if hearts is not None and hearts < 1:

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from bnb_sim.cli.options import components_option
+from bnb_sim.cli.options import components_option, game_option, game_options, other_game_handler
 
 XP_SOURCES = [
     ("xp_buildings", "build"),
@@ -167,6 +167,8 @@ def header(game: Any) -> list[str]:
 
 
 @click.command("play")
+@game_option
+@game_options("play")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run.")
 @click.option("--players", type=int, default=2, show_default=True, help="2 to 4 players.")
 @click.option(
@@ -211,6 +213,8 @@ def play(
     variant: str,
     seating: str,
     pickaxe: str,
+    game=None,
+    **game_specific,
 ) -> None:
     """Play one game and print it turn by turn: actions, what was revealed and drawn, fights
     with the tokens shown, scoring choices and points, and the final table."""
@@ -218,6 +222,8 @@ def play(
         raise click.BadParameter(f"must be >= 0, got {game_index}", param_hint="'--game-index'")
     if seed < 0:
         raise click.BadParameter(f"must be >= 0, got {seed}", param_hint="'--seed'")
+    if other_game_handler(click.get_current_context(), "play", game):
+        return
 
     from bnb_sim.game import Game
     from bnb_sim.runner.config import GameConfig

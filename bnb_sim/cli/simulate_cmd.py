@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from bnb_sim.cli.options import _load as _load_components
+from bnb_sim.cli.options import game_option, game_options, other_game_handler
 
 # Same as bnb_sim.runner.simulate.MAX_GAMES_WITHOUT_YES (kept here to avoid the import).
 MAX_GAMES_WITHOUT_YES = 100_000_000
@@ -25,6 +26,8 @@ def _components(ctx: click.Context, param: click.Parameter, value: tuple[str, ..
 
 
 @click.command("simulate")
+@game_option
+@game_options("simulate")
 @click.option("--games", "-n", type=int, required=True, help="Number of games to play.")
 @click.option(
     "--players",
@@ -139,6 +142,8 @@ def simulate(
     yes: bool,
     check: bool,
     pickaxe: str,
+    game=None,
+    **game_specific,
 ) -> None:
     """Play N seeded games and store every seat's result in a run directory.
 
@@ -153,6 +158,8 @@ def simulate(
       bnb simulate --games 1000000 --players 4 --policy heuristic --policy random \\
           --seed 1 --out runs/h-vs-r
     """
+    if other_game_handler(click.get_current_context(), "simulate", game):
+        return
     from bnb_sim.errors import BnbError
     from bnb_sim.runner.simulate import (
         RunInterrupted,

@@ -546,6 +546,23 @@ def collect(s, k, rng, seat, tile, log):
 
 
 @kernel
+def _finish_on_paper(s, k, rng, seat, value, bonus, rolls_done):
+    """A fight that the loss cut short is finished for the fight statistics only (the game
+    is over, so the extra rolls of its fight stream change nothing): counting only the cut
+    fights that were lost would bias the recorded P(defeated) downward, leaving them out
+    would bias it upward."""
+    won = False
+    for _ in range(rolls_done, k[K_FIGHT_ROLLS]):
+        face = k[K_FIGHT_FACES + bounded_row(rng, RNG_FIGHT, k[K_N_FIGHT_FACES])]
+        if face >= 0 and face + bonus >= value:
+            won = True
+            break
+    stat_add(s, seat, T_FIGHTS_BY_VALUE + value, 1)
+    if won:
+        stat_add(s, seat, T_WINS_BY_VALUE + value, 1)
+
+
+@kernel
 def fight(s, k, rng, seat, tile, log):
     """R-HV-6 with the Wolf and the Panda (R-HV-9): up to three rolls of the Fight die."""
     token = s[S_TILE_MOB + tile]
@@ -576,6 +593,7 @@ def fight(s, k, rng, seat, tile, log):
                 if is_over(s):
                     s[S_LOST_IN_FIGHT] = 1
                     s[S_FIGHTS_CUT] += 1
+                    _finish_on_paper(s, k, rng, seat, value, bonus, r + 1)
                     return
     if k[K_PANDA_PER_TURN] == 0:
         s[S_PANDA_USED] = 0

@@ -9,6 +9,8 @@ kernels through ``k``.
 
 from __future__ import annotations
 
+# numba-constants: kernels read this module's constants (bnb_sim._jit fingerprints it)
+
 # Block types (R-HV-5). A collecting symbol uses the same ids (wood, sand, stone).
 WOOD, SAND, STONE, REDSTONE, DARKNESS = 0, 1, 2, 3, 4
 N_BLOCKS = 5

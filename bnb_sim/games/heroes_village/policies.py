@@ -12,6 +12,7 @@ Pure Python: parsing never imports numba.
 
 from __future__ import annotations
 
+# numba-constants: kernels read this module's constants (bnb_sim._jit fingerprints it)
 import math
 from dataclasses import dataclass
 from pathlib import Path

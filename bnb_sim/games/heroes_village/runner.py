@@ -352,6 +352,7 @@ def simulate_to_dir(
             "sha256": comps.content_hash,
             "estimates": comps.n_estimates,
             "provenance": comps.provenance_rows(),
+            "data": comps.to_json_dict()["data"],
         },
         "command": command,
         "versions": versions(),
@@ -382,6 +383,11 @@ def simulate_to_dir(
         "seconds": elapsed,
         "games_per_second": games * len(config.teams) / elapsed if elapsed > 0 else None,
     }
+
+
+def columns():
+    """``(seat_columns, game_columns)``: the fixed columns of this game's run files."""
+    return SEAT_COLUMNS, GAME_COLUMNS
 
 
 def _jsonable(value):
