@@ -112,7 +112,8 @@ def simulate(
     teams = summary["teams"]
     click.echo(
         f"Heroes of the Village: {games:,} games x {teams} pet team(s), "
-        f"{config.n_players} players, {config.difficulty}, policy {', '.join(dict.fromkeys(config.labels))}"
+        f"{config.n_players} players, {config.difficulty}, "
+        f"policy {', '.join(dict.fromkeys(config.labels))}"
     )
     click.echo(f"  team win rate {rate}")
     click.echo(f"  {summary['seconds']:.1f} s ({summary['games_per_second']:,.0f} games/s)")

@@ -49,7 +49,8 @@ def overview_section(games: pd.DataFrame, meta: Mapping) -> Section:
         f"**{len(games):,}** games of Minecraft: Heroes of the Village: "
         f"{meta.get('players')} players, difficulty **{meta.get('difficulty')}** (the Illager "
         f"starts on space {meta.get('start_space')}), buildings `{meta.get('buildings')}`, "
-        f"policies {', '.join(dict.fromkeys(meta.get('seat_policies', [])))}, seed {meta.get('seed')}, "
+        f"policies {', '.join(dict.fromkeys(meta.get('seat_policies', [])))}, "
+        f"seed {meta.get('seed')}, "
         f"{meta.get('teams', 1)} pet team(s) on the same game indices."
     )
     if comps.get("estimates"):
