@@ -120,6 +120,7 @@ register(
             "options:odds": "bnb_sim.games.heroes_village.cli:odds_options",
             "play": "bnb_sim.games.heroes_village.cli:play",
             "odds": "bnb_sim.games.heroes_village.cli:odds",
+            "bench": "bnb_sim.games.heroes_village.cli:bench",
             "components_show": "bnb_sim.games.heroes_village.cli:components_show",
             "write_report": "bnb_sim.games.heroes_village.report:write_report",
             "columns": "bnb_sim.games.heroes_village.runner:columns",

@@ -9,7 +9,7 @@ best one; its own random stream breaks ties.
 from __future__ import annotations
 
 from bnb_sim._jit import kernel
-from bnb_sim.engine.rng import bounded_row, uniform
+from bnb_sim.engine.rng import bounded_row
 from bnb_sim.games.heroes_village.layout import (
     A_BUILD,
     A_COLLECT,
@@ -248,10 +248,16 @@ def choose_team(params, s, k, kf, mask, rng, seat, buf):
     _shortfall(s, k, buf)
     best = -1
     best_value = -1e300
-    for a in range(mask.shape[0]):
+    n = mask.shape[0]
+    # one draw per decision: the scan starts at a random action, so ties go to a random one
+    offset = bounded_row(rng, RNG_POLICY + seat, n)
+    for i in range(n):
+        a = offset + i
+        if a >= n:
+            a -= n
         if not mask[a]:
             continue
-        value = _value(a, params, s, k, kf, seat, buf) + 1e-9 * uniform(rng[RNG_POLICY + seat])
+        value = _value(a, params, s, k, kf, seat, buf)
         if value > best_value:
             best_value = value
             best = a

@@ -333,6 +333,64 @@ def odds(*, mob=None, pet=None, as_json=False, components=None, **_ignored) -> N
             click.echo(f"    {m:+d}  {100 * float(p):6.2f}%")
 
 
+# ----------------------------------------------------------------------------- bench
+
+
+def games_per_second(policy: str, players: int, threads: int, seconds: float, repeats: int):
+    """Median games/s of the batch kernel (no DataFrames, no Parquet)."""
+    import statistics
+    import time
+
+    from bnb_sim.games.heroes_village.components import load_components
+    from bnb_sim.games.heroes_village.runner import make_config, play_arrays
+
+    config = make_config(load_components(), players, [policy], None, seed=1)
+    team = config.teams[0]
+    play_arrays(config, team, 0, 200, threads)  # compile or load
+    n = 2000
+    while True:  # size a block to about `seconds`
+        t = time.perf_counter()
+        play_arrays(config, team, 0, n, threads)
+        dt = time.perf_counter() - t
+        if dt >= seconds / 4 or n >= 4_000_000:
+            break
+        n *= 4
+    n = max(1000, int(n * seconds / max(dt, 1e-9)))
+    times = []
+    for r in range(repeats):
+        t = time.perf_counter()
+        play_arrays(config, team, r * n, n, threads)
+        times.append(time.perf_counter() - t)
+    return n / statistics.median(times)
+
+
+def bench(*, as_json=False, quick=False, **_ignored) -> None:
+    """``bnb bench --game hotv``: games/s of random and team, 2 and 4 players, 1 and all
+    threads."""
+    from bnb_sim._jit import numba
+    from bnb_sim.cli.bench_cmd import machine
+
+    all_threads = int(numba.config.NUMBA_NUM_THREADS)
+    seconds, repeats = (0.3, 1) if quick else (1.0, 3)
+    rows = []
+    for policy in ("random", "team"):
+        for players in (2, 4):
+            for threads in sorted({1, all_threads}):
+                gps = games_per_second(policy, players, threads, seconds, repeats)
+                rows.append({"policy": policy, "players": players, "threads": threads,
+                             "games_per_second": gps})  # fmt: skip
+    result = {"game": "heroes_village", "machine": machine(), "games": rows}
+    if as_json:
+        click.echo(json.dumps(result, indent=2))
+        return
+    m = result["machine"]
+    click.echo(f"{m['cpu']}, {m['cores_usable']} usable cores, numba {m['numba']}")
+    click.echo("Heroes of the Village batch kernel (games/s, median of repeats):")
+    for r in rows:
+        click.echo(f"  {r['policy']:<7s} {r['players']} players  {r['threads']} thread(s)"
+                   f"  {r['games_per_second']:>12,.0f}")  # fmt: skip
+
+
 # ----------------------------------------------------------------------------- components
 
 

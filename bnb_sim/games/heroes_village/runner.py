@@ -191,6 +191,10 @@ def _check_status(config: HotvConfig, start: int, game_out: np.ndarray) -> None:
     raise GameFailed(f"game {game} failed with status {status} {INVARIANT_MESSAGES}")
 
 
+def _constant(text: str, n: int) -> pd.Categorical:
+    return pd.Categorical.from_codes(np.zeros(n, np.int8), [text])
+
+
 def frames(config: HotvConfig, team, start: int, seat_out, game_out):
     """``(seats_df, games_df)`` (docs/run-format.md, Heroes of the Village tables)."""
     comps = config.components
@@ -201,14 +205,17 @@ def frames(config: HotvConfig, team, start: int, seat_out, game_out):
     blist = comps.buildings
     chosen = game_out[:, L.G_CHOSEN : L.G_CHOSEN + len(config.chosen)]
     numbers = np.array([b["number"] for b in blist])
-    building_text = [",".join(str(x) for x in row) for row in numbers[chosen]]
+    # the chosen buildings as text, through their few distinct combinations
+    combos, inverse = np.unique(chosen, axis=0, return_inverse=True)
+    labels = [",".join(str(x) for x in numbers[row]) for row in combos]
+    building_text = pd.Categorical.from_codes(inverse.ravel().astype(np.int32), labels)
     g = {
         "game": games,
         "n_players": np.full(n, P, np.int8),
-        "pets": pd.Categorical([team_text] * n),
-        "difficulty": pd.Categorical([config.difficulty] * n),
-        "buildings": pd.Categorical(building_text),
-        "policy": pd.Categorical([" + ".join(dict.fromkeys(config.labels))] * n),
+        "pets": _constant(team_text, n),
+        "difficulty": _constant(config.difficulty, n),
+        "buildings": building_text,
+        "policy": _constant(" + ".join(dict.fromkeys(config.labels)), n),
     }
     for j, name in enumerate(L.GAME_OUTPUT):
         col = game_out[:, j]
@@ -225,9 +232,9 @@ def frames(config: HotvConfig, team, start: int, seat_out, game_out):
         "player": seat,
         "policy": pd.Categorical(np.array(config.labels, dtype=object)[seat]),
         "pet": pd.Categorical(np.array(team, dtype=object)[seat]),
-        "pets": pd.Categorical([team_text] * (n * P)),
+        "pets": _constant(team_text, n * P),
         "n_players": np.full(n * P, P, np.int8),
-        "difficulty": pd.Categorical([config.difficulty] * (n * P)),
+        "difficulty": _constant(config.difficulty, n * P),
         "won": np.repeat(games_df["won"].to_numpy(), P),
     }
     for j, name in enumerate(L.SEAT_STAT_NAMES):
