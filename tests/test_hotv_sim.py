@@ -303,3 +303,24 @@ def test_the_registry_names_both_games():
     assert get_game("bnb").entry("simulate") is None  # served by the command itself
     with pytest.raises(SpecError):
         get_game("monopoly")
+
+
+def test_compare_game_hotv_pairs_two_team_policies(capsys):
+    code, out, err = run_cli(capsys, ["compare", "--game", "hotv", "team", "random", "--players",
+                                      "2", "--max-games", "600", "--json"])  # fmt: skip
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["games"] == 600 and data["difference"]["lo"] > 0.3
+    assert data["win_rate_a"]["n"] == 600
+    code, _, err = run_cli(capsys, ["compare", "--game", "hotv", "team", "random", "--sprt",
+                                    "0", "10"])  # fmt: skip
+    assert code == 2 and "--sprt is not available" in err
+
+
+@pytest.mark.slow
+def test_bench_game_hotv_measures_the_kernel(capsys):
+    code, out, err = run_cli(capsys, ["bench", "--game", "hotv", "--quick", "--json"])
+    assert code == 0, err
+    rows = json.loads(out)["games"]
+    assert {r["policy"] for r in rows} == {"random", "team"}
+    assert all(r["games_per_second"] > 0 for r in rows)

@@ -6,11 +6,19 @@ import json
 
 import click
 
-from bnb_sim.cli.options import components_option, out_option
+from bnb_sim.cli.options import (
+    components_option,
+    game_option,
+    game_options,
+    other_game_handler,
+    out_option,
+)
 from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progress_printer
 
 
 @click.command("compare")
+@game_option
+@game_options("compare")
 @click.argument("a")
 @click.argument("b")
 @click.option(
@@ -71,11 +79,15 @@ def compare(
     threads,
     variant,
     quiet,
+    game=None,
+    **game_specific,
 ) -> None:
     """Is policy A better than policy B? Both play the same seeds (same deal, same dice), the
     seats swapped or the same seat against the same opponents; the run stops by the SPRT
     decision, the precision target or --max-games, and prints the verdict, the difference
     with its 95% interval, n and the stopping reason."""
+    if other_game_handler(click.get_current_context(), "compare", game):
+        return
     from bnb_sim.analysis.compare import (
         build_compare_report,
         compare_summary,

@@ -121,6 +121,8 @@ register(
             "play": "bnb_sim.games.heroes_village.cli:play",
             "odds": "bnb_sim.games.heroes_village.cli:odds",
             "bench": "bnb_sim.games.heroes_village.cli:bench",
+            "compare": "bnb_sim.games.heroes_village.cli:compare",
+            "options:compare": "bnb_sim.games.heroes_village.cli:simulate_options",
             "components_show": "bnb_sim.games.heroes_village.cli:components_show",
             "write_report": "bnb_sim.games.heroes_village.report:write_report",
             "columns": "bnb_sim.games.heroes_village.runner:columns",

@@ -230,7 +230,6 @@ def play(
     """``bnb play --game hotv``: one game, told event by event."""
     if "players" in defaults:
         players = None
-    import numpy as np
 
     from bnb_sim.games.heroes_village.play import play_game
     from bnb_sim.games.heroes_village.runner import make_config, pet_codes
@@ -278,7 +277,6 @@ def play(
         f"buildings, Illager on space {result['illager_final']}, mobs {result['mobs_spawned']} "
         f"spawned / {result['mobs_defeated']} defeated"
     )
-    _ = np
 
 
 # ----------------------------------------------------------------------------- odds
@@ -331,6 +329,75 @@ def odds(*, mob=None, pet=None, as_json=False, components=None, **_ignored) -> N
         click.echo("  net Illager movement during the fight (+ = toward the village):")
         for m, p in sorted(o.net_toward.items()):
             click.echo(f"    {m:+d}  {100 * float(p):6.2f}%")
+
+
+# ----------------------------------------------------------------------------- compare
+
+
+def compare(
+    *, a, b, players=None, sprt=None, precision=None, max_games=200_000, as_json=False,
+    components=None, seed=0, threads=None, quiet=False, pets=None, difficulty=None,
+    buildings=None, opponents=None, **_ignored,
+) -> None:  # fmt: skip
+    """``bnb compare --game hotv A B``: two team policies on the same game indices (paired).
+
+    Stops at ``--max-games`` paired games, or earlier once the 95% half-width of the paired
+    win-rate difference is at most ``--precision``.
+    """
+    import numpy as np
+
+    from bnb_sim.analysis.stats import Rate, mcnemar, paired_difference
+    from bnb_sim.games.heroes_village.runner import make_config, play_block
+
+    if sprt:
+        raise BnbError("compare --game hotv: --sprt is not available for this game; use "
+                       "--precision or --max-games")  # fmt: skip
+    if opponents:
+        raise BnbError("compare --game hotv: the players are a team; --opponents does not apply")
+    if pets == "all":
+        raise SpecError("compare --game hotv: give one pet team (simulate --pets all ranks them)")
+    comps = _components(components)
+    configs = [
+        make_config(comps, players, [spec], pets, difficulty or "normal", buildings, seed)
+        for spec in (a, b)
+    ]
+    won = {0: [], 1: []}
+    start, block = 0, 2000
+    while start < max_games:
+        n = min(block, max_games - start)
+        for i, cfg in enumerate(configs):
+            won[i].append(play_block(cfg, start, n, threads)[1]["won"].to_numpy())
+        start += n
+        diff = paired_difference(np.concatenate(won[0]), np.concatenate(won[1]))
+        if not quiet and not as_json:
+            click.echo(f"  {start:,} paired games: {100 * diff['mean_diff']:+.2f} pp", err=True)
+        if precision and (diff["hi"] - diff["lo"]) / 2 <= precision:
+            break
+    wa, wb = np.concatenate(won[0]), np.concatenate(won[1])
+    ra, rb = Rate.from_bools(wa), Rate.from_bools(wb)
+    diff = paired_difference(wa, wb)
+    test = mcnemar(wa, wb)
+    result = {
+        "game": "heroes_village", "a": a, "b": b, "pets": list(configs[0].teams[0]),
+        "players": configs[0].n_players, "difficulty": configs[0].difficulty,
+        "games": int(len(wa)), "win_rate_a": ra.to_dict(), "win_rate_b": rb.to_dict(),
+        "difference": diff, "mcnemar": test,
+        "stopped": "precision" if precision and (diff["hi"] - diff["lo"]) / 2 <= precision
+        else "max-games",
+    }  # fmt: skip
+    if as_json:
+        click.echo(json.dumps(result, indent=2, default=float))
+        return
+    from bnb_sim.analysis.tables import fmt_signed_pp
+
+    team = ",".join(result["pets"])
+    click.echo(f"Heroes of the Village, {result['players']} players, pets {team}, "
+               f"{result['difficulty']}: {len(wa):,} paired games")  # fmt: skip
+    click.echo(f"  A {a}: {ra}")
+    click.echo(f"  B {b}: {rb}")
+    shown = fmt_signed_pp(diff["mean_diff"], diff["lo"], diff["hi"])
+    click.echo(f"  A - B: {shown} (paired t), McNemar p = {test['p_value']:.3g}; "
+               f"stopped by {result['stopped']}")  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- bench
