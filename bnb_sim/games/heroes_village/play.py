@@ -63,6 +63,7 @@ from bnb_sim.games.heroes_village.layout import (
 )
 
 N_SEAT_OUT = N_SEAT_STATS + 2 * MAX_VALUE
+GAMES_PER_BLOCK = 64  # games that share one set of work arrays inside the batch kernel
 
 
 @kernel
@@ -145,14 +146,20 @@ def write_rows(s, k, game_row, seat_rows, first_seat_row):
 def play_batch(k, kf, kinds, params, pets, master, start, n_players, seat_out, game_out):
     """Play games ``start .. start + len(game_out) - 1`` over ``prange``."""
     n = game_out.shape[0]
-    for i in prange(n):
+    n_blocks = (n + GAMES_PER_BLOCK - 1) // GAMES_PER_BLOCK
+    for block in prange(n_blocks):
+        # one set of work arrays per block of games: every game overwrites all it reads
+        # (set-up zeroes the state and seeds every stream), so rows do not depend on blocks
         s = np.zeros(S_SIZE, np.int64)
         rng = np.zeros((N_STREAMS, 4), np.uint64)
         mask = np.zeros(N_ACTIONS, np.bool_)
         buf = np.zeros(B_SIZE, np.float64)
         log = np.zeros((0, LOG_WIDTH), np.int64)
-        run_game(s, k, kf, kinds, params, pets, rng, mask, buf, master, start + i, n_players, log)
-        write_rows(s, k, game_out[i], seat_out, i * n_players)
+        for i in range(block * GAMES_PER_BLOCK, min(n, (block + 1) * GAMES_PER_BLOCK)):
+            run_game(
+                s, k, kf, kinds, params, pets, rng, mask, buf, master, start + i, n_players, log
+            )
+            write_rows(s, k, game_out[i], seat_out, i * n_players)
 
 
 def output_shapes(n_games: int, n_players: int) -> tuple[tuple[int, int], tuple[int, int]]:
