@@ -324,3 +324,17 @@ def test_bench_game_hotv_measures_the_kernel(capsys):
     rows = json.loads(out)["games"]
     assert {r["policy"] for r in rows} == {"random", "team"}
     assert all(r["games_per_second"] > 0 for r in rows)
+
+
+def test_the_team_bot_breaks_ties_uniformly():
+    from bnb_sim.games.heroes_village.bots import B_SIZE, choose_team
+
+    g = Game(pets=("none", "none"))
+    mask = g.legal()
+    assert [a for a in range(L.N_ACTIONS) if mask[a]] == [L.A_EXPLORE + i for i in range(3)]
+    params = np.zeros(P.N_PARAMS)  # every decision is worth 0: a three-way tie
+    buf = np.zeros(B_SIZE)
+    counts = np.zeros(3)
+    for _ in range(3000):
+        counts[choose_team(params, g.s, g.k, g.kf, mask, g.rng, 0, buf) - L.A_EXPLORE] += 1
+    assert (np.abs(counts / 3000 - 1 / 3) < 0.04).all(), counts

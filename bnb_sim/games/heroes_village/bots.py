@@ -248,19 +248,21 @@ def choose_team(params, s, k, kf, mask, rng, seat, buf):
     _shortfall(s, k, buf)
     best = -1
     best_value = -1e300
-    n = mask.shape[0]
-    # one draw per decision: the scan starts at a random action, so ties go to a random one
-    offset = bounded_row(rng, RNG_POLICY + seat, n)
-    for i in range(n):
-        a = offset + i
-        if a >= n:
-            a -= n
+    ties = 0
+    for a in range(mask.shape[0]):
         if not mask[a]:
             continue
         value = _value(a, params, s, k, kf, seat, buf)
         if value > best_value:
             best_value = value
             best = a
+            ties = 1
+        elif value == best_value:
+            # reservoir sampling: each of the tied decisions is kept with probability 1/ties,
+            # so ties go to a uniformly random one and only ties cost a random number
+            ties += 1
+            if bounded_row(rng, RNG_POLICY + seat, ties) == 0:
+                best = a
     return best
 
 
