@@ -121,6 +121,7 @@ register(
             "play": "bnb_sim.games.heroes_village.cli:play",
             "odds": "bnb_sim.games.heroes_village.cli:odds",
             "bench": "bnb_sim.games.heroes_village.cli:bench",
+            "warmup_steps": "bnb_sim.games.heroes_village.cli:warmup_steps",
             "compare": "bnb_sim.games.heroes_village.cli:compare",
             "options:compare": "bnb_sim.games.heroes_village.cli:simulate_options",
             "components_show": "bnb_sim.games.heroes_village.cli:components_show",

@@ -400,6 +400,34 @@ def compare(
                f"stopped by {result['stopped']}")  # fmt: skip
 
 
+# ----------------------------------------------------------------------------- warmup
+
+
+def warmup_steps() -> list[tuple[str, Any]]:
+    """(label, function) for ``bnb warmup``: this game's kernel entry points."""
+
+    def batch() -> None:
+        from bnb_sim.games.heroes_village.components import load_components
+        from bnb_sim.games.heroes_village.runner import make_config, play_arrays
+
+        config = make_config(load_components(), 2, ["team"], None, check=True)
+        play_arrays(config, config.teams[0], 0, 2)
+
+    def one_game() -> None:
+        from bnb_sim.games.heroes_village.components import load_components
+        from bnb_sim.games.heroes_village.play import play_game
+        from bnb_sim.games.heroes_village.runner import make_config, pet_codes
+
+        config = make_config(load_components(), 2, ["random"], None)
+        k, kf, kinds, params = config.arrays()
+        play_game(k, kf, kinds, params, pet_codes(config.teams[0]), config.master, 0, 2, 10)
+
+    return [
+        ("Heroes of the Village: batch kernel", batch),
+        ("Heroes of the Village: one game with its log", one_game),
+    ]
+
+
 # ----------------------------------------------------------------------------- bench
 
 
