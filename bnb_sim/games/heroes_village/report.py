@@ -249,7 +249,8 @@ def fights_section(seats: pd.DataFrame, meta: Mapping) -> Section:
         "from the same die faces (a fight the loss cut short is rolled to its end for this "
         "record only). The fights of one game index share its Fight-die stream (across the "
         "pet teams too), so the interval is clustered by game index: p = K/N with the "
-        "linearised variance sum_g (k_g - p n_g)^2 / N^2, a normal 95% interval."
+        "linearised variance sum_g (k_g - p n_g)^2 / N^2, a normal 95% interval. At 95%, about "
+        "one row in twenty falls outside by chance; a real disagreement grows with the games."
     )
     sec.table(pd.DataFrame(rows), caption="P(defeated) by fight value")
     sec.summary["fights"] = rows
