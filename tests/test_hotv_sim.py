@@ -338,3 +338,18 @@ def test_the_team_bot_breaks_ties_uniformly():
     for _ in range(3000):
         counts[choose_team(params, g.s, g.k, g.kf, mask, g.rng, 0, buf) - L.A_EXPLORE] += 1
     assert (np.abs(counts / 3000 - 1 / 3) < 0.04).all(), counts
+
+
+def test_sweep_game_hotv_pairs_component_variants(tmp_path, capsys):
+    out = tmp_path / "sweep"
+    code, stdout, err = run_cli(capsys, ["sweep", "--game", "hotv", "--set",
+                                         "path.start_normal=7,11", "--games", "400",
+                                         "--players", "2", "-o", out, "--quiet"])  # fmt: skip
+    assert code == 0, err
+    assert "path.start_normal=7" in stdout and "(reference)" in stdout
+    summary = json.loads((out / "summary.json").read_text())
+    rates = {k: v["rate"] for k, v in summary["variants"].items()}
+    assert rates["path.start_normal=11"] > rates["components"] > rates["path.start_normal=7"]
+    code, _, err = run_cli(capsys, ["sweep", "--game", "hotv", "--set", "path.nowhere=1",
+                                    "--games", "10", "-o", tmp_path / "bad"])  # fmt: skip
+    assert code == 2 and "no such component value" in err

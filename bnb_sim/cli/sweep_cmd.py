@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import click
 
-from bnb_sim.cli.options import components_option, out_option
+from bnb_sim.cli.options import (
+    components_option,
+    game_option,
+    game_options,
+    other_game_handler,
+    out_option,
+)
 from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progress_printer
 
 
 @click.command("sweep")
+@game_option
+@game_options("sweep")
 @click.option(
     "--set",
     "sets",
@@ -43,11 +51,25 @@ from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progres
 @play_options
 @out_option("reports/sweep", "Report folder (created if needed).")
 def sweep(
-    sets, zip_mode, games, players, policies, components, seed, threads, variant, quiet, out
+    sets,
+    zip_mode,
+    games,
+    players,
+    policies,
+    components,
+    seed,
+    threads,
+    variant,
+    quiet,
+    out,
+    game=None,
+    **game_specific,
 ) -> None:
     """Re-run one simulation under each component variant on the same seeds and report the
     effect on win rates and XP (paired differences against the component file's values, 95%
     intervals), as tables and plots."""
+    if other_game_handler(click.get_current_context(), "sweep", game):
+        return
     from bnb_sim.analysis.sweep import (
         build_sweep_report,
         build_variants,

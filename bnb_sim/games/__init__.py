@@ -123,6 +123,8 @@ register(
             "bench": "bnb_sim.games.heroes_village.cli:bench",
             "warmup_steps": "bnb_sim.games.heroes_village.cli:warmup_steps",
             "compare": "bnb_sim.games.heroes_village.cli:compare",
+            "sweep": "bnb_sim.games.heroes_village.cli:sweep",
+            "options:sweep": "bnb_sim.games.heroes_village.cli:simulate_options",
             "options:compare": "bnb_sim.games.heroes_village.cli:simulate_options",
             "components_show": "bnb_sim.games.heroes_village.cli:components_show",
             "write_report": "bnb_sim.games.heroes_village.report:write_report",
