@@ -353,3 +353,26 @@ def test_sweep_game_hotv_pairs_component_variants(tmp_path, capsys):
     code, _, err = run_cli(capsys, ["sweep", "--game", "hotv", "--set", "path.nowhere=1",
                                     "--games", "10", "-o", tmp_path / "bad"])  # fmt: skip
     assert code == 2 and "no such component value" in err
+
+
+def test_help_and_the_hotv_report_do_not_import_numba(tmp_path, capsys):
+    import subprocess
+    import sys
+
+    run = tmp_path / "run"
+    assert run_cli(capsys, ["simulate", "--game", "hotv", "-n", "50", "-o", run, "--quiet"])[0] == 0
+    code = (
+        "import sys\n"
+        "from bnb_sim.cli import main\n"
+        "for args in (['simulate', '--help'], ['odds', '--help'], "
+        f"['report', {str(run)!r}, '-o', {str(tmp_path / 'rep')!r}]):\n"
+        "    try:\n"
+        "        main(args)\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "print('numba' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "False"
+    assert (tmp_path / "rep" / "report.md").is_file()
