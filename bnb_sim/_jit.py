@@ -22,6 +22,19 @@ import warnings
 _PACKAGE = pathlib.Path(__file__).resolve().parent
 # Folders whose modules contain @njit code; a change in any of them invalidates the cache.
 _KERNEL_FOLDERS = ("engine", "policies")
+# In the game packages (bnb_sim/games/<game>/), the modules with kernels and the modules
+# whose constants kernels read carry this marker; their reports and CLI code do not, so
+# editing those does not recompile anything.
+KERNEL_MARKER = b"bnb_sim._jit"
+CONSTANTS_MARKER = b"# numba-constants"
+
+
+def _game_kernel_files() -> list[pathlib.Path]:
+    return [
+        path
+        for path in sorted((_PACKAGE / "games").rglob("*.py"))
+        if KERNEL_MARKER in (text := path.read_bytes()) or CONSTANTS_MARKER in text
+    ]
 
 
 def kernel_fingerprint() -> str:
@@ -30,6 +43,7 @@ def kernel_fingerprint() -> str:
     files = [pathlib.Path(__file__).resolve()]
     for folder in _KERNEL_FOLDERS:
         files.extend(sorted((_PACKAGE / folder).rglob("*.py")))
+    files.extend(_game_kernel_files())
     for path in files:
         digest.update(path.relative_to(_PACKAGE).as_posix().encode())
         digest.update(path.read_bytes())

@@ -29,7 +29,7 @@ from typing import Any
 
 import click
 
-from bnb_sim.cli.options import cli_readings, readings_option
+from bnb_sim.cli.options import cli_readings, game_option, other_game_handler, readings_option
 
 FULL_PILE = (
     "wooden_sword,stone_sword*3,potato*3,iron_sword*4,diamond_sword*2,bow*2,hoe*2,pickaxe*2,tnt*2"
@@ -303,15 +303,18 @@ def text(results: dict[str, Any]) -> str:
 
 
 @click.command("bench")
+@game_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--quick", is_flag=True, help="Fewer and shorter repeats.")
 @click.option("--no-cold", is_flag=True, help="Skip the CLI start with an empty numba cache.")
 @readings_option
-def bench(as_json: bool, quick: bool, no_cold: bool, reading: tuple[str, ...]) -> None:
+def bench(as_json: bool, quick: bool, no_cold: bool, reading: tuple[str, ...], game=None) -> None:
     """Measure games/s (random, heuristic; 1 and all threads), exact odds/s, Monte Carlo
     combats/s and CLI start times, and print them with the machine and versions.
 
     scripts/bench_engine.py has the longer benchmarks (1M games end to end with Parquet,
     peak memory, JIT versus NUMBA_DISABLE_JIT).
     """
+    if other_game_handler(click.get_current_context(), "bench", game):
+        return
     run(json=as_json, quick=quick, cold=not no_cold, readings=cli_readings(reading))

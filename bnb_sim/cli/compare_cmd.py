@@ -6,12 +6,21 @@ import json
 
 import click
 
-from bnb_sim.cli.options import components_option, out_option, policy_options
+from bnb_sim.cli.options import (
+    components_option,
+    game_option,
+    game_options,
+    other_game_handler,
+    out_option,
+    policy_options,
+)
 from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progress_printer
 from bnb_sim.errors import BnbError
 
 
 @click.command("compare")
+@game_option
+@game_options("compare")
 @click.argument("a", required=False)
 @click.argument("b", required=False)
 @policy_options(help="A and B as options instead of arguments: --policy A --policy B.")
@@ -74,11 +83,19 @@ def compare(
     threads,
     readings,
     quiet,
+    game=None,
+    **game_specific,
 ) -> None:
     """Is policy A better than policy B? Both play the same seeds (same deal, same dice), the
     seats swapped or the same seat against the same opponents; the run stops by the SPRT
     decision, the precision target or --max-games, and prints the verdict, the difference
     with its 95% interval, n and the stopping reason."""
+    if policies is not None and a is None and len(policies) == 2:
+        a, b = policies
+    if other_game_handler(
+        click.get_current_context(), "compare", game, a=a, b=b, opponents=opponents
+    ):
+        return
     from bnb_sim.analysis.compare import (
         build_compare_report,
         compare_summary,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from bnb_sim.cli.options import components_option
+from bnb_sim.cli.options import components_option, game_option, other_game_handler
 
 EST = "~"  # marks an estimated value in the tables
 WIDTH = 100
@@ -23,10 +23,13 @@ def components() -> None:
 
 
 @components.command("show")
+@game_option
 @components_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
-def show(components, as_json: bool) -> None:
+def show(components, as_json: bool, game=None) -> None:
     """Print the component data; estimated values are marked with ~."""
+    if other_game_handler(click.get_current_context(), "components_show", game):
+        return
     if as_json:
         click.echo(json.dumps(components.to_json_dict(), indent=2))
         return

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from bnb_sim.cli.options import components_option
+from bnb_sim.cli.options import components_option, game_option, game_options, other_game_handler
 
 MAX_SIMULATE = 10_000_000  # same as bnb_sim.odds.MAX_SIMULATE (kept here to avoid the import)
 
@@ -115,14 +115,21 @@ def _table_text(rows: list[Any], detonate: dict[str, int]) -> str:
 
 
 @click.command("odds")
+@game_option
+@game_options("odds")
 @click.option(
     "--pile",
-    required=True,
+    default=None,
     metavar="SPEC",
     help="Weapon pile, e.g. 'stone_sword,wooden_sword,potato*3,bow*2,tnt' (names or aliases).",
 )
 @click.option("--hearts", type=int, default=None, help="Mob hearts to beat (a positive integer).")
-@click.option("--mob", default=None, metavar="NAME", help="Take the hearts from this mob.")
+@click.option(
+    "--mob",
+    default=None,
+    metavar="NAME",
+    help="Take the hearts from this mob (Heroes of the Village: a fight value or a mob).",
+)
 @components_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option(
@@ -141,6 +148,8 @@ def odds(
     as_json: bool,
     simulate: int | None,
     seed: int,
+    game=None,
+    **game_specific,
 ) -> None:
     """Exact odds of winning a fight with a weapon pile (R-FIGHT-2 to R-FIGHT-5).
 
@@ -149,6 +158,10 @@ def odds(
     revealed bow reveals one more token (the reading bow=always: under bow=choose a player
     may reveal less, so these are the odds of a player who always takes the reveal).
     """
+    if other_game_handler(click.get_current_context(), "odds", game):
+        return
+    if pile is None:
+        raise click.UsageError("Missing option '--pile'.")
     if hearts is not None and mob is not None:
         raise click.BadParameter("give --hearts or --mob, not both", param_hint="'--hearts'")
     if hearts is not None and hearts < 1:

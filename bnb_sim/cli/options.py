@@ -34,6 +34,9 @@ _FORCE = "bnb.out.force"
 def _load(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]):
     if ctx.resilient_parsing:  # shell completion: do not read files
         return None
+    game = ctx.meta.get("bnb.game")  # set by an eager --game option
+    if game is not None:
+        return game.entry("load_components")(list(value))
     from bnb_sim.components import load_components
 
     return load_components(list(value))
@@ -228,3 +231,87 @@ def cli_readings(reading: tuple[str, ...], **aliases) -> dict[str, str]:
             name = R.ALIASES[label]
             out[name] = R.check_value(name, value)
     return out
+
+
+def _remember_game(ctx: click.Context, param: click.Parameter, value: str | None):
+    """Resolve ``--game`` early (it is eager), so ``--components`` loads that game's data."""
+    if ctx.resilient_parsing:
+        return value
+    from bnb_sim.games import get_game
+
+    spec = get_game(value)
+    ctx.meta["bnb.game"] = spec
+    return spec
+
+
+def game_option(func):
+    """Decorator: ``--game NAME`` -> a ``game`` argument (a ``bnb_sim.games.GameSpec``)."""
+    return click.option(
+        "--game",
+        "game",
+        metavar="NAME",
+        default=None,
+        is_eager=True,
+        callback=_remember_game,
+        help="The game: builders-biomes (default) or heroes-of-the-village (alias hotv).",
+    )(func)
+
+
+def game_options(command: str):
+    """Decorator: the options that registered games add to ``command`` (entry point
+    ``options:<command>`` of each game)."""
+
+    def decorate(func):
+        from bnb_sim.games import GAMES
+
+        for spec in GAMES.values():
+            add = spec.entry(f"options:{command}")
+            if add is not None:
+                func = add(func)
+        return func
+
+    return decorate
+
+
+def other_game_handler(ctx: click.Context, command: str, game, **resolved) -> bool:
+    """Run ``command`` with the handler of ``game`` if it declares one; True if it did.
+
+    Options that belong only to another game are refused when they are given. The handler
+    gets the command's options, and in ``defaults`` the names of those left at their default.
+    ``resolved`` holds options that a decorator turns into another form (``--policy`` and
+    ``--policies`` into ``policies``): they replace the raw click parameters, whose names
+    start with an underscore.
+    """
+    from bnb_sim.errors import BnbError
+    from bnb_sim.games import GAMES
+
+    foreign = {
+        name: spec
+        for spec in GAMES.values()
+        if spec is not game
+        for name in spec.options
+        if name not in game.options
+    }
+    for name, spec in foreign.items():
+        source = ctx.get_parameter_source(name) if name in ctx.params else None
+        if source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP"):
+            flag = "--" + name.replace("_", "-")
+            raise BnbError(f"{flag} is an option of {spec.title}, not of {game.title}")
+    handler = game.entry(command)
+    if handler is None:
+        return False
+    defaults = frozenset(
+        name
+        for name in ctx.params
+        if (src := ctx.get_parameter_source(name)) is None or src.name in ("DEFAULT", "DEFAULT_MAP")
+    )
+    params = {name: value for name, value in ctx.params.items() if not name.startswith("_")}
+    params.update(resolved)
+    raw_defaults = {
+        name
+        for name in resolved
+        if all(raw in defaults for raw in ctx.params if raw.startswith(f"_{name}_"))
+    }
+    defaults = defaults | raw_defaults
+    handler(**params, defaults=defaults)
+    return True

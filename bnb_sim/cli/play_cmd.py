@@ -15,7 +15,15 @@ from typing import Any
 
 import click
 
-from bnb_sim.cli.options import cli_readings, complete_policy, components_option, readings_option
+from bnb_sim.cli.options import (
+    cli_readings,
+    complete_policy,
+    components_option,
+    game_option,
+    game_options,
+    other_game_handler,
+    readings_option,
+)
 
 XP_SOURCES = [
     ("xp_buildings", "build"),
@@ -169,6 +177,8 @@ def header(game: Any) -> list[str]:
 
 
 @click.command("play")
+@game_option
+@game_options("play")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run.")
 @click.option("--players", type=int, default=2, show_default=True, help="2 to 4 players.")
 @click.option(
@@ -226,6 +236,8 @@ def play(
     variant: str | None,
     seating: str | None,
     pickaxe: str | None,
+    game=None,
+    **game_specific,
 ) -> None:
     """Play one game and print it turn by turn: actions, what was revealed and drawn, fights
     with the tokens shown, scoring choices and points, and the final table."""
@@ -233,6 +245,8 @@ def play(
         raise click.BadParameter(f"must be >= 0, got {game_index}", param_hint="'--game-index'")
     if seed < 0:
         raise click.BadParameter(f"must be >= 0, got {seed}", param_hint="'--seed'")
+    if other_game_handler(click.get_current_context(), "play", game):
+        return
     if picture is not None and picture.suffix.lower() not in (".svg", ".png"):
         raise click.BadParameter("must end in .svg or .png", param_hint="'--svg'")
 

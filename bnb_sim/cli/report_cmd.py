@@ -20,8 +20,10 @@ def report(run_dir: Path, out: Path | None, title: str | None, as_json: bool) ->
     Win rates (per policy, seat, policy x seat) with 95% Wilson intervals, first-player
     advantage and balance, XP, game length, scoring choices, fights and provenance.
     """
-    from bnb_sim.analysis.report import write_report
+    from bnb_sim.games import game_of_run
+    from bnb_sim.runner.storage import read_meta
 
+    write_report = game_of_run(read_meta(run_dir)).entry("write_report")
     if out is None:
         out = Path("reports") / (run_dir.resolve().name or "run")
     refuse_overwrite(out)

@@ -13,7 +13,14 @@ from pathlib import Path
 import click
 
 from bnb_sim.cli.options import _load as _load_components
-from bnb_sim.cli.options import cli_readings, complete_policy, readings_option
+from bnb_sim.cli.options import (
+    cli_readings,
+    complete_policy,
+    game_option,
+    game_options,
+    other_game_handler,
+    readings_option,
+)
 
 # Same as bnb_sim.runner.simulate.MAX_GAMES_WITHOUT_YES (kept here to avoid the import).
 MAX_GAMES_WITHOUT_YES = 100_000_000
@@ -26,6 +33,8 @@ def _components(ctx: click.Context, param: click.Parameter, value: tuple[str, ..
 
 
 @click.command("simulate")
+@game_option
+@game_options("simulate")
 @click.option("--games", "-n", type=int, required=True, help="Number of games to play.")
 @click.option(
     "--players",
@@ -142,6 +151,8 @@ def simulate(
     yes: bool,
     check: bool,
     pickaxe: str | None,
+    game=None,
+    **game_specific,
 ) -> None:
     """Play N seeded games and store every seat's result in a run directory.
 
@@ -156,6 +167,8 @@ def simulate(
       bnb simulate --games 1000000 --players 4 --policy heuristic --policy random \\
           --seed 1 --out runs/h-vs-r
     """
+    if other_game_handler(click.get_current_context(), "simulate", game):
+        return
     from bnb_sim.errors import BnbError
     from bnb_sim.runner.simulate import (
         RunInterrupted,

@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import click
 
-from bnb_sim.cli.options import components_option, json_option, out_option, policy_options
+from bnb_sim.cli.options import (
+    components_option,
+    game_option,
+    game_options,
+    json_option,
+    other_game_handler,
+    out_option,
+    policy_options,
+)
 from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progress_printer
 
 
 @click.command("sweep")
+@game_option
+@game_options("sweep")
 @click.option(
     "--set",
     "sets",
@@ -55,10 +65,14 @@ def sweep(
     quiet,
     out,
     as_json,
+    game=None,
+    **game_specific,
 ) -> None:
     """Re-run one simulation under each component variant on the same seeds and report the
     effect on win rates and XP (paired differences against the component file's values, 95%
     intervals), as tables and plots."""
+    if other_game_handler(click.get_current_context(), "sweep", game, policies=policies):
+        return
     from bnb_sim.analysis.sweep import (
         build_sweep_report,
         build_variants,

@@ -72,6 +72,12 @@ def _steps(components, plugins: bool) -> list[tuple[str, Any]]:
         ("combat odds (exact + Monte Carlo)", odds),
         ("cube bitboards", cube),
     ]
+    from bnb_sim.games import GAMES
+
+    for spec in GAMES.values():  # the other games' kernels
+        game_steps = spec.entry("warmup_steps")
+        if game_steps is not None:
+            steps += game_steps()
     if plugins:
         from bnb_sim.policies.registry import plugin_names
 

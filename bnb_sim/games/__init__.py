@@ -1,0 +1,145 @@
+"""The games bnb-sim plays: a small registry in the spirit of OpenSpiel's game registry.
+
+Each game is a :class:`GameSpec`: its name, aliases and title, and the dotted names of its
+entry points (component loader, command handlers, report writer, output columns). Nothing is
+imported until an entry point is used, so ``bnb --help`` and ``bnb report`` stay cheap and a
+game's kernels compile only when it is played.
+
+Shared code (the CLI commands, ``bnb report``) looks a game up with :func:`get_game` and
+calls :meth:`GameSpec.entry`; it never branches on a game's name. A command handler that a
+game does not declare (``None``) means the command's own code serves it: Builders & Biomes,
+the first game, is still served that way while its modules live under ``bnb_sim/engine``,
+``bnb_sim/components`` and ``bnb_sim/runner``.
+
+Entry points a game may declare (``module:attribute``):
+
+* ``load_components(paths)``: validated component data (``--components`` files over the
+  defaults);
+* ``simulate``, ``play``, ``odds``, ``components_show``: ``handler(**options)`` for the
+  matching ``bnb`` command (``options`` are the command's parsed options);
+* ``write_report(run_dir, out_dir, title=None)``: the report of one of its runs;
+* ``columns``: ``(seat_columns, game_columns)`` of its run files.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bnb_sim.errors import SpecError
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game: how to name it, and where its parts live."""
+
+    name: str
+    title: str
+    aliases: tuple[str, ...] = ()
+    entries: dict[str, str] = field(default_factory=dict)
+    options: tuple[str, ...] = ()  # command options only this game accepts
+
+    def entry(self, what: str) -> Callable[..., Any] | None:
+        """The entry point ``what`` (imported now), or None if the game does not declare it."""
+        target = self.entries.get(what)
+        if target is None:
+            return None
+        module, _, attribute = target.partition(":")
+        return getattr(importlib.import_module(module), attribute)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.name, *self.aliases)
+
+
+GAMES: dict[str, GameSpec] = {}
+DEFAULT_GAME = "builders_biomes"
+
+
+def register(spec: GameSpec) -> GameSpec:
+    """Add a game to the registry (its name and aliases must be new)."""
+    for name in spec.names:
+        if _lookup(name) is not None:
+            raise ValueError(f"game name {name!r} is already registered")
+    GAMES[spec.name] = spec
+    return spec
+
+
+def _norm(name: str) -> str:
+    return name.strip().lower().replace("-", "_").replace(" ", "_")
+
+
+def _lookup(name: str) -> GameSpec | None:
+    key = _norm(name)
+    for spec in GAMES.values():
+        if key in (_norm(n) for n in spec.names):
+            return spec
+    return None
+
+
+def get_game(name: str | None) -> GameSpec:
+    """The game called ``name`` (a name or an alias; None = the default game)."""
+    spec = _lookup(name or DEFAULT_GAME)
+    if spec is None:
+        known = ", ".join(f"{s.name.replace('_', '-')}" for s in GAMES.values())
+        raise SpecError(f"unknown game {name!r} (known: {known}; aliases such as hotv work too)")
+    return spec
+
+
+def game_of_run(meta: dict) -> GameSpec:
+    """The game a run folder's ``run.json`` belongs to (runs without ``game`` are the
+    default game's: they predate the registry)."""
+    return get_game(meta.get("game") or DEFAULT_GAME)
+
+
+register(
+    GameSpec(
+        name="builders_biomes",
+        title="Minecraft: Builders & Biomes",
+        aliases=("builders-and-biomes", "bnb"),
+        entries={
+            "load_components": "bnb_sim.components:load_components",
+            "write_report": "bnb_sim.analysis.report:write_report",
+            "columns": "bnb_sim.games.builders_biomes:columns",
+        },
+        options=(
+            "variant",
+            "pickaxe",
+            "seating",
+            "fixed_seats",
+            "dask",
+            "pile",
+            "hearts",
+            "reading",
+            "picture",
+        ),
+    )
+)
+register(
+    GameSpec(
+        name="heroes_village",
+        title="Minecraft: Heroes of the Village",
+        aliases=("heroes-of-the-village", "hotv"),
+        entries={
+            "load_components": "bnb_sim.games.heroes_village.components:load_components",
+            "simulate": "bnb_sim.games.heroes_village.cli:simulate",
+            "options:simulate": "bnb_sim.games.heroes_village.cli:simulate_options",
+            "options:play": "bnb_sim.games.heroes_village.cli:simulate_options",
+            "options:odds": "bnb_sim.games.heroes_village.cli:odds_options",
+            "play": "bnb_sim.games.heroes_village.cli:play",
+            "odds": "bnb_sim.games.heroes_village.cli:odds",
+            "bench": "bnb_sim.games.heroes_village.cli:bench",
+            "warmup_steps": "bnb_sim.games.heroes_village.cli:warmup_steps",
+            "compare": "bnb_sim.games.heroes_village.cli:compare",
+            "sweep": "bnb_sim.games.heroes_village.cli:sweep",
+            "options:sweep": "bnb_sim.games.heroes_village.cli:simulate_options",
+            "options:compare": "bnb_sim.games.heroes_village.cli:simulate_options",
+            "components_show": "bnb_sim.games.heroes_village.cli:components_show",
+            "write_report": "bnb_sim.games.heroes_village.report:write_report",
+            "columns": "bnb_sim.games.heroes_village.runner:columns",
+        },
+        options=("pets", "difficulty", "buildings", "pet"),
+    )
+)

@@ -1,0 +1,276 @@
+"""The Heroes of the Village bots in nopython code: ``random`` and the cooperative ``team``.
+
+Both see only what players see: the laid tiles and their mobs, the stack tops' backs, the
+pouch (players may peek into it, R-HV-4), the buildings and every inventory. The team bot
+scores each legal decision with its named weights (``policies.TEAM_WEIGHTS``) and takes the
+best one; its own random stream breaks ties.
+"""
+
+from __future__ import annotations
+
+from bnb_sim._jit import kernel
+from bnb_sim.engine.rng import bounded_row
+from bnb_sim.games.heroes_village.layout import (
+    A_BUILD,
+    A_COLLECT,
+    A_DISCARD,
+    A_EXPLORE,
+    A_FIGHT,
+    A_PASS,
+    A_PICK,
+    A_PICK_NONE,
+    CAT,
+    DARKNESS,
+    HORSE,
+    K_CAT_IGNORE,
+    K_DRAW,
+    K_GEN_SLOTS,
+    K_HORSE_TILES,
+    K_LLAMA_SLOTS,
+    K_N_CHOSEN,
+    K_RED_SLOTS,
+    K_START,
+    K_TILE_BACK,
+    K_TILE_SYMBOL,
+    K_TOKEN_VALUE,
+    KF_PWIN,
+    KF_TOWARD,
+    LLAMA,
+    MAX_TILES,
+    MAX_VALUE,
+    N_BLOCKS,
+    NO_SYMBOL,
+    PANDA,
+    REDSTONE,
+    RNG_POLICY,
+    S_CAT_USED,
+    S_DONE,
+    S_ILLAGER,
+    S_INV,
+    S_N_PLAYERS,
+    S_NEED,
+    S_PET,
+    S_POUCH,
+    S_STACK,
+    S_STACK_H,
+    S_SUPPLY,
+    S_TILE_MOB,
+    WOLF,
+)
+from bnb_sim.games.heroes_village.policies import (
+    RANDOM,
+    TEAM,
+    W_BLOCK,
+    W_COMPLETE,
+    W_DARK_KEEP,
+    W_DISCARD,
+    W_EXPLORE,
+    W_EXPLORE_BASE,
+    W_FIGHT,
+    W_HAND_IN,
+    W_ILLAGER,
+    W_MOB,
+    W_REDSTONE,
+    W_URGENCY,
+)
+
+# scratch layout of ``buf`` (float64)
+B_SHORT = 0  # blocks still to find per type (needs minus what the team holds)
+B_SIZE = 8
+
+
+@kernel
+def choose_random(mask, rng, seat):
+    """A uniformly random legal decision from the seat's own stream."""
+    n = 0
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            n += 1
+    r = bounded_row(rng, RNG_POLICY + seat, n)
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if r == 0:
+                return a
+            r -= 1
+    return -1
+
+
+@kernel
+def _shortfall(s, k, buf):
+    """``buf[B_SHORT + t]``: blocks of type t the unfinished buildings need beyond what the
+    team holds; ``buf[B_SHORT + DARKNESS]``: needs no held block covers, minus darkness held."""
+    for t in range(N_BLOCKS):
+        buf[B_SHORT + t] = 0.0
+    for j in range(k[K_N_CHOSEN]):
+        if s[S_DONE + j] == 0:
+            for t in range(REDSTONE + 1):
+                buf[B_SHORT + t] += s[S_NEED + j * N_BLOCKS + t]
+    dark = 0
+    total = 0.0
+    for p in range(s[S_N_PLAYERS]):
+        for t in range(REDSTONE + 1):
+            buf[B_SHORT + t] -= s[S_INV + p * N_BLOCKS + t]
+        dark += s[S_INV + p * N_BLOCKS + DARKNESS]
+    for t in range(REDSTONE + 1):
+        if buf[B_SHORT + t] < 0.0:
+            buf[B_SHORT + t] = 0.0
+        total += buf[B_SHORT + t]
+    buf[B_SHORT + DARKNESS] = max(0.0, total - dark)
+
+
+@kernel
+def _free_slots(s, k, seat):
+    """(general, redstone) free slots of ``seat``, the Llama's extra counted in both."""
+    inv = S_INV + seat * N_BLOCKS
+    general = s[inv] + s[inv + 1] + s[inv + 2] + s[inv + DARKNESS]
+    red = s[inv + REDSTONE]
+    extra = k[K_LLAMA_SLOTS] if s[S_PET + seat] == LLAMA else 0
+    used_extra = max(0, general - k[K_GEN_SLOTS]) + max(0, red - k[K_RED_SLOTS])
+    spare = extra - used_extra
+    return max(0, k[K_GEN_SLOTS] - general) + spare, max(0, k[K_RED_SLOTS] - red) + spare
+
+
+@kernel
+def _choose(n, r):
+    """The binomial coefficient C(n, r) as a float (0 outside the range)."""
+    if r < 0 or r > n:
+        return 0.0
+    out = 1.0
+    for i in range(r):
+        out = out * (n - i) / (i + 1)
+    return out
+
+
+@kernel
+def _p_no_darkness(pouch_n, dark, draws, allowed):
+    """P(at most ``allowed`` darkness among ``draws`` blind draws from ``pouch_n`` blocks)
+    (hypergeometric)."""
+    total = _choose(pouch_n, draws)
+    if total == 0.0:
+        return 1.0
+    p = 0.0
+    for x in range(allowed + 1):
+        p += _choose(dark, x) * _choose(pouch_n - dark, draws - x) / total
+    return min(1.0, p)
+
+
+@kernel
+def _value(a, params, s, k, kf, seat, buf):
+    inv = S_INV + seat * N_BLOCKS
+    pet = s[S_PET + seat]
+    if a >= A_PICK and a < A_PICK_NONE:
+        b = a - A_PICK
+        if b == REDSTONE:
+            return params[W_REDSTONE] * (buf[B_SHORT + b] > 0.0)
+        if buf[B_SHORT + b] > 0.0:
+            return params[W_BLOCK]
+        return -0.1
+    if a == A_PICK_NONE or a == A_PASS:
+        return 0.0
+    if a < A_COLLECT:  # explore
+        tile = s[S_STACK + (a - A_EXPLORE) * MAX_TILES + s[S_STACK_H + a - A_EXPLORE] - 1]
+        value = params[W_EXPLORE_BASE]
+        for b in range(REDSTONE + 1):
+            n = min(k[K_TILE_BACK + tile * N_BLOCKS + b], s[S_SUPPLY + b])
+            if buf[B_SHORT + b] > 0.0:
+                value += params[W_EXPLORE] * n
+        if pet == HORSE:
+            value *= k[K_HORSE_TILES]
+        return value
+    if a < A_FIGHT:  # collect
+        tile = a - A_COLLECT
+        sym = k[K_TILE_SYMBOL + tile]
+        n = 0
+        for b in range(N_BLOCKS):
+            n += s[S_POUCH + b]
+        if n == 0:
+            return -1.0
+        d = min(k[K_DRAW], n)
+        free_gen, free_red = _free_slots(s, k, seat)
+        e_sym = d * s[S_POUCH + sym] / n
+        e_red = d * s[S_POUCH + REDSTONE] / n
+        value = params[W_BLOCK] * min(e_sym, free_gen, buf[B_SHORT + sym])
+        value += params[W_REDSTONE] * min(e_red, free_red, buf[B_SHORT + REDSTONE])
+        allowed = 0
+        if pet == CAT and s[S_CAT_USED] < k[K_CAT_IGNORE]:
+            allowed = k[K_CAT_IGNORE] - s[S_CAT_USED]
+        p_mob = 1.0 - _p_no_darkness(n, s[S_POUCH + DARKNESS], d, allowed)
+        return value - params[W_MOB] * p_mob
+    if a < A_BUILD:  # fight
+        tile = a - A_FIGHT
+        v = k[K_TOKEN_VALUE + s[S_TILE_MOB + tile]]
+        case = 1 if pet == WOLF else (2 if pet == PANDA else 0)
+        p = kf[KF_PWIN + case * MAX_VALUE + v]
+        toward = kf[KF_TOWARD + case * MAX_VALUE + v]
+        unblock = 1.0
+        sym = k[K_TILE_SYMBOL + tile]
+        if sym != NO_SYMBOL and buf[B_SHORT + sym] > 0.0:
+            unblock = 2.0
+        return params[W_FIGHT] * p * unblock - params[W_ILLAGER] * toward
+    if a < A_DISCARD:  # build
+        j = (a - A_BUILD) // 2
+        use_dark = (a - A_BUILD) % 2
+        need = S_NEED + j * N_BLOCKS
+        left = 0
+        given = 0
+        plain = 0
+        for t in range(N_BLOCKS):
+            g = min(s[inv + t], s[need + t])
+            plain += g
+            left += s[need + t] - g
+        given = plain
+        darks = 0
+        if use_dark:
+            darks = min(s[inv + DARKNESS], left)
+            given += darks
+        value = params[W_HAND_IN] * given
+        remaining = 0
+        for t in range(N_BLOCKS):
+            remaining += s[need + t]
+        if given == remaining:
+            closer = max(0, k[K_START] - s[S_ILLAGER])
+            value += params[W_COMPLETE] * (1.0 + params[W_URGENCY] * closer)
+        else:
+            value -= params[W_DARK_KEEP] * darks * 2.0
+        return value
+    # discard
+    b = a - A_DISCARD
+    free_gen, free_red = _free_slots(s, k, seat)
+    full = free_red == 0 if b == REDSTONE else free_gen == 0
+    if full and buf[B_SHORT + b] <= 0.0 and b != DARKNESS:
+        return params[W_DISCARD]
+    return -10.0
+
+
+@kernel
+def choose_team(params, s, k, kf, mask, rng, seat, buf):
+    """The team bot: the legal decision with the highest value (ties: its own stream)."""
+    _shortfall(s, k, buf)
+    best = -1
+    best_value = -1e300
+    ties = 0
+    for a in range(mask.shape[0]):
+        if not mask[a]:
+            continue
+        value = _value(a, params, s, k, kf, seat, buf)
+        if value > best_value:
+            best_value = value
+            best = a
+            ties = 1
+        elif value == best_value:
+            # reservoir sampling: each of the tied decisions is kept with probability 1/ties,
+            # so ties go to a uniformly random one and only ties cost a random number
+            ties += 1
+            if bounded_row(rng, RNG_POLICY + seat, ties) == 0:
+                best = a
+    return best
+
+
+@kernel
+def decide(kind, params, s, k, kf, mask, rng, seat, buf):
+    """The decision of ``seat`` under its policy kind."""
+    if kind == RANDOM:
+        return choose_random(mask, rng, seat)
+    if kind == TEAM:
+        return choose_team(params, s, k, kf, mask, rng, seat, buf)
+    return -1

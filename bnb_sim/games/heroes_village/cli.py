@@ -1,0 +1,657 @@
+"""The ``bnb`` command handlers of Heroes of the Village (reached through ``--game hotv``).
+
+Each handler takes the parsed options of its shared command as keyword arguments and
+ignores the ones it has no use for. Numba loads only inside the handlers that play games.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from bnb_sim.errors import BnbError, SpecError
+from bnb_sim.games.heroes_village import layout as L
+
+EST = "~"
+
+
+def simulate_options(func):
+    """``--pets``, ``--difficulty`` and ``--buildings`` (on ``bnb simulate`` and ``bnb play``)."""
+    func = click.option(
+        "--buildings",
+        default=None,
+        metavar="CHOICE",
+        help="Heroes of the Village: the three buildings, by number (1,5,9) or one drawn per "
+        "game from each level (level:1,2,3, the default).",
+    )(func)
+    func = click.option(
+        "--difficulty",
+        type=click.Choice(["normal", "easy"]),
+        default=None,
+        help="Heroes of the Village: the Illager starts on space 9 (normal) or 11 (easy).",
+    )(func)
+    return click.option(
+        "--pets",
+        default=None,
+        metavar="LIST",
+        help="Heroes of the Village: pets in seat order (wolf,cat,fox), or 'all' for every "
+        "combination of distinct pets on the same seeds.",
+    )(func)
+
+
+def odds_options(func):
+    """``--pet`` on ``bnb odds``."""
+    return click.option(
+        "--pet",
+        type=click.Choice(list(L.PET_NAMES)),
+        default=None,
+        help="Heroes of the Village: the fighter's pet (wolf: +1, panda: ignores an Illager face).",
+    )(func)
+
+
+def _components(components):
+    if components is None or not hasattr(components, "static_arrays"):
+        from bnb_sim.games.heroes_village.components import load_components
+
+        return load_components()
+    return components
+
+
+# ----------------------------------------------------------------------------- simulate
+
+
+def simulate(
+    *, games, players, policies, seed, out, threads=None, chunk_size=None, components=None,
+    resume=False, force=False, as_json=False, quiet=False, yes=False, check=False, pets=None,
+    difficulty=None, buildings=None, defaults=frozenset(), **_ignored,
+) -> None:  # fmt: skip
+    """``bnb simulate --game hotv``: N games (per pet team) into a run folder."""
+    if "policies" in defaults or not policies:
+        policies = ()
+    from bnb_sim.games.heroes_village.runner import make_config, simulate_to_dir
+
+    if games > 100_000_000 and not yes:
+        raise BnbError(f"--games {games:,}: more than 100,000,000 games needs --yes")
+    config = make_config(
+        _components(components), players, list(policies) or ["team"], pets,
+        difficulty or "normal", buildings, seed, check,
+    )  # fmt: skip
+    argv = [
+        "bnb", "simulate", "--game", "hotv", "--games", str(games),
+        "--players", str(config.n_players), "--seed", str(seed), "--out", str(out),
+        "--difficulty", config.difficulty, "--buildings", config.buildings,
+    ]  # fmt: skip
+    for p in policies:
+        argv += ["--policy", p]
+    if pets:
+        argv += ["--pets", pets]
+    if check:
+        argv.append("--check")
+    bar = _progress(not quiet and sys.stderr.isatty())
+    try:
+        summary = simulate_to_dir(
+            config, games, out, chunk_size=chunk_size, threads=threads, resume=resume,
+            force=force, command=" ".join(argv), progress=bar.update,
+        )  # fmt: skip
+    finally:
+        bar.close()
+    from bnb_sim.runner.storage import load_run
+
+    _, g, _ = load_run(out, seat_columns=["game"], game_columns=["won", "pets"])
+    from bnb_sim.analysis.stats import Rate
+
+    rate = Rate.from_bools(g["won"])
+    summary["win_rate"] = rate.to_dict()
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+        return
+    teams = summary["teams"]
+    click.echo(
+        f"Heroes of the Village: {games:,} games x {teams} pet team(s), "
+        f"{config.n_players} players, {config.difficulty}, "
+        f"policy {', '.join(dict.fromkeys(config.labels))}"
+    )
+    click.echo(f"  team win rate {rate}")
+    click.echo(f"  {summary['seconds']:.1f} s ({summary['games_per_second']:,.0f} games/s)")
+    click.echo(f"  run folder: {out}  (bnb report {out})")
+
+
+class _progress:
+    def __init__(self, enabled: bool):
+        self.bar = None
+        self.enabled = enabled
+
+    def update(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        if self.bar is None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, unit=" games", file=sys.stderr, unit_scale=True)
+        self.bar.update(done - self.bar.n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+# ----------------------------------------------------------------------------- play
+
+
+def _block_text(counts) -> str:
+    parts = [f"{n} {L.BLOCK_NAMES[b]}" for b, n in enumerate(counts) if n]
+    return ", ".join(parts) if parts else "nothing"
+
+
+def _face_text(code: int) -> str:
+    for name, c in L.FACE_CODES.items():
+        if c == code:
+            return name
+    return str(code)
+
+
+def game_log(comps, config, team, s, log) -> list[str]:
+    """Readable lines of one game's event log."""
+    tiles = comps.data["tiles"]["list"]
+    tokens = comps.mob_tokens
+    blist = comps.buildings
+    chosen = [int(b) for b in s[L.S_CHOSEN : L.S_CHOSEN + len(config.chosen)]]
+
+    def tile_text(t):
+        tile = tiles[t]
+        sym = tile.get("symbol", "none")
+        where = f"{tile.get('terrain', 'tile')} #{t + 1}"
+        return where if sym == "none" else f"{where} ({sym})"
+
+    def building_text(j):
+        b = blist[chosen[j]]
+        return f"{b['name']} (#{b['number']})"
+
+    lines = []
+    for row in log[1 : int(log[0, 0]) + 1]:
+        kind, turn, seat, a, b, c = (int(x) for x in row)
+        who = f"seat {seat} ({team[seat]}, {config.labels[seat]})"
+        if kind == L.EV_SETUP:
+            bl = blist[b]
+            lines.append(
+                f"Building {a + 1}: {bl['name']} (#{bl['number']}, level {bl['level']}), "
+                f"cost {_block_text(bl['_cost'])}"
+            )
+        elif kind == L.EV_TURN:
+            lines.append(f"Turn {turn + 1}: {who}; Illager on space {a}")
+        elif kind in (L.EV_EXPLORE, L.EV_FREE_TILE):
+            how = "explores" if kind == L.EV_EXPLORE else "lays for free (R-HV-3)"
+            lines.append(f"  {how}: {tile_text(a)} from stack {c + 1}, {b} block(s) into the pouch")
+        elif kind == L.EV_COLLECT:
+            sym = L.BLOCK_NAMES[b] if b >= 0 else "?"
+            lines.append(f"  collects {sym} on {tile_text(a)}: draws {c}")
+        elif kind == L.EV_DRAW:
+            counts = [a // 10000 % 10, a // 1000 % 10, a // 100 % 10, a // 10 % 10, b]
+            lines.append(f"    drawn: {_block_text(counts)}")
+        elif kind == L.EV_MOB:
+            lines.append(f"    a {tokens[b][0]} ({c}) appears on {tile_text(a)}")
+        elif kind == L.EV_FIGHT:
+            lines.append(f"  fights the {tokens[b][0]} ({c}) on {tile_text(a)}")
+        elif kind == L.EV_ROLL:
+            lines.append(f"    roll {b + 1}: {_face_text(a)}")
+        elif kind == L.EV_DEFEAT:
+            lines.append(f"    the {tokens[b][0]} is defeated")
+        elif kind == L.EV_PICK:
+            why = "Fox" if b == L.PICK_FOX else "reward"
+            lines.append(f"    keeps a {L.BLOCK_NAMES[a]} ({why})")
+        elif kind == L.EV_BUILD:
+            wild = " (darkness as wild)" if c else ""
+            lines.append(f"  builds: hands in {b} block(s) to {building_text(a)}{wild}")
+        elif kind == L.EV_COMPLETE:
+            lines.append(f"    {building_text(a)} is complete ({c} built)")
+        elif kind == L.EV_DISCARD:
+            lines.append(f"  discards a {L.BLOCK_NAMES[a]}")
+        elif kind == L.EV_DIE:
+            lines.append(f"  Illagers die: {_face_text(a)}")
+        elif kind == L.EV_ILLAGER:
+            way = "away from" if b > 0 else "toward"
+            lines.append(f"    the Illager moves {way} the village: space {a}")
+        elif kind == L.EV_DARK_TO_POUCH:
+            lines.append(f"    the darkness block on space {a} goes into the pouch")
+        elif kind == L.EV_END:
+            lines.append("The players win: three buildings stand." if a else
+                         "The players lose: the Illager reached the village.")  # fmt: skip
+    return lines
+
+
+def play(
+    *, players=None, policies=(), seed=0, components=None, game_index=0, as_json=False,
+    pets=None, difficulty=None, buildings=None, defaults=frozenset(), **_ignored,
+) -> None:  # fmt: skip
+    """``bnb play --game hotv``: one game, told event by event."""
+    if "players" in defaults:
+        players = None
+
+    from bnb_sim.games.heroes_village.play import play_game
+    from bnb_sim.games.heroes_village.runner import make_config, pet_codes
+
+    if pets == "all":
+        raise SpecError("--pets all: bnb play plays one team; give the pets (e.g. wolf,cat,fox)")
+    comps = _components(components)
+    config = make_config(
+        comps, players, list(policies) or ["team"], pets, difficulty or "normal", buildings, seed
+    )
+    team = config.teams[0]
+    k, kf, kinds, params = config.arrays()
+    s, log = play_game(
+        k, kf, kinds, params, pet_codes(team), config.master, int(game_index),
+        config.n_players, 20000,
+    )  # fmt: skip
+    if s[L.S_STATUS] != L.ST_OK:
+        raise BnbError(f"game {game_index} did not finish normally (status {s[L.S_STATUS]})")
+    lines = game_log(comps, config, team, s, log)
+    result = {
+        "game": int(game_index),
+        "seed": seed,
+        "pets": list(team),
+        "policies": config.labels,
+        "difficulty": config.difficulty,
+        "won": bool(s[L.S_WON]),
+        "turns": int(s[L.S_TURN]) + (0 if s[L.S_END_BY_DIE] else 1),
+        "buildings_completed": int(s[L.S_BUILT]),
+        "illager_final": int(s[L.S_ILLAGER]),
+        "mobs_spawned": int(s[L.S_MOBS_SPAWNED]),
+        "mobs_defeated": int(s[L.S_MOBS_DEFEATED]),
+    }
+    if as_json:
+        click.echo(json.dumps({**result, "log": lines}, indent=2))
+        return
+    click.echo(
+        f"Heroes of the Village, game {game_index} of seed {seed}: {config.n_players} players, "
+        f"pets {', '.join(team)}, {config.difficulty} (Illager starts on space "
+        f"{config.start_space})"
+    )
+    click.echo("\n".join(lines))
+    verdict = "won" if result["won"] else "lost"
+    click.echo(
+        f"Result: {verdict} after {result['turns']} turns; {result['buildings_completed']} "
+        f"buildings, Illager on space {result['illager_final']}, mobs {result['mobs_spawned']} "
+        f"spawned / {result['mobs_defeated']} defeated"
+    )
+
+
+# ----------------------------------------------------------------------------- odds
+
+
+def _mob_value(comps, mob: str) -> tuple[int, list[str]]:
+    tokens = comps.mob_tokens
+    if mob.strip().isdigit():
+        value = int(mob)
+        names = sorted({n for n, v in tokens if v == value})
+        if not 1 <= value < L.MAX_VALUE:
+            raise SpecError(f"--mob {mob}: a fight value from 1 to {L.MAX_VALUE - 1}")
+        return value, names
+    for name, value in tokens:
+        if name == mob.strip().lower():
+            return value, [name]
+    known = ", ".join(sorted({n for n, _ in tokens}))
+    raise SpecError(f"--mob {mob!r}: not a fight value or a mob ({known})")
+
+
+def odds(*, mob=None, pet=None, as_json=False, components=None, **_ignored) -> None:
+    """``bnb odds --game hotv --mob V [--pet wolf|panda]``: the exact odds of one fight."""
+    from bnb_sim.games.heroes_village.odds import odds_for
+
+    comps = _components(components)
+    if pet is not None and pet not in L.PET_NAMES:
+        raise SpecError(f"--pet {pet!r}: one of {', '.join(L.PET_NAMES)}")
+    values = [_mob_value(comps, mob)] if mob else [
+        (v, sorted({n for n, x in comps.mob_tokens if x == v})) for v in comps.mob_values
+    ]  # fmt: skip
+    results = [(odds_for(comps, v, pet), names) for v, names in values]
+    if as_json:
+        payload = [{**o.to_dict(), "mobs": names} for o, names in results]
+        click.echo(json.dumps(payload[0] if mob else {"table": payload}, indent=2))
+        return
+    faces = ", ".join(str(x) for x in comps.data["dice"]["fight"]["faces"])
+    click.echo(f"Fight die: {faces}; up to {comps.data['rules']['fight_rolls']} rolls; "
+               f"pet: {pet or 'none'}")  # fmt: skip
+    for o, names in results:
+        click.echo("")
+        click.echo(f"Against fight value {o.value} ({', '.join(names) or 'no such mob'}):")
+        click.echo(f"  P(defeated)       {100 * float(o.p_defeated):7.2f}%   (= {o.p_defeated})")
+        click.echo(f"  expected rolls    {float(o.expected_rolls):7.3f}")
+        click.echo(
+            f"  expected net move {float(o.expected_toward):+7.3f} spaces toward the village"
+        )
+        click.echo("  rolls used: " + ", ".join(
+            f"{r}: {100 * float(p):.2f}%" for r, p in sorted(o.rolls_distribution.items())
+        ))  # fmt: skip
+        click.echo("  net Illager movement during the fight (+ = toward the village):")
+        for m, p in sorted(o.net_toward.items()):
+            click.echo(f"    {m:+d}  {100 * float(p):6.2f}%")
+
+
+# ----------------------------------------------------------------------------- compare
+
+
+def compare(
+    *, a, b, players=None, sprt=None, precision=None, max_games=200_000, as_json=False,
+    components=None, seed=0, threads=None, quiet=False, pets=None, difficulty=None,
+    buildings=None, opponents=None, **_ignored,
+) -> None:  # fmt: skip
+    """``bnb compare --game hotv A B``: two team policies on the same game indices (paired).
+
+    Stops at ``--max-games`` paired games, or earlier once the 95% half-width of the paired
+    win-rate difference is at most ``--precision``.
+    """
+    import numpy as np
+
+    from bnb_sim.analysis.stats import Rate, mcnemar, paired_difference
+    from bnb_sim.games.heroes_village.runner import make_config, play_block
+
+    if sprt:
+        raise BnbError("compare --game hotv: --sprt is not available for this game; use "
+                       "--precision or --max-games")  # fmt: skip
+    if opponents:
+        raise BnbError("compare --game hotv: the players are a team; --opponents does not apply")
+    if pets == "all":
+        raise SpecError("compare --game hotv: give one pet team (simulate --pets all ranks them)")
+    comps = _components(components)
+    configs = [
+        make_config(comps, players, [spec], pets, difficulty or "normal", buildings, seed)
+        for spec in (a, b)
+    ]
+    won = {0: [], 1: []}
+    start, block = 0, 2000
+    while start < max_games:
+        n = min(block, max_games - start)
+        for i, cfg in enumerate(configs):
+            won[i].append(play_block(cfg, start, n, threads)[1]["won"].to_numpy())
+        start += n
+        diff = paired_difference(np.concatenate(won[0]), np.concatenate(won[1]))
+        if not quiet and not as_json:
+            click.echo(f"  {start:,} paired games: {100 * diff['mean_diff']:+.2f} pp", err=True)
+        if precision and (diff["hi"] - diff["lo"]) / 2 <= precision:
+            break
+    wa, wb = np.concatenate(won[0]), np.concatenate(won[1])
+    ra, rb = Rate.from_bools(wa), Rate.from_bools(wb)
+    diff = paired_difference(wa, wb)
+    test = mcnemar(wa, wb)
+    result = {
+        "game": "heroes_village", "a": a, "b": b, "pets": list(configs[0].teams[0]),
+        "players": configs[0].n_players, "difficulty": configs[0].difficulty,
+        "games": int(len(wa)), "win_rate_a": ra.to_dict(), "win_rate_b": rb.to_dict(),
+        "difference": diff, "mcnemar": test,
+        "stopped": "precision" if precision and (diff["hi"] - diff["lo"]) / 2 <= precision
+        else "max-games",
+    }  # fmt: skip
+    if as_json:
+        click.echo(json.dumps(result, indent=2, default=float))
+        return
+    from bnb_sim.analysis.tables import fmt_signed_pp
+
+    team = ",".join(result["pets"])
+    click.echo(f"Heroes of the Village, {result['players']} players, pets {team}, "
+               f"{result['difficulty']}: {len(wa):,} paired games")  # fmt: skip
+    click.echo(f"  A {a}: {ra}")
+    click.echo(f"  B {b}: {rb}")
+    shown = fmt_signed_pp(diff["mean_diff"], diff["lo"], diff["hi"])
+    click.echo(f"  A - B: {shown} (paired t), McNemar p = {test['p_value']:.3g}; "
+               f"stopped by {result['stopped']}")  # fmt: skip
+
+
+# ----------------------------------------------------------------------------- sweep
+
+
+def _set_path(data: dict, path: str, value) -> None:
+    node = data
+    parts = path.split(".")
+    for part in parts[:-1]:
+        if isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        elif isinstance(node, dict) and part in node:
+            node = node[part]
+        else:
+            raise SpecError(f"--set {path}: no such component value")
+    last = parts[-1]
+    if isinstance(node, list) and last.isdigit() and int(last) < len(node):
+        node[int(last)] = value
+    elif isinstance(node, dict) and last in node:
+        node[last] = value
+    else:
+        raise SpecError(f"--set {path}: no such component value")
+
+
+def sweep(
+    *, sets, zip_mode=False, games=2000, players=4, policies="team", components=None, seed=0,
+    threads=None, quiet=False, out=None, pets=None, difficulty=None, buildings=None,
+    defaults=frozenset(), **_ignored,
+) -> None:  # fmt: skip
+    """``bnb sweep --game hotv --set PATH=V1,V2``: the same game indices under each
+    component variant; win rates and paired differences against the component file."""
+    import copy
+    import itertools
+
+    import numpy as np
+    import pandas as pd
+
+    from bnb_sim.analysis.report import ReportBuilder, Section
+    from bnb_sim.analysis.stats import Rate, paired_difference
+    from bnb_sim.analysis.sweep import parse_set_option
+    from bnb_sim.analysis.tables import fmt_rate, fmt_signed_pp
+    from bnb_sim.games.heroes_village.components import components_from_dict
+    from bnb_sim.games.heroes_village.runner import make_config, play_block
+
+    if pets == "all":
+        raise SpecError("sweep --game hotv: give one pet team")
+    base = _components(components)
+    if "policies" in defaults:
+        policies = "team"
+    if isinstance(policies, str):
+        policies = policies.split(",")
+    specs = [p.strip() for p in policies if p.strip()]
+    parsed = [parse_set_option(x) for x in sets]
+    combos = (list(zip(*[v for _, v in parsed], strict=False)) if zip_mode
+              else list(itertools.product(*[v for _, v in parsed])))  # fmt: skip
+    raw = {k: v for k, v in base.data.items() if not k.startswith("_")}
+    variants = [("components", base)]
+    for combo in combos:
+        data = copy.deepcopy(raw)
+        for (path, _), value in zip(parsed, combo, strict=True):
+            _set_path(data, path, value)
+        label = ", ".join(f"{path}={value}" for (path, _), value in zip(parsed, combo, strict=True))
+        variants.append((label, components_from_dict(data, f"--set {label}")))
+    won = {}
+    for label, comps in variants:
+        cfg = make_config(comps, players, specs, pets, difficulty or "normal", buildings, seed)
+        won[label] = play_block(cfg, 0, games, threads)[1]["won"].to_numpy()
+        if not quiet:
+            click.echo(f"  {label}: {Rate.from_bools(won[label])}", err=True)
+    rows = []
+    reference = won["components"]
+    for label, _ in variants:
+        r = Rate.from_bools(won[label])
+        d = paired_difference(won[label].astype(float), reference.astype(float))
+        rows.append({"variant": label, "games": f"{r.n:,}",
+                     "win rate [95% CI]": fmt_rate(r.rate, r.lo, r.hi),
+                     "vs components, paired [95% CI]": "(reference)" if label == "components"
+                     else fmt_signed_pp(d["mean_diff"], d["lo"], d["hi"])})  # fmt: skip
+    table = pd.DataFrame(rows)
+    click.echo(table.to_string(index=False))
+    if out is not None:
+        section = Section("Component sweep")
+        section.text(
+            f"Heroes of the Village, {players} players, policies {', '.join(specs)}, "
+            f"{games:,} games per variant on the same game indices (paired)."
+        )
+        section.table(table)
+        section.summary["variants"] = {
+            label: Rate.from_bools(won[label]).to_dict() for label, _ in variants
+        }
+        builder = ReportBuilder("Heroes of the Village: component sweep")
+        builder.add(section)
+        written = builder.write(out)
+        click.echo(f"report: {written['html']}")
+    _ = np
+
+
+# ----------------------------------------------------------------------------- warmup
+
+
+def warmup_steps() -> list[tuple[str, Any]]:
+    """(label, function) for ``bnb warmup``: this game's kernel entry points."""
+
+    def batch() -> None:
+        from bnb_sim.games.heroes_village.components import load_components
+        from bnb_sim.games.heroes_village.runner import make_config, play_arrays
+
+        config = make_config(load_components(), 2, ["team"], None, check=True)
+        play_arrays(config, config.teams[0], 0, 2)
+
+    def one_game() -> None:
+        from bnb_sim.games.heroes_village.components import load_components
+        from bnb_sim.games.heroes_village.play import play_game
+        from bnb_sim.games.heroes_village.runner import make_config, pet_codes
+
+        config = make_config(load_components(), 2, ["random"], None)
+        k, kf, kinds, params = config.arrays()
+        play_game(k, kf, kinds, params, pet_codes(config.teams[0]), config.master, 0, 2, 10)
+
+    return [
+        ("Heroes of the Village: batch kernel", batch),
+        ("Heroes of the Village: one game with its log", one_game),
+    ]
+
+
+# ----------------------------------------------------------------------------- bench
+
+
+def games_per_second(policy: str, players: int, threads: int, seconds: float, repeats: int):
+    """Median games/s of the batch kernel (no DataFrames, no Parquet)."""
+    import statistics
+    import time
+
+    from bnb_sim.games.heroes_village.components import load_components
+    from bnb_sim.games.heroes_village.runner import make_config, play_arrays
+
+    config = make_config(load_components(), players, [policy], None, seed=1)
+    team = config.teams[0]
+    play_arrays(config, team, 0, 200, threads)  # compile or load
+    n = 2000
+    while True:  # size a block to about `seconds`
+        t = time.perf_counter()
+        play_arrays(config, team, 0, n, threads)
+        dt = time.perf_counter() - t
+        if dt >= seconds / 4 or n >= 4_000_000:
+            break
+        n *= 4
+    n = max(1000, int(n * seconds / max(dt, 1e-9)))
+    times = []
+    for r in range(repeats):
+        t = time.perf_counter()
+        play_arrays(config, team, r * n, n, threads)
+        times.append(time.perf_counter() - t)
+    return n / statistics.median(times)
+
+
+def bench(*, as_json=False, quick=False, **_ignored) -> None:
+    """``bnb bench --game hotv``: games/s of random and team, 2 and 4 players, 1 and all
+    threads."""
+    from bnb_sim._jit import numba
+    from bnb_sim.cli.bench_cmd import machine
+
+    all_threads = int(numba.config.NUMBA_NUM_THREADS)
+    seconds, repeats = (0.3, 1) if quick else (1.0, 3)
+    rows = []
+    for policy in ("random", "team"):
+        for players in (2, 4):
+            for threads in sorted({1, all_threads}):
+                gps = games_per_second(policy, players, threads, seconds, repeats)
+                rows.append({"policy": policy, "players": players, "threads": threads,
+                             "games_per_second": gps})  # fmt: skip
+    result = {"game": "heroes_village", "machine": machine(), "games": rows}
+    if as_json:
+        click.echo(json.dumps(result, indent=2))
+        return
+    m = result["machine"]
+    click.echo(f"{m['cpu']}, {m['cores_usable']} usable cores, numba {m['numba']}")
+    click.echo("Heroes of the Village batch kernel (games/s, median of repeats):")
+    for r in rows:
+        click.echo(f"  {r['policy']:<7s} {r['players']} players  {r['threads']} thread(s)"
+                   f"  {r['games_per_second']:>12,.0f}")  # fmt: skip
+
+
+# ----------------------------------------------------------------------------- components
+
+
+def components_show(*, components=None, as_json=False, **_ignored) -> None:
+    """``bnb components show --game hotv``: the data, estimates marked ~."""
+    comps = _components(components)
+    if as_json:
+        click.echo(json.dumps(comps.to_json_dict(), indent=2, default=str))
+        return
+    click.echo("\n".join(render(comps)))
+
+
+def render(comps) -> list[str]:
+    d = comps.data
+    rows = {r["key"]: r for r in comps.provenance_rows()}
+
+    def mark(key):
+        return EST if rows.get(key, {}).get("provenance") == "estimate" else ""
+
+    out = [
+        d.get("title", "Heroes of the Village"),
+        f"source: {comps.source}   sha256: {comps.content_hash[:16]}   values: {len(rows)}, "
+        f"estimated: {comps.n_estimates} (marked {EST})",
+        "",
+        "Rules: "
+        + ", ".join(
+            f"{k} {mark('rules.' + k)}{v}"
+            for k, v in d["rules"].items()
+            if k not in ("provenance", "source", "reason")
+        ),  # fmt: skip
+        "Readings: "
+        + ", ".join(
+            f"{k} {mark('readings.' + k)}{v}"
+            for k, v in d["readings"].items()
+            if k not in ("provenance", "reason")
+        ),  # fmt: skip
+        "Blocks (box): " + _block_text(d["_totals"]),
+        "Pouch at the start: " + _block_text(d["_pouch"]),
+        f"Illager path: start normal {d['path']['start_normal']}, easy {d['path']['start_easy']}, "
+        f"darkness on {d['path']['darkness_spaces']}, last space "
+        f"{mark('path.last_space')}{d['path']['last_space']}",
+        f"Fight die: {mark('dice.fight.faces')}{d['dice']['fight']['faces']}",
+        f"Illagers die: {mark('dice.illagers.faces')}{d['dice']['illagers']['faces']}",
+        "",
+        "Mobs:",
+    ]
+    for m in d["mobs"]:
+        out.append(f"  {m['name']:<12s} value {mark('mobs.' + m['name'] + '.value')}{m['value']}"
+                   f"  x{mark('mobs.' + m['name'] + '.count')}{m['count']}")  # fmt: skip
+    out += ["", f"World tiles ({mark('tiles.list')}estimates):"]
+    for i, t in enumerate(d["tiles"]["list"]):
+        out.append(f"  {i + 1:2d} {t.get('terrain', ''):<10s} symbol {t.get('symbol', 'none'):<6s}"
+                   f" back {_block_text(t['_back'])}")  # fmt: skip
+    out += ["", "Buildings (cost estimated ~):"]
+    for b in comps.buildings:
+        out.append(f"  #{b['number']} {b['name']:<12s} level {b['level']}  cost "
+                   f"{EST}{_block_text(b['_cost'])}")  # fmt: skip
+    out += ["", "Pets: " + ", ".join(f"{p} {v}" for p, v in comps.pet_strength.items())]
+    est = [r for r in comps.provenance_rows() if r["provenance"] == "estimate"]
+    out += ["", "Estimates and their reasons:"]
+    seen = set()
+    for r in est:
+        if r["reason"] in seen:
+            continue
+        seen.add(r["reason"])
+        out.append(f"  {r['key']}: {r['reason']}")
+    return out
+
+
+def path_of(value) -> Path:
+    return Path(value)
+
+
+_ = Any

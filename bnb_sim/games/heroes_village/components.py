@@ -1,0 +1,527 @@
+"""Heroes of the Village component data: reading, validation with provenance, static arrays.
+
+The defaults live in ``bnb_sim/data/heroes_village.toml``. A user file is merged over them
+(tables key by key; arrays and plain values replace), so an override may hold only the values
+it changes, for example ``[dice.fight] faces = [4, 5, 6, "blank", "arrow", "illager"]``.
+Every problem raises :class:`~bnb_sim.errors.ComponentError` naming the file, the key and the
+problem. Pure Python and numpy: nothing here imports numba.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bnb_sim.components.loader import read_toml
+from bnb_sim.errors import ComponentError
+from bnb_sim.games.heroes_village import layout as L
+
+DEFAULT_PATH = Path(__file__).resolve().parents[2] / "data" / "heroes_village.toml"
+DEFAULT_LABEL = "heroes_village.toml (default)"
+SECTIONS = (
+    "rules",
+    "readings",
+    "blocks",
+    "pouch",
+    "path",
+    "dice",
+    "mobs",
+    "tiles",
+    "buildings",
+    "pets",
+)
+PROVENANCES = ("known", "estimate")
+READINGS = {
+    "discard_to": ("supply", "pouch"),
+    "defeated_mobs": ("removed", "reused"),
+    "panda_scope": ("fight", "turn"),
+}
+PET_KEYS = {
+    "wolf": "fight_bonus",
+    "cat": "ignore_darkness",
+    "fox": "extra_block",
+    "panda": "ignore_illager",
+    "horse": "tiles_per_explore",
+    "llama": "extra_slots",
+}
+
+
+def _merge(base: dict, override: dict) -> None:
+    restated = "provenance" in override
+    if restated:
+        base.pop("source", None)
+        base.pop("reason", None)
+    for key, value in override.items():
+        old = base.get(key)
+        if isinstance(old, dict) and isinstance(value, dict) and key != "provenance":
+            _merge(old, value)
+        else:
+            base[key] = copy.deepcopy(value)
+
+
+class _Check:
+    """Validation helpers that raise ComponentError with the file and the key."""
+
+    def __init__(self, label: str):
+        self.label = label
+
+    def fail(self, key: str, problem: str):
+        raise ComponentError(self.label, key, problem)
+
+    def table(self, data: dict, key: str) -> dict:
+        value = data.get(key)
+        if not isinstance(value, dict):
+            self.fail(key, "missing table" if value is None else "must be a table")
+        return value
+
+    def int(self, table: dict, path: str, key: str, lo: int, hi: int) -> int:
+        value = table.get(key)
+        full = f"{path}.{key}"
+        if value is None:
+            self.fail(full, "missing")
+        if not isinstance(value, int) or isinstance(value, bool):
+            self.fail(full, f"must be an integer, not {type(value).__name__} {value!r}")
+        if not lo <= value <= hi:
+            self.fail(full, f"{value} is out of range ({lo} to {hi})")
+        return value
+
+    def provenance(self, table: dict, path: str, keys: Iterable[str]) -> dict[str, str]:
+        """Provenance per value key: a string for the whole table or a table per key."""
+        prov = table.get("provenance")
+        keys = list(keys)
+        if isinstance(prov, str):
+            out = {k: prov for k in keys}
+        elif isinstance(prov, dict):
+            missing = [k for k in keys if k not in prov]
+            if missing:
+                self.fail(f"{path}.provenance", f"no provenance for {missing[0]!r}")
+            out = {k: prov[k] for k in keys}
+        else:
+            self.fail(f"{path}.provenance", 'missing ("known" or "estimate", or a table)')
+        for k, v in out.items():
+            if v not in PROVENANCES:
+                self.fail(f"{path}.provenance", f"{k}: {v!r} is not 'known' or 'estimate'")
+        if "known" in out.values() and not table.get("source"):
+            self.fail(f"{path}.source", "a known value needs a source")
+        if "estimate" in out.values() and not table.get("reason"):
+            self.fail(f"{path}.reason", "an estimated value needs a reason")
+        return out
+
+    def blocks(self, value: Any, path: str, allowed=L.BLOCK_NAMES, lo: int = 0) -> list[int]:
+        if not isinstance(value, dict):
+            self.fail(path, "must be a table of block counts")
+        counts = [0] * L.N_BLOCKS
+        for name, _n in value.items():
+            if name in ("provenance", "source", "reason"):
+                continue
+            if name not in allowed:
+                self.fail(f"{path}.{name}", f"unknown block (expected one of {', '.join(allowed)})")
+            counts[L.BLOCK_NAMES.index(name)] = self.int(value, path, name, lo, 99)
+        return counts
+
+
+def _faces(c: _Check, dice: dict, name: str, numbers: bool) -> list[int]:
+    path = f"dice.{name}"
+    table = dice.get(name)
+    if not isinstance(table, dict):
+        c.fail(path, "missing table")
+    faces = table.get("faces")
+    if not isinstance(faces, list) or not 1 <= len(faces) <= L.MAX_FACES:
+        c.fail(f"{path}.faces", f"must be a list of 1 to {L.MAX_FACES} faces")
+    codes = []
+    for i, face in enumerate(faces):
+        if isinstance(face, bool) or not isinstance(face, (int, str)):
+            c.fail(f"{path}.faces[{i}]", f"{face!r}: expected an integer or a symbol")
+        if isinstance(face, int):
+            if not numbers:
+                c.fail(f"{path}.faces[{i}]", "the Illagers die has no numbers")
+            if not 0 <= face < L.MAX_VALUE:
+                c.fail(f"{path}.faces[{i}]", f"{face} is out of range (0 to {L.MAX_VALUE - 1})")
+            codes.append(face)
+        elif face in L.FACE_CODES:
+            codes.append(L.FACE_CODES[face])
+        else:
+            c.fail(f"{path}.faces[{i}]", f"unknown symbol {face!r} (arrow, illager, blank)")
+    c.provenance(table, path, ["faces"])
+    return codes
+
+
+@dataclass
+class HotvComponents:
+    """Validated Heroes of the Village data, its provenance and its sources."""
+
+    data: dict
+    source: str
+    rows: list[dict] = field(default_factory=list)
+
+    @property
+    def content_hash(self) -> str:
+        text = json.dumps(self.data, sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    @property
+    def n_estimates(self) -> int:
+        return sum(1 for r in self.rows if r["provenance"] == "estimate")
+
+    def provenance_rows(self) -> list[dict]:
+        return list(self.rows)
+
+    # convenient views
+    @property
+    def fight_faces(self) -> list[int]:
+        return self.data["_fight_codes"]
+
+    @property
+    def illager_faces(self) -> list[int]:
+        return self.data["_illager_codes"]
+
+    @property
+    def mob_tokens(self) -> list[tuple[str, int]]:
+        return [(m["name"], m["value"]) for m in self.data["mobs"] for _ in range(m["count"])]
+
+    @property
+    def mob_values(self) -> list[int]:
+        return sorted({v for _, v in self.mob_tokens})
+
+    @property
+    def buildings(self) -> list[dict]:
+        return self.data["buildings"]["list"]
+
+    @property
+    def pet_strength(self) -> dict[str, int]:
+        return {pet: self.data["pets"][pet][key] for pet, key in PET_KEYS.items()}
+
+    def to_json_dict(self) -> dict:
+        out = {k: v for k, v in self.data.items() if not k.startswith("_")}
+        return {
+            "source": self.source,
+            "sha256": self.content_hash,
+            "data": out,
+            "provenance": self.rows,
+        }
+
+    def static_arrays(
+        self, start: int, chosen: list[int], check: bool = False
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``(k, kf)`` for the kernels: ``start`` is the Illager's start space, ``chosen`` the
+        three buildings (an index into the building list, or ``-level - 1`` for one drawn per
+        game from that level)."""
+        from bnb_sim.games.heroes_village.odds import kf_table
+
+        d = self.data
+        k = np.zeros(L.K_SIZE, np.int64)
+        rules, path, readings = d["rules"], d["path"], d["readings"]
+        tiles = d["tiles"]["list"]
+        tokens = self.mob_tokens
+        k[L.K_N_TILES] = len(tiles)
+        k[L.K_N_TOKENS] = len(tokens)
+        k[L.K_N_STACKS] = rules["stacks"]
+        k[L.K_START] = start
+        k[L.K_LAST_SPACE] = path["last_space"]
+        k[L.K_N_DARK] = len(path["darkness_spaces"])
+        for i, space in enumerate(path["darkness_spaces"]):
+            k[L.K_DARK_SPACES + i] = space
+        k[L.K_ACTIONS] = rules["actions_per_turn"]
+        k[L.K_DRAW] = rules["blocks_per_collect"]
+        k[L.K_FIGHT_ROLLS] = rules["fight_rolls"]
+        k[L.K_REWARD_DRAW] = rules["reward_draw"]
+        k[L.K_GEN_SLOTS] = rules["general_slots"]
+        k[L.K_RED_SLOTS] = rules["redstone_slots"]
+        k[L.K_TO_WIN] = rules["buildings_to_win"]
+        k[L.K_BUILD_PUSH] = rules["building_push"]
+        k[L.K_MAX_TURNS] = readings["max_turns"]
+        k[L.K_CHECK] = int(check)
+        k[L.K_DISCARD_TO_POUCH] = int(readings["discard_to"] == "pouch")
+        k[L.K_MOBS_REUSED] = int(readings["defeated_mobs"] == "reused")
+        k[L.K_PANDA_PER_TURN] = int(readings["panda_scope"] == "turn")
+        k[L.K_N_FIGHT_FACES] = len(self.fight_faces)
+        k[L.K_FIGHT_FACES : L.K_FIGHT_FACES + len(self.fight_faces)] = self.fight_faces
+        k[L.K_N_ILL_FACES] = len(self.illager_faces)
+        k[L.K_ILL_FACES : L.K_ILL_FACES + len(self.illager_faces)] = self.illager_faces
+        k[L.K_TOTAL : L.K_TOTAL + L.N_BLOCKS] = d["_totals"]
+        k[L.K_POUCH0 : L.K_POUCH0 + L.N_BLOCKS] = d["_pouch"]
+        for t, tile in enumerate(tiles):
+            k[L.K_TILE_SYMBOL + t] = tile["_symbol"]
+            k[L.K_TILE_BACK + t * L.N_BLOCKS : L.K_TILE_BACK + (t + 1) * L.N_BLOCKS] = tile["_back"]
+        for i, (_, value) in enumerate(tokens):
+            k[L.K_TOKEN_VALUE + i] = value
+        blist = self.buildings
+        k[L.K_N_BUILDINGS] = len(blist)
+        for b, building in enumerate(blist):
+            base = L.K_BUILDING_COST + b * L.N_BLOCKS
+            k[base : base + L.N_BLOCKS] = building["_cost"]
+            k[L.K_BUILDING_LEVEL + b] = building["level"]
+        k[L.K_N_CHOSEN] = len(chosen)
+        for i, c in enumerate(chosen):
+            k[L.K_CHOSEN + i] = c
+        strength = self.pet_strength
+        k[L.K_WOLF_BONUS] = strength["wolf"]
+        k[L.K_CAT_IGNORE] = strength["cat"]
+        k[L.K_FOX_EXTRA] = strength["fox"]
+        k[L.K_PANDA_IGNORE] = strength["panda"]
+        k[L.K_HORSE_TILES] = strength["horse"]
+        k[L.K_LLAMA_SLOTS] = strength["llama"]
+        return k, kf_table(self)
+
+
+def _validate(data: dict, label: str) -> HotvComponents:
+    c = _Check(label)
+    rows: list[dict] = []
+
+    def row(key, value, prov, table):
+        rows.append(
+            {
+                "key": key,
+                "value": value,
+                "provenance": prov,
+                "source": table.get("source", ""),
+                "reason": table.get("reason", "") if prov == "estimate" else "",
+            }
+        )
+
+    for section in SECTIONS:
+        if section not in data:
+            c.fail(section, "missing section")
+    unknown = [k for k in data if k not in (*SECTIONS, "schema", "game", "title")]
+    if unknown:
+        c.fail(unknown[0], "unknown section")
+    rules = c.table(data, "rules")
+    limits = {
+        "actions_per_turn": (1, 6),
+        "blocks_per_collect": (1, 10),
+        "fight_rolls": (1, 10),
+        "reward_draw": (0, 10),
+        "general_slots": (0, 10),
+        "redstone_slots": (0, 10),
+        "buildings_to_win": (1, L.MAX_CHOSEN),
+        "building_push": (0, 5),
+        "stacks": (1, L.MAX_STACKS),
+        "players_min": (1, L.MAX_PLAYERS),
+        "players_max": (1, L.MAX_PLAYERS),
+    }
+    prov = c.provenance(rules, "rules", limits)
+    for key, (lo, hi) in limits.items():
+        row(f"rules.{key}", c.int(rules, "rules", key, lo, hi), prov[key], rules)
+    if rules["players_min"] > rules["players_max"]:
+        c.fail("rules.players_min", "is larger than players_max")
+
+    readings = c.table(data, "readings")
+    prov = c.provenance(readings, "readings", [*READINGS, "max_turns"])
+    for key, allowed in READINGS.items():
+        value = readings.get(key)
+        if value not in allowed:
+            c.fail(f"readings.{key}", f"{value!r} is not one of {', '.join(allowed)}")
+        row(f"readings.{key}", value, prov[key], readings)
+    row(
+        "readings.max_turns",
+        c.int(readings, "readings", "max_turns", 1, 100_000),
+        prov["max_turns"],
+        readings,
+    )
+
+    blocks = c.table(data, "blocks")
+    totals = c.blocks(blocks, "blocks")
+    prov = c.provenance(blocks, "blocks", [b for b in L.BLOCK_NAMES if b in blocks])
+    for b, n in zip(L.BLOCK_NAMES, totals, strict=True):
+        if b in blocks:
+            row(f"blocks.{b}", n, prov[b], blocks)
+    pouch = c.table(data, "pouch")
+    start_pouch = c.blocks(pouch, "pouch")
+    prov = c.provenance(pouch, "pouch", [b for b in L.BLOCK_NAMES if b in pouch])
+    for b, n in zip(L.BLOCK_NAMES, start_pouch, strict=True):
+        if b in pouch:
+            row(f"pouch.{b}", n, prov[b], pouch)
+
+    path = c.table(data, "path")
+    prov = c.provenance(
+        path, "path", ["start_normal", "start_easy", "darkness_spaces", "last_space"]
+    )
+    last = c.int(path, "path", "last_space", 1, 99)
+    for key in ("start_normal", "start_easy"):
+        row(f"path.{key}", c.int(path, "path", key, 1, last), prov[key], path)
+    row("path.last_space", last, prov["last_space"], path)
+    spaces = path.get("darkness_spaces")
+    if not isinstance(spaces, list) or len(spaces) > L.MAX_DARK_SPACES:
+        c.fail("path.darkness_spaces", f"must be a list of at most {L.MAX_DARK_SPACES} spaces")
+    for i, s in enumerate(spaces):
+        if isinstance(s, bool) or not isinstance(s, int) or not 1 <= s <= last:
+            c.fail(f"path.darkness_spaces[{i}]", f"{s!r} is not a space from 1 to {last}")
+    if len(set(spaces)) != len(spaces):
+        c.fail("path.darkness_spaces", "a space appears twice")
+    row("path.darkness_spaces", spaces, prov["darkness_spaces"], path)
+
+    dice = data.get("dice")
+    if not isinstance(dice, dict):
+        c.fail("dice", "must be a table with [dice.fight] and [dice.illagers]")
+    fight = _faces(c, dice, "fight", numbers=True)
+    illagers = _faces(c, dice, "illagers", numbers=False)
+    for name in ("fight", "illagers"):
+        p = c.provenance(dice[name], f"dice.{name}", ["faces"])["faces"]
+        row(f"dice.{name}.faces", dice[name]["faces"], p, dice[name])
+
+    mobs = data.get("mobs")
+    if not isinstance(mobs, list) or not mobs:
+        c.fail("mobs", "must be a list of [[mobs]] tables")
+    for i, mob in enumerate(mobs):
+        key = f"mobs[{i}]"
+        if not isinstance(mob, dict):
+            c.fail(key, "must be a table")
+        if not isinstance(mob.get("name"), str) or not mob["name"]:
+            c.fail(f"{key}.name", "missing name")
+        key = f"mobs.{mob['name']}"
+        c.int(mob, key, "value", 1, L.MAX_VALUE - 1)
+        c.int(mob, key, "count", 0, L.MAX_TOKENS)
+        p = c.provenance(mob, key, ["value", "count"])
+        row(f"{key}.value", mob["value"], p["value"], mob)
+        row(f"{key}.count", mob["count"], p["count"], mob)
+    n_tokens = sum(m["count"] for m in mobs)
+    if not 0 < n_tokens <= L.MAX_TOKENS:
+        c.fail("mobs", f"{n_tokens} tokens in all (1 to {L.MAX_TOKENS} accepted)")
+
+    tiles_table = c.table(data, "tiles")
+    tiles = tiles_table.get("list")
+    if not isinstance(tiles, list) or not 0 < len(tiles) <= L.MAX_TILES:
+        c.fail("tiles.list", f"must be a list of 1 to {L.MAX_TILES} tiles")
+    tprov = c.provenance(tiles_table, "tiles", ["list"])["list"]
+    for i, tile in enumerate(tiles):
+        key = f"tiles.list[{i}]"
+        if not isinstance(tile, dict):
+            c.fail(key, "must be a table")
+        symbol = tile.get("symbol", "none")
+        if symbol not in ("wood", "sand", "stone", "none"):
+            c.fail(f"{key}.symbol", f"{symbol!r} is not wood, sand, stone or none")
+        tile["_symbol"] = L.NO_SYMBOL if symbol == "none" else L.BLOCK_NAMES.index(symbol)
+        tile["_back"] = c.blocks(tile.get("back", {}), f"{key}.back")
+        if sum(tile["_back"]) < 1:
+            c.fail(f"{key}.back", "a tile back shows at least one block")
+    row("tiles.list", f"{len(tiles)} tiles", tprov, tiles_table)
+    n_stacks = rules["stacks"]
+    if len(tiles) % n_stacks:
+        c.fail("tiles.list", f"{len(tiles)} tiles do not split into {n_stacks} equal stacks")
+
+    btable = c.table(data, "buildings")
+    blist = btable.get("list")
+    if not isinstance(blist, list) or not 0 < len(blist) <= L.MAX_BUILDINGS:
+        c.fail("buildings.list", f"must be a list of 1 to {L.MAX_BUILDINGS} buildings")
+    bprov = c.provenance(btable, "buildings", ["level", "cost"])
+    numbers = set()
+    for i, b in enumerate(blist):
+        key = f"buildings.list[{i}]"
+        if not isinstance(b, dict):
+            c.fail(key, "must be a table")
+        number = c.int(b, key, "number", 1, 99)
+        if number in numbers:
+            c.fail(f"{key}.number", f"building number {number} appears twice")
+        numbers.add(number)
+        b.setdefault("name", f"building {number}")
+        c.int(b, key, "level", 1, 9)
+        b["_cost"] = c.blocks(b.get("cost"), f"{key}.cost")
+        if sum(b["_cost"]) < 1:
+            c.fail(f"{key}.cost", "a building costs at least one block")
+        row(f"buildings.{number}.cost", b["cost"], bprov["cost"], btable)
+    row("buildings.levels", sorted({b["level"] for b in blist}), bprov["level"], btable)
+    choice = btable.get("default_choice", "level:1,2,3")
+    data["_default_choice"] = choice
+
+    pets = c.table(data, "pets")
+    pprov = c.provenance(pets, "pets", PET_KEYS)
+    for pet, key in PET_KEYS.items():
+        t = pets.get(pet)
+        if not isinstance(t, dict):
+            c.fail(f"pets.{pet}", "missing table")
+        c.int(t, f"pets.{pet}", key, 0, 5)
+        row(f"pets.{pet}.{key}", t[key], pprov[pet], pets)
+
+    # conservation of the 25 blocks (R-HV-10)
+    on_path = [0, 0, 0, 0, len(spaces)]
+    for b in range(L.N_BLOCKS):
+        if start_pouch[b] + on_path[b] > totals[b]:
+            c.fail(
+                f"blocks.{L.BLOCK_NAMES[b]}",
+                f"{totals[b]} in the box, but the pouch and the path start with "
+                f"{start_pouch[b] + on_path[b]}",
+            )
+    data["_totals"] = totals
+    data["_pouch"] = start_pouch
+    data["_fight_codes"] = fight
+    data["_illager_codes"] = illagers
+    return HotvComponents(data=data, source=label, rows=rows)
+
+
+def load_components(paths: str | os.PathLike | Iterable | None = None) -> HotvComponents:
+    """The defaults, with each file in ``paths`` merged over them in order."""
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    paths = list(paths or [])
+    data = read_toml(DEFAULT_PATH)
+    labels = [DEFAULT_LABEL]
+    label = DEFAULT_LABEL
+    for p in paths:
+        label = os.fspath(p)
+        override = read_toml(p)
+        if override.get("game", "heroes_village") != "heroes_village":
+            raise ComponentError(label, "game", f"{override['game']!r} is not heroes_village")
+        _merge(data, override)
+        labels.append(label)
+    comps = _validate(data, label)
+    comps.source = " + ".join(labels)
+    return comps
+
+
+def components_from_dict(data: dict, name: str = "<dict>") -> HotvComponents:
+    """Validate a complete data dict (tests, the API)."""
+    return _validate(copy.deepcopy(data), name)
+
+
+def default_data() -> dict:
+    return read_toml(DEFAULT_PATH)
+
+
+def parse_buildings(text: str | None, comps: HotvComponents) -> list[int]:
+    """``"level:1,2,3"`` (one drawn per game from each level) or ``"1,5,9"`` (numbers) as the
+    ``chosen`` codes of :meth:`HotvComponents.static_arrays`."""
+    from bnb_sim.errors import SpecError
+
+    text = (text or comps.data["_default_choice"]).strip()
+    to_win = comps.data["rules"]["buildings_to_win"]
+    blist = comps.buildings
+    if text.startswith("level:"):
+        items = text[len("level:") :].split(",")
+        levels = {b["level"] for b in blist}
+        out = []
+        for item in items:
+            if not item.strip().isdigit() or int(item) not in levels:
+                raise SpecError(
+                    f"--buildings {text!r}: {item!r} is not a level (levels: "
+                    f"{', '.join(map(str, sorted(levels)))})"
+                )
+            out.append(-int(item) - 1)
+    else:
+        by_number = {b["number"]: i for i, b in enumerate(blist)}
+        out = []
+        for item in text.split(","):
+            if not item.strip().isdigit() or int(item) not in by_number:
+                raise SpecError(
+                    f"--buildings {text!r}: {item!r} is not a building number "
+                    f"(1 to {max(by_number)}) or use level:1,2,3"
+                )
+            if by_number[int(item)] in out:
+                raise SpecError(f"--buildings {text!r}: building {item} is chosen twice")
+            out.append(by_number[int(item)])
+    if len(out) != to_win:
+        raise SpecError(f"--buildings {text!r}: choose {to_win} buildings, not {len(out)}")
+    for code in set(out):
+        if code < 0:
+            level = -code - 1
+            available = sum(1 for b in blist if b["level"] == level)
+            if out.count(code) > available:
+                raise SpecError(f"--buildings {text!r}: level {level} has only {available}")
+    return out

@@ -1,0 +1,169 @@
+"""Whole Heroes of the Village games in nopython code: one game, and a batch over ``prange``.
+
+A game is a pure function of (component arrays, policies, pets, master key, game index): its
+streams come from the game index (``bnb_sim.engine.rng``) and it writes only its own output
+rows, so results do not depend on threads, chunks or machines.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bnb_sim._jit import kernel, njit, prange
+from bnb_sim.games.heroes_village.bots import B_SIZE, decide
+from bnb_sim.games.heroes_village.engine import apply_action, free_lay, legal_mask, setup_game
+from bnb_sim.games.heroes_village.invariants import check_invariants
+from bnb_sim.games.heroes_village.layout import (
+    G_CHOSEN,
+    G_TRACK,
+    K_CHECK,
+    K_MAX_TURNS,
+    K_MOBS_REUSED,
+    K_N_CHOSEN,
+    K_N_TILES,
+    LOG_WIDTH,
+    MAX_ROUNDS,
+    MAX_VALUE,
+    N_ACTIONS,
+    N_BLOCKS,
+    N_GAME_OUT,
+    N_SEAT_STATS,
+    N_STREAMS,
+    PH_ACTION,
+    PH_OVER,
+    S_ARROWS,
+    S_BUILT,
+    S_CHOSEN,
+    S_END_BY_DIE,
+    S_FIGHTS_CUT,
+    S_FREE_TILES,
+    S_ILLAGER,
+    S_ILLAGER_MIN,
+    S_ILLAGER_ROLLS,
+    S_LOST_IN_FIGHT,
+    S_MOBS_DEFEATED,
+    S_MOBS_SPAWNED,
+    S_N_PLAYERS,
+    S_PHASE,
+    S_POUCH,
+    S_SEAT,
+    S_SEAT_STATS,
+    S_SIZE,
+    S_STATUS,
+    S_STATUS_INFO,
+    S_TILE_MOB,
+    S_TILES_LAID,
+    S_TRACK,
+    S_TURN,
+    S_WON,
+    SEAT_STRIDE,
+    ST_ILLEGAL,
+    ST_INVARIANT,
+    ST_TURN_LIMIT,
+)
+
+N_SEAT_OUT = N_SEAT_STATS + 2 * MAX_VALUE
+GAMES_PER_BLOCK = 64  # games that share one set of work arrays inside the batch kernel
+
+
+@kernel
+def run_game(s, k, kf, kinds, params, pets, rng, mask, buf, master, game_index, n_players, log):
+    """Set up and play one game to its end (R-HV-1) in the given arrays."""
+    setup_game(s, k, rng, pets, master, game_index, n_players, log)
+    while s[S_PHASE] != PH_OVER:
+        if s[S_TURN] >= k[K_MAX_TURNS]:
+            s[S_STATUS] = ST_TURN_LIMIT
+            return
+        if s[S_PHASE] == PH_ACTION:
+            free_lay(s, k, log)
+        legal_mask(s, k, mask)
+        seat = s[S_SEAT]
+        a = decide(kinds[seat], params[seat], s, k, kf, mask, rng, seat, buf)
+        if a < 0 or a >= N_ACTIONS or not mask[a]:
+            s[S_STATUS] = ST_ILLEGAL
+            s[S_STATUS_INFO] = a
+            return
+        apply_action(s, k, rng, a, log)
+        if k[K_CHECK]:
+            code = check_invariants(s, k, k[K_MOBS_REUSED] == 1)
+            if code != 0:
+                s[S_STATUS] = ST_INVARIANT
+                s[S_STATUS_INFO] = code
+                return
+
+
+@njit(cache=True)
+def play_game(k, kf, kinds, params, pets, master, game_index, n_players, log_rows):
+    """Play one game; returns ``(s, log)`` (``log[0, 0]`` = events written)."""
+    s = np.zeros(S_SIZE, np.int64)
+    rng = np.zeros((N_STREAMS, 4), np.uint64)
+    mask = np.zeros(N_ACTIONS, np.bool_)
+    buf = np.zeros(B_SIZE, np.float64)
+    log = np.zeros((log_rows, LOG_WIDTH), np.int64)
+    run_game(s, k, kf, kinds, params, pets, rng, mask, buf, master, game_index, n_players, log)
+    return s, log
+
+
+@kernel
+def write_rows(s, k, game_row, seat_rows, first_seat_row):
+    """The game's output row and its players' rows (docs/run-format.md)."""
+    n = s[S_N_PLAYERS]
+    game_row[0] = s[S_STATUS]
+    game_row[1] = s[S_WON]
+    ended_mid_turn = 0 if s[S_END_BY_DIE] == 1 else 1
+    game_row[2] = s[S_TURN] + ended_mid_turn
+    game_row[3] = (game_row[2] + n - 1) // n
+    game_row[4] = s[S_BUILT]
+    game_row[5] = s[S_ILLAGER]
+    game_row[6] = s[S_ILLAGER_MIN]
+    game_row[7] = s[S_MOBS_SPAWNED]
+    game_row[8] = s[S_MOBS_DEFEATED]
+    game_row[9] = s[S_TILES_LAID]
+    game_row[10] = s[S_FREE_TILES]
+    game_row[11] = s[S_ARROWS]
+    game_row[12] = s[S_ILLAGER_ROLLS]
+    game_row[13] = s[S_LOST_IN_FIGHT]
+    game_row[14] = s[S_FIGHTS_CUT]
+    pouch = 0
+    for b in range(N_BLOCKS):
+        pouch += s[S_POUCH + b]
+    game_row[15] = pouch
+    mobs = 0
+    for t in range(k[K_N_TILES]):
+        if s[S_TILE_MOB + t] >= 0:
+            mobs += 1
+    game_row[16] = mobs
+    for j in range(k[K_N_CHOSEN]):
+        game_row[G_CHOSEN + j] = s[S_CHOSEN + j]
+    for r in range(MAX_ROUNDS):
+        game_row[G_TRACK + r] = s[S_TRACK + r]
+    for p in range(n):
+        for c in range(SEAT_STRIDE):
+            seat_rows[first_seat_row + p, c] = s[S_SEAT_STATS + p * SEAT_STRIDE + c]
+
+
+@njit(cache=True, parallel=True)
+def play_batch(k, kf, kinds, params, pets, master, start, n_players, seat_out, game_out):
+    """Play games ``start .. start + len(game_out) - 1`` over ``prange``."""
+    n = game_out.shape[0]
+    n_blocks = (n + GAMES_PER_BLOCK - 1) // GAMES_PER_BLOCK
+    for block in prange(n_blocks):
+        # one set of work arrays per block of games: every game overwrites all it reads
+        # (set-up zeroes the state and seeds every stream), so rows do not depend on blocks
+        s = np.zeros(S_SIZE, np.int64)
+        rng = np.zeros((N_STREAMS, 4), np.uint64)
+        mask = np.zeros(N_ACTIONS, np.bool_)
+        buf = np.zeros(B_SIZE, np.float64)
+        log = np.zeros((0, LOG_WIDTH), np.int64)
+        for i in range(block * GAMES_PER_BLOCK, min(n, (block + 1) * GAMES_PER_BLOCK)):
+            run_game(
+                s, k, kf, kinds, params, pets, rng, mask, buf, master, start + i, n_players, log
+            )
+            write_rows(s, k, game_out[i], seat_out, i * n_players)
+
+
+def output_shapes(n_games: int, n_players: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    return (n_games * n_players, N_SEAT_OUT), (n_games, N_GAME_OUT)
+
+
+_ = S_SEAT  # the seat to move is read by the kernels above through run_game

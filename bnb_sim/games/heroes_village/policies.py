@@ -1,0 +1,139 @@
+"""Bots for Heroes of the Village as data: a kind id, a weight vector and a label.
+
+Grammar of ``--policy`` for this game::
+
+    random                  a uniformly random legal decision
+    team                    the cooperative team bot with its default weights
+    team:complete=6,mob=1   the team bot with some weights changed (the rest keep defaults)
+    team:weights.toml       weights from a TOML file (top level or a [weights] table)
+
+Pure Python: parsing never imports numba.
+"""
+
+from __future__ import annotations
+
+# numba-constants: kernels read this module's constants (bnb_sim._jit fingerprints it)
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from bnb_sim.errors import PolicyError
+
+RANDOM = 0
+TEAM = 1
+KIND_NAMES = {RANDOM: "random", TEAM: "team"}
+
+# Named weights of the team bot (order = position in the parameter vector). Each is the value
+# the bot puts on one unit of the thing named, in "needed blocks".
+TEAM_WEIGHTS: dict[str, tuple[float, str]] = {
+    "block": (1.0, "a collected block that a chosen building still needs"),
+    "redstone": (1.5, "a collected redstone that a chosen building still needs"),
+    "hand_in": (1.2, "each block handed in to a building"),
+    "complete": (4.0, "completing a building (the Illager moves back, R-HV-7)"),
+    "dark_keep": (0.6, "keeping a darkness block as a wild for later instead of spending it"),
+    "explore": (0.4, "each needed block a laid tile brings into the pouch"),
+    "explore_base": (0.35, "laying a tile at all (a new collecting site, more blocks)"),
+    "mob": (0.8, "the chance that collecting spawns a mob"),
+    "fight": (0.6, "defeating a mob (the site is free again, a reward block)"),
+    "illager": (1.5, "each space the Illager is expected to move toward the village"),
+    "discard": (0.05, "discarding a block no building needs while the slots are full"),
+    "urgency": (0.15, "extra weight on completing per space the Illager is closer than its start"),
+}
+TEAM_DEFAULTS = [default for default, _ in TEAM_WEIGHTS.values()]
+N_PARAMS = len(TEAM_WEIGHTS)
+W = {name: i for i, name in enumerate(TEAM_WEIGHTS)}
+# The positions as plain integers, for the kernels (numba cannot read a dict global).
+(
+    W_BLOCK,
+    W_REDSTONE,
+    W_HAND_IN,
+    W_COMPLETE,
+    W_DARK_KEEP,
+    W_EXPLORE,
+    W_EXPLORE_BASE,
+    W_MOB,
+    W_FIGHT,
+    W_ILLAGER,
+    W_DISCARD,
+    W_URGENCY,
+) = range(N_PARAMS)
+MAX_FILE_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True)
+class HotvPolicy:
+    label: str
+    kind: int
+    params: tuple[float, ...]
+
+    @property
+    def kind_name(self) -> str:
+        return KIND_NAMES[self.kind]
+
+    def weights(self) -> dict[str, float]:
+        if self.kind == TEAM:
+            return dict(zip(TEAM_WEIGHTS, self.params, strict=True))
+        return {}
+
+    def to_dict(self) -> dict:
+        return {"label": self.label, "kind": self.kind_name, "weights": self.weights()}
+
+
+def _weights_from_pairs(text: str, spec: str) -> dict[str, float]:
+    out = {}
+    for item in text.split(","):
+        if "=" not in item:
+            raise PolicyError(f"policy {spec!r}: {item!r} is not name=value")
+        name, value = (x.strip() for x in item.split("=", 1))
+        try:
+            out[name] = float(value)
+        except ValueError:
+            raise PolicyError(f"policy {spec!r}: {name}={value!r} is not a number") from None
+    return out
+
+
+def _weights_from_file(path: Path, spec: str) -> dict[str, float]:
+    from bnb_sim.components.loader import read_toml
+    from bnb_sim.errors import ComponentError
+
+    if path.stat().st_size > MAX_FILE_BYTES:
+        raise PolicyError(f"policy {spec!r}: {path} is larger than 64 KiB")
+    try:
+        data = read_toml(path)
+    except ComponentError as exc:
+        raise PolicyError(f"policy {spec!r}: {exc}") from None
+    data = data.get("weights", data)
+    out = {}
+    for name, value in data.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise PolicyError(f"policy {spec!r}: {path}: {name} is not a number")
+        out[name] = float(value)
+    return out
+
+
+def parse_policy(spec: str) -> HotvPolicy:
+    """A ``--policy`` spec of this game as a :class:`HotvPolicy` (PolicyError if bad)."""
+    text = spec.strip()
+    name, _, arg = text.partition(":")
+    if name == "random":
+        if arg:
+            raise PolicyError(f"policy {spec!r}: random takes no weights")
+        return HotvPolicy("random", RANDOM, tuple([0.0] * N_PARAMS))
+    if name != "team":
+        raise PolicyError(
+            f"unknown policy {name!r} for heroes-of-the-village (choose random or team, "
+            "e.g. team:complete=5)"
+        )
+    weights = dict(zip(TEAM_WEIGHTS, TEAM_DEFAULTS, strict=True))
+    if arg:
+        path = Path(arg)
+        given = _weights_from_file(path, spec) if path.is_file() else _weights_from_pairs(arg, spec)
+        for key, value in given.items():
+            if key not in weights:
+                raise PolicyError(
+                    f"policy {spec!r}: unknown weight {key!r} (known: {', '.join(TEAM_WEIGHTS)})"
+                )
+            if not math.isfinite(value):
+                raise PolicyError(f"policy {spec!r}: {key} must be finite")
+            weights[key] = value
+    return HotvPolicy(text, TEAM, tuple(weights.values()))

@@ -1,0 +1,403 @@
+"""Heroes of the Village runs: the configuration, blocks of games as DataFrames, run folders.
+
+``play_block(config, start, n)`` depends only on the configuration and the game indices, so
+any split of a run (threads, chunks) gives the same rows. ``simulate_to_dir`` writes a run
+folder through the shared :class:`~bnb_sim.runner.storage.RunWriter` (``run.json`` records
+``"game": "heroes_village"``), one Parquet part per chunk, resumable.
+
+A configuration may hold several pet teams (``--pets all``): every team plays the same game
+indices, so the games are paired (the same tiles, mobs, pouch draws and dice streams).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from bnb_sim.errors import BnbError, PolicyError, SpecError
+from bnb_sim.games.heroes_village import layout as L
+from bnb_sim.games.heroes_village.components import HotvComponents, parse_buildings
+from bnb_sim.games.heroes_village.policies import HotvPolicy, parse_policy
+from bnb_sim.runner.storage import RunWriter, _atomic_write, _to_table
+
+GAME_NAME = "heroes_village"
+DIFFICULTIES = ("normal", "easy")
+TRACK_COLUMNS = [f"illager_r{r + 1:02d}" for r in range(L.MAX_ROUNDS)]
+BLOCKS_PER_GAME = 1 << 20
+
+
+class GameFailed(BnbError):
+    """A game could not finish (illegal decision, turn limit, broken invariant)."""
+
+
+def parse_pets(text: str | None, n_players: int) -> list[tuple[str, ...]]:
+    """``--pets``: ``wolf,cat,fox`` (seat order), ``all`` (every combination of distinct
+    pets for the player count) or ``none``; default: the first pets in the list order."""
+    if text is None:
+        return [L.PET_NAMES[:n_players]]
+    text = text.strip().lower()
+    if text == "all":
+        return list(itertools.combinations(L.PET_NAMES, n_players))
+    names = [p.strip() for p in text.split(",")]
+    if names == ["none"]:
+        return [("none",) * n_players]
+    for name in names:
+        if name not in (*L.PET_NAMES, "none"):
+            raise SpecError(
+                f"--pets {text!r}: unknown pet {name!r} (wolf, cat, fox, panda, horse, llama, "
+                "none, or all)"
+            )
+    if len(names) != n_players:
+        raise SpecError(f"--pets {text!r}: {len(names)} pets for {n_players} players")
+    real = [n for n in names if n != "none"]
+    if len(set(real)) != len(real):
+        raise SpecError(f"--pets {text!r}: each pet can go to one player only (R-HV-9)")
+    return [tuple(names)]
+
+
+def pet_codes(team: Sequence[str]) -> np.ndarray:
+    out = np.full(L.MAX_PLAYERS, L.NO_PET, np.int64)
+    for i, name in enumerate(team):
+        out[i] = L.PET_NAMES.index(name) if name != "none" else L.NO_PET
+    return out
+
+
+@dataclass
+class HotvConfig:
+    """Everything that decides the games of a run, except the game indices."""
+
+    components: HotvComponents
+    n_players: int
+    policies: list[HotvPolicy]
+    teams: list[tuple[str, ...]]
+    difficulty: str = "normal"
+    buildings: str | None = None
+    seed: int = 0
+    check: bool = False
+    _arrays: Any = field(default=None, repr=False)
+
+    def __post_init__(self):
+        rules = self.components.data["rules"]
+        if not rules["players_min"] <= self.n_players <= rules["players_max"]:
+            raise SpecError(
+                f"--players {self.n_players}: Heroes of the Village takes "
+                f"{rules['players_min']} to {rules['players_max']} players (R-HV-10)"
+            )
+        if self.difficulty not in DIFFICULTIES:
+            raise SpecError(f"--difficulty {self.difficulty!r}: choose easy or normal")
+        self.chosen = parse_buildings(self.buildings, self.components)
+        self.buildings = self.buildings or self.components.data["_default_choice"]
+
+    @property
+    def start_space(self) -> int:
+        return self.components.data["path"][f"start_{self.difficulty}"]
+
+    @property
+    def master(self) -> np.uint64:
+        from bnb_sim.runner.config import master_key
+
+        return master_key(self.seed)
+
+    @property
+    def labels(self) -> list[str]:
+        return [self.policies[i % len(self.policies)].label for i in range(self.n_players)]
+
+    def arrays(self):
+        """``(k, kf, kinds, params)`` for the kernels (cached)."""
+        if self._arrays is None:
+            k, kf = self.components.static_arrays(self.start_space, self.chosen, self.check)
+            seats = [self.policies[i % len(self.policies)] for i in range(self.n_players)]
+            kinds = np.array([p.kind for p in seats], np.int64)
+            params = np.array([p.params for p in seats], np.float64)
+            self._arrays = (k, kf, kinds, params)
+        return self._arrays
+
+    def to_meta(self) -> dict[str, Any]:
+        return {
+            "game": GAME_NAME,
+            "players": self.n_players,
+            "policies": [p.to_dict() for p in self.policies],
+            "seat_policies": self.labels,
+            "pet_teams": [",".join(t) for t in self.teams],
+            "difficulty": self.difficulty,
+            "start_space": self.start_space,
+            "buildings": self.buildings,
+            "seed": self.seed,
+            "check": self.check,
+        }
+
+
+def make_config(
+    components: HotvComponents,
+    players: int | None,
+    policies: Sequence[str],
+    pets: str | None,
+    difficulty: str = "normal",
+    buildings: str | None = None,
+    seed: int = 0,
+    check: bool = False,
+) -> HotvConfig:
+    specs = [parse_policy(p) for p in (policies or ["team"])]
+    if players is None:
+        players = len(pets.split(",")) if pets and pets not in ("all", "none") else 3
+    return HotvConfig(
+        components, int(players), specs, parse_pets(pets, int(players)), difficulty,
+        buildings, int(seed), check,
+    )  # fmt: skip
+
+
+def play_arrays(config: HotvConfig, team: Sequence[str], start: int, n: int, threads=None):
+    """Raw output of the batch kernel for one pet team and games ``start .. start+n-1``."""
+    from bnb_sim._jit import numba
+    from bnb_sim.games.heroes_village.play import output_shapes, play_batch
+
+    k, kf, kinds, params = config.arrays()
+    seat_shape, game_shape = output_shapes(n, config.n_players)
+    seat_out = np.zeros(seat_shape, np.int64)
+    game_out = np.zeros(game_shape, np.int64)
+    if threads is not None:
+        numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
+    play_batch(
+        k, kf, kinds, params, pet_codes(team), config.master, int(start), config.n_players,
+        seat_out, game_out,
+    )  # fmt: skip
+    _check_status(config, start, game_out)
+    return seat_out, game_out
+
+
+def _check_status(config: HotvConfig, start: int, game_out: np.ndarray) -> None:
+    from bnb_sim.games.heroes_village.invariants import INVARIANT_MESSAGES
+
+    bad = np.flatnonzero(game_out[:, 0] != L.ST_OK)
+    if bad.size == 0:
+        return
+    game = int(start) + int(bad[0])
+    status = int(game_out[bad[0], 0])
+    if status == L.ST_TURN_LIMIT:
+        limit = config.components.data["readings"]["max_turns"]
+        raise GameFailed(f"game {game} did not end within {limit} turns")
+    if status == L.ST_INVARIANT:
+        raise GameFailed(f"game {game}: an invariant is broken (see --check)")
+    if status == L.ST_ILLEGAL:
+        raise PolicyError(f"a policy made an illegal decision in game {game}")
+    raise GameFailed(f"game {game} failed with status {status} {INVARIANT_MESSAGES}")
+
+
+def _constant(text: str, n: int) -> pd.Categorical:
+    return pd.Categorical.from_codes(np.zeros(n, np.int8), [text])
+
+
+def frames(config: HotvConfig, team, start: int, seat_out, game_out):
+    """``(seats_df, games_df)`` (docs/run-format.md, Heroes of the Village tables)."""
+    comps = config.components
+    n = game_out.shape[0]
+    P = config.n_players
+    games = np.arange(start, start + n, dtype=np.int64)
+    team_text = ",".join(team)
+    blist = comps.buildings
+    chosen = game_out[:, L.G_CHOSEN : L.G_CHOSEN + len(config.chosen)]
+    numbers = np.array([b["number"] for b in blist])
+    # the chosen buildings as text, through their few distinct combinations
+    combos, inverse = np.unique(chosen, axis=0, return_inverse=True)
+    labels = [",".join(str(x) for x in numbers[row]) for row in combos]
+    building_text = pd.Categorical.from_codes(inverse.ravel().astype(np.int32), labels)
+    g = {
+        "game": games,
+        "n_players": np.full(n, P, np.int8),
+        "pets": _constant(team_text, n),
+        "difficulty": _constant(config.difficulty, n),
+        "buildings": building_text,
+        "policy": _constant(" + ".join(dict.fromkeys(config.labels)), n),
+    }
+    for j, name in enumerate(L.GAME_OUTPUT):
+        col = game_out[:, j]
+        if name == "status":
+            continue
+        g[name] = col.astype(bool) if name in ("won", "lost_in_fight") else col.astype(np.int16)
+    for r, name in enumerate(TRACK_COLUMNS):
+        g[name] = game_out[:, L.G_TRACK + r].astype(np.int8)
+    games_df = pd.DataFrame(g)
+    seat = np.tile(np.arange(P, dtype=np.int8), n)
+    s = {
+        "game": np.repeat(games, P),
+        "seat": seat,
+        "player": seat,
+        "policy": pd.Categorical(np.array(config.labels, dtype=object)[seat]),
+        "pet": pd.Categorical(np.array(team, dtype=object)[seat]),
+        "pets": _constant(team_text, n * P),
+        "n_players": np.full(n * P, P, np.int8),
+        "difficulty": _constant(config.difficulty, n * P),
+        "won": np.repeat(games_df["won"].to_numpy(), P),
+    }
+    for j, name in enumerate(L.SEAT_STAT_NAMES):
+        s[name] = seat_out[:, j].astype(np.int16)
+    for v in comps.mob_values:
+        s[f"fights_v{v}"] = seat_out[:, L.T_FIGHTS_BY_VALUE + v].astype(np.int16)
+        s[f"wins_v{v}"] = seat_out[:, L.T_WINS_BY_VALUE + v].astype(np.int16)
+    return pd.DataFrame(s), games_df
+
+
+def play_block(config: HotvConfig, start: int, n: int, threads=None):
+    """Every pet team of ``config`` on games ``start .. start + n - 1``: ``(seats, games)``."""
+    seats, games = [], []
+    for team in config.teams:
+        seat_out, game_out = play_arrays(config, team, start, n, threads)
+        a, b = frames(config, team, start, seat_out, game_out)
+        seats.append(a)
+        games.append(b)
+    if len(seats) == 1:
+        return seats[0], games[0]
+    return _concat(seats), _concat(games)
+
+
+def _concat(dfs):
+    from pandas.api.types import union_categoricals
+
+    out = {}
+    for col in dfs[0].columns:
+        parts = [d[col] for d in dfs]
+        if isinstance(parts[0].dtype, pd.CategoricalDtype):
+            out[col] = union_categoricals(parts, ignore_order=True)
+        else:
+            out[col] = np.concatenate([p.to_numpy() for p in parts])
+    return pd.DataFrame(out)
+
+
+# ----------------------------------------------------------------------------- storage
+
+SEAT_COLUMNS: dict[str, pa.DataType] = {
+    "game": pa.int64(),
+    "seat": pa.int8(),
+    "player": pa.int8(),
+    "policy": pa.string(),
+    "pet": pa.string(),
+    "pets": pa.string(),
+    "n_players": pa.int8(),
+    "difficulty": pa.string(),
+    "won": pa.bool_(),
+    **{name: pa.int16() for name in L.SEAT_STAT_NAMES},
+}
+GAME_COLUMNS: dict[str, pa.DataType] = {
+    "game": pa.int64(),
+    "n_players": pa.int8(),
+    "pets": pa.string(),
+    "difficulty": pa.string(),
+    "buildings": pa.string(),
+    "policy": pa.string(),
+    "won": pa.bool_(),
+    "turns": pa.int16(),
+    "rounds": pa.int16(),
+    "buildings_completed": pa.int16(),
+    "illager_final": pa.int16(),
+    "mobs_spawned": pa.int16(),
+    "mobs_defeated": pa.int16(),
+}
+
+
+class HotvRunWriter(RunWriter):
+    """The shared run writer with this game's column contract."""
+
+    def write_part(self, k: int, seats: pd.DataFrame, games: pd.DataFrame) -> None:
+        import pyarrow.parquet as pq
+
+        tables = {
+            "seats": _to_table(seats, SEAT_COLUMNS, ("fights_v", "wins_v"), "seats"),
+            "games": _to_table(games, GAME_COLUMNS, (), "games"),
+        }
+        for table, data in tables.items():
+            _atomic_write(
+                self.part_path(table, k),
+                lambda tmp, data=data: pq.write_table(
+                    data, tmp, compression="zstd", write_statistics=["game"]
+                ),
+            )
+
+
+def simulate_to_dir(
+    config: HotvConfig,
+    games: int,
+    out: str | Path,
+    *,
+    chunk_size: int | None = None,
+    threads: int | None = None,
+    resume: bool = False,
+    force: bool = False,
+    command: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Play ``games`` games of every pet team into the run folder ``out``; returns a summary."""
+    from bnb_sim.runner.simulate import machine_info, versions
+
+    if games < 1:
+        raise SpecError(f"--games {games}: must be at least 1")
+    chunk = int(chunk_size or max(1000, min(200_000, games // 8 or 1)))
+    if chunk < 1:
+        raise SpecError("--chunk-size must be at least 1")
+    n_parts = -(-games // chunk)
+    writer = HotvRunWriter(out, resume=resume, force=force)
+    params = {**config.to_meta(), "games": games, "chunk_size": chunk}
+    comps = config.components
+    if writer.meta is not None:
+        old = {key: writer.meta.get(key) for key in params}
+        if old != _jsonable(params) or writer.meta.get("components", {}).get("sha256") != (
+            comps.content_hash
+        ):
+            raise BnbError(f"{out}: --resume with different parameters than the stored run")
+    meta = {
+        **params,
+        "title": comps.data.get("title"),
+        "components": {
+            "source": comps.source,
+            "sha256": comps.content_hash,
+            "estimates": comps.n_estimates,
+            "provenance": comps.provenance_rows(),
+            "data": comps.to_json_dict()["data"],
+        },
+        "command": command,
+        "versions": versions(),
+        "machine": info if (info := machine_info()) else {},
+        "parts": n_parts,
+        "teams": len(config.teams),
+    }
+    writer.write_meta({**(writer.meta or {}), **meta, "status": "partial"})
+    t0 = time.perf_counter()
+    done = games - sum(min(chunk, games - p * chunk) for p in writer.missing_parts(n_parts))
+    wins = 0
+    for p in writer.missing_parts(n_parts):
+        start = p * chunk
+        n = min(chunk, games - start)
+        seats, games_df = play_block(config, start, n, threads)
+        writer.write_part(p, seats, games_df)
+        wins += int(games_df["won"].sum())
+        done += n
+        if progress:
+            progress(done, games)
+    elapsed = time.perf_counter() - t0
+    writer.write_meta({**writer.meta, "timing": {"seconds": elapsed}})
+    writer.finish()
+    return {
+        "path": str(out),
+        "games": games,
+        "teams": len(config.teams),
+        "seconds": elapsed,
+        "games_per_second": games * len(config.teams) / elapsed if elapsed > 0 else None,
+    }
+
+
+def columns():
+    """``(seat_columns, game_columns)``: the fixed columns of this game's run files."""
+    return SEAT_COLUMNS, GAME_COLUMNS
+
+
+def _jsonable(value):
+    import json
+
+    return json.loads(json.dumps(value, default=str))
