@@ -134,6 +134,8 @@ class Game:
         from bnb_sim.engine.legal import is_legal, legal_bits
         from bnb_sim.engine.play import seat_decision
         from bnb_sim.engine.state import N_ACTIONS, P_SIZE
+        from bnb_sim.policies.kinds import PLUGIN
+        from bnb_sim.policies.plugin import PLUGIN_RAISED
 
         if self.is_over():
             raise BnbError("the game is over")
@@ -141,6 +143,10 @@ class Game:
         player = self.player_of_seat(seat)
         mask, pass_ok = legal_bits(self._pub, self._k)
         mask = np.uint64(mask)  # numba hands a uint64 back as a Python int
+        is_plugin = self.config.policies[player].kind == PLUGIN
+        # a plugin may raise: keep what it can change, to replay the call from Python
+        before = (self._rng.copy(), self._mem[seat].copy()) if is_plugin else None
+        obs_buf, legal_buf = np.zeros(P_SIZE, np.int64), np.zeros(N_ACTIONS, np.bool_)
         action = seat_decision(
             self._pub,
             self._hid,
@@ -151,17 +157,50 @@ class Game:
             self._params,
             self._plugins,
             self._mem,
-            np.zeros(P_SIZE, np.int64),
-            np.zeros(N_ACTIONS, np.bool_),
+            obs_buf,
+            legal_buf,
             mask,
             pass_ok,
         )
+        if is_plugin and action == PLUGIN_RAISED:
+            self._rng[:], self._mem[seat] = before
+            self._raise_plugin_error(seat, player, obs_buf, legal_buf)
         if not is_legal(mask, pass_ok, action):
             raise PolicyError(
                 f"policy '{self.config.policies[player].label}' (seat {seat}) made an illegal "
                 f"decision {action} in game {self.game_index} (phase {self.phase})"
             )
         return int(action)
+
+    def _raise_plugin_error(self, seat, player, obs_buf, legal_buf) -> None:
+        """Call the plugin of ``seat`` again, from Python, on the inputs it raised on: numba
+        re-raises the exception there with its message (a cfunc cannot pass it on)."""
+        from bnb_sim.engine.layout import RNG_POLICY
+        from bnb_sim.engine.state import P_SIZE
+        from bnb_sim.policies.plugin import first_line, plugin_dispatcher
+        from bnb_sim.policies.registry import load_plugin
+
+        spec = self.config.policies[player]
+        decide = plugin_dispatcher(spec.plugin, load_plugin(spec.plugin))
+        obs_buf[:] = self._pub[:P_SIZE]  # the plugin may have written into its copy
+        where = f"policy plugin '{spec.plugin}' (policy '{spec.label}', seat {seat})"
+        try:
+            decide(
+                obs_buf,
+                legal_buf,
+                self._k,
+                self._rng[RNG_POLICY + seat],
+                self._params[player],
+                self._mem[seat],
+            )
+        except Exception as exc:
+            raise PolicyError(
+                f"{where} raised {first_line(exc)} in game {self.game_index} (phase {self.phase})"
+            ) from None
+        raise PolicyError(
+            f"{where} raised an exception in game {self.game_index} (phase {self.phase}); "
+            "called again from Python it did not (does it keep state between calls?)"
+        )
 
     def play(self, max_decisions: int = 100_000) -> Game:
         """Let the policies play to the end."""
