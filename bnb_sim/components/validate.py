@@ -343,7 +343,22 @@ def validate(data: object, origins: Origins) -> tuple[dict, list[Row]]:
     out["scoring"] = _scoring(c, top["scoring"], values)
     out["boards"] = _boards(c, top["boards"], values)
     _totals(c, out)
+    _column_names(c, out)
     return out, c.rows
+
+
+def _column_names(c: _Checker, d: dict) -> None:
+    """Mob species and building types name columns of the run files (``fights_X``,
+    ``built_T``, bnb_sim.columns); refuse a name whose column would overwrite another."""
+    from bnb_sim.columns import column_collisions
+
+    types = d["characteristics"]["type"]
+    for kind, name, column in column_collisions(list(d["mobs"]), types):
+        key = f"mobs.{name}" if kind == "mob" else f"characteristics.type.{types.index(name)}"
+        c.fail(
+            key,
+            f"{kind} name '{name}' would make the run-file column {column}; choose another name",
+        )
 
 
 def _rules(c: _Checker, value: object) -> dict:

@@ -12,26 +12,13 @@ import threading
 import numpy as np
 import pandas as pd
 
-from bnb_sim.columns import XP_SOURCES
+from bnb_sim.columns import STAT_COLUMNS as STATS
+from bnb_sim.columns import UNSTORED_STATS, XP_SOURCES
 from bnb_sim.errors import BnbError, PolicyError
 from bnb_sim.runner.config import GameConfig
 
 XP_COLUMNS = list(XP_SOURCES)
-STAT_COLUMNS = [
-    "mobs_defeated",
-    "buildings_built",
-    "weapons_taken",
-    "fights",
-    "fights_won",
-    "tnt_detonated",
-    "hunger_spent",
-    "turns",
-    "choice_a",
-    "choice_b",
-    "choice_c",
-    "blocks_collected",
-    "bonus_mobs_held",
-]
+STAT_COLUMNS = list(STATS)
 
 
 class GameFailed(BnbError):
@@ -182,7 +169,7 @@ def frames(config: GameConfig, start: int, seat_out: np.ndarray, game_out: np.nd
         if name.startswith("choice_"):
             characteristic = comps.characteristics["abc".index(name[-1])]
             seats[name] = pd.Categorical.from_codes(column, comps.values[characteristic])
-        elif name not in ("blocks_collected", "bonus_mobs_held"):
+        elif name not in UNSTORED_STATS:
             seats[name] = column.astype(np.int16)
     seats["rank"] = seat_out[:, P.SEAT_RANK].astype(np.int8)
     seats["won"] = seat_out[:, P.SEAT_WON].astype(bool)

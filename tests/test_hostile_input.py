@@ -1,0 +1,273 @@
+"""Hostile input, the API and plugin half of the reliability review (docs: reliability).
+
+Each test is one scenario of the review, scaled down; the finding number is in its name.
+A new finding of this kind should be one parametrised case away.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import bnb_sim
+from bnb_sim.errors import ComponentError, PolicyError
+
+ROOT = Path(__file__).resolve().parents[1]
+CLI = [sys.executable, "-c", "import sys; from bnb_sim.cli import main; main(sys.argv[1:])"]
+
+PROBES = textwrap.dedent(
+    '''
+    """Probe plugins: raise, spin, write out of bounds."""
+    import numba
+
+    from bnb_sim.policies.plugin import Plugin
+
+
+    @numba.njit
+    def _first_legal(legal):
+        for a in range(65):
+            if legal[a]:
+                return a
+        return 64
+
+
+    @numba.njit
+    def _spin(n):
+        x = 0
+        for i in range(n):
+            x = (x * 31 + i) % 1000003
+        return x
+
+
+    def _raise(obs, legal, static, rng, params, mem):
+        if obs[18] >= params[0]:  # ctl[18]: turn number
+            raise ValueError("probe plugin gave up")
+        return _first_legal(legal)
+
+
+    def _slow(obs, legal, static, rng, params, mem):
+        if _spin(int(params[0])) < 0:
+            return -1
+        return _first_legal(legal)
+
+
+    def _oob(obs, legal, static, rng, params, mem):
+        obs[int(params[0])] = 7
+        return _first_legal(legal)
+
+
+    RAISE = Plugin(_raise, params={"turn": 3.0})
+    SLOW = Plugin(_slow, params={"n": 1000.0})
+    OOB = Plugin(_oob, params={"index": 700.0})
+    BROKEN_NAME = 42
+    '''
+)
+ENTRY_POINTS = """\
+[bnb_sim.policies]
+p_raise = bnb_probe_plugins:RAISE
+p_slow = bnb_probe_plugins:SLOW
+p_oob = bnb_probe_plugins:OOB
+"""
+
+
+@pytest.fixture
+def probes(tmp_path, monkeypatch) -> Path:
+    """Install the probe plugins as a real distribution on sys.path (seen by subprocesses
+    through PYTHONPATH too); returns the folder."""
+    folder = tmp_path / "site"
+    info = folder / "bnb_probe-0.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: bnb-probe\nVersion: 0.0\n")
+    (info / "entry_points.txt").write_text(ENTRY_POINTS)
+    (folder / "bnb_probe_plugins.py").write_text(PROBES)
+    monkeypatch.syspath_prepend(str(folder))
+    return folder
+
+
+def _env(*extra: Path, **variables: str) -> dict:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *map(str, extra)])
+    env.update(variables)
+    return env
+
+
+def bnb(*args: str, extra: tuple[Path, ...] = (), timeout: float = 240, **env):
+    """Run the CLI in a subprocess; returns the CompletedProcess."""
+    return subprocess.run(
+        [*CLI, *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=_env(*extra, **env),
+        cwd=ROOT,
+    )
+
+
+def one_line_error(proc, *needles: str) -> None:
+    """The CLI refused with exactly one line on stderr, exit 2, naming every needle."""
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2, proc.stderr
+    assert len(lines) == 1 and lines[0].startswith("bnb: error: "), proc.stderr
+    for needle in needles:
+        assert needle in lines[0], (needle, lines[0])
+
+
+# ---- #5 column-name collisions ------------------------------------------------------------
+
+
+MOB_TILE = """
+[mobs.{name}]
+hearts = 3
+provenance = "estimate"
+reason = "probe"
+[[mobs.{name}.tiles]]
+kind = "hunger"
+xp = 1
+copies = 1
+provenance = "estimate"
+reason = "probe"
+[buildings.b01]
+copies = 0
+provenance = "estimate"
+reason = "make room for the tile"
+"""
+
+
+def _override(tmp_path: Path, body: str) -> Path:
+    path = tmp_path / "override.toml"
+    path.write_text('schema = 1\ngame = "builders_biomes"\n' + body)
+    return path
+
+
+@pytest.mark.parametrize("name", ["won", "won_x"])
+def test_5_mob_name_that_collides_with_a_fixed_column_is_refused(tmp_path, name):
+    from bnb_sim.components import load_components
+
+    path = _override(tmp_path, MOB_TILE.format(name=name))
+    if name == "won":
+        with pytest.raises(ComponentError) as info:
+            load_components(path)
+        assert info.value.file == str(path) and info.value.key == "mobs.won"
+        assert "'fights_won'" in info.value.problem
+    else:  # fights_won_x is no fixed column
+        assert "won_x" in load_components(path).mob_names
+
+
+def test_5_building_type_collision_is_refused(tmp_path):
+    from bnb_sim.columns import column_collisions
+
+    # every fixed column is derived from bnb_sim.columns; a type called like a species
+    # column's tail is fine, one that repeats a generated column is not
+    assert column_collisions(["spider"], ["bridge"]) == []
+    assert column_collisions(["spider", "spider"], [])[0][:2] == ("mob", "spider")
+    path = _override(
+        tmp_path,
+        '[characteristics]\nbiome = ["desert", "forest", "snowy", "plains"]\n'
+        'material = ["wood", "sand", "stone", "obsidian"]\n'
+        'type = ["farm", "farm", "house", "bridge"]\n',
+    )
+    from bnb_sim.components import load_components
+
+    with pytest.raises(ComponentError):
+        load_components(path)
+
+
+def test_5_components_validate_cli_refuses_the_won_species(tmp_path):
+    path = _override(tmp_path, MOB_TILE.format(name="won"))
+    one_line_error(bnb("components", "validate", str(path)), "mobs.won", "fights_won")
+
+
+def test_5_run_file_columns_are_the_documented_ones():
+    from bnb_sim.columns import seat_columns
+    from bnb_sim.runner.batch import play_block
+
+    config = bnb_sim.GameConfig.create(2, ["random"], seed=3)
+    seats, _ = play_block(config, 0, 3)
+    comps = config.components
+    assert list(seats.columns) == seat_columns(comps.mob_names, comps.values["type"])
+
+
+# ---- #7 #8 #22 #23 plugins ----------------------------------------------------------------
+
+
+def test_7_plugin_exception_stops_the_run_with_one_line(probes, tmp_path):
+    proc = bnb(
+        "simulate", "--games", "20", "--players", "2", "--policy", "p_raise", "--policy",
+        "random", "--out", str(tmp_path / "r"), "-q", extra=(probes,),
+    )  # fmt: skip
+    one_line_error(proc, "p_raise", "ValueError: probe plugin gave up", "game 0")
+    assert "Exception ignored" not in proc.stderr + proc.stdout
+    assert not (tmp_path / "r").exists()
+
+
+def test_7_plugin_exception_in_process_and_in_the_game_api(probes):
+    from bnb_sim.runner.batch import play_block
+
+    config = bnb_sim.GameConfig.create(2, ["random", "p_raise:turn=2"], seed=1)
+    with pytest.raises(PolicyError, match=r"p_raise.*raised ValueError: probe plugin gave up"):
+        play_block(config, 0, 8)
+    game = bnb_sim.new_game(1, 0, 2, ["p_raise:turn=2", "random"])
+    with pytest.raises(PolicyError, match="raised ValueError"):
+        game.play()
+
+
+def test_7_a_plugin_that_does_not_raise_still_plays(probes):
+    from bnb_sim.runner.batch import play_block
+
+    config = bnb_sim.GameConfig.create(2, ["p_raise:turn=100000", "random"], seed=1)
+    seats, games = play_block(config, 0, 6)
+    assert len(games) == 6 and (games["turns"] > 0).all()
+
+
+def test_8_stop_request_cuts_a_slow_plugin_chunk_short(probes):
+    from bnb_sim.runner import batch
+
+    config = bnb_sim.GameConfig.create(2, ["p_slow:n=300000000", "random"], seed=1)
+    _ = config.kernel_inputs  # compile the plugin before timing
+    timer = threading.Timer(1.0, batch.request_stop)
+    timer.start()
+    t0 = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        batch.play_arrays(config, 0, 4, threads=1)
+    timer.join()
+    assert time.perf_counter() - t0 < 20  # one decision per thread after the request
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_8_signal_stops_a_slow_plugin_run_in_bounded_time(probes, tmp_path, sig):
+    command = [
+        *CLI, "simulate", "--games", "4", "--players", "2",
+        "--policy", "p_slow:n=300000000", "--policy", "random", "--out", str(tmp_path / "r"),
+    ]  # fmt: skip
+    proc = subprocess.Popen(
+        command, env=_env(probes), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    time.sleep(6)  # imports, plugin compile, then inside the first game
+    assert proc.poll() is None, proc.communicate()
+    t0 = time.perf_counter()
+    proc.send_signal(sig)
+    if sig == signal.SIGINT:
+        time.sleep(0.5)
+        proc.send_signal(sig)
+    _, err = proc.communicate(timeout=30)
+    assert time.perf_counter() - t0 < 25
+    assert proc.returncode != 0
+    assert "Traceback" not in err
+
+
+def test_23_plugin_debug_turns_an_out_of_bounds_write_into_one_line(probes, tmp_path):
+    proc = bnb(
+        "--plugin-debug", "simulate", "--games", "3", "--players", "2", "--policy",
+        "p_oob:index=100000000", "--policy", "random", "--out", str(tmp_path / "r"), "-q",
+        extra=(probes,),
+    )  # fmt: skip
+    one_line_error(proc, "p_oob", "IndexError")
