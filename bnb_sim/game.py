@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from bnb_sim.errors import BnbError, PolicyError
+from bnb_sim import _args
+from bnb_sim.errors import ArgumentTypeError, BnbError, PolicyError
 from bnb_sim.runner.config import GameConfig
 
 PHASE_LABELS = {
@@ -41,10 +42,11 @@ class Game:
         from bnb_sim.engine.play import MEM_SIZE
         from bnb_sim.engine.play import new_game as kernel_new_game
 
-        if isinstance(game_index, bool) or not isinstance(game_index, int | np.integer):
-            raise BnbError(f"game index must be an integer, got {game_index!r}")
-        if not 0 <= int(game_index) < 2**62:
-            raise BnbError("game index must be between 0 and 2**62")
+        if not isinstance(config, GameConfig):
+            raise ArgumentTypeError(
+                f"config must be a GameConfig, got {type(config).__name__} (or use new_game)"
+            )
+        _args.integer(game_index, "game index", 0, 2**62 - 1)
         self.config = config
         self.game_index = int(game_index)
         self._k, self._ft, self._kinds, self._params, self._plugins = config.kernel_inputs
@@ -72,10 +74,14 @@ class Game:
 
         return PHASE_NAMES[int(self._pub[C_PHASE])]
 
+    def _seat(self, seat) -> int:
+        """A seat number checked against the table (kernels index arrays by it unchecked)."""
+        return _args.integer(seat, "seat", 0, self.n_players - 1)
+
     def player_of_seat(self, seat: int) -> int:
         from bnb_sim.engine.state import C_ROTATION
 
-        return (seat + int(self._pub[C_ROTATION])) % self.n_players
+        return (self._seat(seat) + int(self._pub[C_ROTATION])) % self.n_players
 
     def policy_of_seat(self, seat: int):
         return self.config.policies[self.player_of_seat(seat)]
@@ -204,6 +210,7 @@ class Game:
 
     def play(self, max_decisions: int = 100_000) -> Game:
         """Let the policies play to the end."""
+        max_decisions = _args.integer(max_decisions, "max_decisions", 1, 10**8)
         for _ in range(max_decisions):
             if self.is_over():
                 return self
@@ -231,7 +238,7 @@ class Game:
         """The flat observation of ``seat`` (default: the current seat), as a policy sees it."""
         from bnb_sim.engine.observation import prepare_observation
 
-        seat = self.current_seat if seat is None else int(seat)
+        seat = self.current_seat if seat is None else self._seat(seat)
         pub = self._pub.copy()
         prepare_observation(pub, self._hid, seat)
         return pub

@@ -15,10 +15,11 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import bnb_sim
-from bnb_sim.errors import ComponentError, PolicyError
+from bnb_sim.errors import BnbError, ComponentError, PolicyError, SpecError
 
 ROOT = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-c", "import sys; from bnb_sim.cli import main; main(sys.argv[1:])"]
@@ -271,3 +272,185 @@ def test_23_plugin_debug_turns_an_out_of_bounds_write_into_one_line(probes, tmp_
         extra=(probes,),
     )  # fmt: skip
     one_line_error(proc, "p_oob", "IndexError")
+
+
+# ---- #6 #24 #25 #26 the Python API is memory-safe ------------------------------------------
+
+
+@pytest.mark.parametrize("seat", [100000, 7, 2, -1, -5, 1.5, "1", None, True])
+def test_6_observation_of_a_seat_outside_the_table_is_refused(seat):
+    game = bnb_sim.new_game(players=2)
+    if seat is None:
+        assert game.observation(None).shape == game.observation(game.current_seat).shape
+        return
+    with pytest.raises((BnbError, TypeError), match="seat"):
+        game.observation(seat)
+    with pytest.raises((BnbError, TypeError), match="seat"):
+        game.player_of_seat(seat)
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: bnb_sim.simulate(10, 2, "random", seed="1"), "seed"),
+        (lambda: bnb_sim.simulate(10, 2, "random", seed=1.5), "seed"),
+        (lambda: bnb_sim.new_game(max_turns="5"), "max_turns"),
+        (lambda: bnb_sim.new_game(pickaxe_optional="no"), "pickaxe_optional"),
+        (lambda: bnb_sim.combat_odds("stone_sword", hearts=3, components=42), "components"),
+        (lambda: bnb_sim.combat_odds("stone_sword", hearts=3, components=[1]), "paths"),
+        (lambda: bnb_sim.combat_odds("stone_sword", 3, components={"mobs": {}}), "components"),
+        (lambda: bnb_sim.simulate(10, 2, None), "policies"),
+        (lambda: bnb_sim.simulate(10, 2, 5), "policies"),
+        (lambda: bnb_sim.simulate(10, 2, "random", out=3), "out"),
+        (lambda: bnb_sim.simulate(10, 2, "random", out=""), "out"),
+        (lambda: bnb_sim.simulate(10, 2, "random", check="no"), "check"),
+        (lambda: bnb_sim.load_run("x", seat_columns="won"), "seat_columns"),
+        (lambda: bnb_sim.collectable(np.ones((4, 4, 4), bool), "x"), "min_exposed_sides"),
+        (lambda: bnb_sim.collectable(np.ones((4, 4, 4), bool), 2.7), "min_exposed_sides"),
+        (lambda: bnb_sim.collectable(np.full((4, 4, 4), "a")), "occupancy"),
+        (lambda: bnb_sim.largest_group(np.zeros((3, 3)), [0, 1]), "value"),
+        (lambda: bnb_sim.GameConfig(bnb_sim.load_components(), ("random",) * 2), "PolicySpec"),
+        (lambda: bnb_sim.Game("config", 0), "GameConfig"),
+        (lambda: bnb_sim.new_game(players=2).play(max_decisions="9"), "max_decisions"),
+        (lambda: bnb_sim.write_report((1, 2, None), "out"), "seats"),
+        (lambda: bnb_sim.write_report([], "out"), "run"),
+    ],
+)
+def test_25_wrong_argument_types_raise_a_clear_error(call, match):
+    with pytest.raises((BnbError, TypeError), match=match):
+        call()
+
+
+def test_24_uint64_counts_do_not_wrap_and_sums_do_not_overflow():
+    types = len(bnb_sim.load_components().weapon_names)
+    wrapped = np.zeros(types, np.uint64)
+    wrapped[0], wrapped[1] = 2**64 - 1, 2
+    with pytest.raises(SpecError, match="limit of 64"):
+        bnb_sim.combat_odds(wrapped, hearts=3)
+    huge = np.zeros(types, np.int64)
+    huge[:3] = 2**62  # the int64 sum wraps negative
+    with pytest.raises(SpecError, match="limit of 64"):
+        bnb_sim.combat_odds(huge, hearts=3)
+    fine = np.zeros(types, np.uint8)
+    fine[1] = 2
+    assert 0 <= bnb_sim.combat_odds(fine, hearts=3).p_win <= 1
+
+
+@pytest.mark.parametrize("hearts", [2**70, 2**64, 2**63, 10**6 + 1, 0, -3])
+def test_17_hearts_are_capped_everywhere(hearts):
+    with pytest.raises(SpecError, match="hearts"):
+        bnb_sim.combat_odds("stone_sword", hearts=hearts, simulate=5)
+    with pytest.raises(SpecError, match="hearts"):
+        bnb_sim.simulate_combat("stone_sword", hearts, 10)
+
+
+@pytest.mark.parametrize("hearts", ["9223372036854775808", "99999999999999999999"])
+def test_17_hearts_cap_on_the_command_line(hearts):
+    proc = bnb("odds", "--pile", "stone_sword", "--hearts", hearts, "--simulate", "10")
+    one_line_error(proc, "hearts")
+
+
+FUZZ = textwrap.dedent(
+    '''
+    """Drive the public API with arbitrary arguments; any exception but BnbError/TypeError
+    (or a crash) fails."""
+    import sys
+
+    import numpy as np
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+    from hypothesis.extra import numpy as hnp
+
+    import bnb_sim
+    from bnb_sim.errors import BnbError
+
+    BIG = st.integers(min_value=-(2**70), max_value=2**70)
+    SMALL = st.integers(min_value=-3, max_value=6)
+    ARRAYS = hnp.arrays(
+        st.sampled_from([np.bool_, np.int8, np.int64, np.uint64, np.float64, np.uint8]),
+        hnp.array_shapes(min_dims=0, max_dims=3, max_side=10),
+    )
+    ANY = st.one_of(
+        st.none(), st.booleans(), BIG, SMALL, st.floats(), st.text(max_size=12), ARRAYS,
+        st.lists(SMALL, max_size=10), st.dictionaries(st.text(max_size=4), SMALL, max_size=3),
+        st.just(("random", "random")), st.just("heuristic:board=1e300"),
+    )
+    SETTINGS = settings(
+        max_examples=int(sys.argv[1]), deadline=None, database=None, derandomize=True,
+        suppress_health_check=list(HealthCheck),
+    )
+    GAME = bnb_sim.new_game(seed=1, players=3, policies=["random"])
+
+
+    def guarded(call):
+        try:
+            call()
+        except (BnbError, TypeError):
+            pass
+
+
+    @SETTINGS
+    @given(ANY, ANY, st.sampled_from(["observation", "player_of_seat", "policy_of_seat",
+                                      "apply_action"]))
+    def game_methods(seat, action, method):
+        guarded(lambda: getattr(GAME, method)(seat))
+        guarded(lambda: GAME.observation(seat).sum())
+
+
+    @SETTINGS
+    @given(ANY, ANY, st.one_of(SMALL, ANY), ANY, ANY, ANY)
+    def new_game(seed, index, players, policies, turns, pickaxe):
+        guarded(lambda: bnb_sim.new_game(seed, index, players, policies))
+        guarded(lambda: bnb_sim.new_game(1, 0, 2, ["random"], max_turns=turns,
+                                         pickaxe_optional=pickaxe, variant=policies))
+
+
+    @SETTINGS
+    @given(st.one_of(ANY, hnp.arrays(np.int64, 9, elements=BIG.filter(lambda x: abs(x) < 2**63))),
+           ANY, ANY, st.one_of(st.none(), SMALL, ANY), ANY)
+    def odds(pile, hearts, mob, simulate, components):
+        n = simulate if isinstance(simulate, int) and simulate < 10**4 else 5
+        guarded(lambda: bnb_sim.combat_odds(pile, hearts, simulate=simulate if simulate is None
+                                            or not isinstance(simulate, int) else n))
+        guarded(lambda: bnb_sim.combat_odds("stone_sword", mob=mob, components=components))
+        guarded(lambda: bnb_sim.simulate_combat(pile, hearts, n, seed=mob))
+
+
+    @SETTINGS
+    @given(ANY, ANY, ANY)
+    def board_helpers(array, value, sides):
+        guarded(lambda: bnb_sim.collectable(array, sides))
+        guarded(lambda: bnb_sim.largest_group(array, value))
+        guarded(lambda: bnb_sim.count_matching(array, value))
+
+
+    @SETTINGS
+    @given(st.one_of(SMALL, ANY), st.one_of(SMALL, ANY), ANY, ANY, ANY)
+    def simulate(games, players, policies, seed, flag):
+        games = games if not isinstance(games, int) or games < 50 else 7
+        guarded(lambda: bnb_sim.simulate(games, players, policies, seed))
+        guarded(lambda: bnb_sim.simulate(3, 2, "random", seed, check=flag, chunk_size=players))
+        guarded(lambda: bnb_sim.GameConfig.create(players, policies, seed=seed))
+        guarded(lambda: bnb_sim.load_run(seed, seat_columns=policies))
+
+
+    for test in (game_methods, new_game, odds, board_helpers, simulate):
+        test()
+        print(test.__name__, "ok", flush=True)
+    '''
+)
+
+
+def test_6_property_the_public_api_never_crashes(tmp_path):
+    script = tmp_path / "fuzz_api.py"
+    script.write_text(FUZZ)
+    proc = subprocess.run(
+        [sys.executable, str(script), "60"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=_env(),
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, (proc.returncode, proc.stdout[-2000:], proc.stderr[-4000:])
+    assert proc.stdout.count(" ok") == 5

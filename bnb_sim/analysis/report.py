@@ -33,7 +33,7 @@ import pandas as pd
 
 from bnb_sim.analysis import plots, tables
 from bnb_sim.analysis.stats import Rate, balance_metric, first_player_advantage
-from bnb_sim.errors import BnbError
+from bnb_sim.errors import ArgumentTypeError, BnbError
 
 ESTIMATED_KEYS_SHOWN = 12
 
@@ -826,6 +826,22 @@ def build_simulate_report(
     return builder
 
 
+def _frames_argument(run) -> tuple[pd.DataFrame, pd.DataFrame, Mapping]:
+    """``(seats, games, meta)`` checked for type; meta may be None (an empty mapping)."""
+    if not isinstance(run, tuple | list) or len(run) != 3:
+        raise ArgumentTypeError(
+            f"run must be a run directory or a (seats, games, meta) tuple, got {type(run).__name__}"
+        )
+    seats, games, meta = run
+    for frame, name in ((seats, "seats"), (games, "games")):
+        if not isinstance(frame, pd.DataFrame):
+            kind = type(frame).__name__
+            raise ArgumentTypeError(f"{name} must be a pandas DataFrame, got {kind}")
+    if meta is not None and not isinstance(meta, Mapping):
+        raise ArgumentTypeError(f"meta must be a mapping or None, got {type(meta).__name__}")
+    return seats, games, {} if meta is None else meta
+
+
 def write_report(
     run: str | os.PathLike | tuple[pd.DataFrame, pd.DataFrame, Mapping | None],
     out_dir: str | os.PathLike,
@@ -848,7 +864,9 @@ def write_report(
             game_columns=lambda c: c not in _SKIP_GAME_COLUMNS,
         )
     else:
-        seats, games, meta = run
+        seats, games, meta = _frames_argument(run)
+    if not isinstance(out_dir, str | os.PathLike) or not os.fspath(out_dir):
+        raise ArgumentTypeError(f"out_dir must be a non-empty path, got {out_dir!r}")
     try:  # fail before the long part if the folder cannot be made
         Path(out_dir).mkdir(parents=True, exist_ok=True)
     except OSError as exc:

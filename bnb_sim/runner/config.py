@@ -14,7 +14,7 @@ from functools import cached_property
 import numpy as np
 
 from bnb_sim.components import Components, load_components
-from bnb_sim.errors import BnbError
+from bnb_sim.errors import ArgumentTypeError, BnbError
 from bnb_sim.policies.registry import PolicySpec, parse_policies
 
 VARIANTS = ("standard", "beginner")
@@ -55,6 +55,28 @@ class GameConfig:
     extra: dict = field(default_factory=dict, compare=False)
 
     def __post_init__(self):
+        from bnb_sim import _args
+
+        if not isinstance(self.components, Components):
+            raise ArgumentTypeError(
+                f"components must be a Components object, got {type(self.components).__name__} "
+                "(GameConfig.create also takes a path or None)"
+            )
+        if not isinstance(self.policies, tuple) or not all(
+            isinstance(p, PolicySpec) for p in self.policies
+        ):
+            raise ArgumentTypeError(
+                "policies must be a tuple of PolicySpec (GameConfig.create takes spec strings "
+                "such as 'random')"
+            )
+        _args.text(self.variant, "variant")
+        _args.text(self.seating, "seating")
+        for name in ("pickaxe_optional", "check", "log"):
+            object.__setattr__(self, name, _args.boolean(getattr(self, name), name))
+        seed = _args.integer(self.seed, "seed", 0, MAX_SEED)
+        object.__setattr__(self, "seed", seed)
+        turns = _args.integer(self.max_turns, "max_turns", 1, 100_000)
+        object.__setattr__(self, "max_turns", turns)
         n = len(self.policies)
         low, high = self.components.rule("players_min"), self.components.rule("players_max")
         if not low <= n <= high:
@@ -63,12 +85,6 @@ class GameConfig:
             raise BnbError(f"variant must be one of {', '.join(VARIANTS)}, got '{self.variant}'")
         if self.seating not in SEATINGS:
             raise BnbError(f"seating must be one of {', '.join(SEATINGS)}, got '{self.seating}'")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int | np.integer):
-            raise BnbError(f"seed must be an integer, got {self.seed!r}")
-        if not 0 <= int(self.seed) <= MAX_SEED:
-            raise BnbError(f"seed must be between 0 and {MAX_SEED}")
-        if not 1 <= int(self.max_turns) <= 100_000:
-            raise BnbError("max_turns must be between 1 and 100000")
 
     @classmethod
     def create(
@@ -82,21 +98,31 @@ class GameConfig:
     ) -> GameConfig:
         """Build from user values: ``policies`` are specs (strings) or PolicySpecs, cycled
         over ``players``; ``components`` a Components, a path, or None for the defaults."""
-        if isinstance(players, bool) or not isinstance(players, int | np.integer):
-            raise BnbError(f"players must be an integer, got {players!r}")
+        from bnb_sim import _args
+
+        players = _args.integer(players, "players")
         if isinstance(policies, str | PolicySpec):
             policies = [policies]
+        if not isinstance(policies, list | tuple) or not all(
+            isinstance(p, str | PolicySpec) for p in policies
+        ):
+            raise ArgumentTypeError(
+                "policies must be a spec string (e.g. 'random') or a list of them, "
+                f"got {_args.show(policies)}"
+            )
         if not isinstance(components, Components):
             components = load_components(components)
         low, high = components.rule("players_min"), components.rule("players_max")
-        if not low <= int(players) <= high:
+        if not low <= players <= high:
             raise BnbError(f"players must be between {low} and {high}, got {players}")
-        specs = [p for p in policies if isinstance(p, PolicySpec)]
-        if specs and len(specs) == len(list(policies)):
-            chosen = tuple(specs[i % len(specs)] for i in range(int(players)))
+        if policies and all(isinstance(p, PolicySpec) for p in policies):
+            if len(policies) > players:
+                raise BnbError(f"{len(policies)} policies for {players} players")
+            chosen = tuple(policies[i % len(policies)] for i in range(players))
         else:
-            chosen = parse_policies([str(p) for p in policies], int(players))
-        return cls(components, chosen, seed=int(seed), **options)
+            labels = [p.label if isinstance(p, PolicySpec) else p for p in policies]
+            chosen = parse_policies(labels, players)
+        return cls(components, chosen, seed=seed, **options)
 
     @property
     def n_players(self) -> int:

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bnb_sim.errors import BnbError, RunError
+from bnb_sim.errors import ArgumentTypeError, BnbError, RunError
 from bnb_sim.runner.config import GameConfig
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -252,14 +252,28 @@ def plan_run(
     pickaxe: str = "optional",
 ) -> RunPlan:
     """Check every input and build the :class:`GameConfig`; raises BnbError, writes nothing."""
+    from bnb_sim import _args
+
+    for flag, name in ((resume, "resume"), (force, "force"), (check, "check"), (yes, "yes")):
+        _args.boolean(flag, name)
+    if out is not None:
+        _args.path(out, "out")
+    if dask is not None:
+        _args.text(dask, "dask")
+    _args.text(pickaxe, "pickaxe")
     games = check_games(games, yes=yes)
     if isinstance(policies, str):
         policies = [policies]
+    if not isinstance(policies, list | tuple):
+        raise ArgumentTypeError(
+            f"policies must be a spec string or a list of them, got {_args.show(policies)}"
+        )
     policies = list(policies)
     if not policies:
         raise BnbError("give at least one policy")
     if players is None:
         players = len(policies) if len(policies) > 1 else 4
+    players = _args.integer(players, "players")
     if threads is not None:
         threads = _int_arg(threads, "threads")
         if not 1 <= threads <= MAX_THREADS:

@@ -39,7 +39,7 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
-from bnb_sim.errors import RunError
+from bnb_sim.errors import ArgumentTypeError, RunError
 
 FORMAT = 1
 STATUSES = ("complete", "partial")
@@ -397,6 +397,19 @@ def load_run(
     parts that are complete; a complete run with a part missing, a corrupt part, or a run
     with no parts yet raise RunError.
     """
+    from bnb_sim import _args
+
+    _args.path(path, "path")
+    for selection, name in ((seat_columns, "seat_columns"), (game_columns, "game_columns")):
+        if selection is None or callable(selection):
+            continue
+        if not isinstance(selection, list | tuple) or not all(
+            isinstance(c, str) for c in selection
+        ):  # a bare string would be read as a list of letters
+            raise ArgumentTypeError(
+                f"{name} must be None, a list of column names or a predicate, "
+                f"got {_args.show(selection)}"
+            )
     run = Path(path)
     meta = read_meta(run)
     parts = run_parts(run, meta)
