@@ -6,7 +6,7 @@ import json
 
 import click
 
-from bnb_sim.cli.options import components_option, out_option
+from bnb_sim.cli.options import components_option, out_option, yes_option
 from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progress_printer
 
 
@@ -54,6 +54,7 @@ from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progres
 @out_option(None, "Also write a report (md, html, summary.json) into this folder.")
 @components_option
 @play_options
+@yes_option
 def compare(
     a,
     b,
@@ -71,6 +72,7 @@ def compare(
     threads,
     variant,
     quiet,
+    yes,
 ) -> None:
     """Is policy A better than policy B? Both play the same seeds (same deal, same dice), the
     seats swapped or the same seat against the same opponents; the run stops by the SPRT
@@ -86,10 +88,17 @@ def compare(
     from bnb_sim.analysis.tournament import split_policy_list
     from bnb_sim.errors import BnbError
     from bnb_sim.policies.registry import parse_policy
+    from bnb_sim.runner.budget import confirm_games
     from bnb_sim.runner.experiments import run_compare
 
     # bad input fails before any game is played or any folder is made
     make_rule(tuple(sprt) if sprt else None, precision, alpha, beta)
+    if not sprt:  # --alpha/--beta set the SPRT's errors only; silently ignored they mislead
+        ctx = click.get_current_context()
+        for name in ("alpha", "beta"):
+            if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE:
+                raise BnbError(f"compare: --{name} applies to --sprt only (--precision uses 95%)")
+    confirm_games(max_games, "compare", yes=yes)
     opponent_list = split_policy_list(opponents) if opponents else []
     for spec in [a, b, *opponent_list]:
         parse_policy(spec)
@@ -114,6 +123,7 @@ def compare(
         variant=variant,
         threads=threads,
         progress=progress_printer(quiet or as_json),
+        yes=yes,
     )
     if as_json:
         click.echo(json.dumps(_jsonable(compare_summary(result)), indent=2))

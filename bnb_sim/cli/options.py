@@ -38,13 +38,32 @@ def components_option(func):
     )(func)
 
 
+class OutPath(click.Path):
+    """A folder path that must not be empty: ``--out ''`` would silently mean "."."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip():
+            self.fail("must not be empty", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def out_option(default: str | None, help: str):
     """Decorator: ``--out/-o FOLDER`` -> an ``out`` argument (a ``Path``, or None)."""
     return click.option(
         "--out",
         "-o",
-        type=click.Path(path_type=Path),
+        type=OutPath(path_type=Path),
         default=None if default is None else Path(default),
         show_default=default is not None,
         help=help,
     )
+
+
+def yes_option(func):
+    """Decorator: ``--yes`` -> a ``yes`` argument (play more games than the threshold)."""
+    return click.option(
+        "--yes",
+        is_flag=True,
+        help="Play even if the command's games in all are more than 100,000,000 "
+        "(counted before anything plays).",
+    )(func)

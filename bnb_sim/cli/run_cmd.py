@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from bnb_sim.cli.options import out_option
+from bnb_sim.cli.options import out_option, yes_option
 from bnb_sim.errors import BnbError
 
 
@@ -54,12 +54,24 @@ def progress_printer(quiet: bool):
 
 
 def prepare_out(out: Path) -> Path:
-    """Create the report folder now, so a bad --out fails before the games are played."""
+    """Create the report folder now, so a bad --out fails before the games are played; a
+    folder made here that is still empty when the command ends (it failed) is removed."""
+    created = not out.exists()
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BnbError(f"{out}: cannot write the report there ({exc.strerror or exc})") from None
+    ctx = click.get_current_context(silent=True)
+    if created and ctx is not None:
+        ctx.call_on_close(lambda: _remove_if_empty(out))
     return out
+
+
+def _remove_if_empty(folder: Path) -> None:
+    try:
+        folder.rmdir()  # only succeeds on an empty folder
+    except OSError:
+        pass
 
 
 def echo_written(written: dict) -> None:
@@ -92,12 +104,14 @@ def command_line() -> str:
     help="Threads for the engine (overrides [experiment] threads). Default: all cores.",
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+@yes_option
 def run(
     experiment_file: Path | None,
     builtin: str | None,
     out: Path | None,
     threads: int | None,
     quiet: bool,
+    yes: bool,
 ) -> None:
     """Run the simulations, tournaments, sweeps and comparisons of EXPERIMENT (a TOML file,
     see docs/experiments.md) and write one report: report.html, report.md, PNGs and
@@ -111,6 +125,9 @@ def run(
         raise BnbError("run: give an EXPERIMENT file or --builtin NAME (one of them)")
     path = builtin_path(builtin) if builtin else experiment_file
     experiment = load_experiment(path)
+    from bnb_sim.runner.budget import confirm_games, experiment_games
+
+    confirm_games(experiment_games(experiment), f"run: {path}", yes=yes)
     if out is None:
         out = Path("reports") / (builtin or Path(path).stem)
     prepare_out(out)
@@ -119,7 +136,7 @@ def run(
 
     from bnb_sim.runner.experiments import run_experiment
 
-    outcomes = run_experiment(experiment, threads=threads, progress=say)
+    outcomes = run_experiment(experiment, threads=threads, progress=say, yes=yes)
     from bnb_sim.analysis.experiment import build_experiment_report
 
     builder = build_experiment_report(

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from bnb_sim.cli.options import OutPath
 from bnb_sim.cli.options import _load as _load_components
 
 # Same as bnb_sim.runner.simulate.MAX_GAMES_WITHOUT_YES (kept here to avoid the import).
@@ -46,7 +47,7 @@ def _components(ctx: click.Context, param: click.Parameter, value: tuple[str, ..
     "--out",
     "-o",
     "out",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=OutPath(path_type=Path, file_okay=False),
     required=True,
     help="Run directory to write (Parquet parts + run.json).",
 )

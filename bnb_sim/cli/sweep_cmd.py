@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from bnb_sim.cli.options import components_option, out_option
+from bnb_sim.cli.options import components_option, out_option, yes_option
 from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progress_printer
 
 
@@ -42,8 +42,9 @@ from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progres
 @components_option
 @play_options
 @out_option("reports/sweep", "Report folder (created if needed).")
+@yes_option
 def sweep(
-    sets, zip_mode, games, players, policies, components, seed, threads, variant, quiet, out
+    sets, zip_mode, games, players, policies, components, seed, threads, variant, quiet, out, yes
 ) -> None:
     """Re-run one simulation under each component variant on the same seeds and report the
     effect on win rates and XP (paired differences against the component file's values, 95%
@@ -55,11 +56,13 @@ def sweep(
         parse_set_option,
     )
     from bnb_sim.analysis.tournament import split_policy_list
+    from bnb_sim.runner.budget import confirm_games
     from bnb_sim.runner.experiments import run_sweep
 
     parsed = [parse_set_option(s) for s in sets]
     mode = "zip" if zip_mode else "grid"
     variants = build_variants(components, parsed, mode)  # bad paths fail here, before playing
+    confirm_games(len(variants) * games, "sweep", yes=yes)
     policy_list = split_policy_list(policies)[:players]
     prepare_out(out)
     result = run_sweep(
@@ -73,6 +76,7 @@ def sweep(
         threads=threads,
         variants=variants,
         progress=progress_printer(quiet),
+        yes=yes,
     )
     click.echo(format_sweep(result))
     echo_written(build_sweep_report(result).write(out))

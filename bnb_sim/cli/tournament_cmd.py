@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from bnb_sim.cli.options import components_option, out_option
+from bnb_sim.cli.options import components_option, out_option, yes_option
 from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progress_printer
 
 
@@ -18,10 +18,11 @@ from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progres
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
 @click.option(
     "--games",
-    type=click.IntRange(1, 10_000_000),
+    type=click.IntRange(2, 10_000_000),
     default=1000,
     show_default=True,
-    help="Seeds: every seating of every table plays game indices 0..N-1.",
+    help="Seeds: every seating of every table plays game indices 0..N-1 (at least 2, for "
+    "the bootstrap over seeds).",
 )
 @click.option(
     "--bootstrap",
@@ -39,9 +40,11 @@ from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progres
 @components_option
 @play_options
 @out_option("reports/tournament", "Report folder (created if needed).")
+@yes_option
 def tournament(
-    policies, players, games, bootstrap, anchor, components, seed, threads, variant, quiet, out
-) -> None:
+    policies, players, games, bootstrap, anchor, components, seed, threads, variant, quiet, out,
+    yes,
+) -> None:  # fmt: skip
     """Every combination of PLAYERS policies, each in all its seatings on the same seeds; a
     head-to-head matrix, Bradley-Terry Elo ratings with bootstrap intervals over seeds, win
     rates with Wilson intervals, and a report."""
@@ -51,11 +54,15 @@ def tournament(
         schedule,
         split_policy_list,
     )
-    from bnb_sim.policies.registry import parse_policy
+    from bnb_sim.policies.registry import check_distinct, parse_policy
+    from bnb_sim.runner.budget import confirm_games, tournament_games
     from bnb_sim.runner.experiments import run_tournament
 
     specs = split_policy_list(policies)
-    schedule([parse_policy(p).label for p in specs], players)  # bad input fails before play
+    parsed = [parse_policy(p) for p in specs]
+    schedule([p.label for p in parsed], players)  # bad input fails before play
+    check_distinct(parsed, "tournament")
+    confirm_games(tournament_games(len(specs), players, games), "tournament", yes=yes)
     prepare_out(out)
     result = run_tournament(
         specs,
@@ -68,6 +75,7 @@ def tournament(
         n_boot=bootstrap,
         anchor=None if anchor == "none" else anchor,
         progress=progress_printer(quiet),
+        yes=yes,
     )
     zero = f"{result.anchor} = 0" if result.anchor else "mean 0"
     click.echo(

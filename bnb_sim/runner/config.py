@@ -205,5 +205,29 @@ def _cached_tables(components: Components):
     if key not in _TABLES:
         if len(_TABLES) > 16:
             _TABLES.clear()
+        _announce_slow_tables(components)
         _TABLES[key] = build_policy_tables(components.arrays)
     return _TABLES[key]
+
+
+#: Piles in the bots' odds table above which building it takes seconds (the default
+#: components have 3,645; about 20,000 piles per second were measured).
+SLOW_TABLE_PILES = 100_000
+
+
+def _announce_slow_tables(components: Components) -> None:
+    """Say so on stderr before a long silent pause (custom weapon counts can make the table
+    hundreds of thousands of piles)."""
+    import sys
+
+    from bnb_sim.engine.odds import table_shape
+
+    a = components.arrays
+    piles = table_shape(a.tok_start, a.tok_table, a.tok_detonate)[3]
+    if piles > SLOW_TABLE_PILES:
+        print(
+            f"bnb: building the bots' odds table for these components ({piles:,} weapon piles; "
+            f"about {max(1, round(piles / 20_000))} s)...",
+            file=sys.stderr,
+            flush=True,
+        )

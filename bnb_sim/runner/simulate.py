@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from bnb_sim.errors import ArgumentTypeError, BnbError, RunError
+from bnb_sim.runner.budget import MAX_GAMES_WITHOUT_YES, confirm_games
 from bnb_sim.runner.config import GameConfig
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -59,14 +60,12 @@ __all__ = [
     "simulate",
 ]
 
-#: More games than this need ``yes=True`` (``--yes``): 1e8 four-player games are ~400M rows.
-MAX_GAMES_WITHOUT_YES = 100_000_000
 #: Hard ceiling (game indices are int64; far beyond any sensible run).
 MAX_GAMES = 10**12
 #: ``simulate(out=None)`` keeps every row in memory; above this, write a run directory.
 MAX_IN_MEMORY_GAMES = 2_000_000
 #: A chunk is held in memory whole (about 1.3 KB per four-player game while it is built).
-MAX_CHUNK_SIZE = 1_000_000
+MAX_CHUNK_SIZE = 250_000  # ~1 GB of rows in memory; 1,000,000 took ~3.5 GB
 MAX_THREADS = 1024
 
 # Default chunk: about 0.5-1 s of work. Games per thread and chunk for all-random tables
@@ -213,12 +212,7 @@ def check_games(games: Any, *, yes: bool = False) -> int:
         raise BnbError(f"games must be a positive number, got {games:,}")
     if games > MAX_GAMES:
         raise BnbError(f"games must be at most {MAX_GAMES:,}, got {games:,}")
-    if games > MAX_GAMES_WITHOUT_YES and not yes:
-        raise BnbError(
-            f"{games:,} games is more than {MAX_GAMES_WITHOUT_YES:,}; "
-            "pass --yes (yes=True) if you really mean it"
-        )
-    return games
+    return confirm_games(games, "simulate", yes=yes)
 
 
 def default_chunk_size(games: int, config: GameConfig, threads: int) -> int:
@@ -637,6 +631,9 @@ def run_to_dir(
         params = run_params(plan, chunk_size, executor.threads, executor.backend)
         if stored is not None:
             _check_resume(path, stored, params, comps.content_hash)
+            # "check" is true only when every part was played with the invariant checks
+            was_checked = bool((stored.get("params") or {}).get("check"))
+            params["check"] = was_checked and plan.config.check
         executor.prepare()
         created = _new_dirs(path)
         writer = RunWriter(path, resume=plan.resume, force=plan.force)
