@@ -454,3 +454,277 @@ def test_6_property_the_public_api_never_crashes(tmp_path):
     )
     assert proc.returncode == 0, (proc.returncode, proc.stdout[-2000:], proc.stderr[-4000:])
     assert proc.stdout.count(" ok") == 5
+
+
+# ---- #9 #10 #21 #30 bounded work ------------------------------------------------------------
+
+
+def test_9_tournament_schedule_is_counted_before_it_is_built():
+    import tracemalloc
+
+    from bnb_sim.analysis.tournament import schedule
+    from bnb_sim.runner.budget import tournament_tables
+
+    labels = [f"heuristic:board={i}" for i in range(300)]
+    tracemalloc.start()
+    with pytest.raises(BnbError, match="combinations"):
+        schedule(labels, 4)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 5_000_000  # the 330 million tables were never listed
+    for n, players in [(2, 4), (3, 4), (5, 2), (6, 3), (4, 4)]:
+        assert tournament_tables(n, players) == len(schedule([str(i) for i in range(n)], players))
+
+
+@pytest.mark.parametrize(
+    "args, what",
+    [
+        (["tournament", "--policies", ",".join(f"heuristic:board={i}" for i in range(12)),
+          "--players", "4", "--games", "10000000"], "tournament: 19,800,000,000 games"),
+        (["sweep", "--set", "mobs.enderman.hearts=" + ",".join(map(str, range(15, 65))),
+          "--games", "10000000"], "sweep: 510,000,000 games"),
+        (["simulate", "--games", "100000001", "--players", "2", "--policy", "random",
+          "--out", "never"], "simulate: 100,000,001 games"),
+    ],
+)  # fmt: skip
+def test_10_every_command_counts_its_games_and_needs_yes(args, what, tmp_path):
+    proc = bnb(*args, "-o", str(tmp_path / "out")) if args[0] != "simulate" else bnb(*args)
+    one_line_error(proc, what, "--yes")
+    assert not (tmp_path / "out").exists()
+
+
+def test_10_an_experiment_file_counts_every_item_first(tmp_path):
+    experiment = tmp_path / "big.toml"
+    experiment.write_text(
+        '[[simulation]]\ngames = 1000\npolicies = ["random"]\n'
+        "[[tournament]]\ngames = 10000000\nplayers = 4\n"
+        f"policies = {[f'heuristic:board={i}' for i in range(12)]!r}\n".replace("'", '"')
+    )
+    proc = bnb("run", str(experiment), "-o", str(tmp_path / "rep"))
+    one_line_error(proc, "big.toml", "19,800,001,000 games", "--yes")
+    assert not (tmp_path / "rep").exists()
+
+
+def test_10_sweep_limit_says_the_baseline_comes_on_top():
+    from bnb_sim.analysis.sweep import build_variants
+
+    base = bnb_sim.load_components()
+    values = list(range(10, 61))  # 51 values: one too many
+    with pytest.raises(BnbError, match="limit is 50 besides the baseline"):
+        build_variants(base, [("mobs.enderman.hearts", values)])
+    assert len(build_variants(base, [("mobs.enderman.hearts", values[:50])])) == 51
+
+
+@pytest.mark.parametrize("sides, ok", [(0, True), (2, True), (3, False), (4, False)])
+def test_21_min_exposed_sides_that_would_never_end_a_game_is_refused(sides, ok):
+    base = bnb_sim.load_components()
+    if ok:
+        base.with_values({"rules.min_exposed_sides": sides})
+        return
+    with pytest.raises(ComponentError, match="no game could") as info:
+        base.with_values({"rules.min_exposed_sides": sides})
+    assert info.value.key == "rules.min_exposed_sides"
+
+
+def test_21_sweep_refuses_before_playing_and_leaves_no_folder(tmp_path):
+    proc = bnb("sweep", "--set", "rules.min_exposed_sides=0,4", "--games", "10", "-q",
+               "-o", str(tmp_path / "rep"))  # fmt: skip
+    one_line_error(proc, "rules.min_exposed_sides", "no game could")
+    assert not (tmp_path / "rep").exists()
+
+
+# ---- #18 weights ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "spec", ["heuristic:trigger=1e308", "heuristic:block_need=1e308,block_wild=-1e308",
+             "heuristic:reveal=1e7"]
+)  # fmt: skip
+def test_18_weights_are_bounded(spec):
+    from bnb_sim.policies.registry import parse_policy
+
+    with pytest.raises(PolicyError, match="outside"):
+        parse_policy(spec)
+
+
+def test_18_the_largest_allowed_weights_still_play():
+    from bnb_sim.runner.batch import play_block
+
+    spec = "heuristic:trigger=1e6,block_need=1e6,block_wild=-1e6,reveal=1e6,position=-1e6"
+    _, games = play_block(bnb_sim.GameConfig.create(2, [spec, "greedy"], seed=4), 0, 20)
+    assert len(games) == 20
+
+
+# ---- #19 #20 files that are not files, experiment paths -------------------------------------
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+@pytest.mark.parametrize("which", ["weights", "experiment"])
+def test_19_a_fifo_is_refused_not_read(tmp_path, which):
+    fifo = tmp_path / ("wf.toml" if which == "weights" else "fifo.toml")
+    os.mkfifo(fifo)
+    if which == "weights":
+        proc = bnb("simulate", "--games", "10", "--policy", f"heuristic:{fifo}", "--out",
+                   str(tmp_path / "r"), timeout=60)  # fmt: skip
+    else:
+        proc = bnb("run", str(fifo), "-o", str(tmp_path / "rep"), timeout=60)
+    one_line_error(proc, "not a regular file")
+
+
+def _experiment(tmp_path: Path, body: str) -> Path:
+    folder = tmp_path / "exp"
+    folder.mkdir(exist_ok=True)
+    path = folder / "e.toml"
+    path.write_text(body)
+    return path
+
+
+def test_20_run_dir_is_checked_before_anything_plays(tmp_path):
+    path = _experiment(
+        tmp_path,
+        '[[simulation]]\ngames = 3000\npolicies = ["random"]\n'
+        '[[simulation]]\ngames = 10\npolicies = ["random"]\nrun_dir = "/etc"\n',
+    )
+    t0 = time.perf_counter()
+    proc = bnb("run", str(path), "-o", str(tmp_path / "rep"))
+    one_line_error(proc, "e.toml", "simulation[2].run_dir", "/etc", "not a run")
+    assert "--force" not in proc.stderr and "--resume" not in proc.stderr
+    assert not (tmp_path / "rep").exists()
+    assert time.perf_counter() - t0 < 60
+
+
+def test_20_relative_run_dir_resolves_against_the_experiment_file(tmp_path):
+    from bnb_sim.analysis.experiment import load_experiment
+
+    path = _experiment(
+        tmp_path, '[[simulation]]\ngames = 10\npolicies = ["random"]\nrun_dir = "runs/a"\n'
+    )
+    experiment = load_experiment(path)
+    assert experiment.items[0].run_dir == str(tmp_path / "exp" / "runs" / "a")
+    above = _experiment(
+        tmp_path, '[[simulation]]\ngames = 10\npolicies = ["random"]\nrun_dir = "../../.."\n'
+    )
+    with pytest.raises(BnbError, match="run_dir.*not a run"):
+        load_experiment(above)
+
+
+def test_30_experiment_component_errors_name_the_experiment_file_and_key(tmp_path):
+    from bnb_sim.analysis.experiment import load_experiment
+
+    path = _experiment(
+        tmp_path,
+        '[[simulation]]\ngames = 10\npolicies = ["random"]\ncomponents = ["missing.toml"]\n',
+    )
+    with pytest.raises(BnbError, match=r"e\.toml: simulation\[1\]\.components: .*missing\.toml"):
+        load_experiment(path)
+
+
+# ---- #30 accepted oddities ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "spec, match",
+    [("heuristic:", "nothing after ':'"), ("heuristic:board=1,board=2", "given twice")],
+)
+def test_30_odd_policy_specs_are_refused(spec, match):
+    from bnb_sim.policies.registry import parse_policy
+
+    with pytest.raises(PolicyError, match=match):
+        parse_policy(spec)
+
+
+def test_30_one_spec_written_two_ways_is_one_tournament_entrant():
+    from bnb_sim.runner.experiments import play_tournament
+
+    with pytest.raises(PolicyError, match="same policy spec"):
+        play_tournament(["heuristic:board=1", "heuristic:board=1.0", "random"], 2, 2)
+
+
+def test_30_a_plugin_with_a_built_in_name_warns(tmp_path, monkeypatch):
+    from bnb_sim.policies import registry
+
+    info = tmp_path / "shadow-0.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: shadow\nVersion: 0.0\n")
+    (info / "entry_points.txt").write_text("[bnb_sim.policies]\nrandom = nowhere:X\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(registry, "_SHADOW_WARNED", set())
+    with pytest.warns(UserWarning, match="'random' is shadowed"):
+        assert "random" not in registry.plugin_names()
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["simulate", "--games", "5", "--out", ""], "must not be empty"),
+        (["tournament", "--policies", "random,greedy", "--games", "1"], "--games"),
+        (["compare", "random", "greedy", "--precision", "0.05", "--alpha", "0.7"], "--alpha"),
+        (["simulate", "--games", "5", "--out", "x", "--chunk-size", "1000000"], "chunk size"),
+    ],
+)
+def test_30_odd_flags_are_refused(args, needle, tmp_path):
+    one_line_error(bnb(*args), needle)
+
+
+def test_30_resume_with_check_does_not_mark_unchecked_parts_checked(tmp_path):
+    import json
+
+    out = tmp_path / "run"
+    bnb_sim.simulate(40, 2, "random", chunk_size=20, out=out)
+    meta = json.loads((out / "run.json").read_text())
+    meta["status"] = "partial"  # pretend it stopped after part 0
+    (out / "run.json").write_text(json.dumps(meta))
+    (out / "seats" / "part-000001.parquet").unlink()
+    (out / "games" / "part-000001.parquet").unlink()
+    bnb_sim.simulate(40, 2, "random", chunk_size=20, out=out, resume=True, check=True)
+    assert json.loads((out / "run.json").read_text())["params"]["check"] is False
+
+
+def test_30_a_slow_odds_table_is_announced(capsys, monkeypatch):
+    from bnb_sim.runner import config as C
+
+    monkeypatch.setattr(C, "SLOW_TABLE_PILES", 10)
+    C._announce_slow_tables(bnb_sim.load_components())
+    assert "weapon piles" in capsys.readouterr().err
+
+
+# ---- #22 warmup ---------------------------------------------------------------------------
+
+
+CRASHING = textwrap.dedent(
+    """
+    import ctypes
+
+    from bnb_sim.policies.plugin import Plugin
+
+
+    def _fine(obs, legal, static, rng, params, mem):
+        for a in range(65):
+            if legal[a]:
+                return a
+        return 64
+
+
+    def crash():
+        ctypes.string_at(0)  # a segfault while loading, like a broken native plugin
+
+
+    FINE = Plugin(_fine)
+    """
+)
+
+
+def test_22_warmup_isolates_a_crashing_plugin(probes, tmp_path):
+    (probes / "bnb_probe_crash.py").write_text(CRASHING + "\ncrash()\n")
+    (probes / "bnb_probe_fine.py").write_text(CRASHING)
+    (probes / "bnb_probe-0.0.dist-info" / "entry_points.txt").write_text(
+        "[bnb_sim.policies]\na_crash = bnb_probe_crash:FINE\nz_fine = bnb_probe_fine:FINE\n"
+    )
+    proc = bnb("warmup", "--json", extra=(probes,), timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    import json
+
+    steps = {s["step"]: s for s in json.loads(proc.stdout)["steps"]}
+    assert steps["plugin policy 'a_crash'"]["ok"] is False
+    assert "crashed" in steps["plugin policy 'a_crash'"]["error"]
+    assert steps["plugin policy 'z_fine'"]["ok"] is True
