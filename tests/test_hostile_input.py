@@ -242,6 +242,34 @@ def test_8_stop_request_cuts_a_slow_plugin_chunk_short(probes):
     assert time.perf_counter() - t0 < 20  # one decision per thread after the request
 
 
+@pytest.mark.slow
+def test_8_a_run_stopped_inside_a_chunk_resumes_to_identical_rows(probes, tmp_path):
+    from bnb_sim.runner import batch
+    from bnb_sim.runner.simulate import RunInterrupted
+
+    policies = ["p_slow:n=200000", "random"]  # about 0.3 s per game
+    out = tmp_path / "run"
+    timers = []
+
+    def stop_during_the_second_chunk(done, total):
+        if done == 2 and not timers:
+            timers.append(threading.Timer(0.3, batch.request_stop))
+            timers[0].start()
+
+    with pytest.raises(RunInterrupted):
+        bnb_sim.simulate(
+            8, 2, policies, seed=3, chunk_size=2, threads=1, out=out,
+            progress=stop_during_the_second_chunk,
+        )  # fmt: skip
+    timers[0].join()
+    assert sorted(p.name for p in (out / "seats").iterdir()) == ["part-000000.parquet"]
+    bnb_sim.simulate(8, 2, policies, seed=3, chunk_size=2, threads=1, out=out, resume=True)
+    seats, _, _ = bnb_sim.load_run(out)
+    expected = bnb_sim.simulate(8, 2, policies, seed=3, chunk_size=4)
+    assert seats.reset_index(drop=True).equals(expected.reset_index(drop=True))
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_8_signal_stops_a_slow_plugin_run_in_bounded_time(probes, tmp_path, sig):
     command = [
@@ -321,6 +349,15 @@ def test_25_wrong_argument_types_raise_a_clear_error(call, match):
         call()
 
 
+@pytest.mark.slow
+def test_26_write_report_takes_frames_without_meta(tmp_path):
+    from bnb_sim.runner.batch import play_block
+
+    seats, games = play_block(bnb_sim.GameConfig.create(2, ["random"], seed=2), 0, 30)
+    written = bnb_sim.write_report((seats, games, None), tmp_path / "rep")
+    assert Path(written["html"]).is_file()
+
+
 def test_24_uint64_counts_do_not_wrap_and_sums_do_not_overflow():
     types = len(bnb_sim.load_components().weapon_names)
     wrapped = np.zeros(types, np.uint64)
@@ -395,6 +432,7 @@ FUZZ = textwrap.dedent(
     def game_methods(seat, action, method):
         guarded(lambda: getattr(GAME, method)(seat))
         guarded(lambda: GAME.observation(seat).sum())
+        guarded(lambda: bnb_sim.Game(GAME.config, action).play(max_decisions=seat))
 
 
     @SETTINGS
@@ -432,6 +470,8 @@ FUZZ = textwrap.dedent(
         guarded(lambda: bnb_sim.simulate(3, 2, "random", seed, check=flag, chunk_size=players))
         guarded(lambda: bnb_sim.GameConfig.create(players, policies, seed=seed))
         guarded(lambda: bnb_sim.load_run(seed, seat_columns=policies))
+        guarded(lambda: bnb_sim.write_report(policies, seed))
+        guarded(lambda: bnb_sim.load_components(policies))
 
 
     for test in (game_methods, new_game, odds, board_helpers, simulate):
@@ -441,6 +481,7 @@ FUZZ = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_6_property_the_public_api_never_crashes(tmp_path):
     script = tmp_path / "fuzz_api.py"
     script.write_text(FUZZ)
@@ -714,6 +755,7 @@ CRASHING = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_22_warmup_isolates_a_crashing_plugin(probes, tmp_path):
     (probes / "bnb_probe_crash.py").write_text(CRASHING + "\ncrash()\n")
     (probes / "bnb_probe_fine.py").write_text(CRASHING)

@@ -358,7 +358,7 @@ def overview_section(
     section = Section("Overview")
     params = meta.get("params", {}) or {}
     n_games = len(games)
-    planned = params.get("games")
+    planned = params.get("games", n_games)  # frames without run.json: nothing was planned
     policies = params.get("policies") or tables.policies_in(seats)
     rows = [
         ("games", f"{n_games:,}" + (f" of {planned:,} planned" if planned != n_games else "")),
