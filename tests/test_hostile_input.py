@@ -770,3 +770,32 @@ def test_22_warmup_isolates_a_crashing_plugin(probes, tmp_path):
     assert steps["plugin policy 'a_crash'"]["ok"] is False
     assert "crashed" in steps["plugin policy 'a_crash'"]["error"]
     assert steps["plugin policy 'z_fine'"]["ok"] is True
+
+
+def test_30_dask_probe_names_what_went_wrong_with_a_non_dask_server():
+    import socket
+
+    pytest.importorskip("distributed")
+    from bnb_sim.runner.dask_backend import _probe
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+    port = server.getsockname()[1]
+
+    def answer_garbage():
+        while True:
+            try:
+                conn, _ = server.accept()
+                conn.recv(100)
+                conn.sendall(b"\xff" * 64)  # a frame length no Dask scheduler would send
+                conn.close()
+            except OSError:
+                return
+
+    threading.Thread(target=answer_garbage, daemon=True).start()
+    try:
+        with pytest.raises(BnbError, match="the connection was made, but what answers is not"):
+            _probe(f"tcp://127.0.0.1:{port}")
+    finally:
+        server.close()
