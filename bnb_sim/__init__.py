@@ -26,6 +26,8 @@ _EXPORTS = {
     "simulate": "bnb_sim.runner.simulate",
     "load_run": "bnb_sim.runner.storage",
     "write_report": "bnb_sim.analysis.report",
+    "READINGS": "bnb_sim.readings",
+    "Readings": "bnb_sim.readings",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

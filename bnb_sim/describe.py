@@ -26,6 +26,7 @@ EVENT_NAMES = {
     S.EV_BONUS: "bonus",
     S.EV_GAME_OVER: "game_over",
     S.EV_TRIGGER: "trigger",
+    S.EV_BOW_DECLINED: "bow_declined",
 }
 
 
@@ -83,6 +84,8 @@ def decode_event(game, seat: int, kind: int, a: int, b: int, c: int) -> dict:
         text = f"bonus mob {comps.tile_label(a)}: +{b} XP"
     elif kind == S.EV_GAME_OVER:
         text = "game over"
+    elif kind == S.EV_BOW_DECLINED:
+        text = "declines the bow's extra reveal"
     elif kind == S.EV_TRIGGER:
         text = f"empties layer {a + 1}: round {ROUND_NAMES[a]} at the end of the turn"
     else:
@@ -110,6 +113,10 @@ def describe_action(game, action: int) -> str:
         return f"space {action + 1}"
     if phase == "tnt":
         return f"detonate {action} TNT"
+    if phase == "hunger":
+        return "end the turn" if action == 0 else f"return {action} hunger mob(s)"
+    if phase == "bow":
+        return "reveal one more token"
     if phase == "weapon":
         return f"token spot {action}"
     if phase == "score":

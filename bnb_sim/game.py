@@ -32,6 +32,8 @@ PHASE_LABELS = {
     "weapon": "choose a weapon token",
     "score": "choose the value to score",
     "over": "game over",
+    "hunger": "how many hunger mobs to return for extra actions",
+    "bow": "bow: reveal one more token (0) or decline (PASS)",
 }
 
 
@@ -287,19 +289,23 @@ def new_game(
     policies=("random",),
     *,
     components=None,
-    variant: str = "standard",
-    seating: str = "rotate",
+    readings=None,
+    variant: str | None = None,
+    seating: str | None = None,
     log: bool = False,
     check: bool = False,
     **options,
 ) -> Game:
     """A new game: the same (seed, game index, players, policies, options) always gives the
-    same game, here and inside any batch run."""
+    same game, here and inside any batch run. ``readings``: rule readings by name
+    (``{"hunger": "one-by-one"}``; ``bnb readings`` lists them); ``variant``, ``seating`` and
+    ``pickaxe`` are aliases of the readings of those names."""
     config = GameConfig.create(
         players,
         policies,
         seed=seed,
         components=components,
+        readings=readings,
         variant=variant,
         seating=seating,
         log=log,

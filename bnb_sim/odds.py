@@ -205,6 +205,16 @@ def _mobs_with(hearts: int, comps: Any) -> list[str]:
 # --------------------------------------------------------------------------- results
 
 
+#: What the exact odds assume about the decisions inside a fight (the readings they hold for).
+ASSUMPTIONS = {
+    "bow": "always: every revealed bow reveals one more token (reading bow=always; under "
+    "bow=choose a player who declines reveals less)",
+    "tnt": "detonated only to turn a loss into a win, as few as needed",
+    "pickaxe": "its block does not change the fight (counted as 'pickaxe blocks' whether "
+    "taken or declined)",
+}
+
+
 @dataclass(frozen=True)
 class CombatOdds:
     """Exact fight statistics of one pile against one heart value (R-FIGHT-2 to R-FIGHT-5)."""
@@ -234,6 +244,7 @@ class CombatOdds:
             "expected_tnt_spent": self.expected_tnt_spent,
             "hearts_distribution": {str(k): p for k, p in self.hearts_distribution.items()},
             "pile": [dict(item) for item in self.pile],
+            "assumes": dict(ASSUMPTIONS),
         }
         if self.simulated is not None:
             out["simulated"] = self.simulated

@@ -45,7 +45,7 @@ EXTRAS = [
     {"iron_sword": 2, "bow": 2},
     {"diamond_sword": 2, "tnt": 2},
     {"tnt": 2},
-    {"diamond_sword": 2, "iron_sword": 4, "stone_sword": 2, "bow": 2, "tnt": 2},
+    {"diamond_sword": 2, "iron_sword": 3, "stone_sword": 2, "bow": 2, "tnt": 2},
 ]
 
 
@@ -116,7 +116,7 @@ def test_policy_picks_the_mob_with_the_best_expected_prize(policy):
 def test_policy_fights_a_sure_win(policy):
     game = H.new_game(2, [policy, "random"], seed=2)
     H.put_on_top(game, 5, H.tile(game, kind="hunger", species="zombie"))
-    pile = _pile({"diamond_sword": 2, "iron_sword": 4, "stone_sword": 2})
+    pile = _pile({"diamond_sword": 2, "iron_sword": 3, "stone_sword": 2})
     H.set_pile(game, 0, pile)
     assert combat_odds(_spec(pile), 2).p_win > 0.98
     for _ in range(5):

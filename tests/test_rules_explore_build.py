@@ -33,7 +33,7 @@ def test_r_explore_1_points_are_shared_and_nothing_blocks():
     H.set_position(game, 2, H.point(2, 3))
     for stack in (5, 6, 9, 10):  # the stacks around the centre are empty
         H.empty_stack(game, stack)
-    H.set_pile(game, 1, {"iron_sword": 4, "stone_sword": 2})  # tokens taken from the table
+    H.set_pile(game, 1, {"iron_sword": 3, "stone_sword": 2})  # tokens taken from the table
     H.assert_consistent(game)
     H.play(game, H.EXPLORE)
     assert game.legal_actions() == _within(H.point(2, 2), 2)

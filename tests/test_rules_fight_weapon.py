@@ -256,6 +256,7 @@ def test_r_fight_6_hunger_mob_is_kept_to_spend_and_bonus_mob_to_the_end():
     H.fight(game, 6)
     assert game._pub[L.P_N_HUNGER] == 1 and game._pub[L.P_HELD] == spider
     H.play(game, H.EXPLORE, H.point(2, 2))
+    H.play(game, 1)  # R-TURN-2 (hunger=together): return the spider for one extra action
     H.play(game, H.FIGHT)  # the extra action, bought with the spider
     H.play(game, 5)
     assert game._pub[L.P_N_HUNGER] == 0 and game._pub[L.P_N_HELD] == 1

@@ -159,7 +159,9 @@ def test_r_score_1_round_waits_for_the_end_of_the_turn_and_extra_actions():
     assert game._pub[S.C_ROUNDS_PENDING] == 1 and game.phase == "collect"
     H.collect_first(game, 1)
     H.play(game, H.EXPLORE, H.point(2, 2))
-    assert game.phase == "turn" and game._pub[S.C_ROUNDS_PENDING] == 1  # extra action left
+    assert game.phase == "hunger" and game._pub[S.C_ROUNDS_PENDING] == 1  # R-TURN-2
+    H.play(game, 1)  # return the hunger mob: one extra action left
+    assert game.phase == "turn" and game._pub[S.C_ROUNDS_PENDING] == 1
     H.play(game, H.EXPLORE, H.point(2, 2))  # the extra action
     assert game.phase == "score" and game._pub[S.C_SCORE_ROUND] == A
     assert game._pub[S.C_ROUND_TURN + A] == 1
@@ -172,7 +174,7 @@ def test_r_score_1_several_layers_in_one_turn_score_a_b_c_in_order():
     H.give_mob(game, 0, H.tile(game, kind="hunger"))
     H.play(game, H.COLLECT, H.pos(0, 0, 0), H.pos(1, 0, 0))  # empties layers 1 and 2
     assert game._pub[S.C_ROUNDS_PENDING] == 3
-    H.play(game, H.EXPLORE, H.point(2, 2))
+    H.play(game, H.EXPLORE, H.point(2, 2), 1)  # then return the hunger mob (R-TURN-2)
     H.play(game, H.COLLECT, H.pos(2, 0, 0))  # extra action: layer 3
     H.collect_first(game, 1)
     assert game._pub[S.C_ROUNDS_PENDING] == 7

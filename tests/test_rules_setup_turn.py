@@ -218,9 +218,12 @@ def test_r_turn_1_every_turn_has_exactly_two_different_main_actions(players):
 
 
 # ---- R-TURN-2 ---------------------------------------------------------------------------
+ONE_BY_ONE = {"hunger": "one-by-one"}  # the rulebook's `together` is in test_readings.py
+
+
 def test_r_turn_2_hunger_mob_buys_an_extra_action_that_may_repeat():
-    # R-TURN-2
-    game = H.new_game(2, seed=7, log=True)
+    # R-TURN-2 (reading hunger=one-by-one)
+    game = H.new_game(2, seed=7, log=True, readings=ONE_BY_ONE)
     hunger = H.tiles(game, kind="hunger")
     H.give_mob(game, 0, hunger[0])
     H.give_mob(game, 0, hunger[1])
@@ -245,8 +248,8 @@ def test_r_turn_2_hunger_mob_buys_an_extra_action_that_may_repeat():
 
 
 def test_r_turn_2_player_may_decline_the_extra_action():
-    # R-TURN-2
-    game = H.new_game(2, seed=7)
+    # R-TURN-2 (reading hunger=one-by-one)
+    game = H.new_game(2, seed=7, readings=ONE_BY_ONE)
     H.give_mob(game, 0, H.tile(game, kind="hunger"))
     H.play(game, H.EXPLORE, H.point(2, 2))
     assert H.EXPLORE not in game.legal_actions()  # not twice as main actions
@@ -258,8 +261,8 @@ def test_r_turn_2_player_may_decline_the_extra_action():
 
 
 def test_r_turn_2_a_hunger_mob_won_this_turn_can_be_spent_this_turn():
-    # R-TURN-2
-    game = H.new_game(2, seed=8, log=True)
+    # R-TURN-2 (reading hunger=one-by-one)
+    game = H.new_game(2, seed=8, log=True, readings=ONE_BY_ONE)
     spider = H.tile(game, kind="hunger", species="spider")
     H.put_on_top(game, 5, spider)  # stack 5 is next to the central point
     H.set_pile(game, 0, {"stone_sword": 1, "wooden_sword": 1})  # 3 hearts: a sure win

@@ -44,7 +44,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import tables
-from bnb_sim.analysis.report import ReportBuilder, Section
+from bnb_sim.analysis.report import ReportBuilder, Section, readings_text
 from bnb_sim.analysis.sequential import REASON_MAX_GAMES, SPRT, PrecisionStop
 from bnb_sim.analysis.stats import Rate, elo_from_score, mcnemar, mean_ci, wilson_interval
 from bnb_sim.errors import BnbError
@@ -418,6 +418,7 @@ def compare_sections(result: CompareResult, name: str | None = None) -> list[Sec
         "indices, so the deal and the dice are shared and only the policy differs. Positive "
         f"differences and Elo favour {result.a}."
     )
+    section.text(f"Rule readings: {readings_text(result.params)}.")
     section.table(pd.DataFrame(result_rows(result), columns=["", "value"]))
     return [section]
 

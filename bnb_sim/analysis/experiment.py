@@ -62,6 +62,7 @@ class _Common:
     components: Any  # a bnb_sim.components.Components (files and `set` applied)
     component_files: list[str]
     overrides: dict[str, Any]
+    readings: dict[str, str] = field(default_factory=dict)  # the readings the file sets
 
 
 @dataclass
@@ -251,7 +252,7 @@ def _flatten(table: dict, prefix: str = "") -> dict:
     return out
 
 
-_COMMON_KEYS = ("name", "seed", "variant", "components", "set")
+_COMMON_KEYS = ("name", "seed", "variant", "readings", "components", "set")
 ALLOWED = {
     "experiment": (
         "title",
@@ -260,6 +261,7 @@ ALLOWED = {
         "threads",
         "bootstrap",
         "variant",
+        "readings",
         "components",
     ),
     "simulation": (*_COMMON_KEYS, "games", "players", "policies", "seating", "run_dir"),
@@ -268,6 +270,7 @@ ALLOWED = {
         "name",
         "seed",
         "variant",
+        "readings",
         "components",
         "set",
         "mode",
@@ -331,6 +334,52 @@ def _policies(source: str, where: str, specs: list[str], players: int | None) ->
     return out
 
 
+def _reading_table(reader: _Reader) -> dict[str, str]:
+    """``readings = { hunger = "one-by-one", ... }`` of a table, validated."""
+    from bnb_sim import readings as R
+
+    table = reader.table.get("readings", {})
+    if not isinstance(table, Mapping):
+        reader.fail("readings", 'must be a table, e.g. readings = { hunger = "one-by-one" }')
+    out = {}
+    for name, value in table.items():
+        try:
+            out[str(name)] = R.check_value(str(name), value)
+        except BnbError as exc:
+            reader.fail("readings", str(exc))
+    return out
+
+
+def _item_readings(r: _Reader, kind: str, head: dict, head_variant: str | None, players):
+    """``(explicit readings, resolved readings)`` of an item: the [experiment] readings, the
+    item's own, and the ``variant``/``seating`` keys (aliases; a contradiction is an error)."""
+    from bnb_sim import readings as R
+    from bnb_sim.runner.experiments import design_readings
+
+    own = _reading_table(r)
+    given = {**head, **own}
+    variant = r.str("variant", None)
+    if variant is None and "variant" not in own:
+        variant = head_variant
+    seating = r.str("seating", None, SEATINGS) if kind == "simulation" else None
+    try:
+        resolved = R.resolve(given, aliases={"variant": variant, "seating": seating},
+                             players=players)  # fmt: skip
+        if kind != "simulation":
+            design = "fixed" if kind == "tournament" else "rotate"
+            if kind == "compare" and not r.table.get("opponents"):
+                design = "fixed"
+            design_readings(given, variant, seating=design, what=kind)
+    except BnbError as exc:
+        r.fail("readings", str(exc))
+    explicit = dict(given)
+    if variant is not None:
+        explicit["variant"] = resolved["variant"]
+    if seating is not None:
+        explicit["seating"] = resolved["seating"]
+    return explicit, resolved
+
+
 def _players(reader: _Reader, default: int) -> int:
     return reader.int("players", default, low=2, high=4)
 
@@ -350,7 +399,15 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
     seed = head.int("seed", 0, low=0, high=2**63 - 1)
     threads = head.int("threads", None, low=1, high=1024)
     bootstrap = head.int("bootstrap", 200, low=0, high=100_000)
-    default_variant = head.str("variant", "standard", VARIANTS)
+    default_variant = head.str("variant", None)
+    head_readings = _reading_table(head)
+    if default_variant is not None:
+        from bnb_sim import readings as R
+
+        try:
+            R.resolve(head_readings, aliases={"variant": default_variant})
+        except BnbError as exc:
+            head.fail("variant", str(exc))
     default_files = head.str_list("components", [])
     title = head.str("title", Path(source).stem)
     description = head.str("description", "") if head.has("description") else ""
@@ -373,10 +430,16 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
             names.add(name)
             where = f"{kind} '{name}'" if r.has("name") else where
             r.where = where
+            players = r.table.get("players", 2)  # the default of simulations (checked below)
+            players = (
+                players if isinstance(players, int) and not isinstance(players, bool) else None
+            )
+            explicit, resolved = _item_readings(r, kind, head_readings, default_variant, players)
             common = {
                 "name": name,
                 "seed": r.int("seed", seed, low=0, high=2**63 - 1),
-                "variant": r.str("variant", default_variant, VARIANTS),
+                "variant": resolved["variant"],
+                "readings": explicit,
             }
             files = default_files + r.str_list("components", [])
             overrides = r.mapping("set") if kind != "sweep" else {}
@@ -425,7 +488,7 @@ def _item(kind: str, r: _Reader, common: dict, comps, bootstrap: int, base_dir: 
             games=r.int("games", _REQUIRED, low=1, high=MAX_GAMES),
             players=players,
             policies=_policies(source, where, r.str_list("policies", _REQUIRED), players),
-            seating=r.str("seating", "rotate", SEATINGS),
+            seating=common["readings"].get("seating", "rotate"),
             run_dir=_run_dir(r, base_dir),
         )
     if kind == "tournament":
@@ -587,6 +650,27 @@ def _played(outcome: ItemOutcome) -> int:
     return result.n_games
 
 
+def _spec_readings(spec) -> str:
+    """Every reading an item plays under (the design's seating for non-simulations)."""
+    from bnb_sim import readings as R
+    from bnb_sim.runner.experiments import design_readings
+
+    if spec.kind == "simulation":
+        values = R.resolve(spec.readings).to_dict()
+    else:
+        design = "fixed" if spec.kind == "tournament" else "rotate"
+        if spec.kind == "compare" and not spec.opponents:
+            design = "fixed"
+        values = design_readings(spec.readings, None, seating=design, what=spec.kind)
+    return ", ".join(f"{k}={v}" for k, v in values.items())
+
+
+def _readings_text(meta: Mapping) -> str:
+    from bnb_sim.analysis.report import readings_text
+
+    return readings_text(meta.get("params", {}) or {})
+
+
 def _simulation_sections(outcome: ItemOutcome):
     from bnb_sim.analysis import report as R
     from bnb_sim.analysis import tables
@@ -598,7 +682,8 @@ def _simulation_sections(outcome: ItemOutcome):
     winners = tables.win_rates(seats, "policy", order)
     overview.text(
         f"{len(games):,} games, {spec.players} players ({', '.join(spec.policies)} in player "
-        f"order), seating `{spec.seating}`, rules `{spec.variant}`, seed {spec.seed}."
+        f"order), seating `{spec.seating}`, rules `{spec.variant}`, seed {spec.seed}; "
+        f"readings: {_readings_text(meta)}."
     )
     overview.table(
         tables.display_rates(winners, {"policy": "policy"}),
@@ -730,6 +815,15 @@ def build_experiment_report(
                 ],
                 "content hash": [o.spec.components.content_hash[:16] for o in outcomes],
                 "estimated values": [str(o.spec.components.n_estimates) for o in outcomes],
+            }
+        )
+    )
+    prov.heading("Rule readings per item")
+    prov.table(
+        pd.DataFrame(
+            {
+                "item": [o.spec.name for o in outcomes],
+                "readings": [_spec_readings(o.spec) for o in outcomes],
             }
         )
     )

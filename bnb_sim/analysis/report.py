@@ -366,6 +366,7 @@ def overview_section(
         ("players", str(params.get("players", "?"))),
         ("policies (in player order)", ", ".join(map(str, policies))),
         ("seed", str(params.get("seed", "?"))),
+        ("rule readings", readings_text(params)),
         ("status", str(meta.get("status", "?"))),
     ]
     if source:
@@ -741,6 +742,25 @@ def _value_text(value: Any) -> str:
     return "–" if value is None else str(value)
 
 
+def _param_rows(params: Mapping) -> list[tuple[str, str]]:
+    """Parameter rows; the rule readings get one row each (``reading hunger``, ...)."""
+    rows = []
+    for key, value in params.items():
+        if key == "readings" and isinstance(value, Mapping):
+            rows += [(f"reading {name}", _value_text(v)) for name, v in value.items()]
+        else:
+            rows.append((key, _value_text(value)))
+    return rows
+
+
+def readings_text(params: Mapping) -> str:
+    """``hunger=together, bonus_biomes=visible, ...`` of a run, or a note for older runs."""
+    readings = params.get("readings")
+    if not isinstance(readings, Mapping):
+        return "not recorded (a run made before readings were recorded)"
+    return ", ".join(f"{k}={v}" for k, v in readings.items())
+
+
 def provenance_section(meta: Mapping) -> Section:
     """Parameters, component provenance, versions, machine and timing from ``run.json``."""
     section = Section("Parameters and provenance")
@@ -749,11 +769,7 @@ def provenance_section(meta: Mapping) -> Section:
     params = meta.get("params", {}) or {}
     if params:
         section.heading("Parameters")
-        section.table(
-            pd.DataFrame(
-                [(k, _value_text(v)) for k, v in params.items()], columns=["parameter", "value"]
-            )
-        )
+        section.table(pd.DataFrame(_param_rows(params), columns=["parameter", "value"]))
     components = meta.get("components", {}) or {}
     section.heading("Components")
     estimated = int(components.get("estimated_values") or 0)

@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import plots, tables
-from bnb_sim.analysis.report import ReportBuilder, Section
+from bnb_sim.analysis.report import ReportBuilder, Section, readings_text
 from bnb_sim.analysis.stats import mean_ci, paired_difference
 from bnb_sim.errors import BnbError, ComponentError
 
@@ -455,6 +455,7 @@ def sweep_sections(result: SweepResult, name: str | None = None) -> list[Section
         "differences per seed against the baseline with 95% Student t intervals; win rates "
         "carry 95% Wilson intervals."
     )
+    setup.text(f"Rule readings: {readings_text(result.params)}.")
     setup.table(
         pd.DataFrame(
             {

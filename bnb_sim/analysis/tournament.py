@@ -40,7 +40,7 @@ import pandas as pd
 
 from bnb_sim.analysis import plots, tables
 from bnb_sim.analysis.ratings import bradley_terry, elo_from_theta
-from bnb_sim.analysis.report import ReportBuilder, Section
+from bnb_sim.analysis.report import ReportBuilder, Section, readings_text
 from bnb_sim.analysis.stats import (
     _pattern_bootstrap,
     _percentile,
@@ -440,6 +440,7 @@ def tournament_sections(result: TournamentResult, name: str | None = None) -> li
         f"indices), {result.n_games:,} games in all. The seatings of one seed share the deal "
         "and the dice of every seat (common random numbers), so seat and luck cancel."
     )
+    design.text(f"Rule readings: {readings_text(result.params)}.")
     design.table(
         pd.DataFrame(
             {

@@ -24,6 +24,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "Show or validate component data (hearts, XP, costs) with provenance.",
     ),
     "report": ("bnb_sim.cli.report_cmd", "report", "Write the report (md, html, png) of a run."),
+    "readings": (
+        "bnb_sim.cli.readings_cmd",
+        "readings",
+        "List the rule readings (hunger, bow, ...): values, defaults, rules.",
+    ),
     "play": ("bnb_sim.cli.play_cmd", "play", "Play one game and print it turn by turn."),
     "tournament": (
         "bnb_sim.cli.tournament_cmd",

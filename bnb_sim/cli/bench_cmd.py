@@ -28,6 +28,8 @@ from typing import Any
 
 import click
 
+from bnb_sim.cli.options import cli_readings, readings_option
+
 FULL_PILE = (
     "wooden_sword,stone_sword*3,potato*3,iron_sword*4,diamond_sword*2,bow*2,hoe*2,pickaxe*2,tnt*2"
 )
@@ -73,8 +75,10 @@ def games_per_second(
     seconds: float = 0.4,
     repeats: int = 3,
     seed: int = 0,
+    readings: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """Batch-kernel speed: median games/s of ``repeats`` runs of about ``seconds`` each."""
+    """Batch-kernel speed: median games/s of ``repeats`` runs of about ``seconds`` each,
+    under the given rule ``readings`` (defaults for the others)."""
     from bnb_sim._jit import numba
     from bnb_sim.runner.batch import play_arrays
     from bnb_sim.runner.config import GameConfig
@@ -83,7 +87,7 @@ def games_per_second(
     quiet_numba_warnings()
     limit = int(numba.config.NUMBA_NUM_THREADS)
     threads = limit if threads is None else max(1, min(threads, limit))
-    config = GameConfig.create(players, [policy], seed=seed)
+    config = GameConfig.create(players, [policy], seed=seed, readings=readings)
     play_arrays(config, 0, 8, threads)  # load the kernel, build the tables
     n = 64
     while True:  # calibrate: grow n until one run takes a tenth of the target
@@ -189,8 +193,11 @@ def cli_start(repeats: int = 3, cold: bool = True) -> dict[str, Any]:
     return out
 
 
-def run(json: bool = False, quick: bool = False, cold: bool = True) -> dict[str, Any]:
-    """Every quick benchmark; prints a report (or one JSON object) and returns the numbers."""
+def run(
+    json: bool = False, quick: bool = False, cold: bool = True, readings: dict | None = None
+) -> dict[str, Any]:
+    """Every quick benchmark; prints a report (or one JSON object) and returns the numbers.
+    ``readings`` apply to the games/s measurements."""
     import json as _json
 
     repeats = 2 if quick else 3
@@ -200,9 +207,12 @@ def run(json: bool = False, quick: bool = False, cold: bool = True) -> dict[str,
     for policy in ("random", "heuristic"):
         for threads in (1, None):
             speeds.append(
-                games_per_second(policy, threads=threads, seconds=seconds, repeats=repeats)
+                games_per_second(
+                    policy, threads=threads, seconds=seconds, repeats=repeats, readings=readings
+                )
             )
     results["games"] = speeds
+    results["readings"] = dict(readings or {})
     results["machine"]["threading_layer"] = _threading_layer()
     results["exact_odds"] = exact_odds_per_second(0.25 if quick else 0.5)
     results["monte_carlo"] = monte_carlo_per_second(repeats=repeats)
@@ -220,7 +230,9 @@ def text(results: dict[str, Any]) -> str:
         f"machine  {m['platform']}; {m['cpu']}; {m['cores']} cores ({m['cores_usable']} usable)",
         f"versions python {m['python']}, numba {m['numba']}, numpy {m['numpy']}; "
         f"numba threads {m['numba_threads']} ({m.get('threading_layer') or '?'} layer)",
-        "games/s  (batch kernel, 4 players, median of repeats)",
+        "games/s  (batch kernel, 4 players, median of repeats"
+        + "".join(f", {k}={v}" for k, v in (results.get("readings") or {}).items())
+        + ")",
     ]
     for g in results["games"]:
         lines.append(
@@ -245,11 +257,12 @@ def text(results: dict[str, Any]) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--quick", is_flag=True, help="Fewer and shorter repeats.")
 @click.option("--no-cold", is_flag=True, help="Skip the CLI start with an empty numba cache.")
-def bench(as_json: bool, quick: bool, no_cold: bool) -> None:
+@readings_option
+def bench(as_json: bool, quick: bool, no_cold: bool, reading: tuple[str, ...]) -> None:
     """Measure games/s (random, heuristic; 1 and all threads), exact odds/s, Monte Carlo
     combats/s and CLI start times, and print them with the machine and versions.
 
     scripts/bench_engine.py has the longer benchmarks (1M games end to end with Parquet,
     peak memory, JIT versus NUMBA_DISABLE_JIT).
     """
-    run(json=as_json, quick=quick, cold=not no_cold)
+    run(json=as_json, quick=quick, cold=not no_cold, readings=cli_readings(reading))

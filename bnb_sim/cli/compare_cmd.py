@@ -70,7 +70,7 @@ def compare(
     components,
     seed,
     threads,
-    variant,
+    readings,
     quiet,
     yes,
 ) -> None:
@@ -89,7 +89,7 @@ def compare(
     from bnb_sim.errors import BnbError
     from bnb_sim.policies.registry import parse_policy
     from bnb_sim.runner.budget import confirm_games
-    from bnb_sim.runner.experiments import run_compare
+    from bnb_sim.runner.experiments import design_readings, run_compare
 
     # bad input fails before any game is played or any folder is made
     make_rule(tuple(sprt) if sprt else None, precision, alpha, beta)
@@ -106,6 +106,8 @@ def compare(
         raise BnbError("compare: a head-to-head comparison (no --opponents) has 2 players")
     if opponent_list and players is not None and len(opponent_list) > players - 1:
         raise BnbError(f"compare: {len(opponent_list)} opponents do not fit {players} players")
+    design = "rotate" if opponent_list else "fixed"
+    design_readings(readings, None, seating=design, what="compare")
     if out is not None:
         prepare_out(out)
     result = run_compare(
@@ -120,7 +122,7 @@ def compare(
         max_games=max_games,
         seed=seed,
         components=components,
-        variant=variant,
+        readings=readings,
         threads=threads,
         progress=progress_printer(quiet or as_json),
         yes=yes,

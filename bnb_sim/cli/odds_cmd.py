@@ -62,6 +62,12 @@ def _expectation_lines(odds: Any, sim: dict[str, Any] | None) -> list[str]:
     return lines
 
 
+ASSUMES_LINE = (
+    "Assumes every revealed bow reveals one more token (reading bow=always) and TNT detonated "
+    "only to turn a loss into a win."
+)
+
+
 def _single_text(odds: Any, detonate: dict[str, int]) -> str:
     sim = odds.simulated
     who = f" ({', '.join(odds.mobs)})" if odds.mobs else ""
@@ -79,6 +85,7 @@ def _single_text(odds: Any, detonate: dict[str, int]) -> str:
     if sim:
         lines.append(f"  (Monte Carlo: {sim['n']:,} fights, seed {sim['seed']}, 95% intervals)")
     lines.extend(_distribution_lines(odds.hearts_distribution))
+    lines.append(ASSUMES_LINE)
     return "\n".join(lines)
 
 
@@ -103,6 +110,7 @@ def _table_text(rows: list[Any], detonate: dict[str, int]) -> str:
         sim = first.simulated
         lines.append(f"  (Monte Carlo: {sim['n']:,} fights per row, seed {sim['seed']})")
     lines.extend(_distribution_lines(first.hearts_distribution))
+    lines.append(ASSUMES_LINE)
     return "\n".join(lines)
 
 
@@ -137,7 +145,9 @@ def odds(
     """Exact odds of winning a fight with a weapon pile (R-FIGHT-2 to R-FIGHT-5).
 
     With --hearts or --mob: one answer; with neither, a table over every heart value a mob
-    has. TNT is detonated only when that turns a loss into a win, as few as needed.
+    has. TNT is detonated only when that turns a loss into a win, as few as needed; every
+    revealed bow reveals one more token (the reading bow=always: under bow=choose a player
+    may reveal less, so these are the odds of a player who always takes the reveal).
     """
     if hearts is not None and mob is not None:
         raise click.BadParameter("give --hearts or --mob, not both", param_hint="'--hearts'")

@@ -59,6 +59,34 @@ def out_option(default: str | None, help: str):
     )
 
 
+def readings_option(func):
+    """Decorator: ``--reading NAME=VALUE`` (repeatable) -> a ``reading`` tuple of strings."""
+    return click.option(
+        "--reading",
+        "reading",
+        metavar="NAME=VALUE",
+        multiple=True,
+        help="A rule reading, e.g. --reading hunger=one-by-one (repeatable; `bnb readings` "
+        "lists every reading, its values and its default).",
+    )(func)
+
+
+def cli_readings(reading: tuple[str, ...], **aliases) -> dict[str, str]:
+    """The readings a command was given: ``--reading`` assignments plus the alias flags
+    (``aliases``: flag label such as ``--variant`` -> value or None). A flag that
+    contradicts a ``--reading`` of the same name is a one-line error."""
+    from bnb_sim import readings as R
+
+    given = R.parse_assignments(reading)
+    R.resolve(given, aliases=aliases)  # raises on a contradiction
+    out = dict(given)
+    for label, value in aliases.items():
+        if value is not None:
+            name = R.ALIASES[label]
+            out[name] = R.check_value(name, value)
+    return out
+
+
 def yes_option(func):
     """Decorator: ``--yes`` -> a ``yes`` argument (play more games than the threshold)."""
     return click.option(

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from bnb_sim.cli.options import components_option
+from bnb_sim.cli.options import cli_readings, components_option, readings_option
 
 XP_SOURCES = [
     ("xp_buildings", "build"),
@@ -152,7 +152,8 @@ def header(game: Any) -> list[str]:
     lines = [
         f"Game {game.game_index} of seed {config.seed}: {config.n_players} players, "
         f"{config.variant} rules, seating {config.seating}, components "
-        f"{config.components.source} ({config.components.content_hash[:12]})"
+        f"{config.components.source} ({config.components.content_hash[:12]})",
+        f"  readings: {config.readings.describe()}",
     ]
     boards = config.components.board_names
     from bnb_sim.engine.layout import P_BOARD_ID
@@ -180,26 +181,27 @@ def header(game: Any) -> list[str]:
 @click.option("--game-index", type=int, default=0, show_default=True, help="Which game of the run.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @components_option
+@readings_option
 @click.option(
     "--variant",
     type=click.Choice(["standard", "beginner"]),
-    default="standard",
-    show_default=True,
-    help="beginner: count every matching space in scoring rounds (R-SCORE-4).",
+    default=None,
+    help="= --reading variant=...; beginner: count every matching space in scoring rounds "
+    "(R-SCORE-4). Default: standard.",
 )
 @click.option(
     "--seating",
     type=click.Choice(["rotate", "fixed", "random"]),
-    default="rotate",
-    show_default=True,
-    help="Who starts: rotate (game g: player g mod n), fixed, or random (from the seed).",
+    default=None,
+    help="= --reading seating=...; who starts: rotate (default; game g: player g mod n), "
+    "fixed, or random (from the seed).",
 )
 @click.option(
     "--pickaxe",
     type=click.Choice(["optional", "mandatory"]),
-    default="optional",
-    show_default=True,
-    help="May a player decline the block of a revealed stone pickaxe (R-FIGHT-3)?",
+    default=None,
+    help="= --reading pickaxe=...; may a player decline the block of a revealed stone "
+    "pickaxe (R-FIGHT-3)? Default: optional.",
 )
 def play(
     seed: int,
@@ -208,9 +210,10 @@ def play(
     game_index: int,
     as_json: bool,
     components: Any,
-    variant: str,
-    seating: str,
-    pickaxe: str,
+    reading: tuple[str, ...],
+    variant: str | None,
+    seating: str | None,
+    pickaxe: str | None,
 ) -> None:
     """Play one game and print it turn by turn: actions, what was revealed and drawn, fights
     with the tokens shown, scoring choices and points, and the final table."""
@@ -227,9 +230,9 @@ def play(
         list(policies) or ["heuristic"],
         seed=seed,
         components=components,
-        variant=variant,
-        seating=seating,
-        pickaxe_optional=pickaxe == "optional",
+        readings=cli_readings(
+            reading, **{"--variant": variant, "--seating": seating, "--pickaxe": pickaxe}
+        ),
         log=True,
     )
     game = Game(config, game_index)

@@ -13,20 +13,22 @@ from pathlib import Path
 
 import click
 
-from bnb_sim.cli.options import out_option, yes_option
+from bnb_sim.cli.options import cli_readings, out_option, readings_option, yes_option
 from bnb_sim.errors import BnbError
 
 
 def play_options(func):
-    """``--seed``, ``--threads``, ``--variant`` and ``--quiet``."""
+    """``--seed``, ``--threads``, ``--reading``, ``--variant`` and ``--quiet``; the command
+    gets ``readings`` (a dict of the readings given) instead of ``reading`` and ``variant``."""
+    func = _merge_readings(func)
     func = click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")(func)
     func = click.option(
         "--variant",
         type=click.Choice(["standard", "beginner"]),
-        default="standard",
-        show_default=True,
-        help="Rules variant (R-SCORE-4).",
+        default=None,
+        help="Rules variant, = --reading variant=... (R-SCORE-4). Default: standard.",
     )(func)
+    func = readings_option(func)
     func = click.option(
         "--threads",
         type=click.IntRange(1, 1024),
@@ -41,6 +43,18 @@ def play_options(func):
         help="Master seed: the same seed gives the same games and numbers.",
     )(func)
     return func
+
+
+def _merge_readings(func):
+    """Turn the ``reading`` and ``variant`` arguments into one ``readings`` dict."""
+    import functools
+
+    @functools.wraps(func)
+    def wrapper(*args, reading=(), variant=None, **kwargs):
+        readings = cli_readings(tuple(reading), **{"--variant": variant})
+        return func(*args, readings=readings, **kwargs)
+
+    return wrapper
 
 
 def progress_printer(quiet: bool):

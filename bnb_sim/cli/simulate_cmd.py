@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from bnb_sim.cli.options import OutPath
+from bnb_sim.cli.options import OutPath, cli_readings, readings_option
 from bnb_sim.cli.options import _load as _load_components
 
 # Same as bnb_sim.runner.simulate.MAX_GAMES_WITHOUT_YES (kept here to avoid the import).
@@ -74,19 +74,20 @@ def _components(ctx: click.Context, param: click.Parameter, value: tuple[str, ..
     help="Component data (TOML): a complete file, or an override of the defaults "
     "(repeat to stack overrides). Default: the built-in data with its estimates.",
 )
+@readings_option
 @click.option(
     "--variant",
     type=click.Choice(["standard", "beginner"]),
-    default="standard",
-    show_default=True,
-    help="Rules variant (beginner: scoring counts matching spaces, R-SCORE-4).",
+    default=None,
+    help="Rules variant, = --reading variant=... (beginner: scoring counts matching spaces, "
+    "R-SCORE-4). Default: standard.",
 )
 @click.option(
     "--seating",
     type=click.Choice(["rotate", "fixed", "random"]),
     default=None,
-    help="Who starts: rotate (default; player g % P starts game g, so seat effects cancel), "
-    "fixed (the given order) or random.",
+    help="Who starts, = --reading seating=...: rotate (default; player g % P starts game g, "
+    "so seat effects cancel), fixed (the given order) or random.",
 )
 @click.option(
     "--fixed-seats", is_flag=True, help="Keep the given order in every game (= --seating fixed)."
@@ -115,10 +116,9 @@ def _components(ctx: click.Context, param: click.Parameter, value: tuple[str, ..
 @click.option(
     "--pickaxe",
     type=click.Choice(["optional", "mandatory"]),
-    default="optional",
-    show_default=True,
-    help="A revealed stone pickaxe lets the player take a block (R-FIGHT-3): may the player "
-    "decline it? (docs/rules.md)",
+    default=None,
+    help="= --reading pickaxe=...: a revealed stone pickaxe lets the player take a block "
+    "(R-FIGHT-3): may the player decline it? Default: optional (docs/rules.md).",
 )
 def simulate(
     games: int,
@@ -129,7 +129,8 @@ def simulate(
     threads: int | None,
     chunk_size: int | None,
     components,
-    variant: str,
+    reading: tuple[str, ...],
+    variant: str | None,
     seating: str | None,
     fixed_seats: bool,
     resume: bool,
@@ -139,7 +140,7 @@ def simulate(
     quiet: bool,
     yes: bool,
     check: bool,
-    pickaxe: str,
+    pickaxe: str | None,
 ) -> None:
     """Play N seeded games and store every seat's result in a run directory.
 
@@ -164,16 +165,19 @@ def simulate(
 
     if fixed_seats and seating not in (None, "fixed"):
         raise BnbError(f"--fixed-seats contradicts --seating {seating}")
-    seating = "fixed" if fixed_seats else (seating or "rotate")
+    readings = cli_readings(
+        reading, **{"--variant": variant, "--seating": seating, "--pickaxe": pickaxe,
+                    "--fixed-seats": "fixed" if fixed_seats else None},
+    )  # fmt: skip
     plan = plan_run(
         games, players, list(policies) or ["heuristic"], seed, components=components,
-        variant=variant, seating=seating, threads=threads, chunk_size=chunk_size, out=out,
-        resume=resume, force=force, dask=dask, check=check, yes=yes, pickaxe=pickaxe,
+        readings=readings, threads=threads, chunk_size=chunk_size, out=out,
+        resume=resume, force=force, dask=dask, check=check, yes=yes,
     )  # fmt: skip
     argv = _argv(
         games=games, players=players, policies=policies, seed=seed, out=out, threads=threads,
-        chunk_size=chunk_size, variant=variant, seating=seating, dask=dask, as_json=as_json,
-        quiet=quiet, yes=yes, check=check, pickaxe=pickaxe,
+        chunk_size=chunk_size, readings=plan.config.readings.non_default(), dask=dask,
+        as_json=as_json, quiet=quiet, yes=yes, check=check,
     )  # fmt: skip
     show_bar = not quiet and sys.stderr.isatty()
     progress, close_bar, write = _progress_bar(show_bar)
@@ -231,12 +235,8 @@ def _argv(**p) -> list[str]:
         args += ["--chunk-size", str(p["chunk_size"])]
     for path in click.get_current_context().meta.get("bnb.simulate.components", []):
         args += ["--components", str(path)]
-    if p["variant"] != "standard":
-        args += ["--variant", p["variant"]]
-    if p["seating"] != "rotate":
-        args += ["--seating", p["seating"]]
-    if p["pickaxe"] != "optional":
-        args += ["--pickaxe", p["pickaxe"]]
+    for name, value in p["readings"].items():
+        args += ["--reading", f"{name}={value}"]
     if p["dask"] is not None:
         args += ["--dask", p["dask"]]
     for flag in ("check", "yes", "quiet"):

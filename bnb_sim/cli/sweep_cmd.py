@@ -44,7 +44,7 @@ from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progres
 @out_option("reports/sweep", "Report folder (created if needed).")
 @yes_option
 def sweep(
-    sets, zip_mode, games, players, policies, components, seed, threads, variant, quiet, out, yes
+    sets, zip_mode, games, players, policies, components, seed, threads, readings, quiet, out, yes
 ) -> None:
     """Re-run one simulation under each component variant on the same seeds and report the
     effect on win rates and XP (paired differences against the component file's values, 95%
@@ -57,13 +57,14 @@ def sweep(
     )
     from bnb_sim.analysis.tournament import split_policy_list
     from bnb_sim.runner.budget import confirm_games
-    from bnb_sim.runner.experiments import run_sweep
+    from bnb_sim.runner.experiments import design_readings, run_sweep
 
     parsed = [parse_set_option(s) for s in sets]
     mode = "zip" if zip_mode else "grid"
     variants = build_variants(components, parsed, mode)  # bad paths fail here, before playing
     confirm_games(len(variants) * games, "sweep", yes=yes)
     policy_list = split_policy_list(policies)[:players]
+    design_readings(readings, None, seating="rotate", what="sweep")
     prepare_out(out)
     result = run_sweep(
         games=games,
@@ -72,7 +73,7 @@ def sweep(
         mode=mode,
         seed=seed,
         components=components,
-        variant=variant,
+        readings=readings,
         threads=threads,
         variants=variants,
         progress=progress_printer(quiet),

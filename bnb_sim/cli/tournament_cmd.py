@@ -42,7 +42,7 @@ from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progres
 @out_option("reports/tournament", "Report folder (created if needed).")
 @yes_option
 def tournament(
-    policies, players, games, bootstrap, anchor, components, seed, threads, variant, quiet, out,
+    policies, players, games, bootstrap, anchor, components, seed, threads, readings, quiet, out,
     yes,
 ) -> None:  # fmt: skip
     """Every combination of PLAYERS policies, each in all its seatings on the same seeds; a
@@ -56,12 +56,13 @@ def tournament(
     )
     from bnb_sim.policies.registry import check_distinct, parse_policy
     from bnb_sim.runner.budget import confirm_games, tournament_games
-    from bnb_sim.runner.experiments import run_tournament
+    from bnb_sim.runner.experiments import design_readings, run_tournament
 
     specs = split_policy_list(policies)
     parsed = [parse_policy(p) for p in specs]
     schedule([p.label for p in parsed], players)  # bad input fails before play
     check_distinct(parsed, "tournament")
+    design_readings(readings, None, seating="fixed", what="tournament")
     confirm_games(tournament_games(len(specs), players, games), "tournament", yes=yes)
     prepare_out(out)
     result = run_tournament(
@@ -70,7 +71,7 @@ def tournament(
         games,
         seed=seed,
         components=components,
-        variant=variant,
+        readings=readings,
         threads=threads,
         n_boot=bootstrap,
         anchor=None if anchor == "none" else anchor,

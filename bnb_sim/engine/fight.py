@@ -1,7 +1,9 @@
 """Fight a mob (R-FIGHT-1 to R-FIGHT-6).
 
 A fight is a small state machine because the player decides in the middle of it: each
-revealed stone pickaxe asks which block to take at once (R-FIGHT-3, phase PH_PICKAXE), and
+revealed stone pickaxe asks which block to take at once (R-FIGHT-3, phase PH_PICKAXE), under
+the reading ``bow=choose`` each revealed bow asks whether to reveal one more (R-FIGHT-2,
+PH_BOW; under ``always`` the extra token is revealed without asking), and
 after the reveal the player chooses how many revealed TNT to detonate (R-FIGHT-4, PH_TNT).
 The reveal draws from the seat's own combat stream with :func:`draw_token`, the same draw
 the Monte Carlo combat kernel uses.
@@ -17,6 +19,7 @@ from bnb_sim.engine.explore import remove_top_tile
 from bnb_sim.engine.layout import (
     H_FIGHT_LEFT,
     K_N_TOKEN_TYPES,
+    K_OPTS,
     K_RULES,
     MAX_HELD,
     MAX_SPECIES,
@@ -45,6 +48,7 @@ from bnb_sim.engine.layout import (
     xp_at,
 )
 from bnb_sim.engine.state import (
+    C_BOW_OFFERS,
     C_FIGHT_HEARTS,
     C_FIGHT_STACK,
     C_FIGHT_TILE,
@@ -52,11 +56,14 @@ from bnb_sim.engine.state import (
     C_LAST_WIN,
     C_PICKS_OWED,
     C_REVEALS_OWED,
+    EV_BOW_DECLINED,
     EV_FIGHT,
     EV_FIGHT_END,
     EV_HOE,
     EV_TNT,
     EV_TOKEN,
+    OPT_BOW_CHOOSE,
+    PH_BOW,
     PH_PICKAXE,
     PH_TNT,
     PH_TURN,
@@ -81,6 +88,7 @@ def start_fight(pub, hid, k, seat, stack):
     pub[C_FIGHT_HEARTS] = 0
     pub[C_FIGHT_TNT] = 0
     pub[C_PICKS_OWED] = 0
+    pub[C_BOW_OFFERS] = 0
     for t in range(MAX_TOKEN_TYPES):
         hid[H_FIGHT_LEFT + t] = hid[pile_at(seat, t)]
         pub[P_FIGHT_REVEALED + t] = 0
@@ -96,7 +104,11 @@ def _reveal_one(pub, hid, rng, k, seat, total):
     left = hid[H_FIGHT_LEFT : H_FIGHT_LEFT + n_types]
     t = draw_token(left, total, rng[RNG_COMBAT + seat])
     pub[P_FIGHT_REVEALED + t] += 1
-    pub[C_REVEALS_OWED] += tok_attr(k, TOK_EXTRA, t) - 1
+    if k[K_OPTS + OPT_BOW_CHOOSE] != 0:
+        pub[C_REVEALS_OWED] -= 1
+        pub[C_BOW_OFFERS] += tok_attr(k, TOK_EXTRA, t)  # each one asked in PH_BOW
+    else:
+        pub[C_REVEALS_OWED] += tok_attr(k, TOK_EXTRA, t) - 1
     pub[C_FIGHT_HEARTS] += tok_attr(k, TOK_HEARTS, t)
     if tok_attr(k, TOK_DETONATE, t) > 0:
         pub[C_FIGHT_TNT] += 1
@@ -112,8 +124,11 @@ def _reveal_one(pub, hid, rng, k, seat, total):
 def continue_fight(pub, hid, rng, k, seat):
     """Reveal until a decision is needed; returns the next phase.
 
-    PH_PICKAXE when a revealed pickaxe owes a block and a block is collectable, PH_TNT when the
-    reveal is over and TNT was revealed, otherwise the fight is resolved and PH_TURN returned.
+    PH_PICKAXE when a revealed pickaxe owes a block and a block is collectable, PH_BOW when a
+    revealed bow offers a reveal (``bow=choose``) and the pile still holds a token, PH_TNT when
+    the reveal is over and TNT was revealed, otherwise the fight is resolved and PH_TURN
+    returned. The pickaxe's block comes first: both happen "at once", and the block is taken
+    before anything more is revealed.
     """
     total = 0
     for t in range(MAX_TOKEN_TYPES):
@@ -123,6 +138,10 @@ def continue_fight(pub, hid, rng, k, seat):
             if collectable_now(pub, k) != 0:
                 return PH_PICKAXE
             pub[C_PICKS_OWED] = 0  # nothing left to take
+        if pub[C_BOW_OFFERS] > 0:
+            if total > 0:
+                return PH_BOW
+            pub[C_BOW_OFFERS] = 0  # the pile is exhausted (R-FIGHT-2)
         if pub[C_REVEALS_OWED] <= 0 or total == 0:
             break
         _reveal_one(pub, hid, rng, k, seat, total)
@@ -131,6 +150,16 @@ def continue_fight(pub, hid, rng, k, seat):
         return PH_TNT
     resolve_fight(pub, hid, k, seat, 0)
     return PH_TURN
+
+
+@kernel
+def bow_decision(pub, hid, k, seat, reveal):
+    """R-FIGHT-2 (``bow=choose``): take or decline one extra reveal a bow offers."""
+    pub[C_BOW_OFFERS] -= 1
+    if reveal:
+        pub[C_REVEALS_OWED] += 1
+    else:
+        log_event(hid, k, seat, EV_BOW_DECLINED, 1, 0, 0)
 
 
 @kernel(inline="always")

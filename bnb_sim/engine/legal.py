@@ -31,21 +31,26 @@ from bnb_sim.engine.state import (
     ACT_WEAPON,
     C_ACTIONS_DONE,
     C_ACTIONS_USED,
+    C_EXTRA_OWED,
     C_FIGHT_TNT,
     C_PHASE,
     C_SEAT,
     C_TOKENS,
     C_UP_BUILDINGS,
     C_UP_MOBS,
+    HUNGER_TOGETHER,
     N_ACTION_TYPES,
     N_ACTIONS,
+    OPT_HUNGER,
     OPT_PICKAXE_OPTIONAL,
     PASS,
+    PH_BOW,
     PH_BUILD_SPACE,
     PH_BUILD_TILE,
     PH_COLLECT,
     PH_EXPLORE,
     PH_FIGHT_MOB,
+    PH_HUNGER,
     PH_PICKAXE,
     PH_SCORE,
     PH_TNT,
@@ -101,9 +106,15 @@ def turn_choices(pub, k, seat):
 
     Main actions must differ from each other; extra actions (one hunger mob each) may repeat.
     Ending is allowed once the main actions are done, or if no legal main action remains.
+    Under ``hunger=together`` extra actions are those already paid for (``C_EXTRA_OWED``);
+    under ``one-by-one`` each one needs a hunger mob still held.
     """
     main = pub[C_ACTIONS_DONE] < k[K_RULES + RULE_ACTIONS_PER_TURN]
-    if not main and pub[P_N_HUNGER + seat] == 0:
+    if k[K_OPTS + OPT_HUNGER] == HUNGER_TOGETHER:
+        can_extra = pub[C_EXTRA_OWED] > 0
+    else:
+        can_extra = pub[P_N_HUNGER + seat] > 0
+    if not main and not can_extra:
         return np.uint64(0), True
     mask = 0
     for action_type in range(N_ACTION_TYPES):
@@ -140,6 +151,10 @@ def legal_bits(pub, k):
         return np.uint64(weapon_slots(pub, k, seat)), False
     if phase == PH_SCORE:
         return np.uint64(0xF), False
+    if phase == PH_HUNGER:  # R-TURN-2: return 0..n held hunger mobs
+        return np.uint64((1 << (pub[P_N_HUNGER + seat] + 1)) - 1), False
+    if phase == PH_BOW:  # R-FIGHT-2 (bow=choose): 0 reveals one more, PASS declines
+        return np.uint64(1), True
     return np.uint64(0), False
 
 

@@ -22,6 +22,7 @@ from bnb_sim.engine.layout import (
     xp_at,
 )
 from bnb_sim.engine.state import (
+    C_BEGINNER_SEATS,
     C_N_PLAYERS,
     C_PHASE,
     C_ROUNDS_DONE,
@@ -34,7 +35,7 @@ from bnb_sim.engine.state import (
     EV_GAME_OVER,
     EV_ROUND,
     EV_SCORE,
-    OPT_BEGINNER,
+    OPT_BONUS_BUILT,
     PH_OVER,
     PH_SCORE,
     S_CHOICE,
@@ -47,10 +48,11 @@ from bnb_sim.engine.state import (
 
 
 @kernel(inline="always")
-def counted_spaces(k, mask):
-    """Spaces of a 9-bit mask that score: the largest connected group (R-SCORE-2), or every
-    space in the beginner variant (R-SCORE-4)."""
-    if k[K_OPTS + OPT_BEGINNER] != 0:
+def counted_spaces(pub, k, seat, mask):
+    """Spaces of a 9-bit mask of ``seat``'s board that score: the largest connected group
+    (R-SCORE-2), or every space when the seat's player scores by the beginner rule
+    (R-SCORE-4, per player: ``variant=beginner,standard``)."""
+    if (pub[C_BEGINNER_SEATS] >> seat) & 1:
         return count_spaces(mask)
     return k[K_GROUP + (mask & 0x1FF)]
 
@@ -62,7 +64,7 @@ def round_points(pub, k, seat, rnd, value):
     The round's characteristic is the round index: biomes count printed spaces where no
     building stands (R-SCORE-3), materials and types only spaces with a building.
     """
-    spaces = counted_spaces(k, pub[mask_at(seat, rnd, value)])
+    spaces = counted_spaces(pub, k, seat, pub[mask_at(seat, rnd, value)])
     return spaces * k[K_SCORE_CARD + rnd * 4 + value]
 
 
@@ -96,11 +98,33 @@ def score_choice(pub, hid, k, seat, value):
 
 
 @kernel(inline="always")
+def built_spaces(pub, seat):
+    """9-bit mask of the seat's spaces with a building (each shows exactly one material)."""
+    built = 0
+    for v in range(4):
+        built |= pub[mask_at(seat, 1, v)]
+    return built
+
+
+@kernel(inline="always")
+def bonus_mask(pub, k, seat, char, value):
+    """R-END-1: the spaces a bonus mob for (``char``, ``value``) counts. Materials and types
+    exist only on buildings; for a biome the reading ``bonus_biomes`` decides whether the
+    printed biome of an uncovered space counts (``visible``) or only buildings (``built``)."""
+    mask = pub[mask_at(seat, char, value)]
+    if char == 0 and k[K_OPTS + OPT_BONUS_BUILT] != 0:
+        mask &= built_spaces(pub, seat)
+    return mask
+
+
+@kernel(inline="always")
 def bonus_points(pub, k, seat, tile):
-    """R-END-1: printed XP for every space of the board showing the mob's characteristic."""
+    """R-END-1: printed XP for every space of the board showing the mob's characteristic,
+    connected or not."""
     char = tile_attr(k, TILE_BONUS_CHAR, tile)
     value = tile_attr(k, TILE_BONUS_VALUE, tile)
-    return tile_attr(k, TILE_BONUS_XP, tile) * count_spaces(pub[mask_at(seat, char, value)])
+    spaces = count_spaces(bonus_mask(pub, k, seat, char, value))
+    return tile_attr(k, TILE_BONUS_XP, tile) * spaces
 
 
 @kernel

@@ -43,6 +43,7 @@ from bnb_sim.engine.layout import (
 )
 from bnb_sim.engine.rng import bounded, seed_stream, shuffle_inplace
 from bnb_sim.engine.state import (
+    C_BEGINNER_SEATS,
     C_GAME_INDEX,
     C_N_PLAYERS,
     C_PHASE,
@@ -52,6 +53,8 @@ from bnb_sim.engine.state import (
     C_TOKENS,
     C_TURN,
     C_TURN_SEAT,
+    OPT_BEGINNER,
+    OPT_BOARDS_FIXED,
     OPT_SEATING,
     PH_TURN,
     S_CHOICE,
@@ -135,12 +138,16 @@ def place_tokens(pub, hid, k, stream):
 
 
 @njit(cache=True)
-def deal_boards(pub, k, stream, n_players):
-    """R-SETUP-1: each player gets a board (random colour) with its printed biomes."""
+def deal_boards(pub, k, stream, n_players, rotation):
+    """R-SETUP-1, R-SETUP-4: each player gets a board with its printed biomes: a random colour
+    (``boards=random``), or board ``i`` for player ``i`` (``boards=fixed``; the board travels
+    with the player when seats rotate, so board and seat effects stay apart)."""
     order = np.arange(k[K_N_BOARDS])
-    shuffle_inplace(stream, order)
+    shuffle_inplace(stream, order)  # drawn under both readings: the stream stays aligned
     for seat in range(n_players):
         board = order[seat]
+        if k[K_OPTS + OPT_BOARDS_FIXED] != 0:
+            board = (seat + rotation) % n_players
         pub[P_BOARD_ID + seat] = board
         for space in range(9):
             pub[P_BOARD_TOP + seat * 9 + space] = -1  # no building yet
@@ -158,8 +165,9 @@ def setup_game(pub, hid, rng, k, master, game_index, n_players):
     deal_tiles(pub, hid, k, stream)
     seed_stream(stream, master, game_index, STREAM_TOKENS)
     place_tokens(pub, hid, k, stream)
+    rotation = seat_rotation(k, master, game_index, n_players)
     seed_stream(stream, master, game_index, STREAM_BOARDS)
-    deal_boards(pub, k, stream, n_players)
+    deal_boards(pub, k, stream, n_players, rotation)
     for seat in range(n_players):
         pub[P_POS + seat] = CENTER_POINT  # R-SETUP-4
         for t in range(k[K_N_TOKEN_TYPES]):
@@ -170,7 +178,12 @@ def setup_game(pub, hid, rng, k, master, game_index, n_players):
             pub[stat_at(seat, S_CHOICE + r)] = -1
     pub[C_N_PLAYERS] = n_players
     pub[C_GAME_INDEX] = game_index
-    pub[C_ROTATION] = seat_rotation(k, master, game_index, n_players)
+    pub[C_ROTATION] = rotation
+    beginners = 0  # R-SCORE-4: the beginner rule belongs to players; seats follow rotation
+    for seat in range(n_players):
+        if (k[K_OPTS + OPT_BEGINNER] >> ((seat + rotation) % n_players)) & 1:
+            beginners |= 1 << seat
+    pub[C_BEGINNER_SEATS] = beginners
     pub[C_PHASE] = PH_TURN
     pub[C_SEAT] = 0
     pub[C_TURN_SEAT] = 0

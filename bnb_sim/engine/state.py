@@ -25,6 +25,10 @@ PH_PICKAXE          cube position 0..63, or PASS                R-FIGHT-3
 PH_TNT              number of revealed TNT to detonate          R-FIGHT-4
 PH_WEAPON           token spot 0..15                            R-WEAPON-1
 PH_SCORE            characteristic value 0..3                   R-SCORE-2
+PH_HUNGER           number of hunger mobs to return (0 ends     R-TURN-2 (reading
+                    the turn)                                   ``hunger=together``)
+PH_BOW              0 reveal the bow's extra token; PASS        R-FIGHT-2 (reading
+                    declines it                                 ``bow=choose``)
 ==================  ==========================================  ======================
 """
 
@@ -70,6 +74,8 @@ PH_TNT = 7
 PH_WEAPON = 8
 PH_SCORE = 9
 PH_OVER = 10
+PH_HUNGER = 11
+PH_BOW = 12
 PHASE_NAMES = (
     "turn",
     "collect",
@@ -82,6 +88,8 @@ PHASE_NAMES = (
     "weapon",
     "score",
     "over",
+    "hunger",
+    "bow",
 )
 
 # ---- the control record: pub[C_*] (P_CTL = 0) ----------------------------------------
@@ -118,7 +126,11 @@ C_ACTION_TYPE = 31  # action type being carried out
 C_SPENT = 32  # 32..36: blocks of each type paid for buildings (they left the game)
 C_XP_SEEN = 37  # 37..40: each seat's XP at the last invariant check
 C_CHANGES = 41  # counts decisions that changed the table (bots cache evaluations on it)
-N_CTL = 42
+C_BEGINNER_SEATS = 42  # bitmask of seats that score by the beginner rule (R-SCORE-4)
+C_EXTRA_OWED = 43  # extra actions paid for and not yet taken (R-TURN-2, hunger=together)
+C_HUNGER_DONE = 44  # 1 once the seat has decided how many hunger mobs to return this turn
+C_BOW_OFFERS = 45  # extra reveals a bow offers that the player has not decided on (bow=choose)
+N_CTL = 46
 
 ST_OK = 0
 ST_TURN_LIMIT = 1
@@ -164,13 +176,21 @@ SEATING_ROTATE = 1  # game g: seat s is played by player (s + g) % n (balanced)
 SEATING_RANDOM = 2  # a random starting player from the setup stream (the rulebook)
 
 # ---- run options: k[K_OPTS + OPT_*] (rule readings and engine switches) ------------
-OPT_BEGINNER = 0  # R-SCORE-4 beginner variant
+OPT_BEGINNER = 0  # R-SCORE-4: bitmask of the players (not seats) who score by the beginner rule
 OPT_PICKAXE_OPTIONAL = 1  # R-FIGHT-3 "lets": 1 = the player may decline the block
 OPT_MAX_TURNS = 2  # safety bound; hitting it is an error naming the game
 OPT_SEATING = 3  # SEATING_*
 OPT_LOG = 4  # 1 = record events (for `bnb play`)
 OPT_CHECK = 5  # 1 = run the invariant checker after every decision
-N_OPTS = 6
+OPT_HUNGER = 6  # R-TURN-2: HUNGER_TOGETHER or HUNGER_ONE_BY_ONE
+OPT_BONUS_BUILT = 7  # R-END-1: 1 = biome bonuses count buildings only (bonus_biomes=built)
+OPT_BOW_CHOOSE = 8  # R-FIGHT-2: 1 = the extra reveal of a bow is the player's decision
+OPT_BOARDS_FIXED = 9  # R-SETUP-4: 1 = player i gets board i (boards=fixed)
+N_OPTS = 10
+
+# ---- hunger mobs (R-TURN-2) -----------------------------------------------------------
+HUNGER_TOGETHER = 0  # the rulebook: return any number in one step after the two actions
+HUNGER_ONE_BY_ONE = 1  # one tile per extra action, each after seeing the last one's result
 
 
 # ---- events (OPT_LOG) ---------------------------------------------------------------
@@ -192,6 +212,7 @@ EV_SCORE = 15  # a: round, b: value, c: xp
 EV_BONUS = 16  # a: tile, b: xp
 EV_GAME_OVER = 17
 EV_TRIGGER = 18  # a: round triggered (layer emptied)
+EV_BOW_DECLINED = 19  # a: reveals declined (bow=choose)
 
 
 @njit(cache=True)

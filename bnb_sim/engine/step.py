@@ -6,7 +6,7 @@ from bnb_sim._jit import kernel
 from bnb_sim.engine.build import build
 from bnb_sim.engine.collect import collectable_now, take_block
 from bnb_sim.engine.explore import explore
-from bnb_sim.engine.fight import continue_fight, resolve_fight, start_fight
+from bnb_sim.engine.fight import bow_decision, continue_fight, resolve_fight, start_fight
 from bnb_sim.engine.scoring import score_choice
 from bnb_sim.engine.state import (
     C_BLOCKS_OWED,
@@ -17,18 +17,26 @@ from bnb_sim.engine.state import (
     C_SCORE_ROUND,
     C_SEAT,
     PASS,
+    PH_BOW,
     PH_BUILD_SPACE,
     PH_BUILD_TILE,
     PH_COLLECT,
     PH_EXPLORE,
     PH_FIGHT_MOB,
+    PH_HUNGER,
     PH_PICKAXE,
     PH_SCORE,
     PH_TNT,
     PH_TURN,
     PH_WEAPON,
 )
-from bnb_sim.engine.turn import after_round, begin_action, end_turn, finish_action
+from bnb_sim.engine.turn import (
+    after_round,
+    begin_action,
+    finish_action,
+    pass_turn,
+    return_hunger_mobs,
+)
 from bnb_sim.engine.weapon import take_weapon
 
 
@@ -50,7 +58,7 @@ def apply_action(pub, hid, rng, k, action):
         pub[C_CHANGES] += 1  # choosing an action type or a tile alone changes nothing yet
     if phase == PH_TURN:
         if action == PASS:
-            end_turn(pub, hid, k)
+            pass_turn(pub, hid, k, seat)
         else:
             pub[C_PHASE] = begin_action(pub, hid, k, seat, action)
     elif phase == PH_COLLECT:
@@ -75,6 +83,11 @@ def apply_action(pub, hid, rng, k, action):
             take_block(pub, hid, k, seat, action, 1)
         pub[C_PICKS_OWED] -= 1
         _fight_goes_on(pub, hid, rng, k, seat)
+    elif phase == PH_BOW:
+        bow_decision(pub, hid, k, seat, action != PASS)
+        _fight_goes_on(pub, hid, rng, k, seat)
+    elif phase == PH_HUNGER:
+        return_hunger_mobs(pub, hid, k, seat, action)
     elif phase == PH_TNT:
         resolve_fight(pub, hid, k, seat, action)
         finish_action(pub, hid, k)

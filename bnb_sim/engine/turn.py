@@ -1,5 +1,11 @@
 """The turn (R-TURN-1 to R-TURN-3): two different actions, extra actions bought with hunger
-mobs, then the scoring rounds triggered during the turn, then the next seat."""
+mobs, then the scoring rounds triggered during the turn, then the next seat.
+
+Hunger mobs follow the reading ``hunger`` (R-TURN-2): ``together`` (the rulebook, default)
+asks once, after the main actions, how many tiles to return (PH_HUNGER) and then lets the seat
+take that many extra actions; ``one-by-one`` spends one tile as each extra action starts, so
+a mob won in an extra action can pay for the next.
+"""
 
 from __future__ import annotations
 
@@ -31,6 +37,8 @@ from bnb_sim.engine.state import (
     C_ACTIONS_USED,
     C_BLOCKS_OWED,
     C_EXTRA,
+    C_EXTRA_OWED,
+    C_HUNGER_DONE,
     C_N_PLAYERS,
     C_PHASE,
     C_ROUNDS_PENDING,
@@ -41,11 +49,14 @@ from bnb_sim.engine.state import (
     EV_ACTION,
     EV_END_TURN,
     EV_SPEND_HUNGER,
+    HUNGER_TOGETHER,
+    OPT_HUNGER,
     OPT_MAX_TURNS,
     PH_BUILD_TILE,
     PH_COLLECT,
     PH_EXPLORE,
     PH_FIGHT_MOB,
+    PH_HUNGER,
     PH_OVER,
     PH_TURN,
     PH_WEAPON,
@@ -78,12 +89,37 @@ def spend_hunger_mob(pub, hid, k, seat):
             return
 
 
+@kernel(inline="always")
+def hunger_together(k):
+    """R-TURN-2 reading ``hunger=together`` (the rulebook): the tiles are returned in one step
+    after the main actions; ``one-by-one`` spends one at the start of each extra action."""
+    return k[K_OPTS + OPT_HUNGER] == HUNGER_TOGETHER
+
+
+@kernel
+def return_hunger_mobs(pub, hid, k, seat, n):
+    """R-TURN-2 (``hunger=together``): return ``n`` hunger mobs at once for ``n`` extra
+    actions. A mob won during those actions cannot pay for more this turn: the decision is
+    asked once per turn. Returning none ends the turn."""
+    pub[C_HUNGER_DONE] = 1
+    for _ in range(n):
+        spend_hunger_mob(pub, hid, k, seat)
+    pub[C_EXTRA_OWED] = n
+    pub[C_PHASE] = PH_TURN
+    pub[C_SEAT] = seat
+    if n == 0:
+        end_turn(pub, hid, k)
+
+
 @kernel
 def begin_action(pub, hid, k, seat, action_type):
     """Start carrying out an action type chosen in PH_TURN; returns the phase that follows."""
     extra = pub[C_ACTIONS_DONE] >= k[K_RULES + RULE_ACTIONS_PER_TURN]
     if extra:
-        spend_hunger_mob(pub, hid, k, seat)
+        if hunger_together(k):
+            pub[C_EXTRA_OWED] -= 1  # paid for when the tiles were returned
+        else:
+            spend_hunger_mob(pub, hid, k, seat)
         pub[C_EXTRA] = 1
     else:
         pub[C_EXTRA] = 0
@@ -103,9 +139,22 @@ def begin_action(pub, hid, k, seat, action_type):
 
 
 @kernel
+def after_main_actions(pub, hid, k, seat):
+    """The main actions are over (or none is possible): under ``hunger=together`` a seat
+    holding hunger mobs decides how many to return (PH_HUNGER), once per turn; extra actions
+    already paid for are chosen in PH_TURN; otherwise the turn ends."""
+    if pub[C_EXTRA_OWED] > 0:
+        return
+    if pub[C_HUNGER_DONE] == 0 and pub[P_N_HUNGER + seat] > 0:
+        pub[C_PHASE] = PH_HUNGER
+        return
+    end_turn(pub, hid, k)
+
+
+@kernel
 def finish_action(pub, hid, k):
-    """An action is complete: back to choosing. With the main actions done and no hunger mob to
-    spend there is nothing left to decide, so the turn ends at once."""
+    """An action is complete: back to choosing. With the main actions done and no extra
+    action left to pay for or to take there is nothing left to decide, so the turn ends."""
     seat = pub[C_TURN_SEAT]
     if pub[C_EXTRA] == 1:
         pub[C_EXTRA] = 0
@@ -113,8 +162,26 @@ def finish_action(pub, hid, k):
         pub[C_ACTIONS_DONE] += 1
     pub[C_PHASE] = PH_TURN
     pub[C_SEAT] = seat
-    if pub[C_ACTIONS_DONE] >= k[K_RULES + RULE_ACTIONS_PER_TURN] and pub[P_N_HUNGER + seat] == 0:
+    if pub[C_ACTIONS_DONE] < k[K_RULES + RULE_ACTIONS_PER_TURN]:
+        return
+    if hunger_together(k):
+        after_main_actions(pub, hid, k, seat)
+    elif pub[P_N_HUNGER + seat] == 0:
         end_turn(pub, hid, k)
+
+
+@kernel
+def pass_turn(pub, hid, k, seat):
+    """PASS in PH_TURN: end the turn. Under ``hunger=together`` a PASS before the main
+    actions are done (none is possible) still lets the seat return hunger mobs; a PASS during
+    paid extra actions forgoes the rest (the tiles are already back in the box)."""
+    main_left = pub[C_ACTIONS_DONE] < k[K_RULES + RULE_ACTIONS_PER_TURN]
+    if hunger_together(k) and main_left:
+        pub[C_ACTIONS_DONE] = k[K_RULES + RULE_ACTIONS_PER_TURN]
+        after_main_actions(pub, hid, k, seat)
+        return
+    pub[C_EXTRA_OWED] = 0
+    end_turn(pub, hid, k)
 
 
 @kernel(inline="always")
@@ -159,6 +226,8 @@ def next_turn(pub, k):
     pub[C_ACTIONS_DONE] = 0
     pub[C_ACTIONS_USED] = 0
     pub[C_EXTRA] = 0
+    pub[C_EXTRA_OWED] = 0
+    pub[C_HUNGER_DONE] = 0
     pub[C_PHASE] = PH_TURN
     pub[C_TURN] += 1
     pub[stat_at(seat, S_TURNS)] += 1

@@ -35,6 +35,7 @@ from bnb_sim.engine.groups import count_spaces
 from bnb_sim.engine.layout import (
     K_ADJ_STACKS,
     K_FT_HMAX,
+    K_OPTS,
     K_PILE_MINS,
     K_PILE_STRIDES,
     K_REACH,
@@ -47,6 +48,7 @@ from bnb_sim.engine.layout import (
     P_FIGHT_REVEALED,
     P_HELD,
     P_N_HELD,
+    P_N_HUNGER,
     P_OWN_PILE,
     P_POS,
     P_STACK_H,
@@ -58,8 +60,10 @@ from bnb_sim.engine.layout import (
     TILE_HEARTS,
     TILE_KIND,
     TILE_XP,
+    TOK_BLOCKS,
     TOK_DETONATE,
     TOK_HEARTS,
+    TOK_XP,
     WILD,
     get_occ,
     mask_at,
@@ -70,8 +74,9 @@ from bnb_sim.engine.layout import (
     tile_cost,
     tok_attr,
 )
+from bnb_sim.engine.legal import action_type_possible
 from bnb_sim.engine.rng import bounded_row
-from bnb_sim.engine.scoring import counted_spaces
+from bnb_sim.engine.scoring import bonus_mask, counted_spaces
 from bnb_sim.engine.state import (
     ACT_BUILD,
     ACT_COLLECT,
@@ -90,13 +95,18 @@ from bnb_sim.engine.state import (
     C_SCORE_ROUND,
     C_UP_BUILDINGS,
     C_UP_MOBS,
+    HUNGER_TOGETHER,
     N_ACTION_TYPES,
+    OPT_HUNGER,
+    OPT_PICKAXE_OPTIONAL,
     PASS,
+    PH_BOW,
     PH_BUILD_SPACE,
     PH_BUILD_TILE,
     PH_COLLECT,
     PH_EXPLORE,
     PH_FIGHT_MOB,
+    PH_HUNGER,
     PH_PICKAXE,
     PH_SCORE,
     PH_TNT,
@@ -230,7 +240,7 @@ def fill_placement_table(pub, k, seat, w, mem):
         base = 0.0
         masks = P_BOARD_MASK + seat * 12 + c * 4  # pub[masks + v]: the mask of value v
         for v in range(4):
-            points[v] = counted_spaces(k, pub[masks + v]) * k[K_SCORE_CARD + c * 4 + v]
+            points[v] = counted_spaces(pub, k, seat, pub[masks + v]) * k[K_SCORE_CARD + c * 4 + v]
             base = max(base, points[v])
         for space in range(9):
             bit = 1 << space
@@ -241,7 +251,7 @@ def fill_placement_table(pub, k, seat, w, mem):
             # only two masks change: `shown` gains the space, `old` loses it
             old_points = 0.0
             if old >= 0:
-                left = counted_spaces(k, pub[masks + old] & ~bit)
+                left = counted_spaces(pub, k, seat, pub[masks + old] & ~bit)
                 old_points = left * k[K_SCORE_CARD + c * 4 + old]
             for shown in range(4):
                 entry = MEM_TABLE + (space * 3 + c) * 4 + shown
@@ -249,7 +259,8 @@ def fill_placement_table(pub, k, seat, w, mem):
                     mem[entry] = 0.0
                     continue
                 gained = pub[masks + shown] | bit
-                best = max(old_points, counted_spaces(k, gained) * k[K_SCORE_CARD + c * 4 + shown])
+                gain = counted_spaces(pub, k, seat, gained) * k[K_SCORE_CARD + c * 4 + shown]
+                best = max(old_points, gain)
                 for v in range(4):
                     if v != shown and v != old:
                         best = max(best, points[v])
@@ -261,7 +272,7 @@ def fill_placement_table(pub, k, seat, w, mem):
         c = tile_attr(k, TILE_BONUS_CHAR, held)
         v = tile_attr(k, TILE_BONUS_VALUE, held)
         weight = w[W_BONUS_MOB] * tile_attr(k, TILE_BONUS_XP, held)
-        mask = pub[mask_at(seat, c, v)]
+        mask = bonus_mask(pub, k, seat, c, v)  # a placement always builds, so "had" is enough
         for space in range(9):
             had = (mask >> space) & 1
             for shown in range(4):
@@ -368,7 +379,8 @@ def round_lead(pub, k, seat, rnd):
     for s in range(pub[C_N_PLAYERS]):
         best = 0
         for v in range(4):
-            points = counted_spaces(k, pub[mask_at(s, rnd, v)]) * k[K_SCORE_CARD + rnd * 4 + v]
+            spaces = counted_spaces(pub, k, s, pub[mask_at(s, rnd, v)])
+            points = spaces * k[K_SCORE_CARD + rnd * 4 + v]
             if points > best:
                 best = points
         if s == seat:
@@ -470,7 +482,7 @@ def mob_value(pub, seat, k, ft, w, tile, pile):
     elif kind == TILE_BONUS_MOB:
         c = tile_attr(k, TILE_BONUS_CHAR, tile)
         v = tile_attr(k, TILE_BONUS_VALUE, tile)
-        spaces = count_spaces(pub[mask_at(seat, c, v)])
+        spaces = count_spaces(bonus_mask(pub, k, seat, c, v))
         prize += w[W_BONUS_MOB] * tile_attr(k, TILE_BONUS_XP, tile) * spaces
     n = hmax + 1
     value = p * prize + w[W_XP] * ft[pile, 2 * n]
@@ -612,7 +624,8 @@ def best_score_value(pub, seat, k, rnd, rng, row):
     choice = 0
     ties = 0
     for v in range(4):
-        points = counted_spaces(k, pub[mask_at(seat, rnd, v)]) * k[K_SCORE_CARD + rnd * 4 + v]
+        spaces = counted_spaces(pub, k, seat, pub[mask_at(seat, rnd, v)])
+        points = spaces * k[K_SCORE_CARD + rnd * 4 + v]
         best, choice, ties = _offer(best, choice, ties, float(points), v, rng, row, True)
     return choice
 
@@ -655,6 +668,53 @@ def action_type_value(pub, seat, mem, k, ft, w, action_type, values, rng, row):
     return NEG
 
 
+# ---- hunger mobs and bows ---------------------------------------------------------------
+@kernel
+def hunger_choice(pub, seat, mem, k, ft, w, values, rng, row):
+    """R-TURN-2 (``hunger=together``): how many hunger mobs to return at once. One extra
+    action for each action type (repeats allowed) worth at least the ``extra_threshold``
+    weight now, at most the mobs held: the same test the bots apply to each extra action
+    under ``one-by-one``, made once for the whole turn."""
+    worth = 0
+    for a in range(N_ACTION_TYPES):
+        if action_type_possible(pub, k, seat, a):
+            value = action_type_value(pub, seat, mem, k, ft, w, a, values, rng, row)
+            if value >= w[W_EXTRA_THRESHOLD]:
+                worth += 1
+    return min(worth, pub[P_N_HUNGER + seat])
+
+
+@kernel
+def bow_choice(pub, seat, mem, k, w, values, pickaxe_optional, rng, row):
+    """R-FIGHT-2 (``bow=choose``): 0 to take the bow's extra reveal, PASS to decline it.
+
+    While the mob is not beaten yet the reveal can only help. Once the revealed hearts win
+    without TNT, the reveal is worth its expected immediate effect: golden hoe XP, plus the
+    value of the block a stone pickaxe would take (forced under ``pickaxe=mandatory``, so a
+    block that triggers a bad scoring round counts against it). Decline only when that
+    expectation is negative."""
+    tile = pub[C_FIGHT_TILE]
+    if pub[C_FIGHT_HEARTS] < tile_attr(k, TILE_HEARTS, tile):
+        return 0
+    candidates = collectable_now(pub, k)
+    block = 0.0
+    if candidates != np.uint64(0):
+        block, _ = best_block(pub, k, seat, mem, w, candidates, values, rng, row, False)
+        if pickaxe_optional:
+            block = max(block, 0.0)
+    total = 0
+    expected = 0.0
+    for t in range(MAX_TOKEN_TYPES):
+        left = pub[P_OWN_PILE + t] - pub[P_FIGHT_REVEALED + t]
+        if left > 0:
+            total += left
+            effect = w[W_XP] * tok_attr(k, TOK_XP, t) + tok_attr(k, TOK_BLOCKS, t) * block
+            expected += left * effect
+    if total > 0 and expected < -EPS:
+        return PASS
+    return 0
+
+
 # ---- the decision ---------------------------------------------------------------------
 @kernel
 def choose_onestep(w, pub, seat, mem, k, ft, mask, pass_ok, rng, row):
@@ -687,7 +747,12 @@ def choose_onestep(w, pub, seat, mem, k, ft, mask, pass_ok, rng, row):
         if phase == PH_PICKAXE and pass_ok and best < 0.0:
             return PASS
         return pos
+    if phase == PH_BOW:
+        optional = k[K_OPTS + OPT_PICKAXE_OPTIONAL] != 0
+        return bow_choice(pub, seat, mem, k, w, values, optional, rng, row)
     prepare_stack_values(pub, seat, mem, k, ft, w, rng, row)
+    if phase == PH_HUNGER:
+        return hunger_choice(pub, seat, mem, k, ft, w, values, rng, row)
     if phase == PH_TURN:
         best = NEG
         choice = -1
@@ -697,8 +762,12 @@ def choose_onestep(w, pub, seat, mem, k, ft, mask, pass_ok, rng, row):
                 value = action_type_value(pub, seat, mem, k, ft, w, a, values, rng, row)
                 best, choice, ties = _offer(best, choice, ties, value, a, rng, row, True)
         extra = pub[C_ACTIONS_DONE] >= k[K_RULES + RULE_ACTIONS_PER_TURN]
-        if extra and pass_ok and best < w[W_EXTRA_THRESHOLD]:
-            return PASS
+        if extra and pass_ok:
+            # one-by-one: a mob is spent only on an action worth the threshold; together:
+            # the mob is already back in the box, so any action that does not hurt is taken
+            paid = k[K_OPTS + OPT_HUNGER] == HUNGER_TOGETHER
+            if best < (0.0 if paid else w[W_EXTRA_THRESHOLD]):
+                return PASS
         return choice
     if phase == PH_EXPLORE:
         _, point = best_point(pub, seat, mem, k, w, rng, row, True)

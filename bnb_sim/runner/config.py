@@ -13,12 +13,14 @@ from functools import cached_property
 
 import numpy as np
 
+from bnb_sim import readings as R
 from bnb_sim.components import Components, load_components
 from bnb_sim.errors import ArgumentTypeError, BnbError
 from bnb_sim.policies.registry import PolicySpec, parse_policies
 
 VARIANTS = ("standard", "beginner")
 SEATINGS = {"fixed": 0, "rotate": 1, "random": 2}
+HUNGER = {"together": 0, "one-by-one": 1}  # state.HUNGER_*
 DEFAULT_MAX_TURNS = 1000
 MAX_SEED = 2**63 - 1
 
@@ -33,22 +35,17 @@ class GameConfig:
     """Everything that decides the games of a run, except the game indices.
 
     * ``policies``: one :class:`PolicySpec` per player (player ``p`` plays seat
-      ``(p - rotation) % n``; see ``seating``).
-    * ``seating``: ``rotate`` (default; game ``g`` starts with player ``g % n``, so every
-      policy sits in every seat equally often), ``fixed`` (player ``i`` always in seat ``i``)
-      or ``random`` (the starting player is drawn from the game's set-up stream, R-SETUP-4).
-    * ``variant``: ``standard`` or ``beginner`` (R-SCORE-4).
-    * ``pickaxe_optional``: R-FIGHT-3 says a revealed stone pickaxe "lets" the player take a
-      block; by default the player may decline (a documented reading; False forces the take).
+      ``(p - rotation) % n``; see the ``seating`` reading).
+    * ``readings``: the rule readings (:mod:`bnb_sim.readings`: hunger, bonus_biomes, bow,
+      pickaxe, boards, seating, variant); ``variant``, ``seating`` and ``pickaxe_optional``
+      read them back for older callers.
     * ``check``: run the invariant checker after every decision (slow; for debugging).
     """
 
     components: Components
     policies: tuple[PolicySpec, ...]
     seed: int = 0
-    variant: str = "standard"
-    seating: str = "rotate"
-    pickaxe_optional: bool = True
+    readings: R.Readings = R.DEFAULT
     check: bool = False
     max_turns: int = DEFAULT_MAX_TURNS
     log: bool = False
@@ -69,9 +66,7 @@ class GameConfig:
                 "policies must be a tuple of PolicySpec (GameConfig.create takes spec strings "
                 "such as 'random')"
             )
-        _args.text(self.variant, "variant")
-        _args.text(self.seating, "seating")
-        for name in ("pickaxe_optional", "check", "log"):
+        for name in ("check", "log"):
             object.__setattr__(self, name, _args.boolean(getattr(self, name), name))
         seed = _args.integer(self.seed, "seed", 0, MAX_SEED)
         object.__setattr__(self, "seed", seed)
@@ -81,10 +76,9 @@ class GameConfig:
         low, high = self.components.rule("players_min"), self.components.rule("players_max")
         if not low <= n <= high:
             raise BnbError(f"players must be between {low} and {high}, got {n}")
-        if self.variant not in VARIANTS:
-            raise BnbError(f"variant must be one of {', '.join(VARIANTS)}, got '{self.variant}'")
-        if self.seating not in SEATINGS:
-            raise BnbError(f"seating must be one of {', '.join(SEATINGS)}, got '{self.seating}'")
+        if not isinstance(self.readings, R.Readings):  # a mapping of name -> value
+            object.__setattr__(self, "readings", R.resolve(self.readings, players=n))
+        self.readings.check_players(n)
 
     @classmethod
     def create(
@@ -94,12 +88,33 @@ class GameConfig:
         *,
         seed: int = 0,
         components=None,
+        readings=None,
+        variant: str | None = None,
+        seating: str | None = None,
+        pickaxe: str | None = None,
+        pickaxe_optional: bool | None = None,
         **options,
     ) -> GameConfig:
         """Build from user values: ``policies`` are specs (strings) or PolicySpecs, cycled
-        over ``players``; ``components`` a Components, a path, or None for the defaults."""
+        over ``players``; ``components`` a Components, a path, or None for the defaults;
+        ``readings`` a mapping of reading name to value (or a Readings). ``variant``,
+        ``seating``, ``pickaxe`` (``optional``/``mandatory``) and ``pickaxe_optional`` are
+        aliases of readings; an alias that contradicts ``readings`` is an error."""
         from bnb_sim import _args
 
+        for alias_name, alias_value in (("variant", variant), ("seating", seating)):
+            if alias_value is not None:
+                _args.text(alias_value, alias_name)
+        if pickaxe is not None:
+            _args.text(pickaxe, "pickaxe")
+        if pickaxe_optional is not None:
+            _args.boolean(pickaxe_optional, "pickaxe_optional")
+            alias = "optional" if pickaxe_optional else "mandatory"
+            if pickaxe is not None and pickaxe != alias:
+                raise BnbError(
+                    f"pickaxe={pickaxe!r} conflicts with pickaxe_optional={pickaxe_optional}"
+                )
+            pickaxe = alias
         players = _args.integer(players, "players")
         if isinstance(policies, str | PolicySpec):
             policies = [policies]
@@ -122,7 +137,12 @@ class GameConfig:
         else:
             labels = [p.label if isinstance(p, PolicySpec) else p for p in policies]
             chosen = parse_policies(labels, players)
-        return cls(components, chosen, seed=seed, **options)
+        resolved = R.resolve(
+            readings,
+            aliases={"variant": variant, "seating": seating, "pickaxe": pickaxe},
+            players=players,
+        )
+        return cls(components, chosen, seed=seed, readings=resolved, **options)
 
     @property
     def n_players(self) -> int:
@@ -132,6 +152,19 @@ class GameConfig:
     def labels(self) -> list[str]:
         return [p.label for p in self.policies]
 
+    @property
+    def variant(self) -> str:
+        """The ``variant`` reading (R-SCORE-4): one value, or one per player."""
+        return self.readings["variant"]
+
+    @property
+    def seating(self) -> str:
+        return self.readings["seating"]
+
+    @property
+    def pickaxe_optional(self) -> bool:
+        return self.readings["pickaxe"] == "optional"
+
     @cached_property
     def master(self) -> np.uint64:
         return master_key(self.seed)
@@ -139,11 +172,17 @@ class GameConfig:
     def options_vector(self) -> np.ndarray:
         from bnb_sim.engine import state as S
 
+        r = self.readings
         opts = np.zeros(S.N_OPTS, np.int64)
-        opts[S.OPT_BEGINNER] = 1 if self.variant == "beginner" else 0
+        variants = r.per_player("variant", self.n_players)
+        opts[S.OPT_BEGINNER] = sum(1 << p for p, v in enumerate(variants) if v == "beginner")
         opts[S.OPT_PICKAXE_OPTIONAL] = 1 if self.pickaxe_optional else 0
         opts[S.OPT_MAX_TURNS] = int(self.max_turns)
         opts[S.OPT_SEATING] = SEATINGS[self.seating]
+        opts[S.OPT_HUNGER] = HUNGER[r["hunger"]]
+        opts[S.OPT_BONUS_BUILT] = 1 if r["bonus_biomes"] == "built" else 0
+        opts[S.OPT_BOW_CHOOSE] = 1 if r["bow"] == "choose" else 0
+        opts[S.OPT_BOARDS_FIXED] = 1 if r["boards"] == "fixed" else 0
         opts[S.OPT_LOG] = 1 if self.log else 0
         opts[S.OPT_CHECK] = 1 if self.check else 0
         return opts
@@ -186,6 +225,7 @@ class GameConfig:
             "players": self.n_players,
             "policies": [p.to_dict() for p in self.policies],
             "seed": int(self.seed),
+            "readings": self.readings.to_dict(),
             "variant": self.variant,
             "seating": self.seating,
             "pickaxe_optional": self.pickaxe_optional,

@@ -80,9 +80,7 @@ def config_payload(config: GameConfig) -> dict[str, Any]:
         "policies": tuple(config.policies),
         "options": {
             "seed": int(config.seed),
-            "variant": config.variant,
-            "seating": config.seating,
-            "pickaxe_optional": config.pickaxe_optional,
+            "readings": config.readings,
             "check": config.check,
             "max_turns": int(config.max_turns),
         },

@@ -53,6 +53,29 @@ def _config(players: int, policies: Sequence[str], **kw):
     return GameConfig.create(int(players), list(policies), **kw)
 
 
+def design_readings(readings, variant, *, seating: str | None = None, what: str = "") -> dict:
+    """The readings of a design that fixes the seating itself (tournaments, comparisons,
+    sweeps), as a dict. ``readings``: a mapping of the readings the user gave. A seating
+    reading that differs from the design's, or one ``variant`` per player (the designs move
+    the players between seats), is an error."""
+    from bnb_sim import readings as R
+
+    resolved = R.resolve(readings, aliases={"variant": variant}).to_dict()
+    if seating is not None:
+        asked = None if isinstance(readings, R.Readings) else dict(readings or {}).get("seating")
+        if asked is not None and R.check_value("seating", asked) != seating:
+            raise BnbError(
+                f"{what}: the seating is part of the design ({seating}); drop the seating reading"
+            )
+        resolved["seating"] = seating
+    if "," in resolved["variant"]:
+        raise BnbError(
+            f"{what}: one variant per player is not supported here (the design moves the "
+            "players between seats); give one value"
+        )
+    return resolved
+
+
 def play_games(
     config,
     games: int,
@@ -112,8 +135,9 @@ def run_simulation(
     *,
     seed: int = 0,
     components=None,
-    variant: str = "standard",
-    seating: str = "rotate",
+    readings=None,
+    variant: str | None = None,
+    seating: str | None = None,
     threads: int | None = None,
     progress: Progress = None,
     run_dir=None,
@@ -135,6 +159,7 @@ def run_simulation(
             yes=yes,
             seed=seed,
             components=components,
+            readings=readings,
             variant=variant,
             seating=seating,
             threads=threads,
@@ -145,6 +170,7 @@ def run_simulation(
         _labels(policies),
         seed=seed,
         components=components,
+        readings=readings,
         variant=variant,
         seating=seating,
     )
@@ -161,8 +187,10 @@ def run_simulation(
             "players": int(players),
             "policies": config.labels,
             "seed": int(seed),
-            "variant": variant,
-            "seating": seating,
+            "variant": config.variant,
+            "seating": config.seating,
+            "pickaxe_optional": config.pickaxe_optional,
+            "readings": config.readings.to_dict(),
             "threads": threads,
         },
         "components": {
@@ -209,7 +237,8 @@ def play_tournament(
     *,
     seed: int = 0,
     components=None,
-    variant: str = "standard",
+    readings=None,
+    variant: str | None = None,
     threads: int | None = None,
     progress: Progress = None,
     yes: bool = False,
@@ -225,6 +254,7 @@ def play_tournament(
     confirm_games(tournament_games(len(policies), players, games), "tournament", yes=yes)
     from bnb_sim.policies.registry import check_distinct
 
+    chosen = design_readings(readings, variant, seating="fixed", what="tournament")
     specs = _specs(policies)
     check_distinct(specs, "tournament")
     by_label = {s.label: s for s in specs}
@@ -248,8 +278,7 @@ def play_tournament(
                 [by_label[p] for p in seating],
                 seed=seed,
                 components=components,
-                variant=variant,
-                seating="fixed",
+                readings=chosen,
             )
             seats, games_df = play_games(
                 config, games, threads=threads, keep=lambda col: col in _TOURNAMENT_SEAT_COLUMNS
@@ -280,7 +309,8 @@ def run_tournament(
     *,
     seed: int = 0,
     components=None,
-    variant: str = "standard",
+    readings=None,
+    variant: str | None = None,
     threads: int | None = None,
     n_boot: int = 200,
     anchor: str | None = "auto",
@@ -298,12 +328,14 @@ def run_tournament(
         games,
         seed=seed,
         components=components,
+        readings=readings,
         variant=variant,
         threads=threads,
         progress=progress,
         yes=yes,
     )
     labels = _labels(policies)
+    chosen = design_readings(readings, variant, seating="fixed", what="tournament")
     return analyse_tournament(
         seats,
         games_df,
@@ -319,7 +351,8 @@ def run_tournament(
             "players": int(players),
             "games": int(games),
             "seed": int(seed),
-            "variant": variant,
+            "variant": chosen["variant"],
+            "readings": chosen,
             "bootstrap": int(n_boot),
         },
     )
@@ -350,7 +383,8 @@ def compare_player(
     players: int | None = None,
     seed: int = 0,
     components=None,
-    variant: str = "standard",
+    readings=None,
+    variant: str | None = None,
     threads: int | None = None,
 ):
     """``(play, mode, players, opponents)``: ``play(start, n)`` gives the per-seed frame.
@@ -371,7 +405,8 @@ def compare_player(
     if not opp:
         if players not in (None, 2):
             raise BnbError("compare: a head-to-head comparison (no --opponents) has 2 players")
-        kw = dict(seed=seed, components=components, variant=variant, seating="fixed")
+        chosen = design_readings(readings, variant, seating="fixed", what="compare")
+        kw = dict(seed=seed, components=components, readings=chosen)
         ab = _config(2, [spec_a, spec_b], **kw)
         ba = _config(2, [spec_b, spec_a], **kw)
 
@@ -403,7 +438,8 @@ def compare_player(
     if len(opp) > n_players - 1:
         raise BnbError(f"compare: {len(opp)} opponents do not fit {n_players} players")
     table = [opp[i % len(opp)] for i in range(n_players - 1)]
-    kw = dict(seed=seed, components=components, variant=variant, seating="rotate")
+    chosen = design_readings(readings, variant, seating="rotate", what="compare")
+    kw = dict(seed=seed, components=components, readings=chosen)
     with_a = _config(n_players, [spec_a, *table], **kw)
     with_b = _config(n_players, [spec_b, *table], **kw)
 
@@ -441,7 +477,8 @@ def run_compare(
     max_games: int = 200_000,
     seed: int = 0,
     components=None,
-    variant: str = "standard",
+    readings=None,
+    variant: str | None = None,
     threads: int | None = None,
     name: str | None = None,
     progress: Progress = None,
@@ -462,8 +499,12 @@ def run_compare(
         players=players,
         seed=seed,
         components=components,
+        readings=readings,
         variant=variant,
         threads=threads,
+    )
+    chosen = design_readings(
+        readings, variant, seating="fixed" if not opponents else "rotate", what="compare"
     )
     label_a, label_b = _labels([a])[0], _labels([b])[0]
     _say(progress, f"  {label_a} vs {label_b} ({mode}, {n_players} players)")
@@ -497,7 +538,8 @@ def run_compare(
             "beta": beta,
             "max_games": int(max_games),
             "seed": int(seed),
-            "variant": variant,
+            "variant": chosen["variant"],
+            "readings": chosen,
         },
     )
 
@@ -519,7 +561,8 @@ def run_sweep(
     mode: str = "grid",
     seed: int = 0,
     components=None,
-    variant: str = "standard",
+    readings=None,
+    variant: str | None = None,
     threads: int | None = None,
     variants: Sequence | None = None,
     name: str | None = None,
@@ -541,6 +584,7 @@ def run_sweep(
         variants = build_variants(components, sets or [], mode)
     confirm_games(len(variants) * int(games), "sweep", yes=yes)
     labels = _labels(policies)
+    chosen = design_readings(readings, variant, seating="rotate", what="sweep")
     frames = {}
     for i, v in enumerate(variants):
         _say(progress, f"  variant {i + 1}/{len(variants)}: {v.name}")
@@ -549,8 +593,7 @@ def run_sweep(
             labels,
             seed=seed,
             components=v.components,
-            variant=variant,
-            seating="rotate",
+            readings=chosen,
         )
         frames[v.name] = play_games(config, int(games), threads=threads, keep=_sweep_keep)
     paths = list(dict.fromkeys(p for v in variants for p in v.changes))
@@ -570,7 +613,8 @@ def run_sweep(
             "players": int(players),
             "policies": labels,
             "seed": int(seed),
-            "variant": variant,
+            "variant": chosen["variant"],
+            "readings": chosen,
         },
     )
 
@@ -582,7 +626,7 @@ def run_sweep(
 def run_item(spec, *, threads: int | None = None, progress: Progress = None, yes: bool = False):
     """Play one item of an experiment (a *Spec of :mod:`bnb_sim.analysis.experiment`); the
     caller has counted its games (:func:`run_experiment`)."""
-    common = dict(seed=spec.seed, components=spec.components, variant=spec.variant)
+    common = dict(seed=spec.seed, components=spec.components, readings=spec.readings)
     if spec.kind != "simulation":
         common["yes"] = yes
     if spec.kind == "simulation":
@@ -590,7 +634,6 @@ def run_item(spec, *, threads: int | None = None, progress: Progress = None, yes
             spec.players,
             spec.policies,
             spec.games,
-            seating=spec.seating,
             threads=threads,
             progress=progress,
             run_dir=spec.run_dir,

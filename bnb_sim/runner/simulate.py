@@ -87,6 +87,7 @@ _IDENTITY_KEYS = (
     "variant",
     "seating",
     "pickaxe_optional",
+    "readings",
     "max_turns",
 )
 
@@ -233,8 +234,9 @@ def plan_run(
     seed: int = 0,
     *,
     components: Any = None,
-    variant: str = "standard",
-    seating: str = "rotate",
+    readings: Any = None,
+    variant: str | None = None,
+    seating: str | None = None,
     threads: int | None = None,
     chunk_size: int | None = None,
     out: str | os.PathLike | None = None,
@@ -243,7 +245,7 @@ def plan_run(
     dask: str | None = None,
     check: bool = False,
     yes: bool = False,
-    pickaxe: str = "optional",
+    pickaxe: str | None = None,
 ) -> RunPlan:
     """Check every input and build the :class:`GameConfig`; raises BnbError, writes nothing."""
     from bnb_sim import _args
@@ -254,7 +256,6 @@ def plan_run(
         _args.path(out, "out")
     if dask is not None:
         _args.text(dask, "dask")
-    _args.text(pickaxe, "pickaxe")
     games = check_games(games, yes=yes)
     if isinstance(policies, str):
         policies = [policies]
@@ -286,11 +287,9 @@ def plan_run(
         from bnb_sim.runner.dask_backend import check_address
 
         dask = check_address(dask)
-    if pickaxe not in ("optional", "mandatory"):
-        raise BnbError(f"pickaxe must be 'optional' or 'mandatory', got {pickaxe!r}")
     config = GameConfig.create(
-        players, policies, seed=seed, components=components, variant=variant, seating=seating,
-        check=bool(check), pickaxe_optional=pickaxe == "optional",
+        players, policies, seed=seed, components=components, readings=readings,
+        variant=variant, seating=seating, pickaxe=pickaxe, check=bool(check),
     )  # fmt: skip
     return RunPlan(
         config=config,
@@ -369,6 +368,7 @@ def run_params(plan: RunPlan, chunk_size: int, threads: int, backend: str) -> di
         "variant": config.variant,
         "seating": config.seating,
         "pickaxe_optional": config.pickaxe_optional,
+        "readings": config.readings.to_dict(),
         "check": config.check,
         "max_turns": int(config.max_turns),
         "dask": plan.dask,
@@ -560,12 +560,9 @@ def _python_call(plan: RunPlan, *, resume: bool) -> str:
     ]
     if config.components.source != "default":
         args.append(f"components={config.components.source!r}")
-    if config.variant != "standard":
-        args.append(f"variant={config.variant!r}")
-    if config.seating != "rotate":
-        args.append(f"seating={config.seating!r}")
-    if not config.pickaxe_optional:
-        args.append("pickaxe='mandatory'")
+    changed = config.readings.non_default()
+    if changed:
+        args.append(f"readings={changed!r}")
     if plan.chunk_size is not None:
         args.append(f"chunk_size={plan.chunk_size}")
     if plan.threads is not None:
@@ -857,8 +854,9 @@ def simulate(
     seed: int = 0,
     *,
     components: Any = None,
-    variant: str = "standard",
-    seating: str = "rotate",
+    readings: Any = None,
+    variant: str | None = None,
+    seating: str | None = None,
     threads: int | None = None,
     chunk_size: int | None = None,
     out: str | os.PathLike | None = None,
@@ -868,13 +866,16 @@ def simulate(
     progress: bool | Callable[[int, int], None] = False,
     check: bool = False,
     yes: bool = False,
-    pickaxe: str = "optional",
+    pickaxe: str | None = None,
 ) -> pd.DataFrame | RunSummary:
     """Play ``games`` seeded games of ``players`` players.
 
     * ``policies``: policy specs (``"random"``, ``"greedy"``, ``"heuristic"``,
       ``"heuristic:weights.toml"``, ``"heuristic:board=1.5"``, plugins) or PolicySpecs, cycled
       over the players; ``players=None`` means one player per policy (4 for a single policy).
+    * ``readings``: rule readings, ``{"hunger": "one-by-one", "bow": "choose", ...}``
+      (``bnb readings`` lists them; unnamed ones take their defaults). ``variant``,
+      ``seating`` and ``pickaxe`` are aliases of the readings of those names.
     * ``seating``: ``"rotate"`` (default: game ``g`` starts with player ``g % players``, so
       seat effects cancel), ``"fixed"`` or ``"random"``; the seat is recorded on each row.
     * ``components``: a Components, a path (or list of paths) to component TOML, or None.
@@ -896,9 +897,9 @@ def simulate(
     message holds the call that resumes the run.
     """
     plan = plan_run(
-        games, players, policies, seed, components=components, variant=variant,
-        seating=seating, threads=threads, chunk_size=chunk_size, out=out, resume=resume,
-        force=force, dask=dask, check=check, yes=yes, pickaxe=pickaxe,
+        games, players, policies, seed, components=components, readings=readings,
+        variant=variant, seating=seating, threads=threads, chunk_size=chunk_size, out=out,
+        resume=resume, force=force, dask=dask, check=check, yes=yes, pickaxe=pickaxe,
     )  # fmt: skip
     if callable(progress):
         callback, close = progress, (lambda: None)

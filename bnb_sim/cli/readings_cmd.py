@@ -1,0 +1,45 @@
+"""``bnb readings``: every rule reading, its values, its default and the rule it interprets.
+
+Pure Python (no numba): the table lives in :mod:`bnb_sim.readings`.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import click
+
+
+@click.command("readings")
+@click.argument("name", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def readings(name: str | None, as_json: bool) -> None:
+    """List the rule readings (or show one, NAME): where a reasonable player could read the
+    rules another way, the run chooses. Set one with --reading NAME=VALUE on play, simulate,
+    tournament, compare, sweep and bench, readings={...} in the Python API, or a [readings]
+    table in an experiment file."""
+    from bnb_sim import readings as R
+
+    chosen = [R.check_name(name)] if name else list(R.READINGS.values())
+    if as_json:
+        click.echo(json.dumps({"readings": [r.to_dict() for r in chosen]}, indent=2))
+        return
+    lines = []
+    for r in chosen:
+        lines.append(f"{r.name}  ({r.rule}): {r.summary}")
+        for value, meaning in r.values.items():
+            mark = "*" if value == r.default else " "
+            head = f"  {mark} {value:<11s} "
+            wrapped = textwrap.wrap(meaning, 96 - len(head)) or [""]
+            lines.append(head + wrapped[0])
+            lines += [" " * len(head) + more for more in wrapped[1:]]
+        if r.per_player:
+            lines.append("    (one value, or one per player separated by commas)")
+        lines += textwrap.wrap(
+            f"default {r.default}: {r.why_default}", 96, initial_indent="    ",
+            subsequent_indent="    ",
+        )  # fmt: skip
+        lines.append("")
+    lines.append("* = default. Set with --reading NAME=VALUE (repeatable).")
+    click.echo("\n".join(lines))
