@@ -10,15 +10,23 @@ from functools import lru_cache
 
 import numpy as np
 
+from bnb_sim import _args
 from bnb_sim.errors import BnbError
 
 
+def _array(value, name: str) -> np.ndarray:
+    try:
+        return np.asarray(value)
+    except (TypeError, ValueError) as exc:  # ragged nesting, objects numpy cannot hold
+        raise BnbError(f"{name} is not an array ({exc})") from None
+
+
 def _as_cube(occupancy) -> np.ndarray:
-    cube = np.asarray(occupancy)
+    cube = _array(occupancy, "occupancy")
     if cube.shape != (4, 4, 4):
         raise BnbError(f"occupancy must have shape (4, 4, 4) [layer, row, col], got {cube.shape}")
     if cube.dtype != np.bool_:
-        if not np.isin(cube, (0, 1)).all():
+        if not np.issubdtype(cube.dtype, np.number) or not np.isin(cube, (0, 1)).all():
             raise BnbError("occupancy must be boolean (or 0/1)")
         cube = cube.astype(np.bool_)
     return cube
@@ -35,10 +43,9 @@ def collectable(occupancy, min_exposed_sides: int = 2) -> np.ndarray:
     from bnb_sim.engine.cube import collectable_array
 
     cube = _as_cube(occupancy)
-    if not 0 <= int(min_exposed_sides) <= 4:
-        raise BnbError("min_exposed_sides must be between 0 and 4")
+    sides = _args.integer(min_exposed_sides, "min_exposed_sides", 0, 4)
     flat = np.ascontiguousarray(cube.reshape(64))
-    return collectable_array(flat, int(min_exposed_sides)).reshape(4, 4, 4)
+    return collectable_array(flat, sides).reshape(4, 4, 4)
 
 
 @lru_cache(maxsize=1)
@@ -49,10 +56,12 @@ def _table() -> np.ndarray:
 
 
 def _mask(board, value) -> int:
-    grid = np.asarray(board)
+    grid = _array(board, "board")
     if grid.shape != (3, 3):
         raise BnbError(f"board must have shape (3, 3), got {grid.shape}")
-    bits = (grid == value).reshape(9)
+    if np.ndim(value) != 0:
+        raise BnbError(f"value must be one value (a scalar), got {_args.show(value)}")
+    bits = np.broadcast_to(np.asarray(grid == value, dtype=bool), (3, 3)).reshape(9)
     return int(np.dot(bits.astype(np.int64), 1 << np.arange(9)))
 
 

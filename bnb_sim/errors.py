@@ -35,3 +35,7 @@ class PolicyError(BnbError):
 
 class RunError(BnbError):
     """A run directory is missing, not a run, corrupt, or would be overwritten."""
+
+
+class ArgumentTypeError(BnbError, TypeError):
+    """A Python API argument has the wrong type (a ``TypeError`` that is also a BnbError)."""

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from bnb_sim.errors import BnbError, PolicyError
+from bnb_sim import _args
+from bnb_sim.errors import ArgumentTypeError, BnbError, PolicyError
 from bnb_sim.runner.config import GameConfig
 
 PHASE_LABELS = {
@@ -43,10 +44,11 @@ class Game:
         from bnb_sim.engine.play import MEM_SIZE
         from bnb_sim.engine.play import new_game as kernel_new_game
 
-        if isinstance(game_index, bool) or not isinstance(game_index, int | np.integer):
-            raise BnbError(f"game index must be an integer, got {game_index!r}")
-        if not 0 <= int(game_index) < 2**62:
-            raise BnbError("game index must be between 0 and 2**62")
+        if not isinstance(config, GameConfig):
+            raise ArgumentTypeError(
+                f"config must be a GameConfig, got {type(config).__name__} (or use new_game)"
+            )
+        _args.integer(game_index, "game index", 0, 2**62 - 1)
         self.config = config
         self.game_index = int(game_index)
         self._k, self._ft, self._kinds, self._params, self._plugins = config.kernel_inputs
@@ -74,10 +76,14 @@ class Game:
 
         return PHASE_NAMES[int(self._pub[C_PHASE])]
 
+    def _seat(self, seat) -> int:
+        """A seat number checked against the table (kernels index arrays by it unchecked)."""
+        return _args.integer(seat, "seat", 0, self.n_players - 1)
+
     def player_of_seat(self, seat: int) -> int:
         from bnb_sim.engine.state import C_ROTATION
 
-        return (seat + int(self._pub[C_ROTATION])) % self.n_players
+        return (self._seat(seat) + int(self._pub[C_ROTATION])) % self.n_players
 
     def policy_of_seat(self, seat: int):
         return self.config.policies[self.player_of_seat(seat)]
@@ -136,6 +142,8 @@ class Game:
         from bnb_sim.engine.legal import is_legal, legal_bits
         from bnb_sim.engine.play import seat_decision
         from bnb_sim.engine.state import N_ACTIONS, P_SIZE
+        from bnb_sim.policies.kinds import PLUGIN
+        from bnb_sim.policies.plugin import PLUGIN_RAISED
 
         if self.is_over():
             raise BnbError("the game is over")
@@ -143,6 +151,10 @@ class Game:
         player = self.player_of_seat(seat)
         mask, pass_ok = legal_bits(self._pub, self._k)
         mask = np.uint64(mask)  # numba hands a uint64 back as a Python int
+        is_plugin = self.config.policies[player].kind == PLUGIN
+        # a plugin may raise: keep what it can change, to replay the call from Python
+        before = (self._rng.copy(), self._mem[seat].copy()) if is_plugin else None
+        obs_buf, legal_buf = np.zeros(P_SIZE, np.int64), np.zeros(N_ACTIONS, np.bool_)
         action = seat_decision(
             self._pub,
             self._hid,
@@ -153,11 +165,14 @@ class Game:
             self._params,
             self._plugins,
             self._mem,
-            np.zeros(P_SIZE, np.int64),
-            np.zeros(N_ACTIONS, np.bool_),
+            obs_buf,
+            legal_buf,
             mask,
             pass_ok,
         )
+        if is_plugin and action == PLUGIN_RAISED:
+            self._rng[:], self._mem[seat] = before
+            self._raise_plugin_error(seat, player, obs_buf, legal_buf)
         if not is_legal(mask, pass_ok, action):
             raise PolicyError(
                 f"policy '{self.config.policies[player].label}' (seat {seat}) made an illegal "
@@ -165,8 +180,39 @@ class Game:
             )
         return int(action)
 
+    def _raise_plugin_error(self, seat, player, obs_buf, legal_buf) -> None:
+        """Call the plugin of ``seat`` again, from Python, on the inputs it raised on: numba
+        re-raises the exception there with its message (a cfunc cannot pass it on)."""
+        from bnb_sim.engine.layout import RNG_POLICY
+        from bnb_sim.engine.state import P_SIZE
+        from bnb_sim.policies.plugin import first_line, plugin_dispatcher
+        from bnb_sim.policies.registry import load_plugin
+
+        spec = self.config.policies[player]
+        decide = plugin_dispatcher(spec.plugin, load_plugin(spec.plugin))
+        obs_buf[:] = self._pub[:P_SIZE]  # the plugin may have written into its copy
+        where = f"policy plugin '{spec.plugin}' (policy '{spec.label}', seat {seat})"
+        try:
+            decide(
+                obs_buf,
+                legal_buf,
+                self._k,
+                self._rng[RNG_POLICY + seat],
+                self._params[player],
+                self._mem[seat],
+            )
+        except Exception as exc:
+            raise PolicyError(
+                f"{where} raised {first_line(exc)} in game {self.game_index} (phase {self.phase})"
+            ) from None
+        raise PolicyError(
+            f"{where} raised an exception in game {self.game_index} (phase {self.phase}); "
+            "called again from Python it did not (does it keep state between calls?)"
+        )
+
     def play(self, max_decisions: int = 100_000) -> Game:
         """Let the policies play to the end."""
+        max_decisions = _args.integer(max_decisions, "max_decisions", 1, 10**8)
         for _ in range(max_decisions):
             if self.is_over():
                 return self
@@ -194,7 +240,7 @@ class Game:
         """The flat observation of ``seat`` (default: the current seat), as a policy sees it."""
         from bnb_sim.engine.observation import prepare_observation
 
-        seat = self.current_seat if seat is None else int(seat)
+        seat = self.current_seat if seat is None else self._seat(seat)
         pub = self._pub.copy()
         prepare_observation(pub, self._hid, seat)
         return pub

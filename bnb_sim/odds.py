@@ -15,7 +15,6 @@ Importing this module does not import numba; the kernels load on first use.
 from __future__ import annotations
 
 import math
-import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ from bnb_sim.errors import SpecError
 
 MAX_PILE_TOKENS = 64
 MAX_SIMULATE = 10_000_000
+MAX_HEARTS = 10**6  # far above any mob; keeps the kernels' int64 arithmetic exact
 ODDS_STREAM = 0x0DD5  # RNG stream id of the Monte Carlo combat estimator
 _Z95 = 1.959963984540054
 
@@ -58,11 +58,11 @@ def get_components(components: Any) -> Any:
 
             _DEFAULT_COMPONENTS.append(load_components(None))
         return _DEFAULT_COMPONENTS[0]
-    if isinstance(components, (str, os.PathLike)):
-        from bnb_sim.components import load_components
+    from bnb_sim.components import Components, load_components
 
-        return load_components(components)
-    return components
+    if isinstance(components, Components):
+        return components
+    return load_components(components)  # a path or a list of paths; refuses anything else
 
 
 def _fight_reveal(comps: Any) -> int:
@@ -87,8 +87,8 @@ def _is_int(value: Any) -> bool:
 
 
 def _check_hearts(hearts: Any) -> int:
-    if not _is_int(hearts) or hearts < 1:
-        raise SpecError(f"hearts must be a positive integer, got {hearts!r}")
+    if not _is_int(hearts) or not 1 <= hearts <= MAX_HEARTS:
+        raise SpecError(f"hearts must be an integer from 1 to {MAX_HEARTS:,}, got {_show(hearts)}")
     return int(hearts)
 
 
@@ -173,9 +173,12 @@ def parse_pile(spec: Any, comps: Any = None) -> np.ndarray:
         array = np.asarray(spec)
         if array.shape != (n_types,) or not np.issubdtype(array.dtype, np.integer):
             raise SpecError(f"pile: expected {n_types} integer counts (one per token type)")
-        if (array < 0).any():
+        # compare before casting: a uint64 2**64-1 would become -1 as int64
+        if np.issubdtype(array.dtype, np.signedinteger) and (array < 0).any():
             raise SpecError("pile: token counts must not be negative")
-        counts[:] = array
+        if (array > MAX_PILE_TOKENS).any():
+            raise SpecError(f"pile: a token count is more than the limit of {MAX_PILE_TOKENS}")
+        counts[:] = array  # each count <= 64 now, so neither the cast nor the sum overflows
     else:
         raise SpecError(f"pile: expected a spec string or a mapping, got {type(spec).__name__}")
     total = int(counts.sum())

@@ -16,6 +16,7 @@ import datetime as _dt
 import os
 import platform
 import re
+import stat
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata, resources
@@ -300,6 +301,7 @@ def _slug_ok(name: str) -> bool:
 
 def _components(source: str, where: str, base_dir: Path, files: list[str], overrides: dict):
     from bnb_sim.components import load_components
+    from bnb_sim.errors import ComponentError
 
     resolved = []
     for f in files:
@@ -307,7 +309,10 @@ def _components(source: str, where: str, base_dir: Path, files: list[str], overr
         if not path.is_absolute():
             path = base_dir / path
         resolved.append(str(path))
-    comps = load_components(resolved)
+    try:
+        comps = load_components(resolved)
+    except ComponentError as exc:  # it names the component file and key; add ours
+        raise BnbError(f"{source}: {where}.components: {exc}") from None
     if overrides:
         comps = comps.with_values(overrides, origin=f"{source}: {where}.set")
     return comps, resolved
@@ -442,7 +447,7 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
             overrides = r.mapping("set") if kind != "sweep" else {}
             comps, resolved = _components(source, where, base_dir, files, overrides)
             common.update(components=comps, component_files=resolved, overrides=overrides)
-            items.append(_item(kind, r, common, comps, bootstrap))
+            items.append(_item(kind, r, common, comps, bootstrap, base_dir))
     if not items:
         raise BnbError(
             f"{source}: declares nothing to run (add [[simulation]], [[tournament]], "
@@ -453,7 +458,30 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
     return Experiment(title, description, seed, threads, bootstrap, items, source)
 
 
-def _item(kind: str, r: _Reader, common: dict, comps, bootstrap: int):
+def _run_dir(r: _Reader, base_dir: Path) -> str | None:
+    """``run_dir``, resolved against the experiment file's folder and checked now (before
+    anything plays): it may be new, an empty folder, or a run folder (then it is resumed)."""
+    from bnb_sim.runner.storage import META_NAME
+
+    text = r.str("run_dir", None)
+    if text is None:
+        return None
+    path = Path(text).expanduser()
+    if not path.is_absolute():
+        path = base_dir / path
+    path = Path(os.path.normpath(path))
+    if path.exists() and not path.is_dir():
+        r.fail("run_dir", f"{path} exists and is not a folder")
+    if path.is_dir() and not (path / META_NAME).is_file() and any(path.iterdir()):
+        r.fail(
+            "run_dir",
+            f"{path} is a non-empty folder that is not a run; give a new or empty folder "
+            "(an existing run folder is resumed)",
+        )
+    return str(path)
+
+
+def _item(kind: str, r: _Reader, common: dict, comps, bootstrap: int, base_dir: Path):
     where, source = r.where, r.source
     if kind == "tune":
         from bnb_sim.tune.experiment_item import parse_tune_item
@@ -467,15 +495,17 @@ def _item(kind: str, r: _Reader, common: dict, comps, bootstrap: int):
             players=players,
             policies=_policies(source, where, r.str_list("policies", _REQUIRED), players),
             seating=common["readings"].get("seating", "rotate"),
-            run_dir=r.str("run_dir", None),
+            run_dir=_run_dir(r, base_dir),
         )
     if kind == "tournament":
         players = _players(r, 2)
         policies = _policies(source, where, r.str_list("policies", _REQUIRED), None)
         from bnb_sim.analysis.tournament import schedule
+        from bnb_sim.policies.registry import check_distinct, parse_policy
 
         try:
             schedule(policies, players)
+            check_distinct([parse_policy(p) for p in policies], "tournament")
         except BnbError as exc:
             raise BnbError(f"{source}: {where}: {exc}") from None
         anchor = r.str("anchor", "auto")
@@ -566,6 +596,8 @@ def load_experiment(path: str | os.PathLike) -> Experiment:
     try:
         if path.is_dir():
             raise BnbError(f"{path}: is a folder, not an experiment file")
+        if path.exists() and not stat.S_ISREG(path.stat().st_mode):  # a FIFO would hang
+            raise BnbError(f"{path}: not a regular file")
         if path.stat().st_size > MAX_FILE_BYTES:
             raise BnbError(f"{path}: larger than 1 MiB; not an experiment file")
         text = path.read_text(encoding="utf-8")

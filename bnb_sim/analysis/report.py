@@ -33,7 +33,7 @@ import pandas as pd
 
 from bnb_sim.analysis import plots, tables
 from bnb_sim.analysis.stats import Rate, balance_metric, first_player_advantage, num_digits
-from bnb_sim.errors import BnbError
+from bnb_sim.errors import ArgumentTypeError, BnbError
 
 ESTIMATED_KEYS_SHOWN = 12
 
@@ -372,7 +372,7 @@ def overview_section(
     section = Section("Overview")
     params = meta.get("params", {}) or {}
     n_games = len(games)
-    planned = params.get("games")
+    planned = params.get("games", n_games)  # frames without run.json: nothing was planned
     policies = params.get("policies") or tables.policies_in(seats)
     of_planned = f" of {planned:,} planned" if isinstance(planned, int) else ""
     rows = [
@@ -1047,6 +1047,8 @@ def write_report(
         )
     else:
         seats, games, meta = check_report_input(run)
+    if not isinstance(out_dir, str | os.PathLike) or not os.fspath(out_dir):
+        raise ArgumentTypeError(f"out_dir must be a non-empty path, got {out_dir!r}")
     check_writable(out_dir)  # fail before the long part; nothing is created until the end
     builder = build_simulate_report(seats, games, meta, title, source)
     return builder.write(out_dir)
@@ -1063,7 +1065,7 @@ def check_report_input(run: Any) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, 
     naming the problem (not a pair or triple of frames, no rows, a missing column, missing
     values in a needed column, a meta that is not a mapping). ``meta`` may be None."""
     if not isinstance(run, (tuple, list)) or len(run) not in (2, 3):
-        raise BnbError(
+        raise ArgumentTypeError(
             "write_report: give a run directory or a (seats, games[, meta]) tuple, "
             f"got {type(run).__name__}"
         )
@@ -1073,7 +1075,8 @@ def check_report_input(run: Any) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, 
         ("games", games, REQUIRED_GAME_COLUMNS),
     ):
         if not isinstance(frame, pd.DataFrame):
-            raise BnbError(f"write_report: {name} must be a DataFrame, got {type(frame).__name__}")
+            kind = type(frame).__name__
+            raise ArgumentTypeError(f"write_report: {name} must be a DataFrame, got {kind}")
         if not len(frame):
             raise BnbError(f"write_report: the {name} frame has no rows")
         missing = [c for c in required if c not in frame.columns]
@@ -1087,7 +1090,8 @@ def check_report_input(run: Any) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, 
     if meta is None:
         meta = {}
     if not isinstance(meta, Mapping):
-        raise BnbError(f"write_report: meta must be a mapping or None, got {type(meta).__name__}")
+        kind = type(meta).__name__
+        raise ArgumentTypeError(f"write_report: meta must be a mapping or None, got {kind}")
     meta = {k: v for k, v in meta.items() if not (k in _META_OBJECTS and v is None)}
     for key in _META_OBJECTS:
         if key in meta and not isinstance(meta[key], Mapping):

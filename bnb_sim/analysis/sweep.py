@@ -176,13 +176,15 @@ def build_variants(
         if total > max_variants:
             raise BnbError(
                 f"sweep: {' x '.join(str(len(v)) for _, v in sets)} = {total} variants; "
-                f"the limit is {max_variants} (use fewer values, or --zip)"
+                f"the limit is {max_variants} besides the baseline (use fewer values, or --zip)"
             )
         combos = list(itertools.product(*[v for _, v in sets]))
     else:
         raise BnbError(f"sweep: mode must be 'grid' or 'zip', got '{mode}'")
     if len(combos) > max_variants:
-        raise BnbError(f"sweep: {len(combos)} variants; the limit is {max_variants}")
+        raise BnbError(
+            f"sweep: {len(combos)} variants; the limit is {max_variants} besides the baseline"
+        )
     base_values = {p: _lookup(base.data, p) for p in paths}
     variants: list[Variant] = []
     baseline: Variant | None = None

@@ -111,18 +111,17 @@ def schedule(policies: Sequence[str], players: int) -> list[tuple[str, ...]]:
     players = int(players)
     if players < 2:
         raise BnbError(f"tournament: players must be at least 2, got {players}")
-    if len(labels) >= players:
-        combos = list(itertools.combinations(labels, players))
-    else:
-        combos = [
-            c for c in itertools.combinations_with_replacement(labels, players) if len(set(c)) > 1
-        ]
-    if len(combos) * players > MAX_SEATINGS:
+    from bnb_sim.runner.budget import tournament_tables
+
+    tables = tournament_tables(len(labels), players)  # counted, not built (it can be huge)
+    if tables * players > MAX_SEATINGS:
         raise BnbError(
-            f"tournament: {len(combos)} combinations x {players} seatings is more than "
+            f"tournament: {tables:,} combinations x {players} seatings is more than "
             f"{MAX_SEATINGS}; use fewer policies"
         )
-    return combos
+    if len(labels) >= players:
+        return list(itertools.combinations(labels, players))
+    return [c for c in itertools.combinations_with_replacement(labels, players) if len(set(c)) > 1]
 
 
 def seatings(combo: Sequence[str]) -> list[tuple[str, ...]]:

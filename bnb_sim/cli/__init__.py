@@ -96,8 +96,19 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="bnb")
-def cli() -> None:
+@click.option(
+    "--plugin-debug",
+    is_flag=True,
+    help="Compile policy plugins with bounds checking: an out-of-bounds index in a plugin "
+    "stops the run with one line instead of corrupting memory (slower; also "
+    "BNB_PLUGIN_DEBUG=1).",
+)
+def cli(plugin_debug: bool) -> None:
     """bnb-sim: a Monte Carlo strategy analyzer for Minecraft: Builders & Biomes."""
+    if plugin_debug:
+        import os
+
+        os.environ["BNB_PLUGIN_DEBUG"] = "1"  # read where plugins compile (also in workers)
 
 
 def main(argv: list[str] | None = None) -> None:

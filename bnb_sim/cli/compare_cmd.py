@@ -13,6 +13,7 @@ from bnb_sim.cli.options import (
     other_game_handler,
     out_option,
     policy_options,
+    yes_option,
 )
 from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progress_printer
 from bnb_sim.errors import BnbError
@@ -65,6 +66,7 @@ from bnb_sim.errors import BnbError
 @out_option(None, "Also write a report (md, html, summary.json) into this folder.")
 @components_option
 @play_options
+@yes_option
 def compare(
     a,
     b,
@@ -83,6 +85,7 @@ def compare(
     threads,
     readings,
     quiet,
+    yes,
     game=None,
     **game_specific,
 ) -> None:
@@ -90,10 +93,9 @@ def compare(
     seats swapped or the same seat against the same opponents; the run stops by the SPRT
     decision, the precision target or --max-games, and prints the verdict, the difference
     with its 95% interval, n and the stopping reason."""
-    if policies is not None and a is None and len(policies) == 2:
-        a, b = policies
+    named = policies if policies is not None and a is None and len(policies) == 2 else (a, b)
     if other_game_handler(
-        click.get_current_context(), "compare", game, a=a, b=b, opponents=opponents
+        click.get_current_context(), "compare", game, a=named[0], b=named[1], opponents=opponents
     ):
         return
     from bnb_sim.analysis.compare import (
@@ -105,6 +107,7 @@ def compare(
     from bnb_sim.analysis.report import _jsonable
     from bnb_sim.analysis.tournament import split_policy_list
     from bnb_sim.policies.registry import parse_policy
+    from bnb_sim.runner.budget import confirm_games
     from bnb_sim.runner.experiments import design_readings, run_compare
 
     # bad input fails before any game is played or any folder is made
@@ -115,6 +118,12 @@ def compare(
     if a is None or b is None:
         raise BnbError("compare: name the two policies: bnb compare A B (or --policy A --policy B)")
     make_rule(tuple(sprt) if sprt else None, precision, alpha, beta)
+    if not sprt:  # --alpha/--beta set the SPRT's errors only; silently ignored they mislead
+        ctx = click.get_current_context()
+        for name in ("alpha", "beta"):
+            if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE:
+                raise BnbError(f"compare: --{name} applies to --sprt only (--precision uses 95%)")
+    confirm_games(max_games, "compare", yes=yes)
     opponent_list = split_policy_list(opponents) if opponents else []
     for spec in [a, b, *opponent_list]:
         parse_policy(spec)
@@ -141,6 +150,7 @@ def compare(
         readings=readings,
         threads=threads,
         progress=progress_printer(quiet or as_json),
+        yes=yes,
     )
     if as_json:
         click.echo(json.dumps(_jsonable(compare_summary(result)), indent=2))

@@ -123,7 +123,7 @@ def _table_text(rows: list[Any], detonate: dict[str, int]) -> str:
     metavar="SPEC",
     help="Weapon pile, e.g. 'stone_sword,wooden_sword,potato*3,bow*2,tnt' (names or aliases).",
 )
-@click.option("--hearts", type=int, default=None, help="Mob hearts to beat (a positive integer).")
+@click.option("--hearts", type=int, default=None, help="Mob hearts to beat (1 to 1,000,000).")
 @click.option(
     "--mob",
     default=None,

@@ -55,6 +55,15 @@ def components_option(func):
     )(func)
 
 
+class OutPath(click.Path):
+    """A folder path that must not be empty: ``--out ''`` would silently mean "."."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip():
+            self.fail("must not be empty", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def _remember_force(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
     ctx.meta[_FORCE] = value
     return value
@@ -76,7 +85,7 @@ def out_option(default: str | None, help: str):
         return click.option(
             "--out",
             "-o",
-            type=click.Path(path_type=Path),
+            type=OutPath(path_type=Path),
             default=None if default is None else Path(default),
             show_default=default is not None,
             help=help,
@@ -315,3 +324,13 @@ def other_game_handler(ctx: click.Context, command: str, game, **resolved) -> bo
     defaults = defaults | raw_defaults
     handler(**params, defaults=defaults)
     return True
+
+
+def yes_option(func):
+    """Decorator: ``--yes`` -> a ``yes`` argument (play more games than the threshold)."""
+    return click.option(
+        "--yes",
+        is_flag=True,
+        help="Play even if the command's games in all are more than 100,000,000 "
+        "(counted before anything plays).",
+    )(func)

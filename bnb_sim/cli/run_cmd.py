@@ -21,6 +21,7 @@ from bnb_sim.cli.options import (
     readings_option,
     refuse_overwrite,
     write_template,
+    yes_option,
 )
 from bnb_sim.errors import BnbError
 
@@ -77,13 +78,25 @@ def progress_printer(quiet: bool):
 
 def prepare_out(out: Path) -> Path:
     """Refuse a non-empty folder without --force, and create the report folder now, so a bad
-    --out fails before the games are played."""
+    --out fails before the games are played; a folder made here that is still empty when
+    the command ends (it failed) is removed."""
     refuse_overwrite(out)
+    created = not out.exists()
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BnbError(f"{out}: cannot write the report there ({exc.strerror or exc})") from None
+    ctx = click.get_current_context(silent=True)
+    if created and ctx is not None:
+        ctx.call_on_close(lambda: _remove_if_empty(out))
     return out
+
+
+def _remove_if_empty(folder: Path) -> None:
+    try:
+        folder.rmdir()  # only succeeds on an empty folder
+    except OSError:
+        pass
 
 
 def echo_written(written: dict, as_json: bool = False) -> None:
@@ -122,6 +135,7 @@ def command_line() -> str:
     is_flag=True,
     help="Print a commented, valid experiment file to start from (or write it to --out FILE).",
 )
+@yes_option
 def run(
     experiment_file: Path | None,
     builtin: str | None,
@@ -130,6 +144,7 @@ def run(
     quiet: bool,
     as_json: bool,
     template: bool,
+    yes: bool,
 ) -> None:
     """Run the simulations, tournaments, sweeps and comparisons of EXPERIMENT (a TOML file,
     see docs/experiments.md) and write one report: report.html, report.md, PNGs and
@@ -149,6 +164,9 @@ def run(
         raise BnbError("run: give an EXPERIMENT file or --builtin NAME (one of them)")
     path = builtin_path(builtin) if builtin else experiment_file
     experiment = load_experiment(path)
+    from bnb_sim.runner.budget import confirm_games, experiment_games
+
+    confirm_games(experiment_games(experiment), f"run: {path}", yes=yes)
     if out is None:
         out = Path("reports") / (builtin or Path(path).stem)
     prepare_out(out)
@@ -157,7 +175,7 @@ def run(
 
     from bnb_sim.runner.experiments import run_experiment
 
-    outcomes = run_experiment(experiment, threads=threads, progress=say)
+    outcomes = run_experiment(experiment, threads=threads, progress=say, yes=yes)
     from bnb_sim.analysis.experiment import build_experiment_report
 
     builder = build_experiment_report(

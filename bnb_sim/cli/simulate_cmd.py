@@ -12,8 +12,8 @@ from pathlib import Path
 
 import click
 
-from bnb_sim.cli.options import _load as _load_components
 from bnb_sim.cli.options import (
+    OutPath,
     cli_readings,
     complete_policy,
     game_option,
@@ -21,6 +21,7 @@ from bnb_sim.cli.options import (
     other_game_handler,
     readings_option,
 )
+from bnb_sim.cli.options import _load as _load_components
 
 # Same as bnb_sim.runner.simulate.MAX_GAMES_WITHOUT_YES (kept here to avoid the import).
 MAX_GAMES_WITHOUT_YES = 100_000_000
@@ -57,7 +58,7 @@ def _components(ctx: click.Context, param: click.Parameter, value: tuple[str, ..
     "--out",
     "-o",
     "out",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=OutPath(path_type=Path, file_okay=False),
     required=True,
     help="Run directory to write (Parquet parts + run.json).",
 )

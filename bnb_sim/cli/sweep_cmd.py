@@ -12,6 +12,7 @@ from bnb_sim.cli.options import (
     other_game_handler,
     out_option,
     policy_options,
+    yes_option,
 )
 from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progress_printer
 
@@ -52,6 +53,7 @@ from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progres
 @play_options
 @out_option("reports/sweep", "Report folder (created if needed).")
 @json_option
+@yes_option
 def sweep(
     sets,
     zip_mode,
@@ -65,6 +67,7 @@ def sweep(
     quiet,
     out,
     as_json,
+    yes,
     game=None,
     **game_specific,
 ) -> None:
@@ -80,11 +83,13 @@ def sweep(
         parse_set_option,
     )
     from bnb_sim.analysis.tournament import split_policy_list
+    from bnb_sim.runner.budget import confirm_games
     from bnb_sim.runner.experiments import design_readings, run_sweep
 
     parsed = [parse_set_option(s) for s in sets]
     mode = "zip" if zip_mode else "grid"
     variants = build_variants(components, parsed, mode)  # bad paths fail here, before playing
+    confirm_games(len(variants) * games, "sweep", yes=yes)
     policy_list = split_policy_list(policies)[:players]
     design_readings(readings, None, seating="rotate", what="sweep")
     prepare_out(out)
@@ -99,6 +104,7 @@ def sweep(
         threads=threads,
         variants=variants,
         progress=progress_printer(quiet),
+        yes=yes,
     )
     written = build_sweep_report(result).write(out)
     if not as_json:

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import click
 
-from bnb_sim.cli.options import components_option, json_option, out_option, policy_options
+from bnb_sim.cli.options import (
+    components_option,
+    json_option,
+    out_option,
+    policy_options,
+    yes_option,
+)
 from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progress_printer
 
 
@@ -15,10 +21,11 @@ from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progres
 )
 @click.option(
     "--games",
-    type=click.IntRange(1, 10_000_000),
+    type=click.IntRange(2, 10_000_000),
     default=1000,
     show_default=True,
-    help="Seeds: every seating of every table plays game indices 0..N-1.",
+    help="Seeds: every seating of every table plays game indices 0..N-1 (at least 2, for "
+    "the bootstrap over seeds).",
 )
 @click.option(
     "--bootstrap",
@@ -37,6 +44,7 @@ from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progres
 @play_options
 @out_option("reports/tournament", "Report folder (created if needed).")
 @json_option
+@yes_option
 def tournament(
     policies,
     players,
@@ -50,6 +58,7 @@ def tournament(
     quiet,
     out,
     as_json,
+    yes,
 ) -> None:
     """Every combination of PLAYERS policies, each in all its seatings on the same seeds; a
     head-to-head matrix, Bradley-Terry Elo ratings with bootstrap intervals over seeds, win
@@ -63,14 +72,18 @@ def tournament(
         split_policy_list,
     )
     from bnb_sim.errors import BnbError
-    from bnb_sim.policies.registry import parse_policy
+    from bnb_sim.policies.registry import check_distinct, parse_policy
+    from bnb_sim.runner.budget import confirm_games, tournament_games
     from bnb_sim.runner.experiments import design_readings, run_tournament
 
     if not policies:
         raise BnbError("tournament: name the entrants with --policy (repeat it) or --policies")
     specs = split_policy_list(policies)
-    schedule([parse_policy(p).label for p in specs], players)  # bad input fails before play
+    parsed = [parse_policy(p) for p in specs]
+    schedule([p.label for p in parsed], players)  # bad input fails before play
+    check_distinct(parsed, "tournament")
     design_readings(readings, None, seating="fixed", what="tournament")
+    confirm_games(tournament_games(len(specs), players, games), "tournament", yes=yes)
     prepare_out(out)
     result = run_tournament(
         specs,
@@ -83,6 +96,7 @@ def tournament(
         n_boot=bootstrap,
         anchor=None if anchor == "none" else anchor,
         progress=progress_printer(quiet),
+        yes=yes,
     )
     if as_json:
         echo_written(build_tournament_report(result).write(out), as_json=True)

@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from bnb_sim.cli.options import components_option
+from bnb_sim.components.loader import DEFAULT_LABEL
 
 FULL_PILE = (
     "wooden_sword,stone_sword*3,potato*3,iron_sword*4,diamond_sword*2,bow*2,hoe*2,pickaxe*2,tnt*2"
@@ -81,17 +82,65 @@ def _steps(components, plugins: bool) -> list[tuple[str, Any]]:
     if plugins:
         from bnb_sim.policies.registry import plugin_names
 
+        files = [f for f in comps.files if f != DEFAULT_LABEL] if components is not None else []
         for name in plugin_names():
-
-            def plugin(name: str = name) -> None:
-                from bnb_sim.runner.batch import play_block
-                from bnb_sim.runner.config import GameConfig
-
-                config = GameConfig.create(2, [name, "random"], components=components)
-                play_block(config, 0, 1, None)
-
-            steps.append((f"plugin policy '{name}'", plugin))
+            steps.append((f"plugin policy '{name}'", _plugin_step(name, files)))
     return steps
+
+
+#: A plugin's warm-up (compile and one game) gets this long in its own process.
+PLUGIN_TIMEOUT_S = 600
+
+
+def warm_plugin(name: str, files: list[str]) -> None:
+    """Compile plugin ``name`` and play one game with it (run in a child process)."""
+    from bnb_sim.runner.batch import play_block
+    from bnb_sim.runner.config import GameConfig
+
+    components = files or None
+    config = GameConfig.create(2, [name, "random"], components=components)
+    play_block(config, 0, 1, None)
+
+
+def _plugin_step(name: str, files: list[str]):
+    """Warm a plugin in a child process: plugins are native code, and one that crashes
+    (segfault), hangs or raises must not stop the warm-up of the others."""
+
+    def step() -> None:
+        import os
+        import signal
+        import subprocess
+        import sys
+
+        from bnb_sim.errors import BnbError
+
+        code = (
+            "import sys, json\n"
+            "from bnb_sim.cli.warmup_cmd import warm_plugin\n"
+            "from bnb_sim.errors import BnbError\n"
+            "try:\n"
+            "    warm_plugin(sys.argv[1], json.loads(sys.argv[2]))\n"
+            "except BnbError as exc:\n"
+            "    print(exc, file=sys.stderr); sys.exit(2)\n"
+        )
+        try:
+            proc = subprocess.run(
+                [sys.executable, "-c", code, name, json.dumps(files)],
+                capture_output=True,
+                text=True,
+                timeout=PLUGIN_TIMEOUT_S,
+                env=dict(os.environ),
+            )
+        except subprocess.TimeoutExpired:
+            raise BnbError(f"did not finish within {PLUGIN_TIMEOUT_S} s") from None
+        if proc.returncode < 0:
+            signame = signal.Signals(-proc.returncode).name
+            raise BnbError(f"the plugin crashed the process ({signame})")
+        if proc.returncode != 0:
+            lines = [line for line in proc.stderr.strip().splitlines() if line.strip()]
+            raise BnbError(lines[-1] if lines else f"exit code {proc.returncode}")
+
+    return step
 
 
 @click.command("warmup")

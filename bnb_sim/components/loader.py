@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from bnb_sim.components.validate import NOTE_KEYS, Origins, clean, is_complete, validate
-from bnb_sim.errors import ComponentError
+from bnb_sim.errors import ArgumentTypeError, ComponentError
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -122,10 +122,15 @@ def _as_paths(paths: PathArg | Iterable[PathArg] | None) -> list[PathArg]:
         return []
     if isinstance(paths, (str, os.PathLike)):
         return [paths]
+    if not isinstance(paths, (list, tuple)):  # a dict or a number is no list of files
+        raise ArgumentTypeError(
+            "components must be a path, a list of paths or None, got "
+            f"{type(paths).__name__} (in-memory data: components_from_dict)"
+        )
     out = list(paths)
     for p in out:
         if not isinstance(p, (str, os.PathLike)):
-            raise TypeError(f"component file paths must be str or PathLike, got {p!r}")
+            raise ArgumentTypeError(f"component file paths must be str or PathLike, got {p!r}")
     return out
 
 

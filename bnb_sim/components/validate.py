@@ -38,7 +38,7 @@ RULE_RANGES = {
     "blocks_per_collect": (1, 64),
     "explore_max_steps": (0, 8),
     "fight_reveal": (1, 64),
-    "min_exposed_sides": (0, 4),
+    "min_exposed_sides": (0, 4),  # and at most CORNER_SIDES (see _rules)
     "xp_track": (1, 1000),
     "players_min": (2, 4),
     "players_max": (2, 4),  # four player colours, four start positions of the engine
@@ -54,6 +54,10 @@ WEAPON_FIELDS = {
     "table_count": (0, 64),
 }
 MOB_HEARTS = (1, 64)
+# Side faces of a corner block of a full square layer (geometry, not a game number): the most
+# any block of the full top layer shows, so a larger min_exposed_sides lets no block be taken
+# (R-CUBE-1) and no game end.
+CORNER_SIDES = 2
 XP_RANGE = (0, 100)
 COPIES_RANGE = (0, 64)
 COST_RANGE = (1, 64)
@@ -343,13 +347,35 @@ def validate(data: object, origins: Origins) -> tuple[dict, list[Row]]:
     out["scoring"] = _scoring(c, top["scoring"], values)
     out["boards"] = _boards(c, top["boards"], values)
     _totals(c, out)
+    _column_names(c, out)
     return out, c.rows
+
+
+def _column_names(c: _Checker, d: dict) -> None:
+    """Mob species and building types name columns of the run files (``fights_X``,
+    ``built_T``, bnb_sim.columns); refuse a name whose column would overwrite another."""
+    from bnb_sim.columns import column_collisions
+
+    types = d["characteristics"]["type"]
+    for kind, name, column in column_collisions(list(d["mobs"]), types):
+        key = f"mobs.{name}" if kind == "mob" else f"characteristics.type.{types.index(name)}"
+        c.fail(
+            key,
+            f"{kind} name '{name}' would make the run-file column {column}; choose another name",
+        )
 
 
 def _rules(c: _Checker, value: object) -> dict:
     tbl = c.table(value, "rules")
     c.keys(tbl, "rules", tuple(RULE_RANGES) + ("provenance",), ("source", "reason"))
     out = {k: c.integer(tbl[k], f"rules.{k}", lo, hi) for k, (lo, hi) in RULE_RANGES.items()}
+    if out["min_exposed_sides"] > CORNER_SIDES:
+        c.fail(
+            "rules.min_exposed_sides",
+            f"is {out['min_exposed_sides']}, but a corner block of the full top layer has only "
+            f"{CORNER_SIDES} exposed sides: no block could ever be collected and no game could "
+            f"end (R-CUBE-1); use 0 to {CORNER_SIDES}",
+        )
     if out["players_min"] > out["players_max"]:
         c.fail(
             "rules.players_min",

@@ -47,6 +47,7 @@ from bnb_sim.engine.state import (
     PH_OVER,
     ST_ILLEGAL_ACTION,
     ST_INVARIANT,
+    ST_STOPPED,
     new_game_arrays,
     supply_total,
     xp_total,
@@ -68,11 +69,13 @@ def new_game(k, master, game_index, n_players):
 
 
 @njit(cache=True)
-def play_game(k, ft, kinds, params, plugins, master, game_index, n_players):
+def play_game(k, ft, kinds, params, plugins, master, game_index, n_players, stop):
     """Play one game to the end; returns ``(pub, hid)`` (``pub[C_STATUS]`` != 0 on error).
 
     ``kinds[p]``, ``params[p]`` and ``plugins[p]`` describe the policy of player ``p``; seat
-    ``s`` is played by player ``(s + rotation) % n`` (R-SETUP-4).
+    ``s`` is played by player ``(s + rotation) % n`` (R-SETUP-4). ``stop[0] != 0`` (set by the
+    Python layer on Ctrl-C or SIGTERM) ends the game before the next decision with status
+    ``ST_STOPPED``, so a slow plugin cannot keep the process from stopping.
     """
     pub, hid, rng = new_game(k, master, game_index, n_players)
     needs_memory = False
@@ -86,7 +89,7 @@ def play_game(k, ft, kinds, params, plugins, master, game_index, n_players):
     # buffers for the copies a plugin gets (built-in policies read pub in place)
     obs_buf = np.zeros(P_SIZE if has_plugin else 1, np.int64)
     legal_buf = np.zeros(N_ACTIONS if has_plugin else 1, np.bool_)
-    play_out(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf)
+    play_out(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, stop)
     return pub, hid
 
 
@@ -118,7 +121,7 @@ def seat_decision(
 
 
 @kernel
-def play_out(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf):
+def play_out(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, stop):
     """Ask the policies and apply their decisions until the game is over.
 
     Everything the loop reaches is a :data:`~bnb_sim._jit.kernel`: it works in the arrays it
@@ -128,6 +131,9 @@ def play_out(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_b
     """
     check = k[K_OPTS + OPT_CHECK] != 0
     while pub[C_PHASE] != PH_OVER:
+        if stop[0] != 0:
+            pub[C_STATUS] = ST_STOPPED
+            return
         mask, pass_ok = legal_bits(pub, k)
         action = seat_decision(
             pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, mask, pass_ok
@@ -238,10 +244,18 @@ def write_rows(pub, hid, k, row, seat_out, game_out):
     g[GAME_DECIDING_SEAT] = pub[C_SEAT]
 
 
-@njit(cache=True, parallel=True)
-def play_batch(k, ft, kinds, params, plugins, master, start, n_players, seat_out, game_out):
-    """Play games ``start .. start + len(game_out) - 1`` in parallel; fill the output rows."""
+@njit(cache=True, parallel=True, nogil=True)
+def play_batch(k, ft, kinds, params, plugins, master, start, n_players, seat_out, game_out, stop):
+    """Play games ``start .. start + len(game_out) - 1`` in parallel; fill the output rows.
+
+    It releases the GIL so that the Python layer can run it in a worker thread and keep
+    handling signals; a game not started (or cut short) after ``stop[0]`` was set gets status
+    ``ST_STOPPED`` and the caller discards the whole chunk.
+    """
     n_games = game_out.shape[0]
     for i in prange(n_games):
-        pub, hid = play_game(k, ft, kinds, params, plugins, master, start + i, n_players)
+        if stop[0] != 0:
+            game_out[i, GAME_STATUS] = ST_STOPPED
+            continue
+        pub, hid = play_game(k, ft, kinds, params, plugins, master, start + i, n_players, stop)
         write_rows(pub, hid, k, i, seat_out, game_out)

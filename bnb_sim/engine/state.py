@@ -137,6 +137,7 @@ ST_TURN_LIMIT = 1
 ST_ILLEGAL_ACTION = 2
 ST_INVARIANT = 3
 ST_STUCK = 4
+ST_STOPPED = 5  # the run was asked to stop (Ctrl-C, SIGTERM) before the game ended
 
 # ---- XP sources (columns of xp) ------------------------------------------------------
 XP_BUILDINGS = 0

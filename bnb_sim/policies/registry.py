@@ -18,6 +18,8 @@ by :meth:`PolicySpec.plugin_function`, i.e. when a game is actually played.
 from __future__ import annotations
 
 import math
+import stat
+import warnings
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -39,6 +41,9 @@ ENTRY_POINT_GROUP = "bnb_sim.policies"
 BUILTIN = ("random", "greedy", "heuristic")
 MAX_WEIGHT_FILE_BYTES = 64 * 1024
 MAX_PLUGIN_PARAMS = 256
+#: Largest |weight| of a built-in bot: the evaluation adds weighted terms of up to ~1e3, and
+#: 1e308-sized weights made it inf - inf = NaN (an illegal decision -1 partway through a run).
+MAX_WEIGHT = 1e6
 
 
 @dataclass(frozen=True)
@@ -80,8 +85,24 @@ class PolicySpec:
 
 
 def plugin_names() -> list[str]:
-    """Names registered under the ``bnb_sim.policies`` entry-point group (not imported)."""
-    return sorted({ep.name for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)})
+    """Names registered under the ``bnb_sim.policies`` entry-point group (not imported).
+
+    A plugin registered under a built-in name (``random``...) can never be chosen: it is
+    left out, with a warning that says so.
+    """
+    names = {ep.name for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    for name in sorted(names & set(BUILTIN)):
+        if name not in _SHADOW_WARNED:
+            _SHADOW_WARNED.add(name)
+            warnings.warn(
+                f"policy plugin '{name}' is shadowed by the built-in policy of that name and "
+                "cannot be used; rename its entry point",
+                stacklevel=2,
+            )
+    return sorted(names - set(BUILTIN))
+
+
+_SHADOW_WARNED: set[str] = set()
 
 
 def load_plugin(name: str):
@@ -121,6 +142,8 @@ def _read_toml(path: Path, where: str) -> dict:
     from bnb_sim.components.loader import tomllib  # tomllib, or tomli on Python 3.10
 
     try:
+        if not stat.S_ISREG(path.stat().st_mode):  # a FIFO or a device would hang or never end
+            raise PolicyError(f"{where}: {path} is not a regular file")
         if path.stat().st_size > MAX_WEIGHT_FILE_BYTES:
             raise PolicyError(f"{where}: file {path} is larger than 64 KiB")
         text = path.read_text(encoding="utf-8")
@@ -154,6 +177,8 @@ def parse_assignments(arg: str, names: list[str], where: str) -> dict[str, float
             if "=" not in part:
                 raise PolicyError(f"{where}: '{part}' is not NAME=VALUE (or a .toml file)")
             key, text = (s.strip() for s in part.split("=", 1))
+            if key in values:
+                raise PolicyError(f"{where}: weight '{key}' is given twice")
             values[key] = _parse_number(text, f"{where}: weight '{key}'")
     unknown = [key for key in values if key not in names]
     if unknown:
@@ -166,8 +191,12 @@ def parse_policy(spec: str) -> PolicySpec:
     if not isinstance(spec, str) or not spec.strip():
         raise PolicyError("a policy spec must be a non-empty string")
     spec = spec.strip()
-    name, _, arg = spec.partition(":")
+    name, colon, arg = spec.partition(":")
     where = f"policy '{spec}'"
+    if colon and not arg.strip():
+        raise PolicyError(
+            f"{where}: nothing after ':' (give NAME=VALUE,... or a .toml file, or drop the ':')"
+        )
     if name == "random":
         if arg:
             raise PolicyError(f"{where}: random takes no parameters")
@@ -180,6 +209,10 @@ def parse_policy(spec: str) -> PolicySpec:
         weights = dict(zip(HEURISTIC_WEIGHTS, HEURISTIC_DEFAULTS, strict=True))
         if arg:
             weights.update(parse_assignments(arg, list(HEURISTIC_WEIGHTS), where))
+        for key, value in weights.items():  # beyond this, sums of weighted terms overflow
+            if abs(value) > MAX_WEIGHT:
+                limit = f"{MAX_WEIGHT:g}"
+                raise PolicyError(f"{where}: weight '{key}' = {value:g} is outside ±{limit}")
         return PolicySpec(spec, HEURISTIC, tuple(weights[n] for n in HEURISTIC_WEIGHTS))
     if name in plugin_names():
         plugin = load_plugin(name)
@@ -199,3 +232,33 @@ def parse_policies(specs, n_players: int) -> tuple[PolicySpec, ...]:
         raise PolicyError(f"{len(specs)} policies for {n_players} players")
     parsed = [parse_policy(s) for s in specs]
     return tuple(parsed[i % len(parsed)] for i in range(n_players))
+
+
+def canonical_spec(spec: str) -> str:
+    """A spec written one way: numbers as floats, no spaces, names in order
+    (``heuristic: board=1`` and ``heuristic:board=1.0`` are the same entrant)."""
+    name, colon, arg = spec.strip().partition(":")
+    if not colon or arg.endswith(".toml") or "=" not in arg:
+        return spec.strip()
+    pairs = []
+    for part in arg.split(","):
+        key, _, text = (x.strip() for x in part.partition("="))
+        try:
+            text = repr(float(text))
+        except ValueError:
+            pass
+        pairs.append(f"{key}={text}")
+    return f"{name.strip()}:{','.join(sorted(pairs))}"
+
+
+def check_distinct(specs, what: str) -> None:
+    """Refuse one policy spec listed twice, however it is written."""
+    seen: dict[str, str] = {}
+    for spec in specs:
+        label = spec.label if isinstance(spec, PolicySpec) else str(spec)
+        key = canonical_spec(label)
+        if key in seen:
+            raise PolicyError(
+                f"{what}: '{seen[key]}' and '{label}' are the same policy spec; list it once"
+            )
+        seen[key] = label

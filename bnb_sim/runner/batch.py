@@ -7,49 +7,89 @@ the same rows.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pandas as pd
 
-from bnb_sim.columns import XP_SOURCES
+from bnb_sim.columns import STAT_COLUMNS as STATS
+from bnb_sim.columns import UNSTORED_STATS, XP_SOURCES
 from bnb_sim.errors import BnbError, PolicyError
 from bnb_sim.runner.config import GameConfig
 
 XP_COLUMNS = list(XP_SOURCES)
-STAT_COLUMNS = [
-    "mobs_defeated",
-    "buildings_built",
-    "weapons_taken",
-    "fights",
-    "fights_won",
-    "tnt_detonated",
-    "hunger_spent",
-    "turns",
-    "choice_a",
-    "choice_b",
-    "choice_c",
-    "blocks_collected",
-    "bonus_mobs_held",
-]
+STAT_COLUMNS = list(STATS)
 
 
 class GameFailed(BnbError):
     """A game could not finish (illegal decision, turn limit, broken invariant)."""
 
 
+#: After a stop request, how long to wait for the kernel to notice it (one decision of each
+#: thread's game; a plugin stuck inside one decision is left behind in its daemon thread).
+STOP_GRACE_SECONDS = 10.0
+_ACTIVE_STOPS: list[np.ndarray] = []
+
+
+def request_stop() -> None:
+    """Ask every batch kernel running in this process to stop before its next decision (for
+    signal handlers: a chunk cut short raises instead of returning rows)."""
+    for stop in list(_ACTIVE_STOPS):
+        stop[0] = 1
+
+
+def _run_kernel(kernel, args, stop: np.ndarray, threads: int | None) -> None:
+    """Run ``kernel(*args, stop)``; in the main thread, from a worker thread, so that Ctrl-C
+    and SIGTERM handlers keep running while it plays (numba holds signals until a kernel
+    returns). Any exception here sets ``stop`` and is re-raised once the
+    kernel has noticed (or after :data:`STOP_GRACE_SECONDS`)."""
+    from bnb_sim._jit import numba
+
+    count = None
+    if threads is not None:  # set_num_threads is per calling thread
+        count = max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS))
+    if threading.current_thread() is not threading.main_thread():
+        if count is not None:
+            numba.set_num_threads(count)
+        kernel(*args, stop)
+        return
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            if count is not None:
+                numba.set_num_threads(count)
+            kernel(*args, stop)
+        except BaseException as exc:  # handed to the main thread
+            failure.append(exc)
+
+    worker = threading.Thread(target=target, name="bnb-kernel", daemon=True)
+    _ACTIVE_STOPS.append(stop)
+    try:
+        worker.start()
+        while worker.is_alive():
+            worker.join(0.05)
+    except BaseException:
+        stop[0] = 1
+        worker.join(STOP_GRACE_SECONDS)
+        raise
+    finally:
+        _ACTIVE_STOPS.remove(stop)
+    if failure:
+        raise failure[0]
+
+
 def play_arrays(config: GameConfig, start: int, n: int, threads: int | None = None):
     """Raw int64 output of the batch kernel for games ``start .. start + n - 1``."""
-    from bnb_sim._jit import numba
     from bnb_sim.engine.play import N_GAME_COLUMNS, n_seat_columns, play_batch
 
     k, ft, kinds, params, plugins = config.kernel_inputs
     n_players = config.n_players
     seat_out = np.zeros((n * n_players, n_seat_columns(len(config.components.mob_names))), np.int64)
     game_out = np.zeros((n, N_GAME_COLUMNS), np.int64)
-    if threads is not None:
-        numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
-    play_batch(
-        k, ft, kinds, params, plugins, config.master, int(start), n_players, seat_out, game_out
-    )
+    stop = np.zeros(1, np.int64)
+    args = (k, ft, kinds, params, plugins, config.master, int(start), n_players, seat_out, game_out)
+    _run_kernel(play_batch, args, stop, threads)
     check_status(config, start, game_out)
     return seat_out, game_out
 
@@ -59,6 +99,7 @@ def check_status(config: GameConfig, start: int, game_out: np.ndarray) -> None:
     from bnb_sim.engine import play as P
     from bnb_sim.engine import state as S
     from bnb_sim.engine.invariants import INVARIANT_MESSAGES
+    from bnb_sim.policies.plugin import PLUGIN_RAISED
 
     bad = np.flatnonzero(game_out[:, P.GAME_STATUS] != S.ST_OK)
     if bad.size == 0:
@@ -69,16 +110,37 @@ def check_status(config: GameConfig, start: int, game_out: np.ndarray) -> None:
     info = int(game_out[row, P.GAME_STATUS_INFO])
     if status == S.ST_TURN_LIMIT:
         raise GameFailed(f"game {game} did not end within {config.max_turns} turns")
+    if status == S.ST_STOPPED:
+        raise KeyboardInterrupt  # a stop request cut the chunk short; its rows are dropped
     if status == S.ST_ILLEGAL_ACTION:
         seat = int(game_out[row, P.GAME_DECIDING_SEAT])
         player = (seat + int(game_out[row, P.GAME_ROTATION])) % config.n_players
         label = config.policies[player].label
+        if info == PLUGIN_RAISED:
+            _replay_plugin_error(config, game, seat, label)
         raise PolicyError(
             f"policy '{label}' (seat {seat}) made an illegal decision {info} in game {game}"
         )
     if status == S.ST_INVARIANT:
         raise GameFailed(f"game {game}: invariant broken: {INVARIANT_MESSAGES.get(info, info)}")
     raise GameFailed(f"game {game} failed with status {status}")
+
+
+def _replay_plugin_error(config: GameConfig, game: int, seat: int, label: str) -> None:
+    """A plugin raised inside the kernel: replay that game with the Game API, which calls the
+    plugin from Python at the failing decision and raises PolicyError with its exception."""
+    from bnb_sim.game import Game
+
+    try:
+        Game(config, game).play()
+    except PolicyError:
+        raise
+    except BnbError:
+        pass
+    raise PolicyError(
+        f"policy '{label}' (seat {seat}) raised an exception in game {game}; replayed, the "
+        "game did not fail again (does the plugin keep state between calls?)"
+    )
 
 
 def frames(config: GameConfig, start: int, seat_out: np.ndarray, game_out: np.ndarray):
@@ -107,7 +169,7 @@ def frames(config: GameConfig, start: int, seat_out: np.ndarray, game_out: np.nd
         if name.startswith("choice_"):
             characteristic = comps.characteristics["abc".index(name[-1])]
             seats[name] = pd.Categorical.from_codes(column, comps.values[characteristic])
-        elif name not in ("blocks_collected", "bonus_mobs_held"):
+        elif name not in UNSTORED_STATS:
             seats[name] = column.astype(np.int16)
     seats["rank"] = seat_out[:, P.SEAT_RANK].astype(np.int8)
     seats["won"] = seat_out[:, P.SEAT_WON].astype(bool)

@@ -15,7 +15,7 @@ import numpy as np
 
 from bnb_sim import readings as R
 from bnb_sim.components import Components, load_components
-from bnb_sim.errors import BnbError
+from bnb_sim.errors import ArgumentTypeError, BnbError
 from bnb_sim.policies.registry import PolicySpec, parse_policies
 
 VARIANTS = ("standard", "beginner")
@@ -52,6 +52,26 @@ class GameConfig:
     extra: dict = field(default_factory=dict, compare=False)
 
     def __post_init__(self):
+        from bnb_sim import _args
+
+        if not isinstance(self.components, Components):
+            raise ArgumentTypeError(
+                f"components must be a Components object, got {type(self.components).__name__} "
+                "(GameConfig.create also takes a path or None)"
+            )
+        if not isinstance(self.policies, tuple) or not all(
+            isinstance(p, PolicySpec) for p in self.policies
+        ):
+            raise ArgumentTypeError(
+                "policies must be a tuple of PolicySpec (GameConfig.create takes spec strings "
+                "such as 'random')"
+            )
+        for name in ("check", "log"):
+            object.__setattr__(self, name, _args.boolean(getattr(self, name), name))
+        seed = _args.integer(self.seed, "seed", 0, MAX_SEED)
+        object.__setattr__(self, "seed", seed)
+        turns = _args.integer(self.max_turns, "max_turns", 1, 100_000)
+        object.__setattr__(self, "max_turns", turns)
         n = len(self.policies)
         low, high = self.components.rule("players_min"), self.components.rule("players_max")
         if not low <= n <= high:
@@ -59,12 +79,6 @@ class GameConfig:
         if not isinstance(self.readings, R.Readings):  # a mapping of name -> value
             object.__setattr__(self, "readings", R.resolve(self.readings, players=n))
         self.readings.check_players(n)
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int | np.integer):
-            raise BnbError(f"seed must be an integer, got {self.seed!r}")
-        if not 0 <= int(self.seed) <= MAX_SEED:
-            raise BnbError(f"seed must be between 0 and {MAX_SEED}")
-        if not 1 <= int(self.max_turns) <= 100_000:
-            raise BnbError("max_turns must be between 1 and 100000")
 
     @classmethod
     def create(
@@ -86,33 +100,49 @@ class GameConfig:
         ``readings`` a mapping of reading name to value (or a Readings). ``variant``,
         ``seating``, ``pickaxe`` (``optional``/``mandatory``) and ``pickaxe_optional`` are
         aliases of readings; an alias that contradicts ``readings`` is an error."""
+        from bnb_sim import _args
+
+        for alias_name, alias_value in (("variant", variant), ("seating", seating)):
+            if alias_value is not None:
+                _args.text(alias_value, alias_name)
+        if pickaxe is not None:
+            _args.text(pickaxe, "pickaxe")
         if pickaxe_optional is not None:
+            _args.boolean(pickaxe_optional, "pickaxe_optional")
             alias = "optional" if pickaxe_optional else "mandatory"
             if pickaxe is not None and pickaxe != alias:
                 raise BnbError(
                     f"pickaxe={pickaxe!r} conflicts with pickaxe_optional={pickaxe_optional}"
                 )
             pickaxe = alias
-        if isinstance(players, bool) or not isinstance(players, int | np.integer):
-            raise BnbError(f"players must be an integer, got {players!r}")
+        players = _args.integer(players, "players")
         if isinstance(policies, str | PolicySpec):
             policies = [policies]
+        if not isinstance(policies, list | tuple) or not all(
+            isinstance(p, str | PolicySpec) for p in policies
+        ):
+            raise ArgumentTypeError(
+                "policies must be a spec string (e.g. 'random') or a list of them, "
+                f"got {_args.show(policies)}"
+            )
         if not isinstance(components, Components):
             components = load_components(components)
         low, high = components.rule("players_min"), components.rule("players_max")
-        if not low <= int(players) <= high:
+        if not low <= players <= high:
             raise BnbError(f"players must be between {low} and {high}, got {players}")
-        specs = [p for p in policies if isinstance(p, PolicySpec)]
-        if specs and len(specs) == len(list(policies)):
-            chosen = tuple(specs[i % len(specs)] for i in range(int(players)))
+        if policies and all(isinstance(p, PolicySpec) for p in policies):
+            if len(policies) > players:
+                raise BnbError(f"{len(policies)} policies for {players} players")
+            chosen = tuple(policies[i % len(policies)] for i in range(players))
         else:
-            chosen = parse_policies([str(p) for p in policies], int(players))
+            labels = [p.label if isinstance(p, PolicySpec) else p for p in policies]
+            chosen = parse_policies(labels, players)
         resolved = R.resolve(
             readings,
             aliases={"variant": variant, "seating": seating, "pickaxe": pickaxe},
-            players=int(players),
+            players=players,
         )
-        return cls(components, chosen, seed=int(seed), readings=resolved, **options)
+        return cls(components, chosen, seed=seed, readings=resolved, **options)
 
     @property
     def n_players(self) -> int:
@@ -215,5 +245,29 @@ def _cached_tables(components: Components):
     if key not in _TABLES:
         if len(_TABLES) > 16:
             _TABLES.clear()
+        _announce_slow_tables(components)
         _TABLES[key] = build_policy_tables(components.arrays)
     return _TABLES[key]
+
+
+#: Piles in the bots' odds table above which building it takes seconds (the default
+#: components have 3,645; about 20,000 piles per second were measured).
+SLOW_TABLE_PILES = 100_000
+
+
+def _announce_slow_tables(components: Components) -> None:
+    """Say so on stderr before a long silent pause (custom weapon counts can make the table
+    hundreds of thousands of piles)."""
+    import sys
+
+    from bnb_sim.engine.odds import table_shape
+
+    a = components.arrays
+    piles = table_shape(a.tok_start, a.tok_table, a.tok_detonate)[3]
+    if piles > SLOW_TABLE_PILES:
+        print(
+            f"bnb: building the bots' odds table for these components ({piles:,} weapon piles; "
+            f"about {max(1, round(piles / 20_000))} s)...",
+            file=sys.stderr,
+            flush=True,
+        )

@@ -384,9 +384,10 @@ def _probe(address: str) -> None:
         ) from None
     except OSError as exc:
         raise BnbError(f"dask: no scheduler answers at {address} ({_first_line(exc)})") from None
-    except Exception as exc:
+    except Exception as exc:  # e.g. MemoryError: what answered sent bytes Dask cannot read
         raise BnbError(
-            f"dask: {address} does not answer like a Dask scheduler ({type(exc).__name__})"
+            f"dask: {address}: the connection was made, but what answers is not a Dask "
+            f"scheduler (its reply could not be read: {type(exc).__name__})"
         ) from None
     finally:
         pool.shutdown(wait=False)

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.errors import BnbError
+from bnb_sim.runner.budget import confirm_games, experiment_games, tournament_games
 
 __all__ = [
     "play_games",
@@ -140,6 +141,7 @@ def run_simulation(
     threads: int | None = None,
     progress: Progress = None,
     run_dir=None,
+    yes: bool = False,
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     """Play a simulation: ``(seats, games, meta)`` in the run-format layout.
 
@@ -147,12 +149,14 @@ def run_simulation(
     :func:`bnb_sim.runner.simulate.simulate` (chunked Parquet parts; an existing directory is
     resumed, so re-running an experiment reuses finished parts) and are loaded back.
     """
+    confirm_games(games, "simulation", yes=yes)
     if run_dir is not None:
         return _simulate_to_dir(
             run_dir,
             players,
             policies,
             games,
+            yes=yes,
             seed=seed,
             components=components,
             readings=readings,
@@ -237,6 +241,7 @@ def play_tournament(
     variant: str | None = None,
     threads: int | None = None,
     progress: Progress = None,
+    yes: bool = False,
 ) -> tuple[pd.DataFrame, pd.DataFrame, list[tuple[str, ...]]]:
     """Play every table of the round robin in every cyclic seating on seeds ``0..games-1``.
 
@@ -246,8 +251,12 @@ def play_tournament(
     from bnb_sim.analysis.tournament import schedule, seatings
     from bnb_sim.components import Components, load_components
 
+    confirm_games(tournament_games(len(policies), players, games), "tournament", yes=yes)
+    from bnb_sim.policies.registry import check_distinct
+
     chosen = design_readings(readings, variant, seating="fixed", what="tournament")
     specs = _specs(policies)
+    check_distinct(specs, "tournament")
     by_label = {s.label: s for s in specs}
     labels = [s.label for s in specs]
     combos = schedule(labels, players)
@@ -307,6 +316,7 @@ def run_tournament(
     anchor: str | None = "auto",
     name: str | None = None,
     progress: Progress = None,
+    yes: bool = False,
 ):
     """Play and analyse a tournament; returns a :class:`~bnb_sim.analysis.tournament.
     TournamentResult`."""
@@ -322,6 +332,7 @@ def run_tournament(
         variant=variant,
         threads=threads,
         progress=progress,
+        yes=yes,
     )
     labels = _labels(policies)
     chosen = design_readings(readings, variant, seating="fixed", what="tournament")
@@ -472,12 +483,14 @@ def run_compare(
     name: str | None = None,
     progress: Progress = None,
     first_batch: int | None = None,
+    yes: bool = False,
 ):
     """Play A vs B on paired seeds until the stopping rule decides (see
     :mod:`bnb_sim.analysis.compare`); returns a :class:`~bnb_sim.analysis.compare.
     CompareResult`."""
     from bnb_sim.analysis import compare as C
 
+    confirm_games(max_games, "compare", yes=yes)  # the most it can play
     rule = C.make_rule(sprt, precision, alpha, beta)
     play, mode, n_players, table = compare_player(
         a,
@@ -554,6 +567,7 @@ def run_sweep(
     variants: Sequence | None = None,
     name: str | None = None,
     progress: Progress = None,
+    yes: bool = False,
 ):
     """Play the same seeds under every variant and analyse the effects (see
     :mod:`bnb_sim.analysis.sweep`); returns a :class:`~bnb_sim.analysis.sweep.SweepResult`.
@@ -568,6 +582,7 @@ def run_sweep(
         components = load_components(components)
     if variants is None:
         variants = build_variants(components, sets or [], mode)
+    confirm_games(len(variants) * int(games), "sweep", yes=yes)
     labels = _labels(policies)
     chosen = design_readings(readings, variant, seating="rotate", what="sweep")
     frames = {}
@@ -608,9 +623,12 @@ def run_sweep(
 # experiments
 
 
-def run_item(spec, *, threads: int | None = None, progress: Progress = None):
-    """Play one item of an experiment (a *Spec of :mod:`bnb_sim.analysis.experiment`)."""
+def run_item(spec, *, threads: int | None = None, progress: Progress = None, yes: bool = False):
+    """Play one item of an experiment (a *Spec of :mod:`bnb_sim.analysis.experiment`); the
+    caller has counted its games (:func:`run_experiment`)."""
     common = dict(seed=spec.seed, components=spec.components, readings=spec.readings)
+    if spec.kind != "simulation":
+        common["yes"] = yes
     if spec.kind == "simulation":
         return run_simulation(
             spec.players,
@@ -619,6 +637,7 @@ def run_item(spec, *, threads: int | None = None, progress: Progress = None):
             threads=threads,
             progress=progress,
             run_dir=spec.run_dir,
+            yes=yes,
             **common,
         )
     if spec.kind == "tournament":
@@ -668,15 +687,21 @@ def run_item(spec, *, threads: int | None = None, progress: Progress = None):
     raise BnbError(f"unknown experiment item kind '{spec.kind}'")
 
 
-def run_experiment(experiment, *, threads: int | None = None, progress: Progress = None):
-    """Play every item of an experiment in file order; returns the list of ItemOutcome."""
+def run_experiment(
+    experiment, *, threads: int | None = None, progress: Progress = None, yes: bool = False
+):
+    """Play every item of an experiment in file order; returns the list of ItemOutcome.
+
+    The games of all items are counted first: above the ``--yes`` threshold nothing plays.
+    """
     from bnb_sim.analysis.experiment import ItemOutcome
 
+    confirm_games(experiment_games(experiment), f"run: {experiment.source}", yes=yes)
     threads = threads or experiment.threads
     outcomes = []
     for i, spec in enumerate(experiment.items):
         _say(progress, f"[{i + 1}/{len(experiment.items)}] {spec.kind} '{spec.name}'")
         start = time.perf_counter()
-        result = run_item(spec, threads=threads, progress=progress)
+        result = run_item(spec, threads=threads, progress=progress, yes=yes)
         outcomes.append(ItemOutcome(spec, result, time.perf_counter() - start))
     return outcomes

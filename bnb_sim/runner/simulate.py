@@ -37,7 +37,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bnb_sim.errors import BnbError, RunError
+from bnb_sim.errors import ArgumentTypeError, BnbError, RunError
+from bnb_sim.runner.budget import MAX_GAMES_WITHOUT_YES, confirm_games
 from bnb_sim.runner.config import GameConfig
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -58,14 +59,12 @@ __all__ = [
     "simulate",
 ]
 
-#: More games than this need ``yes=True`` (``--yes``): 1e8 four-player games are ~400M rows.
-MAX_GAMES_WITHOUT_YES = 100_000_000
 #: Hard ceiling (game indices are int64; far beyond any sensible run).
 MAX_GAMES = 10**12
 #: ``simulate(out=None)`` keeps every row in memory; above this, write a run directory.
 MAX_IN_MEMORY_GAMES = 2_000_000
 #: A chunk is held in memory whole (about 1.3 KB per four-player game while it is built).
-MAX_CHUNK_SIZE = 1_000_000
+MAX_CHUNK_SIZE = 250_000  # ~1 GB of rows in memory; 1,000,000 took ~3.5 GB
 MAX_THREADS = 1024
 
 # Default chunk: about 0.5-1 s of work. Games per thread and chunk for all-random tables
@@ -234,12 +233,7 @@ def check_games(games: Any, *, yes: bool = False) -> int:
         raise BnbError(f"games must be a positive number, got {games:,}")
     if games > MAX_GAMES:
         raise BnbError(f"games must be at most {MAX_GAMES:,}, got {games:,}")
-    if games > MAX_GAMES_WITHOUT_YES and not yes:
-        raise BnbError(
-            f"{games:,} games is more than {MAX_GAMES_WITHOUT_YES:,}; "
-            "pass --yes (yes=True) if you really mean it"
-        )
-    return games
+    return confirm_games(games, "simulate", yes=yes)
 
 
 def default_chunk_size(games: int, config: GameConfig, threads: int) -> int:
@@ -274,14 +268,27 @@ def plan_run(
     pickaxe: str | None = None,
 ) -> RunPlan:
     """Check every input and build the :class:`GameConfig`; raises BnbError, writes nothing."""
+    from bnb_sim import _args
+
+    for flag, name in ((resume, "resume"), (force, "force"), (check, "check"), (yes, "yes")):
+        _args.boolean(flag, name)
+    if out is not None:
+        _args.path(out, "out")
+    if dask is not None:
+        _args.text(dask, "dask")
     games = check_games(games, yes=yes)
     if isinstance(policies, str):
         policies = [policies]
+    if not isinstance(policies, list | tuple):
+        raise ArgumentTypeError(
+            f"policies must be a spec string or a list of them, got {_args.show(policies)}"
+        )
     policies = list(policies)
     if not policies:
         raise BnbError("give at least one policy")
     if players is None:
         players = len(policies) if len(policies) > 1 else 4
+    players = _args.integer(players, "players")
     if threads is not None:
         threads = _int_arg(threads, "threads")
         if not 1 <= threads <= MAX_THREADS:
@@ -694,6 +701,9 @@ def _run_to_dir(plan, progress, command, resume_command, flag, notice, t_start) 
         params = run_params(plan, chunk_size, executor.threads, executor.backend)
         if stored is not None:
             _check_resume(path, stored, params, comps.content_hash)
+            # "check" is true only when every part was played with the invariant checks
+            was_checked = bool((stored.get("params") or {}).get("check"))
+            params["check"] = was_checked and plan.config.check
         executor.prepare()
         created = _new_dirs(path)
         writer = RunWriter(path, resume=plan.resume, force=plan.force, notice=notice)

@@ -54,7 +54,7 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
-from bnb_sim.errors import RunError
+from bnb_sim.errors import ArgumentTypeError, RunError
 from bnb_sim.runner.lock import LOCK_NAME, RunLock
 from bnb_sim.runner.verify import (
     STAMP_KEY,
@@ -865,6 +865,19 @@ def load_run(
     missing, a corrupt or foreign part, a run.json that does not describe the data, or a run
     with no parts yet raise RunError naming the file.
     """
+    from bnb_sim import _args
+
+    _args.path(path, "path")
+    for selection, name in ((seat_columns, "seat_columns"), (game_columns, "game_columns")):
+        if selection is None or callable(selection):
+            continue
+        if not isinstance(selection, list | tuple) or not all(
+            isinstance(c, str) for c in selection
+        ):  # a bare string would be read as a list of letters
+            raise ArgumentTypeError(
+                f"{name} must be None, a list of column names or a predicate, "
+                f"got {_args.show(selection)}"
+            )
     run = Path(path)
     meta = read_meta(run)
     parts = run_parts(run, meta)
