@@ -97,6 +97,11 @@ def test_resume_needs_the_same_identity_and_force_only_overwrites_a_run(whole, t
     shutil.copytree(whole, run)
     with pytest.raises(RunError, match="other parameters: seed 5 \\(now 6\\)"):
         simulate_to_dir(config(seed=6, pets="all"), GAMES, run, resume=True)
+    meta = json.loads((run / "run.json").read_text())
+    (run / "run.json").write_text(json.dumps({k: v for k, v in meta.items() if k != "game"}))
+    with pytest.raises(RunError, match="cannot resume: it is a run of another game"):
+        simulate_to_dir(config(pets="all"), GAMES, run, resume=True)
+    (run / "run.json").write_text(json.dumps(meta))
     with pytest.raises(RunError, match="already exists"):
         simulate_to_dir(config(pets="all"), GAMES, run)
     simulate_to_dir(config(seed=7), GAMES, run, chunk_size=CHUNK, force=True)

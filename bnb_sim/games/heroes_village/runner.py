@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from bnb_sim.errors import BnbError, PolicyError, SpecError
+from bnb_sim.errors import BnbError, PolicyError, RunError, SpecError
 from bnb_sim.games.heroes_village import layout as L
 from bnb_sim.games.heroes_village.components import HotvComponents, parse_buildings
 from bnb_sim.games.heroes_village.policies import HotvPolicy, parse_policy
@@ -371,6 +371,11 @@ def simulate_to_dir(
         n_parts = -(-games // chunk)
         params = run_params(config, games, chunk)
         if old is not None:
+            if old.get("game") != GAME_NAME:
+                raise RunError(
+                    f"{out}: cannot resume: it is a run of another game "
+                    f"({old.get('game') or 'builders_biomes'}), not {GAME_NAME}"
+                )
             _check_resume(out, old, params, comps.content_hash)
         meta = {
             "format": 1,
