@@ -261,7 +261,7 @@ def test_simulate_resume_completes_the_same_rows(tmp_path, capsys):
     assert run_cli(capsys, [*args, "-o", part, "--resume"])[0] == 0
     pd.testing.assert_frame_equal(load_run(whole)[1], load_run(part)[1])
     code, _, err = run_cli(capsys, [*args[:-1], "--seed", "5", "-o", part, "--resume"])
-    assert code == 2 and "different parameters" in err
+    assert code == 2 and "made with other parameters: seed 4 (now 5)" in err
 
 
 def test_the_default_game_is_unchanged_and_foreign_options_are_refused(tmp_path, capsys):

@@ -79,12 +79,13 @@ def check_meta(meta: dict[str, Any], file: Path) -> None:
         c.string(meta, key)
     params = c.object(meta, "params")
     games = c.integer(params, "games", "params.", minimum=1)
-    c.integer(params, "players", "params.", minimum=1)
+    players = c.integer(params, "players", "params.", minimum=1)
     chunk_size = c.integer(params, "chunk_size", "params.", minimum=1)
     c.integer(params, "seed", "params.")
     policies = params.get("policies")
     if not (isinstance(policies, list) and policies and all(isinstance(p, str) for p in policies)):
         raise c.fail("params.policies", f"must be a non-empty list of strings, got {policies!r}")
+    _check_rows_per_game(c, params, players)
     parts = meta.get("parts")
     n_parts = -(-games // chunk_size)
     if parts != n_parts:
@@ -97,6 +98,25 @@ def check_meta(meta: dict[str, Any], file: Path) -> None:
         c.string(components, "content_hash", "components.")
     _check_part_files(c, meta, games, chunk_size)
     _check_identity(c, meta)
+
+
+def _check_rows_per_game(c: _Checker, params: Mapping, players: int) -> None:
+    """``params.rows_per_game`` (optional): the rows of each table per game index; the seats
+    rows are a whole number of games rows times the players (one row per seat)."""
+    rows = c.object(params, "rows_per_game", "params.", required=False)
+    if rows is None:
+        return
+    where = "params.rows_per_game."
+    seats = c.integer(rows, "seats", where, minimum=1)
+    games = c.integer(rows, "games", where, minimum=1)
+    extra = sorted(set(rows) - {"seats", "games"})
+    if extra:
+        raise c.fail(f"{where}{extra[0]}", "is not a table of the run (seats, games)")
+    if seats != games * players:
+        raise c.fail(
+            f"{where}seats",
+            f"is {seats}, but {games} games rows of {players} players make {games * players}",
+        )
 
 
 def _check_part_files(c: _Checker, meta: Mapping, games: int, chunk_size: int) -> None:

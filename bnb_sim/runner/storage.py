@@ -37,6 +37,7 @@ bug in the caller, not a user error.
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import json
 import os
@@ -366,19 +367,25 @@ def _encode(table: pa.Table) -> pa.Buffer:
     return sink.getvalue()
 
 
-def _game_range(games: pa.Table) -> tuple[int, int]:
-    """``(first_game, n_games)`` of a games table; ValueError unless its games are
-    consecutive, each once."""
+def _game_range(games: pa.Table, rows_per_game: int = 1) -> tuple[int, int]:
+    """``(first_game, n_games)`` of a games table; ValueError unless its game indices are
+    consecutive and each has ``rows_per_game`` rows (1 for Builders & Biomes; one per pet
+    team for Heroes of the Village)."""
     import pyarrow.compute as pc
 
     n = games.num_rows
     if n == 0:
         raise ValueError("a part must hold at least one game")
+    counts = pc.value_counts(games["game"]).field("counts")
     lo, hi = pc.min_max(games["game"]).values()
     first, last = lo.as_py(), hi.as_py()
-    if last - first + 1 != n:
-        raise ValueError(f"games frame holds {n} rows for games {first}..{last}")
-    return first, n
+    fewest, most = (v.as_py() for v in pc.min_max(counts).values())
+    if last - first + 1 != len(counts) or (fewest, most) != (rows_per_game, rows_per_game):
+        raise ValueError(
+            f"games frame holds {n} rows for games {first}..{last}, expected "
+            f"{rows_per_game} row(s) for each game index"
+        )
+    return first, len(counts)
 
 
 class RunWriter:
@@ -395,7 +402,16 @@ class RunWriter:
 
     ``resume=True`` on a folder that does not exist yet simply starts a new run. The folder
     is locked until :meth:`close` (or the end of a ``with`` block, or the process).
+
+    The column contract of the tables (fixed columns with their Arrow types, and the prefixes
+    of the int16 per-type columns) is the class's: a game with other columns subclasses the
+    writer and sets them; everything else (lock, stamps, checksums, verification) is shared.
     """
+
+    seat_columns: Mapping[str, pa.DataType] = SEAT_COLUMNS
+    seat_prefixes: tuple[str, ...] = SEAT_PREFIXES
+    game_columns: Mapping[str, pa.DataType] = GAME_COLUMNS
+    game_prefixes: tuple[str, ...] = ()
 
     def __init__(
         self,
@@ -506,7 +522,7 @@ class RunWriter:
         meta = _normalised(meta if meta is not None else (self.meta or {}))
         shape = RunShape.of(meta)
         legacy = self.stored is not None and "identity" not in self.stored
-        shape = RunShape(shape.identity, shape.games, shape.chunk_size, shape.players, legacy)
+        shape = dataclasses.replace(shape, legacy=legacy)
         self._own_part_files()  # refuses anything in the way first
         _refuse_extra_parts(self.path, n_parts)
         results = _check_parts(self.path, range(n_parts), shape, self._records)
@@ -551,22 +567,27 @@ class RunWriter:
         if not isinstance(k, int) or k < 0:
             raise ValueError(f"part index must be a non-negative int, got {k!r}")
         tables = {
-            "seats": _to_table(seats, SEAT_COLUMNS, SEAT_PREFIXES, "seats"),
-            "games": _to_table(games, GAME_COLUMNS, (), "games"),
+            "seats": _to_table(seats, self.seat_columns, self.seat_prefixes, "seats"),
+            "games": _to_table(games, self.game_columns, self.game_prefixes, "games"),
         }
         if self.meta is None:
             raise ValueError("write_meta must come before the first part")
         self._write_tables(k, tables, self.meta["identity"])
 
     def _write_tables(self, k: int, tables: dict[str, pa.Table], identity: str) -> None:
-        first, n_games = _game_range(tables["games"])
+        """Stamp, encode, write and checksum both tables of part ``k`` (ValueError unless
+        they hold this part's games with the rows the run's shape says)."""
         shape = RunShape.of(self.meta)
+        first, n_games = _game_range(tables["games"], shape.rows("games", 1))
         if (first, n_games) != shape.part_range(k):
             raise ValueError(
                 f"part {k} must hold games {shape.part_range(k)} (first, count), got "
                 f"{(first, n_games)}"
             )
         rows = {t: data.num_rows for t, data in tables.items()}
+        want = {t: shape.rows(t, n_games) for t in tables}
+        if rows != want:
+            raise ValueError(f"part {k} holds {rows} rows, its {n_games} games make {want}")
         record: dict[str, Any] = {"first_game": first, "n_games": n_games}
         for table, data in tables.items():
             stamp = make_stamp(table, k, first, n_games, rows, identity)

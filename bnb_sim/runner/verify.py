@@ -81,17 +81,21 @@ class RunShape:
     chunk_size: int
     players: int
     legacy: bool = False  # run.json predates stamps: unstamped parts are allowed
+    #: rows of each table per game index; None: one games row and ``players`` seats rows
+    rows_per_game: Mapping[str, int] | None = None
 
     @classmethod
     def of(cls, meta: Mapping[str, Any]) -> RunShape:
         """From a run.json checked by :func:`~bnb_sim.runner.storage.read_meta`."""
         params = meta["params"]
+        players = int(params["players"])
         return cls(
             identity=identity_hash(meta),
             games=int(params["games"]),
             chunk_size=int(params["chunk_size"]),
-            players=int(params["players"]),
+            players=players,
             legacy="identity" not in meta,
+            rows_per_game=rows_per_game(params),
         )
 
     @property
@@ -104,7 +108,24 @@ class RunShape:
         return first, max(0, min(self.chunk_size, self.games - first))
 
     def rows(self, table: str, n_games: int) -> int:
-        return n_games * self.players if table == "seats" else n_games
+        """The rows of ``table`` in a part of ``n_games`` game indices."""
+        per_game = self.rows_per_game or {"seats": self.players, "games": 1}
+        return n_games * per_game[table]
+
+
+def rows_per_game(params: Mapping[str, Any]) -> dict[str, int]:
+    """``{"seats": s, "games": g}``: the rows each game index has in each table.
+
+    A run declares it as ``params.rows_per_game`` when a game index has more than one row in
+    ``games`` (Heroes of the Village plays every pet team on the same index: ``games`` =
+    teams, ``seats`` = teams x players); without it, one ``games`` row and ``players``
+    ``seats`` rows (Builders & Biomes). :func:`~bnb_sim.runner.meta_check.check_meta` checks
+    the declared values.
+    """
+    declared = params.get("rows_per_game")
+    if declared is None:
+        return {"seats": int(params["players"]), "games": 1}
+    return {table: int(declared[table]) for table in ("seats", "games")}
 
 
 def make_stamp(table: str, k: int, first_game: int, n_games: int, rows: Mapping[str, int],

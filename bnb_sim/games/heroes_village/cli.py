@@ -96,6 +96,7 @@ def simulate(
         summary = simulate_to_dir(
             config, games, out, chunk_size=chunk_size, threads=threads, resume=resume,
             force=force, command=" ".join(argv), progress=bar.update,
+            notice=lambda message: click.echo(message, err=True),
         )  # fmt: skip
     finally:
         bar.close()

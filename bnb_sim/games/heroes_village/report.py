@@ -45,13 +45,15 @@ def _rate_table(df: pd.DataFrame, key: str, label: str) -> pd.DataFrame:
 def overview_section(games: pd.DataFrame, meta: Mapping) -> Section:
     sec = Section("Run")
     comps = meta.get("components", {})
+    params = meta.get("params", {})
     sec.text(
         f"**{len(games):,}** games of Minecraft: Heroes of the Village: "
-        f"{meta.get('players')} players, difficulty **{meta.get('difficulty')}** (the Illager "
-        f"starts on space {meta.get('start_space')}), buildings `{meta.get('buildings')}`, "
-        f"policies {', '.join(dict.fromkeys(meta.get('seat_policies', [])))}, "
-        f"seed {meta.get('seed')}, "
-        f"{meta.get('teams', 1)} pet team(s) on the same game indices."
+        f"{params.get('players')} players, difficulty **{params.get('difficulty')}** (the "
+        f"Illager starts on space {params.get('start_space')}), buildings "
+        f"`{params.get('buildings')}`, "
+        f"policies {', '.join(dict.fromkeys(params.get('policies', [])))}, "
+        f"seed {params.get('seed')}, "
+        f"{params.get('teams', 1)} pet team(s) on the same game indices."
     )
     if comps.get("estimates"):
         sec.warning(

@@ -22,11 +22,11 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from bnb_sim.errors import BnbError, PolicyError, SpecError
+from bnb_sim.errors import BnbError, PolicyError, RunError, SpecError
 from bnb_sim.games.heroes_village import layout as L
 from bnb_sim.games.heroes_village.components import HotvComponents, parse_buildings
 from bnb_sim.games.heroes_village.policies import HotvPolicy, parse_policy
-from bnb_sim.runner.storage import RunWriter, _atomic_write, _to_table
+from bnb_sim.runner.storage import RunWriter
 
 GAME_NAME = "heroes_village"
 DIFFICULTIES = ("normal", "easy")
@@ -119,20 +119,6 @@ class HotvConfig:
             params = np.array([p.params for p in seats], np.float64)
             self._arrays = (k, kf, kinds, params)
         return self._arrays
-
-    def to_meta(self) -> dict[str, Any]:
-        return {
-            "game": GAME_NAME,
-            "players": self.n_players,
-            "policies": [p.to_dict() for p in self.policies],
-            "seat_policies": self.labels,
-            "pet_teams": [",".join(t) for t in self.teams],
-            "difficulty": self.difficulty,
-            "start_space": self.start_space,
-            "buildings": self.buildings,
-            "seed": self.seed,
-            "check": self.check,
-        }
 
 
 def make_config(
@@ -303,22 +289,37 @@ GAME_COLUMNS: dict[str, pa.DataType] = {
 
 
 class HotvRunWriter(RunWriter):
-    """The shared run writer with this game's column contract."""
+    """The shared run writer (lock, stamps, checksums, verification) with this game's
+    column contract."""
 
-    def write_part(self, k: int, seats: pd.DataFrame, games: pd.DataFrame) -> None:
-        import pyarrow.parquet as pq
+    seat_columns = SEAT_COLUMNS
+    seat_prefixes = ("fights_v", "wins_v")
+    game_columns = GAME_COLUMNS
+    game_prefixes = ()
 
-        tables = {
-            "seats": _to_table(seats, SEAT_COLUMNS, ("fights_v", "wins_v"), "seats"),
-            "games": _to_table(games, GAME_COLUMNS, (), "games"),
-        }
-        for table, data in tables.items():
-            _atomic_write(
-                self.part_path(table, k),
-                lambda tmp, data=data: pq.write_table(
-                    data, tmp, compression="zstd", write_statistics=["game"]
-                ),
-            )
+
+def run_params(config: HotvConfig, games: int, chunk_size: int) -> dict[str, Any]:
+    """run.json ``params``: everything that decides the rows (the identity) plus ``check``.
+
+    ``rows_per_game`` tells the shared storage that every pet team plays each game index
+    (``games`` rows = teams, ``seats`` rows = teams x players; docs/run-format.md).
+    """
+    teams = len(config.teams)
+    return {
+        "games": int(games),
+        "players": config.n_players,
+        "chunk_size": int(chunk_size),
+        "seed": config.seed,
+        "policies": config.labels,
+        "policy_specs": [p.to_dict() for p in config.policies],
+        "pet_teams": [",".join(t) for t in config.teams],
+        "teams": teams,
+        "difficulty": config.difficulty,
+        "start_space": config.start_space,
+        "buildings": config.buildings,
+        "check": config.check,
+        "rows_per_game": {"seats": teams * config.n_players, "games": teams},
+    }
 
 
 def simulate_to_dir(
@@ -332,72 +333,109 @@ def simulate_to_dir(
     force: bool = False,
     command: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    notice: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
-    """Play ``games`` games of every pet team into the run folder ``out``; returns a summary."""
-    from bnb_sim.runner.simulate import machine_info, versions
+    """Play ``games`` games of every pet team into the run folder ``out``; returns a summary.
+
+    The folder goes through the shared :class:`~bnb_sim.runner.storage.RunWriter`: it is
+    locked for the whole call, ``--force`` overwrites only a valid run, ``--resume`` needs the
+    same row-deciding parameters (the run's identity) and re-checks every stored part,
+    playing a torn or foreign one again (``notice`` is told). A new folder is removed again
+    if the run fails before its first part.
+    """
+    from bnb_sim.runner.simulate import (
+        _check_resume,
+        _new_dirs,
+        _remove_empty,
+        machine_info,
+        versions,
+    )
 
     if games < 1:
         raise SpecError(f"--games {games}: must be at least 1")
-    chunk = int(chunk_size or max(1000, min(200_000, games // 8 or 1)))
-    if chunk < 1:
+    if chunk_size is not None and int(chunk_size) < 1:
         raise SpecError("--chunk-size must be at least 1")
-    n_parts = -(-games // chunk)
-    writer = HotvRunWriter(out, resume=resume, force=force)
-    params = {**config.to_meta(), "games": games, "chunk_size": chunk}
+    out = Path(out)
     comps = config.components
-    if writer.meta is not None:
-        old = {key: writer.meta.get(key) for key in params}
-        if old != _jsonable(params) or writer.meta.get("components", {}).get("sha256") != (
-            comps.content_hash
-        ):
-            raise BnbError(f"{out}: --resume with different parameters than the stored run")
-    meta = {
-        **params,
-        "title": comps.data.get("title"),
-        "components": {
-            "source": comps.source,
-            "sha256": comps.content_hash,
-            "estimates": comps.n_estimates,
-            "provenance": comps.provenance_rows(),
-            "data": comps.to_json_dict()["data"],
-        },
-        "command": command,
-        "versions": versions(),
-        "machine": info if (info := machine_info()) else {},
-        "parts": n_parts,
-        "teams": len(config.teams),
-    }
-    writer.write_meta({**(writer.meta or {}), **meta, "status": "partial"})
+    created = _new_dirs(out)
+    try:
+        writer = HotvRunWriter(out, resume=resume, force=force, notice=notice)
+    except BaseException:
+        _remove_empty(created)  # the writer may have made them before it refused
+        raise
+    try:
+        old = writer.stored
+        if chunk_size is None and old is not None:
+            chunk_size = old["params"]["chunk_size"]
+        chunk = int(chunk_size or max(1000, min(200_000, games // 8 or 1)))
+        n_parts = -(-games // chunk)
+        params = run_params(config, games, chunk)
+        if old is not None:
+            if old.get("game") != GAME_NAME:
+                raise RunError(
+                    f"{out}: cannot resume: it is a run of another game "
+                    f"({old.get('game') or 'builders_biomes'}), not {GAME_NAME}"
+                )
+            _check_resume(out, old, params, comps.content_hash)
+        meta = {
+            "format": 1,
+            "kind": "simulate",
+            "game": GAME_NAME,
+            "status": "partial",
+            "title": comps.data.get("title"),
+            "params": params,
+            "components": {
+                "source": comps.source,
+                "content_hash": comps.content_hash,
+                "estimates": comps.n_estimates,
+                "provenance": comps.provenance_rows(),
+                "data": comps.to_json_dict()["data"],
+            },
+            "versions": versions(),
+            "machine": machine_info(),
+            "parts": n_parts,
+        }
+        if (old or {}).get("command", command) is not None:
+            meta["command"] = (old or {}).get("command", command)
+        if old is not None and command is not None:
+            meta["resumed_with"] = command
+        todo = writer.verify_parts(n_parts, meta) if old is not None else list(range(n_parts))
+        writer.write_meta(meta)
+        summary = _play_parts(config, writer, todo, games, chunk, threads, progress)
+        writer.write_meta({**writer.meta, "timing": {"seconds": summary["seconds"]}})
+        writer.finish()
+        return {"path": str(out), **summary}
+    except BaseException:
+        if writer.stored is None and writer.written == 0:
+            writer.discard(created)
+        else:
+            writer.flush()  # the checksums of the parts written so far
+        raise
+    finally:
+        writer.close()
+
+
+def _play_parts(config, writer, todo, games, chunk, threads, progress) -> dict[str, Any]:
+    done = games - sum(min(chunk, games - p * chunk) for p in todo)
     t0 = time.perf_counter()
-    done = games - sum(min(chunk, games - p * chunk) for p in writer.missing_parts(n_parts))
-    wins = 0
-    for p in writer.missing_parts(n_parts):
+    for p in todo:
         start = p * chunk
         n = min(chunk, games - start)
         seats, games_df = play_block(config, start, n, threads)
         writer.write_part(p, seats, games_df)
-        wins += int(games_df["won"].sum())
         done += n
         if progress:
             progress(done, games)
     elapsed = time.perf_counter() - t0
-    writer.write_meta({**writer.meta, "timing": {"seconds": elapsed}})
-    writer.finish()
+    played = sum(min(chunk, games - p * chunk) for p in todo) * len(config.teams)
     return {
-        "path": str(out),
         "games": games,
         "teams": len(config.teams),
         "seconds": elapsed,
-        "games_per_second": games * len(config.teams) / elapsed if elapsed > 0 else None,
+        "games_per_second": played / elapsed if elapsed > 0 else None,
     }
 
 
 def columns():
     """``(seat_columns, game_columns)``: the fixed columns of this game's run files."""
     return SEAT_COLUMNS, GAME_COLUMNS
-
-
-def _jsonable(value):
-    import json
-
-    return json.loads(json.dumps(value, default=str))
