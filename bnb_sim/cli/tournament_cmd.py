@@ -5,7 +5,13 @@ from __future__ import annotations
 import click
 
 from bnb_sim.cli.options import components_option, json_option, out_option, policy_options
-from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progress_printer
+from bnb_sim.cli.run_cmd import (
+    echo_written,
+    play_options,
+    prepare_out,
+    progress_printer,
+    warm_and_meter,
+)
 
 
 @click.command("tournament")
@@ -72,18 +78,19 @@ def tournament(
     schedule([parse_policy(p).label for p in specs], players)  # bad input fails before play
     design_readings(readings, None, seating="fixed", what="tournament")
     prepare_out(out)
-    result = run_tournament(
-        specs,
-        players,
-        games,
-        seed=seed,
-        components=components,
-        readings=readings,
-        threads=threads,
-        n_boot=bootstrap,
-        anchor=None if anchor == "none" else anchor,
-        progress=progress_printer(quiet),
-    )
+    with warm_and_meter(quiet, [players]):
+        result = run_tournament(
+            specs,
+            players,
+            games,
+            seed=seed,
+            components=components,
+            readings=readings,
+            threads=threads,
+            n_boot=bootstrap,
+            anchor=None if anchor == "none" else anchor,
+            progress=progress_printer(quiet),
+        )
     if as_json:
         echo_written(build_tournament_report(result).write(out), as_json=True)
         return
