@@ -260,7 +260,7 @@ def _caveat_text(warning: _Warning) -> str:
     """A warning's text for the key-findings box; its item list stays in the full box."""
     text = warning.text.rstrip()
     if warning.items and text.endswith(":"):
-        text = text[:-1] + f" ({len(warning.items)} listed further down)."
+        text = text[:-1] + " (listed further down)."
     return text
 
 
