@@ -57,7 +57,7 @@ class PlainMeter:
         base = self.first_done or 0
         rate = (done - base) / elapsed if elapsed > 0 else 0.0
         pct = f" ({100 * done / total:.0f}%)" if total else ""
-        eta = f", ETA {_eta((total - done) / rate)}" if rate > 0 and total else ""
+        eta = f", ETA {_eta((total - done) / rate)}" if rate > 0 and 0 < done < total else ""
         head = f"{self.desc}: " if self.desc else ""
         return f"  {head}{done:,}/{total:,} games{pct}, {rate:,.0f} games/s{eta}"
 

@@ -178,3 +178,40 @@ def test_stacked_bars_label_only_segments_wide_on_the_axis():
     fig = plots.stacked_bars(table, "t", "x", total_fmt=None)
     texts = [t.get_text() for t in fig.axes[0].texts]
     assert texts == ["20.0", "15.0", "10.0"]  # none on the short bar, whose labels overlapped
+
+
+def _cli(capsys, args):
+    from bnb_sim.cli import main
+
+    code = 0
+    try:
+        main([str(a) for a in args])
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_tournament_and_sweep_show_progress_lines_without_a_terminal(tmp_path, capsys):
+    """stderr is not a TTY under pytest: plain lines with the count, rate and ETA."""
+    play = ["--seed", "3", "--threads", "1"]
+    code, _, err = _cli(
+        capsys,
+        ["tournament", "--policy", "greedy", "--policy", "random", "--games", "20",
+         "--bootstrap", "0", *play, "--out", tmp_path / "t"],
+    )  # fmt: skip
+    assert code == 0, err
+    assert "40/40 games (100%)" in err and "games/s" in err
+    code, _, err = _cli(
+        capsys,
+        ["sweep", "--policy", "greedy", "--policy", "random", "--players", "2", "--games", "10",
+         "--set", "mobs.enderman.hearts=5,7", *play, "--out", tmp_path / "s"],
+    )  # fmt: skip
+    assert code == 0, err
+    assert "games (100%)" in err and "games/s" in err
+    code, _, err = _cli(
+        capsys,
+        ["tournament", "--policy", "greedy", "--policy", "random", "--games", "5",
+         "--bootstrap", "0", *play, "-q", "--out", tmp_path / "q"],
+    )  # fmt: skip
+    assert code == 0 and "games/s" not in err  # --quiet is quiet
