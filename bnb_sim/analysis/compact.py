@@ -7,7 +7,7 @@ each Parquet part is read on its own and copied into preallocated NumPy columns 
 is the narrowest that holds the values read so far (a count of fights fits in int8, a game
 index in int32; a column is widened when a later part needs it), and the frame is built on
 those arrays without another copy. Memory then grows linearly with the number of games, at
-about 50 bytes per player result (docs/report.md).
+about 47 bytes per player result (docs/simulate.md, "Reports: answers first").
 
 Verification is the same as :func:`bnb_sim.runner.storage.load_run` (every part's stamp,
 game range, row counts and checksum; run.json against the rows).
