@@ -526,9 +526,11 @@ def compare_findings(result: CompareResult, prefix: str = "") -> list:
 
     d = result.difference
     cell = fmt_signed_pp(d["mean_diff"], d["lo"], d["hi"])
+    # in an experiment the prefix already names the comparison
+    verdict = result.verdict if prefix else f"{result.a} vs {result.b}: {result.verdict}"
     return [
         Finding(
-            f"{prefix}**{result.a} vs {result.b}: {result.verdict}** — win-rate difference "
+            f"{prefix}**{verdict}** — win-rate difference "
             f"{cell} (n = {result.n_games:,} games on {result.n_pairs:,} paired seeds).",
             {"kind": "compare_verdict", "a": result.a, "b": result.b, "verdict": result.verdict,
              "decision": result.decision, "value": d["mean_diff"], "lo": d["lo"],
