@@ -215,3 +215,14 @@ def test_tournament_and_sweep_show_progress_lines_without_a_terminal(tmp_path, c
          "--bootstrap", "0", *play, "-q", "--out", tmp_path / "q"],
     )  # fmt: skip
     assert code == 0 and "games/s" not in err  # --quiet is quiet
+
+
+def test_notebook_progress_falls_back_to_plain_tqdm_without_ipywidgets(monkeypatch):
+    import sys
+
+    import tqdm.std
+
+    monkeypatch.setitem(sys.modules, "ipykernel", object())
+    monkeypatch.setitem(sys.modules, "ipywidgets", None)  # import fails
+    assert feedback._tqdm_class() is tqdm.std.tqdm
+    assert feedback.in_notebook()
