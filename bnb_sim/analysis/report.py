@@ -1166,6 +1166,11 @@ def _n_text(row: Mapping) -> str:
     return f"n = {int(row['n']):,}"
 
 
+def _digits(ci: Mapping) -> int:
+    """Decimals that show an interval's width (1 at least, 3 at most)."""
+    return num_digits(ci.get("lo", math.nan), ci.get("hi", math.nan), 1, 3)
+
+
 def run_findings(summary: Mapping, prefix: str = "") -> list[Finding]:
     """The headline answers of a simulated run, from its sections' summary: who wins and by
     how much, the first-player advantage, how long a game lasts. ``prefix`` names the item
@@ -1229,7 +1234,8 @@ def run_findings(summary: Mapping, prefix: str = "") -> list[Finding]:
         found.append(
             Finding(
                 f"{prefix}A game lasts "
-                f"{tables.fmt_mean(turns['mean'], turns['lo'], turns['hi'], 1)} turns on "
+                f"{tables.fmt_mean(turns['mean'], turns['lo'], turns['hi'], _digits(turns))} "
+                "turns on "
                 f"average (all players together; n = {int(turns['n']):,} games).",
                 {"kind": "game_length", "value": turns["mean"], "lo": turns["lo"],
                  "hi": turns["hi"], "n": turns["n"]},
