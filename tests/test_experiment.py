@@ -218,6 +218,27 @@ def test_experiment_writes_one_report(small_run):
     assert "Estimated component values" in md
     pngs = sorted(p.name for p in out.glob("*.png"))
     assert len(pngs) == len(set(pngs)) >= 12 and "bots-elo.png" in pngs
+    assert "win-rate-by-seat.png" in pngs  # the seat plot by simulation (player count)
+
+
+def test_experiment_opens_with_key_findings_and_its_caveats(small_run):
+    """Issue 15: the headline answer of every item first, the estimated-components caveat
+    next to them (it used to come last), compile time kept apart from the items' time."""
+    summary = json.loads((small_run / "summary.json").read_text())
+    kinds = [(f["text"].split(":")[0], f["kind"]) for f in summary["key_findings"]]
+    assert ("two", "best_policy") in kinds and ("two", "first_player_advantage") in kinds
+    assert ("bots", "best_policy") in kinds and ("ab", "compare_verdict") in kinds
+    assert ("hearts", "largest_win_rate_effect") in kinds
+    for finding in summary["key_findings"]:
+        assert "n = " in finding["text"] and "[" in finding["text"], finding
+    md = (small_run / "report.md").read_text()
+    head = md[: md.index("Contents:")]
+    assert "## Key findings" in head and "Estimated component values" in head
+    assert summary["compile_seconds"] is not None and summary["compile_seconds"] >= 0
+    assert "playing seconds" in md and "compiling or loading the kernels took" in md
+    # the per-policy table is no longer repeated in each simulation's overview
+    two = md[md.index("## two: simulation") : md.index("## two: Win rates")]
+    assert "| policy |" not in two
 
 
 def test_experiment_is_deterministic(small_run, tmp_path):

@@ -152,3 +152,29 @@ def test_screenshot_is_a_png(chromium, report_html, tmp_path):
     )
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+
+
+def test_key_findings_fill_the_first_screen(chromium, report_html, tmp_path):
+    """At 1400x900 the key findings (answers with intervals and n, then the caveats) end
+    above the fold, nothing makes the page scroll sideways, and a screenshot is taken (kept
+    next to the report as first-screen.png to look at)."""
+    url = report_html["html"].resolve().as_uri()
+    dom = _chromium(chromium, tmp_path, "--dump-dom", "--window-size=1400,900", url)
+    page = _Tables()
+    page.feed(dom)
+    assert page.body.get("data-viewport", "").startswith("1400"), page.body
+    bottom = int(page.body["data-findings-bottom"])
+    assert 200 < bottom <= 900, bottom
+    assert page.body.get("data-page-overflow") == "no"
+    first = dom.index('id="key-findings"')
+    assert first < dom.index('class="toc"') < dom.index('id="overview"')
+    findings = dom[first : dom.index("</section>", first)]
+    assert "wins most often" in findings and "First-player advantage" in findings
+    assert re.search(r"\[\d+\.\d, \d+\.\d\]", findings) and "n = " in findings
+    assert "Estimated component values" in findings  # the caveat is up front, not last
+    shot = report_html["html"].parent / "first-screen.png"
+    _chromium(
+        chromium, tmp_path, f"--screenshot={shot}", "--window-size=1400,900",
+        "--hide-scrollbars", url,
+    )  # fmt: skip
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

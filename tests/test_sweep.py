@@ -131,9 +131,17 @@ def test_sweep_report(unbeatable, tmp_path):
     summary = json.loads(written["summary"].read_text())
     assert summary["kind"] == "sweep" and summary["paths"] == ["mobs.enderman.hearts"]
     assert len(summary["variants"]) == 2 and summary["variants"][0]["baseline"]
-    assert len(written["figures"]) == 4
+    # the effect plots, not the flat per-variant lines that repeated them (issue 15)
+    assert sorted(f.name for f in written["figures"]) == [
+        "sweep-win-rate-effects.png",
+        "sweep-xp-effects.png",
+        "sweep-xp-sources.png",
+    ]
     md = written["markdown"].read_text()
     assert "Change in win rate against" in md and "pp [" in md
+    findings = summary["key_findings"]
+    assert [f["kind"] for f in findings] == ["largest_win_rate_effect", "largest_xp_effect"]
+    assert md.index("## Key findings") < md.index("Contents:")
 
 
 def test_cli_sweep(tmp_path, capsys):

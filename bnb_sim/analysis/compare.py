@@ -515,4 +515,25 @@ def build_compare_report(result: CompareResult, title: str | None = None) -> Rep
     for section in compare_sections(result):
         builder.add(section)
     builder.summary.update(compare_summary(result))
+    builder.findings += compare_findings(result)
     return builder
+
+
+def compare_findings(result: CompareResult, prefix: str = "") -> list:
+    """Key finding of a comparison: the verdict with the difference, its interval and n."""
+    from bnb_sim.analysis.report import Finding
+    from bnb_sim.analysis.tables import fmt_signed_pp
+
+    d = result.difference
+    cell = fmt_signed_pp(d["mean_diff"], d["lo"], d["hi"])
+    # in an experiment the prefix already names the comparison
+    verdict = result.verdict if prefix else f"{result.a} vs {result.b}: {result.verdict}"
+    return [
+        Finding(
+            f"{prefix}**{verdict}** — win-rate difference "
+            f"{cell} (n = {result.n_games:,} games on {result.n_pairs:,} paired seeds).",
+            {"kind": "compare_verdict", "a": result.a, "b": result.b, "verdict": result.verdict,
+             "decision": result.decision, "value": d["mean_diff"], "lo": d["lo"],
+             "hi": d["hi"], "n": result.n_games},
+        )
+    ]  # fmt: skip

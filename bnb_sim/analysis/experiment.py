@@ -701,9 +701,10 @@ def _simulation_sections(outcome: ItemOutcome):
         f"order), seating `{spec.seating}`, rules `{spec.variant}`, seed {spec.seed}; "
         f"readings: {_readings_text(meta)}."
     )
-    overview.table(
-        tables.display_rates(winners, {"policy": "policy"}),
-        "Win rate per policy (95% Wilson interval; shared wins count for every tied winner).",
+    best = winners.sort_values("rate", ascending=False).iloc[0]
+    overview.text(
+        f"Best policy: **{best['policy']}**, {tables.fmt_rate(best.rate, best.lo, best.hi)} "
+        f"(n = {int(best.n):,}); every rate per policy and seat is in the sections below."
     )
     sections = [
         overview,
@@ -724,6 +725,34 @@ def _simulation_sections(outcome: ItemOutcome):
     overview.anchor = R._slug(overview.title)
     summary["params"] = meta.get("params", {})
     return sections, summary
+
+
+def _seat_figure(section, outcomes: Sequence[ItemOutcome]) -> None:
+    """Win rate per seat with 95% intervals, one series per simulation item (by player
+    count, in the demo): the first-player advantage as a picture."""
+    from bnb_sim.analysis import plots, tables
+
+    series, most = {}, 0
+    for outcome in outcomes:
+        if outcome.spec.kind != "simulation":
+            continue
+        seats = outcome.result[0]
+        by_seat = tables.win_rates(seats, "seat").set_index("seat")
+        series[outcome.spec.name] = by_seat
+        most = max(most, len(by_seat))
+    if not series:
+        return
+    groups = list(range(most))
+    section.figure(
+        "win-rate-by-seat",
+        plots.rate_bars(
+            [f"seat {s}" + (" (starts)" if s == 0 else "") for s in groups],
+            {name: df.reindex(groups)[["rate", "lo", "hi"]] for name, df in series.items()},
+            "Win rate per seat, per simulation",
+        ),
+        "Win rate of each seat (seat 0 starts) in each simulation item, 95% intervals; the fair "
+        "share is 1/players (50% with 2, 25% with 4).",
+    )
 
 
 def _components_meta(comps) -> dict:
@@ -752,10 +781,21 @@ def build_experiment_report(
     *,
     command: str | None = None,
     seconds: float | None = None,
+    compile_seconds: float | None = None,
 ):
-    """One report for a whole experiment: an overview, every item's sections, provenance."""
+    """One report for a whole experiment: key findings first (the headline answer of every
+    item, then the caveats), an overview, every item's sections, provenance.
+
+    ``compile_seconds`` is the time spent compiling (or loading) the kernels before the first
+    item; the items' seconds are playing and analysis only."""
     from bnb_sim.analysis import compare, sweep, tournament
-    from bnb_sim.analysis.report import ReportBuilder, Section, _estimated_warning
+    from bnb_sim.analysis.report import (
+        BOT_STRENGTH_NOTE,
+        ReportBuilder,
+        Section,
+        _estimated_warning,
+        run_findings,
+    )
 
     counts = {k: sum(o.spec.kind == k for o in outcomes) for k in KINDS}
     kinds = ", ".join(f"{n} {k}{'s' if n != 1 else ''}" for k, n in counts.items() if n)
@@ -780,21 +820,35 @@ def build_experiment_report(
                 "what": [_what(o.spec) for o in outcomes],
                 "size": [_games_text(o.spec) for o in outcomes],
                 "games played": [f"{_played(o):,}" for o in outcomes],
-                "seconds": [f"{o.seconds:.1f}" for o in outcomes],
+                "playing seconds": [f"{o.seconds:.1f}" for o in outcomes],
             }
-        )
+        ),
+        "Playing seconds: games and analysis of each item, without compiling the engine"
+        + (
+            f" (compiling or loading the kernels took {compile_seconds:.1f} s before the "
+            "first item)."
+            if compile_seconds is not None
+            else "."
+        ),
     )
+    _seat_figure(overview, outcomes)
     items_summary = []
     for outcome in outcomes:
         spec, result = outcome.spec, outcome.result
+        prefix = f"{spec.name}: "
         if spec.kind == "simulation":
             sections, summary = _simulation_sections(outcome)
+            builder.findings += [
+                f for f in run_findings(summary, prefix) if f.numbers["kind"] != "game_length"
+            ]
         elif spec.kind == "tournament":
             sections = tournament.tournament_sections(result, spec.name)
             summary = tournament.tournament_summary(result)
+            builder.findings += tournament.tournament_findings(result, prefix)
         elif spec.kind == "sweep":
             sections = sweep.sweep_sections(result, spec.name)
             summary = sweep.sweep_summary(result)
+            builder.findings += sweep.sweep_findings(result, prefix)
         elif spec.kind == "tune":
             from bnb_sim.tune.experiment_item import tune_sections
 
@@ -802,6 +856,7 @@ def build_experiment_report(
         else:
             sections = compare.compare_sections(result, spec.name)
             summary = compare.compare_summary(result)
+            builder.findings += compare.compare_findings(result, prefix)
         for section in sections:
             builder.add(section)
         items_summary.append(
@@ -858,6 +913,8 @@ def build_experiment_report(
         "threads": experiment.threads or "all",
     }
     rows = [(k, str(v)) for k, v in {**versions, **machine}.items()]
+    if compile_seconds is not None:
+        rows.append(("compiling/loading the kernels (s)", f"{compile_seconds:.1f}"))
     if seconds is not None:
         rows.append(("wall time (s)", f"{seconds:.1f}"))
     prov.table(pd.DataFrame(rows, columns=["", "value"]))
@@ -870,8 +927,10 @@ def build_experiment_report(
             "seed": experiment.seed,
             "items": items_summary,
             "versions": versions,
+            "compile_seconds": None if compile_seconds is None else round(compile_seconds, 3),
         }
     )
+    builder.notes.append(BOT_STRENGTH_NOTE)
     return builder
 
 

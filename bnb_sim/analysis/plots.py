@@ -123,7 +123,8 @@ def rate_bars(
     ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     _style(ax, title, xlabel + " (bars: 95% CI)", group_title)
     if n_series > 1 or reference_label:
-        ax.legend(loc="lower right", frameon=True, framealpha=0.9)
+        # outside the axes, so that it never covers a bar
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     return fig
 
 
@@ -169,13 +170,15 @@ def stacked_bars(
     colors = colors_for(cols)
     left = np.zeros(len(rows))
     y = np.arange(len(rows))
+    # A segment is labelled only where it is wide *on the axis* (not just a big share of a
+    # short bar): short bars of weak bots had their labels run into each other.
+    span = 1.0 if percent else float(table.to_numpy(dtype=float).sum(axis=1).max(initial=0))
     for col in cols:
         values = table[col].to_numpy(dtype=float)
         name = (labels or {}).get(col, str(col))
         ax.barh(y, values, left=left, color=colors[col], label=name, height=0.7)
         for yi, (lft, v) in enumerate(zip(left, values, strict=True)):
-            share = v / (table.iloc[yi].sum() or 1)
-            if share >= 0.07:
+            if span > 0 and v / span >= 0.06:
                 text = f"{100 * v:.0f}%" if percent else f"{v:.1f}"
                 ax.text(lft + v / 2, yi, text, ha="center", va="center", fontsize=8)
         left += values

@@ -73,6 +73,18 @@ class _Warning:
     items: list[str] = field(default_factory=list)
 
 
+@dataclass
+class Finding:
+    """One headline answer of a report: a sentence in plain words that carries its number,
+    its 95% interval and its n, plus the same numbers for ``summary.json``."""
+
+    text: str
+    numbers: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, **self.numbers}
+
+
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "section"
 
@@ -244,6 +256,21 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
+def _caveat_text(warning: _Warning) -> str:
+    """A warning's text for the key-findings box; its item list stays in the full box."""
+    text = warning.text.rstrip()
+    if warning.items and text.endswith(":"):
+        text = text[:-1] + " (listed further down)."
+    return text
+
+
+BOT_STRENGTH_NOTE = (
+    "Balance numbers (seat, board and component effects) are measured with these bots: a "
+    "stronger or weaker player can shift them, so compare policies before concluding about "
+    "the game."
+)
+
+
 class ReportBuilder:
     """Collects sections; writes ``report.md``, ``report.html``, PNGs and ``summary.json``."""
 
@@ -252,10 +279,67 @@ class ReportBuilder:
         self.subtitle = subtitle
         self.sections: list[Section] = []
         self.summary: dict[str, Any] = {"title": title}
+        self.findings: list[Finding] = []
+        #: Standing caveats shown with the warnings next to the key findings (plain text).
+        self.notes: list[str] = []
 
     def add(self, section: Section) -> Section:
         self.sections.append(section)
         return section
+
+    def finding(self, text: str, **numbers: Any) -> Finding:
+        """Add a key finding: shown first in the report, listed in ``summary.json``."""
+        self.findings.append(Finding(text, numbers))
+        return self.findings[-1]
+
+    def caveats(self) -> list[_Warning]:
+        """Every warning box of the report (one per title), in report order: the caveats
+        that change how the key findings read, repeated at the top next to them."""
+        seen: set[str] = set()
+        out = [
+            _Warning("Note.", str(w.get("message", "")))
+            for w in self.summary.get("warnings", [])
+            if isinstance(w, Mapping) and w.get("message")
+        ]
+        for section in self.sections:
+            for block in section.blocks:
+                if isinstance(block, _Warning) and block.title not in seen:
+                    seen.add(block.title)
+                    out.append(block)
+        return out
+
+    def _findings_markdown(self) -> list[str]:
+        if not self.findings and not self.caveats() and not self.notes:
+            return []
+        lines = ["## Key findings", ""]
+        lines += [f"- {f.text}" for f in self.findings]
+        caveats = self.caveats()
+        if caveats or self.notes:
+            lines += ["", "**Read these with care:**", ""]
+            lines += [f"- **⚠ {w.title}** {_caveat_text(w)}" for w in caveats]
+            lines += [f"- {note}" for note in self.notes]
+        return [*lines, ""]
+
+    def _findings_html(self) -> str:
+        if not self.findings and not self.caveats() and not self.notes:
+            return ""
+        items = "".join(f"<li>{_inline_html(f.text)}</li>" for f in self.findings)
+        parts = ['<section id="key-findings" class="findings">', "<h2>Key findings</h2>"]
+        if items:
+            parts.append(f'<ul class="findings">{items}</ul>')
+        caveats = self.caveats()
+        if caveats or self.notes:
+            rows = "".join(
+                f"<li><strong>⚠ {html.escape(w.title)}</strong> "
+                f"{_inline_html(_caveat_text(w))}</li>"
+                for w in caveats
+            ) + "".join(f"<li>{_inline_html(note)}</li>" for note in self.notes)
+            parts.append(
+                '<div class="caveats" role="note"><strong class="title">Read these with '
+                f"care</strong><ul>{rows}</ul></div>"
+            )
+        parts.append("</section>")
+        return "\n".join(parts)
 
     def collect_summary(self) -> dict[str, Any]:
         """The builder's own ``summary`` items, then every section's (later ones win).
@@ -270,6 +354,7 @@ class ReportBuilder:
             warnings += section.summary.get("warnings", [])
         seen: set[str] = set()
         merged["warnings"] = [w for w in warnings if not (w["code"] in seen or seen.add(w["code"]))]
+        merged["key_findings"] = [f.to_dict() for f in self.findings]
         return merged
 
     def _image_names(self) -> dict[int, str]:
@@ -289,6 +374,7 @@ class ReportBuilder:
         head = [f"# {self.title}", ""]
         if self.subtitle:
             head += [self.subtitle, ""]
+        head += self._findings_markdown()
         head += ["Contents: " + " · ".join(f"[{s.title}](#{s.anchor})" for s in self.sections), ""]
         return "\n".join(head + [s.to_markdown(names) for s in self.sections])
 
@@ -301,6 +387,7 @@ class ReportBuilder:
         body = [f"<h1>{html.escape(self.title)}</h1>"]
         if self.subtitle:
             body.append(f'<p class="subtitle">{_inline_html(self.subtitle)}</p>')
+        body.append(self._findings_html())
         body.append(f'<nav class="toc"><strong>Contents</strong><ol>{toc}</ol></nav>')
         body += [s.to_html() for s in self.sections]
         template = resources.files("bnb_sim.analysis").joinpath("templates/report.html")
@@ -448,7 +535,7 @@ def seat_policy_confound(seats: pd.DataFrame, meta: Mapping | None = None) -> di
         return None
     mix = (counts / counts.sum(axis=0)).to_numpy(dtype=float)  # policy mix of each seat
     tv = float(0.5 * np.abs(mix[:, :, None] - mix[:, None, :]).sum(axis=0).max())
-    n_games = int(seats["game"].nunique()) if "game" in seats.columns else len(seats)
+    n_games = np.unique(seats["game"].to_numpy()).size if "game" in seats.columns else len(seats)
     if tv <= max(0.02, 2.0 * counts.shape[1] / max(n_games, 1)):
         return None
     single = bool(np.all((counts.to_numpy() > 0).sum(axis=0) == 1))
@@ -592,6 +679,18 @@ def win_rate_section(
     )
     section.heading("Per seat")
     section.table(tables.display_rates(by_seat, {"seat": "seat"}))
+    section.figure(
+        "win-rate-by-seat",
+        plots.rate_bars(
+            [f"seat {s}" + (" (starts)" if s == 0 else "") for s in by_seat["seat"]],
+            {"win rate": by_seat},
+            "Win rate per seat",
+            reference=fair,
+            reference_label="fair share" if fair else None,
+        ),
+        "Win rate of each seat (seat 0 starts), 95% Wilson intervals; dashed: fair share. "
+        "The gap between seat 0 and the others is the first-player advantage.",
+    )
     section.heading("Per policy and seat")
     wide = by_policy_seat.assign(cell=tables.rate_cells(by_policy_seat, with_n=True)).pivot(
         index="policy", columns="seat", values="cell"
@@ -620,7 +719,14 @@ def win_rate_section(
     if "board" in seats.columns:
         section.heading("Per player board")
         by_board = tables.win_rates(seats, "board")
-        section.table(tables.display_rates(by_board, {"board": "board"}))
+        split = len(by_policy) > 1
+        shown = tables.win_rates(seats, ["policy", "board"], policy_order) if split else by_board
+        section.table(
+            tables.display_rates(shown, {k: k for k in (["policy"] if split else []) + ["board"]}),
+            _board_caption(meta, split, int(by_board["board"].nunique())),
+        )
+        if split:
+            section.summary["by_policy_board"] = _rate_dicts(shown, ["policy", "board"])
 
     if confound is not None:
         fpa_summary = {"value": None, "lo": None, "hi": None, "withheld": confound["code"]}
@@ -648,12 +754,36 @@ def win_rate_section(
     return section
 
 
+def _board_caption(meta: Mapping | None, split: bool, n_boards: int) -> str:
+    """Caption of the per-board table: split by policy, the multiple comparison, and whether
+    the board layouts themselves are estimates (they are in the default components)."""
+    keys = ((meta or {}).get("components") or {}).get("estimated_keys") or []
+    estimated = any(str(k).startswith("boards") for k in keys)
+    text = "Split by policy (boards are dealt at random, bots differ). " if split else ""
+    text += (
+        f"{n_boards} boards compared: one 95% interval in {n_boards} may miss by chance, so a "
+        "gap needs non-overlapping intervals to be read as a board effect."
+    )
+    if estimated:
+        text += (
+            " **The board layouts are estimates** (placeholder layouts, the printed boards are "
+            "unpublished): these rates describe the estimated boards, not the real ones."
+        )
+    return text
+
+
 def _multi_seat_policies(seats: pd.DataFrame) -> bool:
     """Whether some policy plays more than one seat of a game."""
     if "game" not in seats.columns:
         return False
-    per = seats.groupby(["game", seats["policy"].astype(str)], observed=True).size()
-    return bool((per > 1).any())
+    codes, names = tables.codes_of(seats["policy"])
+    if len(names) <= 1:  # one policy: several seats per game whenever there are 2+ players
+        return bool(len(seats) > np.unique(seats["game"].to_numpy()).size)
+    game = tables._game_codes(seats["game"].to_numpy())
+    key = codes.astype(np.int64) * (int(game.max()) + 1) + game
+    del game
+    key.sort()
+    return bool((key[1:] == key[:-1]).any())
 
 
 def xp_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -> Section:
@@ -817,7 +947,13 @@ def fights_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = Non
     section.table(
         shown,
         "All seats together; fights of one player in one game are not independent, so the "
-        "intervals are approximate.",
+        "intervals are approximate."
+        + (
+            " **Pooled over policies**: bots fight different mobs, so compare mobs in the "
+            "per-policy table below."
+            if seats["policy"].nunique() > 1
+            else ""
+        ),
     )
     section.figure(
         "fights-by-mob",
@@ -841,45 +977,78 @@ def fights_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = Non
     return section
 
 
-def ownership_section(seats: pd.DataFrame) -> Section:
-    """Win rate of players who own at least one tile of each mob species / building type."""
+def _by_policy(seats: pd.DataFrame, columns: Sequence[str], policy_order=None):
+    """``(policy, frame)`` for each policy, the frame holding only ``columns`` (no wide copy
+    of the seat rows); one ``("all", ...)`` pair when the run has a single policy."""
+    order = [p for p in (policy_order or tables.policies_in(seats))]
+    if len(order) <= 1:
+        yield (order[0] if order else "all"), seats[list(columns)]
+        return
+    labels = seats["policy"].astype(str) if seats["policy"].dtype != object else seats["policy"]
+    for policy in order:
+        mask = (labels == policy).to_numpy()
+        if mask.any():
+            yield policy, seats.loc[mask, list(columns)]
+
+
+def ownership_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -> Section:
+    """Win rate of players who own at least one tile of each mob species / building type,
+    split by policy (pooling strong and weak bots would mostly say which bot collects what:
+    Simpson's paradox)."""
     section = Section("Win rate by what players own")
     section.text(
         "Win rate of the player results that own at least one tile of a kind (`defeated_<mob>` "
-        "> 0, `built_<type>` > 0) next to those that own none. This is a correlation, not an "
-        "effect: stronger players also collect more."
+        "> 0, `built_<type>` > 0) next to those that own none, **per policy**: pooled over "
+        "different bots, a kind that weak bots collect would look bad. This is a correlation, "
+        "not an effect: stronger players also collect more."
     )
     for prefix, what, key in (
         ("defeated_", "mob", "owning_mob"),
         ("built_", "building type", "owning_building"),
     ):
-        table = tables.win_rate_when_owning(seats, prefix)
-        if not len(table):
+        names = tables.prefixed(seats.columns, prefix)
+        if not names:
             continue
-        without = table[[f"{c}_without" for c in tables.RATE_COLUMNS]]
-        without.columns = tables.RATE_COLUMNS
-        shown = pd.DataFrame(
-            {
-                what: table["name"].map(tables.label),
-                "owners": [f"{100 * s:.1f}%" for s in table["owner_share"]],
-                "win rate if owned [95% CI]": tables.rate_cells(table),
-                "n owned": table["n"].map("{:,}".format),
-                "win rate if not [95% CI]": tables.rate_cells(without),
-                "n not": without["n"].map("{:,}".format),
-            }
-        )
+        columns = ["won", *(f"{prefix}{n}" for n in names)]
+        parts, owners_series, records = [], {}, []
+        for policy, rows in _by_policy(seats, columns, policy_order):
+            table = tables.win_rate_when_owning(rows, prefix)
+            without = table[[f"{c}_without" for c in tables.RATE_COLUMNS]]
+            without.columns = tables.RATE_COLUMNS
+            parts.append(
+                pd.DataFrame(
+                    {
+                        "policy": policy,
+                        what: table["name"].map(tables.label),
+                        "owners": [f"{100 * s:.1f}%" for s in table["owner_share"]],
+                        "win rate if owned [95% CI]": tables.rate_cells(table),
+                        "n owned": table["n"].map("{:,}".format),
+                        "win rate if not [95% CI]": tables.rate_cells(without),
+                        "n not": without["n"].map("{:,}".format),
+                    }
+                )
+            )
+            owners_series[policy] = table
+            records += [{"policy": policy, **r} for r in table.to_dict(orient="records")]
         section.heading(f"Per {what}")
-        section.table(shown)
+        section.table(
+            pd.concat(parts, ignore_index=True),
+            "Per policy: owners = share of that policy's player results owning at least one.",
+        )
         section.figure(
             f"win-rate-owning-{what}",
             plots.rate_bars(
-                [tables.label(n) for n in table["name"]],
-                {"owns at least one": table, "owns none": without},
-                f"Win rate by {what} owned",
+                [tables.label(n) for n in names],
+                owners_series,
+                f"Win rate of players owning each {what}, per policy",
+                colors=plots.colors_for(list(owners_series)),
             ),
-            f"Win rate of players owning / not owning each {what}, 95% Wilson intervals.",
+            f"Win rate of the player results owning at least one of each {what}, per policy, "
+            "95% Wilson intervals.",
         )
-        section.summary[key] = table.to_dict(orient="records")
+        # pooled numbers stay under the old key (machine readers); the split is new
+        section.summary[key] = tables.win_rate_when_owning(seats, prefix).to_dict(orient="records")
+        section.summary[f"{key}_by_policy"] = records
     return section
 
 
@@ -986,9 +1155,99 @@ def provenance_section(meta: Mapping) -> Section:
 
 
 # --------------------------------------------------------------------------------------
+# key findings
+
+
+def _rate_text(row: Mapping) -> str:
+    return f"{tables.fmt_rate(row['rate'], row['lo'], row['hi'])}"
+
+
+def _n_text(row: Mapping) -> str:
+    return f"n = {int(row['n']):,}"
+
+
+def _digits(ci: Mapping) -> int:
+    """Decimals that show an interval's width (1 at least, 3 at most)."""
+    return num_digits(ci.get("lo", math.nan), ci.get("hi", math.nan), 1, 3)
+
+
+def run_findings(summary: Mapping, prefix: str = "") -> list[Finding]:
+    """The headline answers of a simulated run, from its sections' summary: who wins and by
+    how much, the first-player advantage, how long a game lasts. ``prefix`` names the item
+    (``"2 players: "``) in an experiment."""
+    found: list[Finding] = []
+    rates = (summary.get("win_rate") or {}).get("by_policy") or []
+    fair = summary.get("fair_share")
+    if len(rates) > 1:
+        ranked = sorted(rates, key=lambda r: -r["rate"])
+        best, rest = ranked[0], ranked[1:]
+        others = "; ".join(f"{r['policy']} {_rate_text(r)} ({_n_text(r)})" for r in rest)
+        gap = 100 * (best["rate"] - rest[0]["rate"])
+        found.append(
+            Finding(
+                f"{prefix}**{best['policy']}** wins most often: {_rate_text(best)} of its "
+                f"player results ({_n_text(best)}), against {others}; "
+                f"{gap:.1f} pp ahead of the next.",
+                {"kind": "best_policy", "policy": best["policy"], "rate": best["rate"],
+                 "lo": best["lo"], "hi": best["hi"], "n": best["n"]},
+            )
+        )  # fmt: skip
+    elif len(rates) == 1:
+        r = rates[0]
+        found.append(
+            Finding(
+                f"{prefix}Every seat plays **{r['policy']}**: it wins {_rate_text(r)} of its "
+                f"player results ({_n_text(r)})"
+                + (f"; the fair share is {100 * fair:.1f}%." if fair else "."),
+                {"kind": "win_rate", "policy": r["policy"], "rate": r["rate"], "lo": r["lo"],
+                 "hi": r["hi"], "n": r["n"]},
+            )
+        )  # fmt: skip
+    fpa = summary.get("first_player_advantage") or {}
+    if fpa.get("withheld"):
+        found.append(
+            Finding(
+                f"{prefix}First-player advantage not measured: seat and policy are confounded.",
+                {"kind": "first_player_advantage", "withheld": fpa["withheld"]},
+            )
+        )
+    elif fpa.get("value") is not None and math.isfinite(fpa["value"]):
+        lo, hi = fpa.get("lo"), fpa.get("hi")
+        cell = _fpa_cell(fpa)
+        n = int(fpa.get("n_games") or 0)
+        if lo is not None and hi is not None and math.isfinite(lo) and lo > 0:
+            words = f"the starting player gains **{cell}**"
+        elif hi is not None and math.isfinite(hi) and hi < 0:
+            words = f"the starting player loses **{cell}**"
+        else:
+            words = f"no first-player advantage detected: {cell}"
+        found.append(
+            Finding(
+                f"{prefix}First-player advantage: {words} over the mean of the other seats "
+                f"(n = {n:,} games).",
+                {"kind": "first_player_advantage", "value": fpa["value"], "lo": lo, "hi": hi,
+                 "n": n},
+            )
+        )  # fmt: skip
+    turns = summary.get("turns") or {}
+    if turns.get("n"):
+        found.append(
+            Finding(
+                f"{prefix}A game lasts "
+                f"{tables.fmt_mean(turns['mean'], turns['lo'], turns['hi'], _digits(turns))} "
+                "turns on "
+                f"average (all players together; n = {int(turns['n']):,} games).",
+                {"kind": "game_length", "value": turns["mean"], "lo": turns["lo"],
+                 "hi": turns["hi"], "n": turns["n"]},
+            )
+        )  # fmt: skip
+    return found
+
+
+# --------------------------------------------------------------------------------------
 # entry points
 
-_SKIP_SEAT_COLUMNS = {"player", "rank", "turns"}
+_SKIP_SEAT_COLUMNS = {"player", "rank", "turns", "n_players"}
 _SKIP_GAME_COLUMNS = {"winner_policy", "first_policy"}
 
 
@@ -1016,9 +1275,11 @@ def build_simulate_report(
     builder.add(game_length_section(games))
     builder.add(choices_section(seats, order))
     builder.add(fights_section(seats, order))
-    builder.add(ownership_section(seats))
+    builder.add(ownership_section(seats, order))
     builder.add(play_style_section(seats, order))
     builder.add(provenance_section(meta))
+    builder.findings += run_findings(builder.collect_summary())
+    builder.notes.append(BOT_STRENGTH_NOTE)
     return builder
 
 
@@ -1037,10 +1298,10 @@ def write_report(
 
     source = None
     if isinstance(run, (str, os.PathLike)):
-        from bnb_sim.runner.storage import load_run
+        from bnb_sim.analysis.compact import load_for_report
 
         source = os.fspath(run)
-        seats, games, meta = load_run(
+        seats, games, meta = load_for_report(
             run,
             seat_columns=lambda c: c not in _SKIP_SEAT_COLUMNS,
             game_columns=lambda c: c not in _SKIP_GAME_COLUMNS,

@@ -411,7 +411,8 @@ def effect_plot(
     elif percent:
         ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     plots._style(ax, title, "component variant", ylabel)
-    ax.legend(title="policy", loc="best", frameon=True, framealpha=0.9)
+    # outside the axes: inside, "best" still covered a line when the lines are flat
+    ax.legend(title="policy", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     return fig
 
 
@@ -532,19 +533,20 @@ def sweep_sections(result: SweepResult, name: str | None = None) -> list[Section
             f"Paired change in each policy's win rate against `{base_name}` on the same "
             "seeds, 95% Student t intervals (dashed: no change).",
         )
-    wins.figure(
-        f"{slug}-win-rates",
-        effect_plot(
-            wr,
-            names,
-            result.policies,
-            paths,
-            f"{pre}Win rate per variant",
-            "win rate (95% CI)",
-            True,
-        ),
-        "Win rate of each policy under each variant, 95% Wilson intervals.",
-    )
+    if not len(result.win_effects):  # the effect plot above says the same, relative
+        wins.figure(
+            f"{slug}-win-rates",
+            effect_plot(
+                wr,
+                names,
+                result.policies,
+                paths,
+                f"{pre}Win rate per variant",
+                "win rate (95% CI)",
+                True,
+            ),
+            "Win rate of each policy under each variant, 95% Wilson intervals.",
+        )
 
     xp = Section(f"{pre}Effect on XP")
     xp.text(
@@ -568,19 +570,37 @@ def sweep_sections(result: SweepResult, name: str | None = None) -> list[Section
             ),
             f"Change in mean XP against `{base_name}` [95% CI], XP per player and game.",
         )
-    xp.figure(
-        f"{slug}-xp",
-        effect_plot(
-            x,
-            names,
-            result.policies,
-            paths,
-            f"{pre}Mean XP per variant",
-            "mean final XP per player (95% CI)",
-            False,
-        ),
-        "Mean final XP of each policy under each variant, 95% Student t intervals.",
-    )
+    if len(result.xp_effects):
+        xp.figure(
+            f"{slug}-xp-effects",
+            effect_plot(
+                result.xp_effects,
+                others,
+                result.policies,
+                paths,
+                f"{pre}Change in mean XP against the baseline",
+                "XP change per player and game (paired 95% CI)",
+                False,
+                value="mean_diff",
+                zero_line=True,
+            ),
+            f"Paired change in each policy's mean final XP against `{base_name}` on the same "
+            "seeds, 95% Student t intervals (dashed: no change).",
+        )
+    else:
+        xp.figure(
+            f"{slug}-xp",
+            effect_plot(
+                x,
+                names,
+                result.policies,
+                paths,
+                f"{pre}Mean XP per variant",
+                "mean final XP per player (95% CI)",
+                False,
+            ),
+            "Mean final XP of each policy under each variant, 95% Student t intervals.",
+        )
     if len(result.xp_sources.columns):
         src = result.xp_sources
         label = {c: tables.source_label(c) for c in src.columns}
@@ -679,6 +699,7 @@ def build_sweep_report(result: SweepResult, title: str | None = None) -> ReportB
     for section in sweep_sections(result):
         builder.add(section)
     builder.summary.update(sweep_summary(result))
+    builder.findings += sweep_findings(result)
     return builder
 
 
@@ -713,3 +734,54 @@ def format_sweep(result: SweepResult) -> str:
                 text += f"  XP {tables.fmt_mean(x['mean'], x['lo'], x['hi'])}"
             lines.append(f"    {policy.ljust(max(len(p) for p in result.policies))}  {text}")
     return "\n".join(lines)
+
+
+def _largest(effects: pd.DataFrame) -> pd.Series | None:
+    """The row with the largest absolute finite effect (``mean_diff``), or None."""
+    if not len(effects) or "mean_diff" not in effects.columns:
+        return None
+    finite = effects[np.isfinite(effects["mean_diff"].to_numpy(dtype=float))]
+    if not len(finite):
+        return None
+    return finite.loc[finite["mean_diff"].abs().idxmax()]
+
+
+def _detected(row) -> bool:
+    lo, hi = float(row["lo"]), float(row["hi"])
+    return math.isfinite(lo) and math.isfinite(hi) and (lo > 0 or hi < 0)
+
+
+def sweep_findings(result: SweepResult, prefix: str = "") -> list:
+    """Key findings of a sweep: the largest win-rate effect and the largest XP effect of any
+    variant against the baseline, with interval and n, and whether any is detectable."""
+    from bnb_sim.analysis.report import Finding
+
+    found = []
+    base = next((v.name for v in result.variants if v.baseline), "the baseline")
+    row = _largest(result.win_effects)
+    if row is not None:
+        cell = _effect_cell(row, True)
+        words = "the biggest effect" if _detected(row) else "no detectable effect; the largest"
+        found.append(
+            Finding(
+                f"{prefix}Win rate: {words} is **{row['variant']}** for {row['policy']}: "
+                f"{cell} against {base} (n = {int(row['n']):,} paired games).",
+                {"kind": "largest_win_rate_effect", "variant": row["variant"],
+                 "policy": row["policy"], "value": row["mean_diff"], "lo": row["lo"],
+                 "hi": row["hi"], "n": int(row["n"]), "detected": _detected(row)},
+            )
+        )  # fmt: skip
+    row = _largest(result.xp_effects)
+    if row is not None:
+        words = "the biggest effect" if _detected(row) else "no detectable effect; the largest"
+        found.append(
+            Finding(
+                f"{prefix}Final XP: {words} is **{row['variant']}** for {row['policy']}: "
+                f"{_effect_cell(row, False)} XP against {base} (n = {int(row['n']):,} paired "
+                "games).",
+                {"kind": "largest_xp_effect", "variant": row["variant"], "policy": row["policy"],
+                 "value": row["mean_diff"], "lo": row["lo"], "hi": row["hi"],
+                 "n": int(row["n"]), "detected": _detected(row)},
+            )
+        )  # fmt: skip
+    return found

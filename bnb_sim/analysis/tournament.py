@@ -633,4 +633,49 @@ def build_tournament_report(result: TournamentResult, title: str | None = None) 
     for section in tournament_sections(result):
         builder.add(section)
     builder.summary.update(tournament_summary(result))
+    builder.findings += tournament_findings(result)
     return builder
+
+
+def tournament_findings(result: TournamentResult, prefix: str = "") -> list:
+    """Key findings of a tournament: the top-rated policy (Elo and win rate with their
+    intervals and n) and how it fared against the runner-up head to head."""
+    from bnb_sim.analysis.report import Finding
+
+    found = []
+    if not len(result.ratings):
+        return found
+    top = result.ratings.iloc[0]
+    rates = result.win_rates.set_index("policy")
+    anchor = f"{result.anchor} = 0" if result.anchor else "mean 0"
+    rate = rates.loc[top["policy"]] if top["policy"] in rates.index else None
+    rate_text = (
+        f", win rate {tables.fmt_rate(rate['rate'], rate['lo'], rate['hi'])} "
+        f"(n = {int(rate['n']):,})"
+        if rate is not None
+        else ""
+    )
+    found.append(
+        Finding(
+            f"{prefix}**{top['policy']}** rates highest: Elo "
+            f"{_fmt_elo(top['elo'], top['lo'], top['hi'])} ({anchor}){rate_text}, over "
+            f"{result.n_games:,} games.",
+            {"kind": "best_policy", "policy": top["policy"], "elo": top["elo"],
+             "lo": top["lo"], "hi": top["hi"], "n": result.n_games},
+        )
+    )  # fmt: skip
+    if len(result.ratings) > 1:
+        a, b = top["policy"], result.ratings.iloc[1]["policy"]
+        score = result.h2h_score.loc[a, b]
+        lo, hi, n = result.h2h_lo.loc[a, b], result.h2h_hi.loc[a, b], int(result.h2h_n.loc[a, b])
+        if n and math.isfinite(score):
+            found.append(
+                Finding(
+                    f"{prefix}Head to head, {a} scores "
+                    f"{tables.fmt_rate(score, lo, hi)} against {b} (n = {n:,} games "
+                    "at the same tables).",
+                    {"kind": "head_to_head", "a": a, "b": b, "score": score, "lo": lo,
+                     "hi": hi, "n": n},
+                )
+            )  # fmt: skip
+    return found

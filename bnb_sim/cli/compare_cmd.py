@@ -15,7 +15,13 @@ from bnb_sim.cli.options import (
     policy_options,
     yes_option,
 )
-from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progress_printer
+from bnb_sim.cli.run_cmd import (
+    echo_written,
+    play_options,
+    prepare_out,
+    progress_printer,
+    warm_and_meter,
+)
 from bnb_sim.errors import BnbError
 
 
@@ -135,23 +141,26 @@ def compare(
     design_readings(readings, None, seating=design, what="compare")
     if out is not None:
         prepare_out(out)
-    result = run_compare(
-        a,
-        b,
-        opponents=opponent_list,
-        players=players,
-        sprt=tuple(sprt) if sprt else None,
-        precision=precision,
-        alpha=alpha,
-        beta=beta,
-        max_games=max_games,
-        seed=seed,
-        components=components,
-        readings=readings,
-        threads=threads,
-        progress=progress_printer(quiet or as_json),
-        yes=yes,
-    )
+    with warm_and_meter(
+        quiet or as_json, [players or (len(opponent_list) + 2 if opponent_list else 2)]
+    ):
+        result = run_compare(
+            a,
+            b,
+            opponents=opponent_list,
+            players=players,
+            sprt=tuple(sprt) if sprt else None,
+            precision=precision,
+            alpha=alpha,
+            beta=beta,
+            max_games=max_games,
+            seed=seed,
+            components=components,
+            readings=readings,
+            threads=threads,
+            progress=progress_printer(quiet or as_json),
+            yes=yes,
+        )
     if as_json:
         click.echo(json.dumps(_jsonable(compare_summary(result)), indent=2))
     else:

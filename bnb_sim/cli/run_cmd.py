@@ -76,6 +76,25 @@ def progress_printer(quiet: bool):
     return say
 
 
+def warm_and_meter(quiet: bool, players):
+    """A context for a command that plays games: first the kernels are compiled (announced
+    when the cache is cold, bnb_sim.feedback.compile_notice) or loaded, then every game
+    played shows in a progress meter with rate and ETA (a bar on a terminal, a plain line
+    every 10 s on a pipe). Yields the seconds spent compiling/loading the kernels."""
+    import contextlib
+
+    from bnb_sim.feedback import games_meter, warm_engine
+
+    @contextlib.contextmanager
+    def block():
+        counts = [int(n) for n in players if n] or [2]
+        seconds = warm_engine(counts, notice=not quiet)
+        with games_meter(not quiet):
+            yield seconds
+
+    return block()
+
+
 def prepare_out(out: Path) -> Path:
     """Refuse a non-empty folder without --force, and create the report folder now, so a bad
     --out fails before the games are played; a folder made here that is still empty when
@@ -175,11 +194,17 @@ def run(
 
     from bnb_sim.runner.experiments import run_experiment
 
-    outcomes = run_experiment(experiment, threads=threads, progress=say, yes=yes)
+    counts = [getattr(spec, "players", None) or 2 for spec in experiment.items]
+    with warm_and_meter(quiet, counts) as compile_seconds:
+        outcomes = run_experiment(experiment, threads=threads, progress=say, yes=yes)
     from bnb_sim.analysis.experiment import build_experiment_report
 
     builder = build_experiment_report(
-        experiment, outcomes, command=command_line(), seconds=time.perf_counter() - started
+        experiment,
+        outcomes,
+        command=command_line(),
+        seconds=time.perf_counter() - started,
+        compile_seconds=compile_seconds,
     )
     written = builder.write(out)
     if say:

@@ -196,6 +196,14 @@ def simulate(
     )  # fmt: skip
     show_bar = not quiet and sys.stderr.isatty()
     progress, close_bar, write = _progress_bar(show_bar)
+    if not quiet and not show_bar:  # a pipe or a log: a plain line every 10 s (rate, ETA)
+        from bnb_sim.feedback import PlainMeter
+
+        progress = PlainMeter()
+    if dask is None:  # a cold cache compiles here, announced, not in a silent first chunk
+        from bnb_sim.feedback import warm_engine
+
+        warm_engine([plan.config.n_players], notice=not quiet)
     try:
         summary = run_to_dir(
             plan,

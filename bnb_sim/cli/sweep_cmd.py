@@ -14,7 +14,13 @@ from bnb_sim.cli.options import (
     policy_options,
     yes_option,
 )
-from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progress_printer
+from bnb_sim.cli.run_cmd import (
+    echo_written,
+    play_options,
+    prepare_out,
+    progress_printer,
+    warm_and_meter,
+)
 
 
 @click.command("sweep")
@@ -93,19 +99,20 @@ def sweep(
     policy_list = split_policy_list(policies)[:players]
     design_readings(readings, None, seating="rotate", what="sweep")
     prepare_out(out)
-    result = run_sweep(
-        games=games,
-        players=players,
-        policies=policy_list,
-        mode=mode,
-        seed=seed,
-        components=components,
-        readings=readings,
-        threads=threads,
-        variants=variants,
-        progress=progress_printer(quiet),
-        yes=yes,
-    )
+    with warm_and_meter(quiet, [players]):
+        result = run_sweep(
+            games=games,
+            players=players,
+            policies=policy_list,
+            mode=mode,
+            seed=seed,
+            components=components,
+            readings=readings,
+            threads=threads,
+            variants=variants,
+            progress=progress_printer(quiet),
+            yes=yes,
+        )
     written = build_sweep_report(result).write(out)
     if not as_json:
         click.echo(format_sweep(result))

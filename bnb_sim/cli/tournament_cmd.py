@@ -11,7 +11,13 @@ from bnb_sim.cli.options import (
     policy_options,
     yes_option,
 )
-from bnb_sim.cli.run_cmd import echo_written, play_options, prepare_out, progress_printer
+from bnb_sim.cli.run_cmd import (
+    echo_written,
+    play_options,
+    prepare_out,
+    progress_printer,
+    warm_and_meter,
+)
 
 
 @click.command("tournament")
@@ -85,19 +91,20 @@ def tournament(
     design_readings(readings, None, seating="fixed", what="tournament")
     confirm_games(tournament_games(len(specs), players, games), "tournament", yes=yes)
     prepare_out(out)
-    result = run_tournament(
-        specs,
-        players,
-        games,
-        seed=seed,
-        components=components,
-        readings=readings,
-        threads=threads,
-        n_boot=bootstrap,
-        anchor=None if anchor == "none" else anchor,
-        progress=progress_printer(quiet),
-        yes=yes,
-    )
+    with warm_and_meter(quiet, [players]):
+        result = run_tournament(
+            specs,
+            players,
+            games,
+            seed=seed,
+            components=components,
+            readings=readings,
+            threads=threads,
+            n_boot=bootstrap,
+            anchor=None if anchor == "none" else anchor,
+            progress=progress_printer(quiet),
+            yes=yes,
+        )
     if as_json:
         echo_written(build_tournament_report(result).write(out), as_json=True)
         return

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.errors import BnbError
+from bnb_sim.feedback import expect_games, games_played
 from bnb_sim.runner.budget import confirm_games, experiment_games, tournament_games
 
 __all__ = [
@@ -94,6 +95,7 @@ def play_games(
     while done < games:
         n = min(chunk, games - done)
         seats, games_df = _play_block(config, start + done, n, threads)
+        games_played(n)  # the current progress meter, if any (bnb_sim.feedback)
         if keep is not None:
             seats = seats[[c for c in seats.columns if keep(c)]]
         seat_parts.append(seats)
@@ -175,6 +177,7 @@ def run_simulation(
         seating=seating,
     )
     _say(progress, f"  {games:,} games, {players} players: {', '.join(config.labels)}")
+    expect_games(games)
     start = time.perf_counter()
     seats, games_df = play_games(config, games, threads=threads)
     seconds = time.perf_counter() - start
@@ -270,6 +273,7 @@ def play_tournament(
         f"  {len(combos)} table(s) x {players} seatings x {games:,} seeds = "
         f"{len(combos) * players * games:,} games",
     )
+    expect_games(len(combos) * players * games)
     seat_parts, game_parts = [], []
     for c, combo in enumerate(combos):
         for r, seating in enumerate(seatings(combo)):
@@ -413,6 +417,7 @@ def compare_player(
         def play(start: int, n: int) -> pd.DataFrame:
             s1, g1 = play_block(ab, start, n, threads)
             s2, g2 = play_block(ba, start, n, threads)
+            games_played(2 * n)
             sa1, wa1, ta1 = _side_outcomes(s1, g1, 0)
             sb1, wb1, tb1 = _side_outcomes(s1, g1, 1)
             sb2, wb2, tb2 = _side_outcomes(s2, g2, 0)
@@ -446,6 +451,7 @@ def compare_player(
     def play_field(start: int, n: int) -> pd.DataFrame:
         s1, g1 = play_block(with_a, start, n, threads)
         s2, g2 = play_block(with_b, start, n, threads)
+        games_played(2 * n)
         sa, wa, ta = _side_outcomes(s1, g1, 0)
         sb, wb, tb = _side_outcomes(s2, g2, 0)
         return pd.DataFrame(
@@ -508,6 +514,7 @@ def run_compare(
     )
     label_a, label_b = _labels([a])[0], _labels([b])[0]
     _say(progress, f"  {label_a} vs {label_b} ({mode}, {n_players} players)")
+    expect_games(int(max_games))  # an upper bound: the stopping rule may end it sooner
     pairs, reason = C.run_sequential(
         play,
         rule,
@@ -586,6 +593,7 @@ def run_sweep(
     labels = _labels(policies)
     chosen = design_readings(readings, variant, seating="rotate", what="sweep")
     frames = {}
+    expect_games(int(games) * len(variants))
     for i, v in enumerate(variants):
         _say(progress, f"  variant {i + 1}/{len(variants)}: {v.name}")
         config = _config(

@@ -949,8 +949,9 @@ def _tqdm_progress(enabled: bool):
     """A ``progress(done, total)`` callback drawing a tqdm bar on stderr, and its closer."""
     if not enabled:
         return None, lambda: None
-    from tqdm.auto import tqdm
+    from bnb_sim.feedback import _tqdm_class
 
+    tqdm = _tqdm_class()  # tqdm.auto warned "IProgress not found" in notebooks sans ipywidgets
     state: dict[str, Any] = {}
 
     def progress(done: int, total: int) -> None:

@@ -1,0 +1,257 @@
+"""What a long command tells its user while it works: progress and the first compile.
+
+* :func:`progress_meter` gives a ``progress(done, total)`` callback: a tqdm bar on a terminal,
+  periodic plain lines (``40,000/100,000 games (40%), 7,760 games/s, ETA 0:08``) on a pipe or
+  a log file (CI, ``nohup``), nothing when quiet. In a notebook without ipywidgets it falls
+  back to the plain bar instead of tqdm's ``IProgress not found`` warning.
+* :func:`games_meter` makes such a meter *current* for the code below it: the runner's game
+  loop (:func:`bnb_sim.runner.experiments.play_games`) reports every block it plays to it, so
+  tournaments, sweeps, comparisons and experiments show rate and ETA without threading a
+  callback through every layer.
+* :func:`compile_notice` announces a cold kernel cache ("compiling the game engine, first run
+  only, about 2 min") and keeps saying that it works while numba compiles.
+
+Nothing here imports numba at module level; :func:`cache_is_cold` looks only at files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+#: How often a plain (non-terminal) progress line is printed, in seconds.
+PLAIN_INTERVAL_S = float(os.environ.get("BNB_PROGRESS_INTERVAL", "10"))
+#: The compile time quoted to the user (measured: 1-3 min on 2 busy cores, under 1 min on 8).
+COMPILE_ESTIMATE = "about 1-3 minutes on 2 cores, less on more"
+
+Progress = Callable[[int, int], None]
+
+
+def _eta(seconds: float) -> str:
+    seconds = max(int(round(seconds)), 0)
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+
+
+class PlainMeter:
+    """Progress as plain lines on ``stream``, at most one per ``interval`` seconds (and the
+    last one), for streams that are not terminals."""
+
+    def __init__(self, desc: str = "", stream: TextIO | None = None, interval: float | None = None):
+        self.desc = desc
+        self.stream = stream or sys.stderr
+        self.interval = PLAIN_INTERVAL_S if interval is None else interval
+        self.start = time.perf_counter()
+        self.last = -float("inf")
+        self.first_done: int | None = None
+
+    def line(self, done: int, total: int) -> str:
+        elapsed = time.perf_counter() - self.start
+        base = self.first_done or 0
+        rate = (done - base) / elapsed if elapsed > 0 else 0.0
+        pct = f" ({100 * done / total:.0f}%)" if total else ""
+        eta = f", ETA {_eta((total - done) / rate)}" if rate > 0 and 0 < done < total else ""
+        head = f"{self.desc}: " if self.desc else ""
+        return f"  {head}{done:,}/{total:,} games{pct}, {rate:,.0f} games/s{eta}"
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.first_done is None:
+            self.first_done = done
+            self.start = time.perf_counter()
+            return
+        now = time.perf_counter()
+        if done >= total or now - self.last >= self.interval:
+            self.last = now
+            print(self.line(done, total), file=self.stream, flush=True)
+
+    def close(self) -> None:
+        pass
+
+
+def _tqdm_class():
+    """tqdm's notebook bar where it can draw (ipywidgets installed), else the plain one."""
+    if "ipykernel" in sys.modules:
+        try:
+            import ipywidgets  # noqa: F401
+        except ImportError:
+            from tqdm.std import tqdm
+
+            return tqdm
+        from tqdm.notebook import tqdm
+
+        return tqdm
+    from tqdm.std import tqdm
+
+    return tqdm
+
+
+def in_notebook() -> bool:
+    return "ipykernel" in sys.modules
+
+
+def progress_meter(
+    enabled: bool = True, desc: str = "", stream: TextIO | None = None
+) -> tuple[Progress | None, Callable[[], None]]:
+    """``(progress(done, total), close())``: tqdm on a terminal or in a notebook, plain lines
+    otherwise, ``(None, no-op)`` when not ``enabled``."""
+    if not enabled:
+        return None, lambda: None
+    stream = stream or sys.stderr
+    if not (in_notebook() or getattr(stream, "isatty", lambda: False)()):
+        meter = PlainMeter(desc, stream)
+        return meter, meter.close
+    tqdm = _tqdm_class()
+    state: dict[str, Any] = {}
+
+    def progress(done: int, total: int) -> None:
+        bar = state.get("bar")
+        if bar is None or bar.total != total:
+            if bar is not None:
+                bar.close()
+            bar = state["bar"] = tqdm(
+                total=total, initial=done, unit=" games", unit_scale=True, file=stream,
+                dynamic_ncols=True, smoothing=0.1, mininterval=0.5, desc=desc or None,
+            )  # fmt: skip
+        else:
+            bar.update(done - bar.n)
+
+    def close() -> None:
+        bar = state.pop("bar", None)
+        if bar is not None:
+            bar.close()
+
+    return progress, close
+
+
+# --------------------------------------------------------------------------------------
+# the current games meter (tournament, sweep, compare, run)
+
+
+class _GamesMeter:
+    def __init__(self, progress: Progress):
+        self.progress = progress
+        self.total = 0
+        self.done = 0
+
+    def expect(self, total: int) -> None:
+        self.total, self.done = int(total), 0
+        self.progress(0, self.total)
+
+    def advance(self, n: int) -> None:
+        self.done += int(n)
+        self.progress(min(self.done, max(self.total, self.done)), max(self.total, self.done))
+
+
+_CURRENT: contextvars.ContextVar[_GamesMeter | None] = contextvars.ContextVar(
+    "bnb_games_meter", default=None
+)
+
+
+@contextlib.contextmanager
+def games_meter(enabled: bool = True, desc: str = "") -> Iterator[None]:
+    """Show progress (rate, ETA) for every game the runner plays inside the block."""
+    progress, close = progress_meter(enabled, desc)
+    if progress is None:
+        yield
+        return
+    token = _CURRENT.set(_GamesMeter(progress))
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+        close()
+
+
+def expect_games(total: int) -> None:
+    """The runner announces how many games the next stage plays (a new bar / line series)."""
+    meter = _CURRENT.get()
+    if meter is not None:
+        meter.expect(total)
+
+
+def games_played(n: int) -> None:
+    """The runner reports ``n`` more games played."""
+    meter = _CURRENT.get()
+    if meter is not None:
+        meter.advance(n)
+
+
+# --------------------------------------------------------------------------------------
+# the first compile
+
+
+def cache_is_cold(folder: str | os.PathLike) -> bool:
+    """Whether numba's cache folder holds no compiled kernel yet (no ``*.nbi`` index file):
+    the next run compiles the engine from scratch (minutes, not seconds)."""
+    path = Path(folder)
+    if not path.is_dir():
+        return True
+    return next(path.rglob("*.nbi"), None) is None
+
+
+@contextlib.contextmanager
+def compile_notice(
+    enabled: bool = True, stream: TextIO | None = None, every: float = 1.0
+) -> Iterator[bool]:
+    """Around the first kernel call: if the cache is cold, say so now and keep showing that it
+    works (a ticking line on a terminal, a line every 15 s otherwise) until the block ends.
+    Yields whether the cache was cold."""
+    from bnb_sim._jit import CACHE_DIR  # imports numba (about a second)
+
+    cold = cache_is_cold(CACHE_DIR)
+    if not (enabled and cold):
+        yield cold
+        return
+    stream = stream or sys.stderr
+    tty = getattr(stream, "isatty", lambda: False)()
+    print(
+        f"bnb: compiling the game engine, first run only, {COMPILE_ESTIMATE} "
+        f"(cached in {CACHE_DIR})",
+        file=stream,
+        flush=True,
+    )
+    stop = threading.Event()
+    start = time.perf_counter()
+
+    def tick() -> None:
+        frames, i, last = "|/-\\", 0, start
+        while not stop.wait(every):
+            elapsed = time.perf_counter() - start
+            if tty:
+                print(f"\r  compiling {frames[i % 4]} {elapsed:4.0f} s", end="", file=stream)
+                stream.flush()
+                i += 1
+            elif elapsed - (last - start) >= 15:
+                last = time.perf_counter()
+                print(f"  still compiling ({elapsed:.0f} s)", file=stream, flush=True)
+
+    thread = threading.Thread(target=tick, name="bnb-compile-notice", daemon=True)
+    thread.start()
+    try:
+        yield cold
+    finally:
+        stop.set()
+        thread.join()
+        elapsed = time.perf_counter() - start
+        print(("\r" if tty else "") + f"  compiled in {elapsed:.0f} s", file=stream, flush=True)
+
+
+def warm_engine(players: list[int], components=None, *, notice: bool = True) -> float:
+    """Compile (or load from the cache) the batch kernel for each player count now, under
+    :func:`compile_notice`; returns the seconds it took (kept apart from playing time)."""
+    from bnb_sim.runner.batch import play_block
+    from bnb_sim.runner.config import GameConfig
+
+    start = time.perf_counter()
+    with compile_notice(notice):
+        for n in sorted(set(players), reverse=True):
+            config = GameConfig.create(n, ["random"] * n, seed=0, components=components)
+            play_block(config, 0, 1, 1)
+    return time.perf_counter() - start
