@@ -56,6 +56,8 @@ class Game:
         self._mem = np.zeros((config.n_players, MEM_SIZE), np.float64)
         self.history: list[tuple[int, int, int]] = []  # (seat, phase, action)
         self.log: list[dict] = []  # decoded events when config.log is on
+        # priority-list bots: which rule made each of their decisions (docs/bots.md)
+        self.rule_log: list[dict] = []
 
     # ---- OpenSpiel-like vocabulary ------------------------------------------------
     @property
@@ -163,7 +165,29 @@ class Game:
                 f"policy '{self.config.policies[player].label}' (seat {seat}) made an illegal "
                 f"decision {action} in game {self.game_index} (phase {self.phase})"
             )
+        self._log_rule(seat, int(action))
         return int(action)
+
+    def _log_rule(self, seat: int, action: int) -> None:
+        """For a priority-list bot: the rule that decided (or ``fallback``)."""
+        from bnb_sim.policies.kinds import BOT
+        from bnb_sim.policies.priority_layout import MEM_LAST_RULE
+
+        spec = self.policy_of_seat(seat)
+        if spec.kind != BOT:
+            return
+        r = int(self._mem[seat, MEM_LAST_RULE])
+        rule = spec.rules[r] if r >= 0 else "fallback"
+        self.rule_log.append({"seat": seat, "phase": self.phase, "action": action, "rule": rule})
+
+    def rule_hits(self) -> dict[int, dict[str, int]]:
+        """Per bot seat: how many decisions each rule (and the fallback) made so far."""
+        from collections import Counter
+
+        totals: dict[int, Counter] = {}
+        for entry in self.rule_log:
+            totals.setdefault(entry["seat"], Counter())[entry["rule"]] += 1
+        return {seat: dict(counts) for seat, counts in totals.items()}
 
     def play(self, max_decisions: int = 100_000) -> Game:
         """Let the policies play to the end."""

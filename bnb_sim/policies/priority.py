@@ -45,6 +45,7 @@ from bnb_sim.engine.layout import (
     TILE_KIND,
     TILE_XP,
     WILD,
+    get_occ,
     stat_at,
     supply_at,
     tile_attr,
@@ -241,7 +242,25 @@ def condition_value(cid, pub, seat, k, ft):
         for stack in range(16):
             total += pub[P_STACK_H + stack]
         return float(total)
+    if cid == 25:
+        layer = _top_layer(pub)
+        return float(popcount(_layer_bits(pub, layer))) if layer >= 0 else 0.0
     return np.nan  # unknown id: never holds (the compiler refuses it)
+
+
+@kernel(inline="always")
+def _layer_bits(pub, layer):
+    """Occupied positions of cube layer ``layer`` (0 = top; 16 positions each)."""
+    return (get_occ(pub) >> np.uint64(16 * layer)) & np.uint64(0xFFFF)
+
+
+@kernel
+def _top_layer(pub):
+    """The highest layer that still holds blocks (-1: none); R-SCORE-1 counts layers 1-3."""
+    for layer in range(4):
+        if _layer_bits(pub, layer) != np.uint64(0):
+            return layer
+    return -1
 
 
 # ---- choices ------------------------------------------------------------------------
@@ -375,6 +394,12 @@ def choice_action(cid, params, pub, seat, mem, k, ft, mask, pass_ok, rng, row):
         return _highest_bit(mask)
     if cid == 22:
         return 1 if _bit(mask, 1) else -1
+    if cid == 23:
+        layer = _top_layer(pub)
+        for pos in range(16 * max(layer, 0), 64):
+            if _bit(mask, pos):
+                return pos
+        return -1
     return -1
 
 

@@ -101,6 +101,12 @@ CHOICES: dict[str, tuple[int, tuple[str, ...] | None, str]] = {
     "none": (20, ("tnt",), "detonate no TNT"),
     "all": (21, ("tnt", "hunger"), "detonate every revealed TNT / return every hunger mob"),
     "one": (22, ("tnt", "hunger"), "exactly one"),
+    "finish_layer": (
+        23,
+        ("blocks", "pickaxe"),
+        "a block from the highest cube layer that still has blocks (emptying a layer "
+        "triggers its scoring round, R-SCORE-1)",
+    ),
 }
 CHOICE_NAMES = {cid: name for name, (cid, _, _) in CHOICES.items()}
 
@@ -146,6 +152,13 @@ CONDITIONS: dict[str, tuple[int, bool, float, float, str]] = {
     "hearts_needed": (22, True, -BIG, BIG, "during a fight: mob hearts minus revealed hearts"),
     "tnt_revealed": (23, True, 0, BIG, "during a fight: revealed TNT that could be detonated"),
     "tiles_left": (24, True, 0, BIG, "tiles left in all stacks"),
+    "layer_blocks_left": (
+        25,
+        True,
+        0,
+        16,
+        "blocks left in the highest cube layer that still has any (0: the cube is empty)",
+    ),
 }
 CONDITION_NAMES = {cid: name for name, (cid, *_rest) in CONDITIONS.items()}
 CAPS = {
