@@ -176,9 +176,19 @@ class Game:
         spec = self.policy_of_seat(seat)
         if spec.kind != BOT:
             return
+        from bnb_sim.engine.state import C_ROUNDS_DONE, C_TURN
+
         r = int(self._mem[seat, MEM_LAST_RULE])
-        rule = spec.rules[r] if r >= 0 else "fallback"
-        self.rule_log.append({"seat": seat, "phase": self.phase, "action": action, "rule": rule})
+        self.rule_log.append(
+            {
+                "seat": seat,
+                "turn": int(self._pub[C_TURN]),
+                "rounds_scored": int(self._pub[C_ROUNDS_DONE]).bit_count(),
+                "phase": self.phase,
+                "action": action,
+                "rule": spec.rules[r] if r >= 0 else "fallback",
+            }
+        )
 
     def rule_hits(self) -> dict[int, dict[str, int]]:
         """Per bot seat: how many decisions each rule (and the fallback) made so far."""
@@ -233,14 +243,20 @@ class Game:
     def result(self) -> list[dict]:
         """Per seat: policy, XP by source, blocks, rank, won (R-END-2). Only when over."""
         from bnb_sim.engine.play import N_GAME_COLUMNS, n_seat_columns, write_rows
-        from bnb_sim.runner.batch import frames
+        from bnb_sim.policies.priority_layout import MEM_FALLBACK_HITS, MEM_HITS
+        from bnb_sim.runner.batch import frames, n_rule_hit_columns
 
         if not self.is_over():
             raise BnbError("the game is not over yet")
         n = self.n_players
-        seat_out = np.zeros((n, n_seat_columns(len(self.config.components.mob_names))), np.int64)
+        base = n_seat_columns(len(self.config.components.mob_names))
+        n_hits = n_rule_hit_columns(self.config)
+        seat_out = np.zeros((n, base + n_hits), np.int64)
         game_out = np.zeros((1, N_GAME_COLUMNS), np.int64)
         write_rows(self._pub, self._hid, self._k, 0, seat_out, game_out)
+        if n_hits:  # the batch kernel's write_rule_hits, for the seats of this game
+            seat_out[:, base : base + n_hits - 1] = self._mem[:, MEM_HITS : MEM_HITS + n_hits - 1]
+            seat_out[:, base + n_hits - 1] = self._mem[:, MEM_FALLBACK_HITS]
         seats, _ = frames(self.config, self.game_index, seat_out, game_out)
         return seats.to_dict("records")
 

@@ -148,20 +148,31 @@ def test_choices_pick_by_their_criterion(tmp_path):
 
 
 def test_caps_limit_a_rule(tmp_path):
-    spec = _bot(tmp_path, "[[turn]]\nchoose = 'explore'\nmax_per_game = 2\n")
-    game = H.new_game(2, [spec, "random"], seating="fixed").play()
+    from collections import Counter
+
+    text = """
+        [[turn]]
+        choose = "explore"
+        max_per_game = 2
+        [[blocks]]
+        choose = "random"
+        max_per_turn = 1
+        [[pickaxe]]
+        choose = "random"
+        max_per_round = 1
+    """
+    game = H.new_game(2, [_bot(tmp_path, text), "random"], seating="fixed").play()
     hits = game.rule_hits()[0]
     assert hits["turn[1]: explore, max_per_game=2"] == 2
-    spec = _bot(tmp_path, "[[turn]]\nchoose = 'explore'\nmax_per_turn = 1\n", "b.toml")
-    game = H.new_game(2, [spec, "random"], seating="fixed").play()
-    explores = {}
-    turn = 0
-    for seat, phase, action in game.history:
-        if seat == 0 and phase == H.S.PH_TURN and action == H.EXPLORE:
-            explores[turn] = explores.get(turn, 0) + 1
-        turn += phase == H.S.PH_TURN and action == H.PASS
-    assert explores and max(explores.values()) <= 2  # the rule once, the fallback maybe once
-    assert game.rule_hits()[0]["turn[1]: explore, max_per_turn=1"] >= 1
+    blocks = [e for e in game.rule_log if e["phase"] == "collect"]
+    per_turn = Counter(e["turn"] for e in blocks if e["rule"].startswith("blocks[1]"))
+    assert per_turn and max(per_turn.values()) == 1
+    # a collect takes several blocks: the rest of each turn's blocks fell to the fallback
+    assert any(e["rule"] == "fallback" for e in blocks)
+    assert set(per_turn) == {e["turn"] for e in blocks}
+    picks = [e for e in game.rule_log if e["phase"] == "pickaxe"]
+    per_round = Counter(e["rounds_scored"] for e in picks if e["rule"].startswith("pickaxe[1]"))
+    assert all(n == 1 for n in per_round.values())
 
 
 def test_a_bot_without_rules_plays_exactly_its_fallback(tmp_path):
