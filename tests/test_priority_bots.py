@@ -346,3 +346,17 @@ def test_rule_hits_report_section(tmp_path):
     assert section.summary["rule_hits"] == {"bot:a.toml": {"turn[1]: build": 4, "fallback": 1}}
     assert rule_hits_section(seats.drop(columns="rule_hits_fallback"), meta) is None
     assert np.isfinite(len(seats))
+
+
+def test_experiment_files_accept_bots_and_report_their_rules(tmp_path, capsys):
+    bot = EXAMPLES[0]
+    experiment = tmp_path / "exp.toml"
+    experiment.write_text(
+        '[experiment]\ntitle = "bots"\nseed = 1\n\n[[simulation]]\nname = "bot"\n'
+        f'games = 20\nplayers = 2\npolicies = ["bot:{bot}", "greedy"]\n',
+        encoding="utf-8",
+    )
+    code, _, err = run_cli(capsys, ["run", experiment, "--out", tmp_path / "out", "-q"])
+    assert code == 0, err
+    report = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
+    assert "Bot rules" in report and "turn[1]: build" in report
