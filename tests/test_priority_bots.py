@@ -198,6 +198,8 @@ def test_every_condition_reads_what_the_seat_sees(tmp_path):
     game = H.new_game(2, ["heuristic"], seed=11)
     for _ in range(60):  # somewhere in the middle of a game
         game.apply_action(game.policy_action())
+    while game.phase != "turn":
+        game.apply_action(game.policy_action())
     pub, k, seat = game._pub, game._k, game.current_seat
     xp = [int(sum(pub[L.xp_at(s, j)] for j in range(S.N_XP))) for s in range(2)]
     pos = pub[L.P_POS + seat]
@@ -248,11 +250,15 @@ def test_every_condition_reads_what_the_seat_sees(tmp_path):
     occ = int(pub[L.P_OCC]) & (2**64 - 1)
     layers = [(occ >> (16 * layer)) & 0xFFFF for layer in range(4)]
     expected["layer_blocks_left"] = bin(next((b for b in layers if b), 0)).count("1")
+    from bnb_sim.components.arrays import RULE_ACTIONS_PER_TURN
+
+    per_turn = k[L.K_RULES + RULE_ACTIONS_PER_TURN]
+    expected["extra_action"] = int(pub[S.C_ACTIONS_DONE] >= per_turn)
     for name, value in expected.items():
         assert _value(game, name) == pytest.approx(value), name
     # fight-only conditions outside a fight, and the extra-action flag on a main action
     assert _value(game, "hearts_needed") == 0 and _value(game, "tnt_revealed") == 0
-    assert set(expected) | {"hearts_needed", "tnt_revealed", "extra_action"} == set(CONDITIONS)
+    assert set(expected) | {"hearts_needed", "tnt_revealed"} == set(CONDITIONS)
 
 
 def test_fight_conditions_during_a_fight(tmp_path):
@@ -360,3 +366,11 @@ def test_experiment_files_accept_bots_and_report_their_rules(tmp_path, capsys):
     assert code == 0, err
     report = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
     assert "Bot rules" in report and "turn[1]: build" in report
+
+
+def test_the_reference_documents_every_name():
+    from bnb_sim.policies.priority_layout import CAPS, CHOICES, PHASES
+
+    text = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
+    for name in [*PHASES, *CHOICES, *CONDITIONS, *CAPS]:
+        assert f"`{name}" in text, name
