@@ -374,3 +374,14 @@ def test_the_reference_documents_every_name():
     text = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
     for name in [*PHASES, *CHOICES, *CONDITIONS, *CAPS]:
         assert f"`{name}" in text, name
+
+
+def test_limits_of_a_bot_file():
+    rules = [{"choose": "collect"}] * 65
+    with pytest.raises(PolicyError, match="65 rules, at most 64"):
+        compile_bot({"turn": rules}, "bot file x.toml")
+    with pytest.raises(PolicyError, match="'!=' is not supported"):
+        compile_bot({"turn": [{"choose": "collect", "when": "xp != 3"}]}, "bot file x.toml")
+    many = " and ".join(f"{name} >= 0" for name in list(CONDITIONS)[2:9])
+    with pytest.raises(PolicyError, match="at most 6 different conditions"):
+        compile_bot({"turn": [{"choose": "collect", "when": many}]}, "bot file x.toml")
