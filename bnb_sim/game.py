@@ -58,6 +58,8 @@ class Game:
         self._mem = np.zeros((config.n_players, MEM_SIZE), np.float64)
         self.history: list[tuple[int, int, int]] = []  # (seat, phase, action)
         self.log: list[dict] = []  # decoded events when config.log is on
+        # priority-list bots: which rule made each of their decisions (docs/bots.md)
+        self.rule_log: list[dict] = []
 
     # ---- OpenSpiel-like vocabulary ------------------------------------------------
     @property
@@ -178,6 +180,7 @@ class Game:
                 f"policy '{self.config.policies[player].label}' (seat {seat}) made an illegal "
                 f"decision {action} in game {self.game_index} (phase {self.phase})"
             )
+        self._log_rule(seat, int(action))
         return int(action)
 
     def _raise_plugin_error(self, seat, player, obs_buf, legal_buf) -> None:
@@ -209,6 +212,37 @@ class Game:
             f"{where} raised an exception in game {self.game_index} (phase {self.phase}); "
             "called again from Python it did not (does it keep state between calls?)"
         )
+
+    def _log_rule(self, seat: int, action: int) -> None:
+        """For a priority-list bot: the rule that decided (or ``fallback``)."""
+        from bnb_sim.policies.kinds import BOT
+        from bnb_sim.policies.priority_layout import MEM_LAST_RULE
+
+        spec = self.policy_of_seat(seat)
+        if spec.kind != BOT:
+            return
+        from bnb_sim.engine.state import C_ROUNDS_DONE, C_TURN
+
+        r = int(self._mem[seat, MEM_LAST_RULE])
+        self.rule_log.append(
+            {
+                "seat": seat,
+                "turn": int(self._pub[C_TURN]),
+                "rounds_scored": int(self._pub[C_ROUNDS_DONE]).bit_count(),
+                "phase": self.phase,
+                "action": action,
+                "rule": spec.rules[r] if r >= 0 else "fallback",
+            }
+        )
+
+    def rule_hits(self) -> dict[int, dict[str, int]]:
+        """Per bot seat: how many decisions each rule (and the fallback) made so far."""
+        from collections import Counter
+
+        totals: dict[int, Counter] = {}
+        for entry in self.rule_log:
+            totals.setdefault(entry["seat"], Counter())[entry["rule"]] += 1
+        return {seat: dict(counts) for seat, counts in totals.items()}
 
     def play(self, max_decisions: int = 100_000) -> Game:
         """Let the policies play to the end."""
@@ -255,14 +289,20 @@ class Game:
     def result(self) -> list[dict]:
         """Per seat: policy, XP by source, blocks, rank, won (R-END-2). Only when over."""
         from bnb_sim.engine.play import N_GAME_COLUMNS, n_seat_columns, write_rows
-        from bnb_sim.runner.batch import frames
+        from bnb_sim.policies.priority_layout import MEM_FALLBACK_HITS, MEM_HITS
+        from bnb_sim.runner.batch import frames, n_rule_hit_columns
 
         if not self.is_over():
             raise BnbError("the game is not over yet")
         n = self.n_players
-        seat_out = np.zeros((n, n_seat_columns(len(self.config.components.mob_names))), np.int64)
+        base = n_seat_columns(len(self.config.components.mob_names))
+        n_hits = n_rule_hit_columns(self.config)
+        seat_out = np.zeros((n, base + n_hits), np.int64)
         game_out = np.zeros((1, N_GAME_COLUMNS), np.int64)
         write_rows(self._pub, self._hid, self._k, 0, seat_out, game_out)
+        if n_hits:  # the batch kernel's write_rule_hits, for the seats of this game
+            seat_out[:, base : base + n_hits - 1] = self._mem[:, MEM_HITS : MEM_HITS + n_hits - 1]
+            seat_out[:, base + n_hits - 1] = self._mem[:, MEM_FALLBACK_HITS]
         seats, _ = frames(self.config, self.game_index, seat_out, game_out)
         return seats.to_dict("records")
 

@@ -714,6 +714,9 @@ def _simulation_sections(outcome: ItemOutcome):
         R.fights_section(seats, order),
         R.play_style_section(seats, order),
     ]
+    hits = R.rule_hits_section(seats, meta)
+    if hits is not None:
+        sections.append(hits)
     summary: dict[str, Any] = {"kind": "simulation", "n_games": len(games)}
     for section in sections[1:]:
         section.title = f"{spec.name}: {section.title}"

@@ -1070,6 +1070,41 @@ def play_style_section(seats: pd.DataFrame, policy_order: Sequence[str] | None =
     return section
 
 
+def rule_hits_section(seats: pd.DataFrame, meta: Mapping) -> Section | None:
+    """Per priority-list bot: how often each rule decided (columns ``rule_hits_<i>`` of the
+    run, labels from the policy specs in run.json); None when the run has no bot."""
+    if "rule_hits_fallback" not in seats.columns:
+        return None
+    specs = (meta.get("params", {}) or {}).get("policy_specs", []) or []
+    bots = {s["label"]: s.get("rules", []) for s in specs if s.get("kind") == "bot"}
+    section = Section("Bot rules")
+    section.text(
+        "Which rule of each priority-list bot made its decisions (docs/bots.md): total "
+        "decisions per rule over the run, mean per player and game, and the share of the "
+        "bot's decisions. A rule that never fires is listed with 0."
+    )
+    summary = {}
+    for label, rules in bots.items():
+        mine = seats[seats["policy"].astype(str) == label]
+        if mine.empty:
+            continue
+        columns = [f"rule_hits_{r}" for r in range(len(rules))] + ["rule_hits_fallback"]
+        totals = mine[columns].sum().to_numpy()
+        all_decisions = max(int(totals.sum()), 1)
+        table = pd.DataFrame(
+            {
+                "rule": list(rules) + ["fallback"],
+                "decisions": totals.astype(int),
+                "per game": totals / len(mine),
+                "share": [f"{100 * t / all_decisions:.1f}%" for t in totals],
+            }
+        )
+        section.table(table, f"{label}: n = {len(mine):,} player results.")
+        summary[label] = dict(zip(table["rule"], table["decisions"].tolist(), strict=True))
+    section.summary["rule_hits"] = summary
+    return section
+
+
 def _means_wide(long: pd.DataFrame, label: Mapping[str, str], n: pd.Series) -> pd.DataFrame:
     """Policy x column table of ``mean [lo, hi]`` cells from :func:`tables.means_by_policy`,
     with an ``n`` column (player results per policy)."""
@@ -1277,6 +1312,9 @@ def build_simulate_report(
     builder.add(fights_section(seats, order))
     builder.add(ownership_section(seats, order))
     builder.add(play_style_section(seats, order))
+    hits = rule_hits_section(seats, meta)
+    if hits is not None:
+        builder.add(hits)
     builder.add(provenance_section(meta))
     builder.findings += run_findings(builder.collect_summary())
     builder.notes.append(BOT_STRENGTH_NOTE)

@@ -187,7 +187,7 @@ def header(game: Any) -> list[str]:
     multiple=True,
     metavar="SPEC",
     help="Policy of a player, in player order (repeat; cycled over the players). "
-    "random, greedy, heuristic[:weights], or a plugin. Default: heuristic.",
+    "random, greedy, heuristic[:weights], bot:FILE.toml, or a plugin. Default: heuristic.",
     shell_complete=complete_policy,
 )
 @click.option("--game-index", type=int, default=0, show_default=True, help="Which game of the run.")
@@ -288,9 +288,17 @@ def play(
             "result": result,
             "winners": [int(row["seat"]) for row in result if row["won"]],
         }
+        if game.rule_log:  # priority-list bots: which rule made each decision, and totals
+            payload["bot_rules"] = {
+                "decisions": game.rule_log,
+                "totals": {str(seat): hits for seat, hits in game.rule_hits().items()},
+            }
         click.echo(json.dumps(payload))
         return
     lines = header(game) + [""] + turn_log(game, game.log)
     lines += ["", "Final table (XP by source):"] + final_table(result)
     lines.append(winner_line(game, result))
+    for seat, hits in game.rule_hits().items():
+        lines += ["", f"Rule hits of seat {seat} ({game.policy_of_seat(seat).label}):"]
+        lines += [f"  {n:4d}  {rule}" for rule, n in sorted(hits.items(), key=lambda x: -x[1])]
     click.echo("\n".join(lines))

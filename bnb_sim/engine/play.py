@@ -55,9 +55,11 @@ from bnb_sim.engine.state import (
 from bnb_sim.engine.step import apply_action
 from bnb_sim.policies.dispatch import decide
 from bnb_sim.policies.kinds import PLUGIN, RANDOM
+from bnb_sim.policies.priority_layout import MEM_BOT_END, MEM_FALLBACK_HITS, MEM_HITS
 from bnb_sim.policies.random_policy import choose_random
 
-MEM_SIZE = 1024  # policy memory per seat (float64), zeroed at the start of each game
+MEM_SIZE = 1536  # policy memory per seat (float64), zeroed at the start of each game
+# (the one-step evaluation's cache below 1024, a priority-list bot's counters above it)
 
 
 @njit(cache=True)
@@ -70,7 +72,8 @@ def new_game(k, master, game_index, n_players):
 
 @njit(cache=True)
 def play_game(k, ft, kinds, params, plugins, master, game_index, n_players, stop):
-    """Play one game to the end; returns ``(pub, hid)`` (``pub[C_STATUS]`` != 0 on error).
+    """Play one game to the end; returns ``(pub, hid, mem)`` (``pub[C_STATUS]`` != 0 on
+    error; ``mem``: the policies' memory, where priority-list bots count their rule hits).
 
     ``kinds[p]``, ``params[p]`` and ``plugins[p]`` describe the policy of player ``p``; seat
     ``s`` is played by player ``(s + rotation) % n`` (R-SETUP-4). ``stop[0] != 0`` (set by the
@@ -90,7 +93,7 @@ def play_game(k, ft, kinds, params, plugins, master, game_index, n_players, stop
     obs_buf = np.zeros(P_SIZE if has_plugin else 1, np.int64)
     legal_buf = np.zeros(N_ACTIONS if has_plugin else 1, np.bool_)
     play_out(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, stop)
-    return pub, hid
+    return pub, hid, mem
 
 
 @kernel(inline="always")
@@ -257,5 +260,23 @@ def play_batch(k, ft, kinds, params, plugins, master, start, n_players, seat_out
         if stop[0] != 0:
             game_out[i, GAME_STATUS] = ST_STOPPED
             continue
-        pub, hid = play_game(k, ft, kinds, params, plugins, master, start + i, n_players, stop)
+        pub, hid, mem = play_game(k, ft, kinds, params, plugins, master, start + i, n_players, stop)
         write_rows(pub, hid, k, i, seat_out, game_out)
+        write_rule_hits(pub, k, mem, i, seat_out)
+
+
+@kernel
+def write_rule_hits(pub, k, mem, row, seat_out):
+    """Rule hit counts of priority-list bots into the seat columns after the fixed ones
+    (present only when a run has a bot, docs/run-format.md): one per rule, then the
+    fallback's count."""
+    base = SEAT_SPECIES + 2 * k[K_N_SPECIES] + 4
+    width = seat_out.shape[1] - base
+    if width <= 0 or mem.shape[1] < MEM_BOT_END:
+        return
+    n = pub[C_N_PLAYERS]
+    for seat in range(n):
+        out = seat_out[row * n + seat]
+        for r in range(width - 1):
+            out[base + r] = np.int64(mem[seat, MEM_HITS + r])
+        out[base + width - 1] = np.int64(mem[seat, MEM_FALLBACK_HITS])

@@ -8,8 +8,9 @@ from bnb_sim._jit import kernel
 from bnb_sim.engine.layout import RNG_POLICY
 from bnb_sim.engine.legal import expand_mask
 from bnb_sim.engine.observation import flat_observation
-from bnb_sim.policies.kinds import GREEDY, HEURISTIC, PLUGIN, RANDOM
+from bnb_sim.policies.kinds import BOT, GREEDY, HEURISTIC, PLUGIN, RANDOM
 from bnb_sim.policies.onestep import choose_onestep
+from bnb_sim.policies.priority import choose_priority
 from bnb_sim.policies.random_policy import choose_random
 
 
@@ -31,6 +32,8 @@ def decide(kind, params, plugin_fn, pub, rng, seat, mem, k, ft, mask, pass_ok, o
         return choose_random(mask, pass_ok, rng, RNG_POLICY + seat)
     if kind == GREEDY or kind == HEURISTIC:
         return choose_onestep(params, pub, seat, mem, k, ft, mask, pass_ok, rng, RNG_POLICY + seat)
+    if kind == BOT:
+        return choose_priority(params, pub, seat, mem, k, ft, mask, pass_ok, rng, RNG_POLICY + seat)
     if kind == PLUGIN:
         return _plugin_decision(
             plugin_fn, pub, seat, params, mem, k, mask, pass_ok, rng, obs_buf, legal_buf

@@ -10,8 +10,15 @@ RANDOM = 0
 GREEDY = 1
 HEURISTIC = 2
 PLUGIN = 3
+BOT = 4  # a priority-list bot file (policies/priority.py)
 
-KIND_NAMES = {RANDOM: "random", GREEDY: "greedy", HEURISTIC: "heuristic", PLUGIN: "plugin"}
+KIND_NAMES = {
+    RANDOM: "random",
+    GREEDY: "greedy",
+    HEURISTIC: "heuristic",
+    PLUGIN: "plugin",
+    BOT: "bot",
+}
 
 # Named weights of the heuristic evaluation (order = position in the parameter vector).
 # Each is the value, in XP, the bot puts on one unit of the thing named.

@@ -7,6 +7,7 @@ Grammar::
     heuristic                      default weights
     heuristic:weights.toml         weights from a TOML file (top level or a [weights] table)
     heuristic:board=1.5,weapon=2   weights inline (unnamed weights keep their defaults)
+    bot:my_bot.toml                a priority-list bot file (docs/bots.md)
     NAME[:ARG]                     a third-party plugin registered under the entry-point
                                    group ``bnb_sim.policies`` (ARG: a TOML file or k=v pairs
                                    for its parameters)
@@ -26,6 +27,7 @@ from pathlib import Path
 
 from bnb_sim.errors import PolicyError
 from bnb_sim.policies.kinds import (
+    BOT,
     GREEDY,
     GREEDY_PARAMS,
     HEURISTIC,
@@ -38,7 +40,7 @@ from bnb_sim.policies.kinds import (
 )
 
 ENTRY_POINT_GROUP = "bnb_sim.policies"
-BUILTIN = ("random", "greedy", "heuristic")
+BUILTIN = ("random", "greedy", "heuristic", "bot")
 MAX_WEIGHT_FILE_BYTES = 64 * 1024
 MAX_PLUGIN_PARAMS = 256
 #: Largest |weight| of a built-in bot: the evaluation adds weighted terms of up to ~1e3, and
@@ -54,6 +56,7 @@ class PolicySpec:
     kind: int
     params: tuple[float, ...] = field(default_factory=tuple)
     plugin: str | None = None  # entry-point name for PLUGIN
+    rules: tuple[str, ...] = ()  # BOT: one label per rule, in program order
 
     @property
     def kind_name(self) -> str:
@@ -81,6 +84,8 @@ class PolicySpec:
             out["plugin"] = self.plugin
         if self.kind in (GREEDY, HEURISTIC):
             out["weights"] = self.weights()
+        if self.kind == BOT:
+            out["rules"] = list(self.rules)
         return out
 
 
@@ -138,7 +143,7 @@ def _parse_number(text: str, where: str) -> float:
     return value
 
 
-def _read_toml(path: Path, where: str) -> dict:
+def _read_toml(path: Path, where: str, weights_table: bool = True) -> dict:
     from bnb_sim.components.loader import tomllib  # tomllib, or tomli on Python 3.10
 
     try:
@@ -155,7 +160,7 @@ def _read_toml(path: Path, where: str) -> dict:
         data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError) as exc:
         raise PolicyError(f"{where}: {path}: {exc}") from None
-    if "weights" in data and isinstance(data["weights"], dict):
+    if weights_table and "weights" in data and isinstance(data["weights"], dict):
         data = data["weights"]
     return data
 
@@ -214,6 +219,13 @@ def parse_policy(spec: str) -> PolicySpec:
                 limit = f"{MAX_WEIGHT:g}"
                 raise PolicyError(f"{where}: weight '{key}' = {value:g} is outside ±{limit}")
         return PolicySpec(spec, HEURISTIC, tuple(weights[n] for n in HEURISTIC_WEIGHTS))
+    if name == "bot":
+        if not arg:
+            raise PolicyError(f"{where}: bot needs a file: bot:my_bot.toml")
+        from bnb_sim.policies.priority_compile import load_bot
+
+        bot = load_bot(arg)
+        return PolicySpec(spec, BOT, bot.params, rules=bot.rules)
     if name in plugin_names():
         plugin = load_plugin(name)
         params = dict(plugin.params)

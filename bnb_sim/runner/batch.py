@@ -85,13 +85,23 @@ def play_arrays(config: GameConfig, start: int, n: int, threads: int | None = No
 
     k, ft, kinds, params, plugins = config.kernel_inputs
     n_players = config.n_players
-    seat_out = np.zeros((n * n_players, n_seat_columns(len(config.components.mob_names))), np.int64)
+    width = n_seat_columns(len(config.components.mob_names)) + n_rule_hit_columns(config)
+    seat_out = np.zeros((n * n_players, width), np.int64)
     game_out = np.zeros((n, N_GAME_COLUMNS), np.int64)
     stop = np.zeros(1, np.int64)
     args = (k, ft, kinds, params, plugins, config.master, int(start), n_players, seat_out, game_out)
     _run_kernel(play_batch, args, stop, threads)
     check_status(config, start, game_out)
     return seat_out, game_out
+
+
+def n_rule_hit_columns(config: GameConfig) -> int:
+    """Seat columns for the rule hits of priority-list bots: one per rule of the longest bot
+    in the run plus one for the fallback; none when no seat is a bot (docs/run-format.md)."""
+    from bnb_sim.policies.kinds import BOT
+
+    bots = [p for p in config.policies if p.kind == BOT]
+    return max(len(p.rules) for p in bots) + 1 if bots else 0
 
 
 def check_status(config: GameConfig, start: int, game_out: np.ndarray) -> None:
@@ -181,6 +191,12 @@ def frames(config: GameConfig, start: int, seat_out: np.ndarray, game_out: np.nd
         seats[f"defeated_{mob}"] = wins
     for v, value in enumerate(comps.values["type"]):
         seats[f"built_{value}"] = seat_out[:, P.SEAT_SPECIES + 2 * n_species + v].astype(np.int16)
+    n_hits = n_rule_hit_columns(config)
+    base = P.n_seat_columns(n_species)
+    for r in range(n_hits - 1):
+        seats[f"rule_hits_{r}"] = seat_out[:, base + r].astype(np.int32)
+    if n_hits:
+        seats["rule_hits_fallback"] = seat_out[:, base + n_hits - 1].astype(np.int32)
     seats_df = pd.DataFrame(seats)
     rotation = game_out[:, P.GAME_ROTATION]
     winner_seat = game_out[:, P.GAME_WINNER_SEAT]

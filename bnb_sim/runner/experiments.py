@@ -189,6 +189,7 @@ def run_simulation(
             "games": int(games),
             "players": int(players),
             "policies": config.labels,
+            "policy_specs": [p.to_dict() for p in config.policies],
             "seed": int(seed),
             "variant": config.variant,
             "seating": config.seating,
