@@ -54,6 +54,11 @@ class Game:
             self._k, config.master, self.game_index, config.n_players
         )
         self._mem = np.zeros((config.n_players, MEM_SIZE), np.float64)
+        from bnb_sim.policies.search import new_search_scratch
+
+        self._search = new_search_scratch(
+            self._k, self._kinds, self._params, config.n_players, MEM_SIZE
+        )
         self.history: list[tuple[int, int, int]] = []  # (seat, phase, action)
         self.log: list[dict] = []  # decoded events when config.log is on
 
@@ -157,6 +162,7 @@ class Game:
             np.zeros(N_ACTIONS, np.bool_),
             mask,
             pass_ok,
+            self._search,
         )
         if not is_legal(mask, pass_ok, action):
             raise PolicyError(
