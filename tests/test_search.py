@@ -237,3 +237,31 @@ def test_search_games_are_the_same_for_any_thread_count_and_chunk():
     a, b = (f.sort_values(["game", "seat"]).reset_index(drop=True) for f in frames)
     pd.testing.assert_frame_equal(a, b)
     assert len(a) == 8
+
+
+# ---- the normal policy path --------------------------------------------------------------
+def _cli(capsys, *argv):
+    from bnb_sim.cli import main
+
+    try:
+        main(list(argv))
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_bnb_play_runs_search_bots_and_refuses_bad_specs(capsys):
+    code, out, err = _cli(
+        capsys, "play", "--seed", "2", "--policy", "ismcts:iterations=4", "--policy",
+        "mc:rollouts=1,rollout=random", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    import json
+
+    result = json.loads(out)
+    assert "ismcts:iterations=4" in out and result
+    code, out, err = _cli(capsys, "play", "--policy", "ismcts:iterations=0")
+    assert code == 2
+    assert err.strip().count("\n") == 0 and "iterations must be a whole number" in err
