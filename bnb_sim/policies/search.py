@@ -14,7 +14,8 @@ numbers: the decisions are compared on the same deals and the same future draws)
 Powley and Whitehouse 2012; OpenSpiel's ``ISMCTSBot``): a tree keyed on decision sequences
 only, whose nodes are shared by all determinizations; a decision's child is selected by UCT
 with *availability* counts (how often the child was legal when its parent was reached) in
-place of the parent's visits, one node is added per iteration, a rollout finishes the game,
+place of the parent's visits, one node is added per iteration (the decision the rollout
+policy would take first, then untried ones at random), a rollout finishes the game,
 and each node keeps a reward sum per seat so that every seat maximises its own reward where
 it decides. The final decision is the most visited root child.
 
@@ -147,12 +148,19 @@ def rollout_action(rkind, rparams, pub, hid, rng, k, ft, smem, mask, pass_ok):
 
 
 @kernel
-def rollout(pub, hid, rng, k, ft, rkind, rparams, smem):
-    """Play the game in ``(pub, hid, rng)`` to its end with the rollout policy for all seats."""
+def forget(smem, rkind):
+    """Clear the rollout policy's memory before a new sample: the one-step bots cache on
+    counters that repeat from one rollout to the next."""
     if rkind == GREEDY or rkind == HEURISTIC:
-        for s in range(smem.shape[0]):  # the one-step bots cache on counters that repeat
-            for i in range(smem.shape[1]):  # from one rollout to the next
+        for s in range(smem.shape[0]):
+            for i in range(smem.shape[1]):
                 smem[s, i] = 0.0
+
+
+@kernel
+def rollout(pub, hid, rng, k, ft, rkind, rparams, smem):
+    """Play the game in ``(pub, hid, rng)`` to its end with the rollout policy for all seats
+    (``smem`` cleared by :func:`forget` when the sample was drawn)."""
     while pub[C_PHASE] != PH_OVER and pub[C_STATUS] == ST_OK:
         mask, pass_ok = legal_bits(pub, k)
         action = rollout_action(rkind, rparams, pub, hid, rng, k, ft, smem, mask, pass_ok)
@@ -202,6 +210,7 @@ def mc_decide(pub, hid, rng, k, ft, params, seat, mask, pass_ok, scratch):
         for i in range(n_legal):
             _copy_state(spub, shid, srng, wpub, whid, wrng)
             apply_action(wpub, whid, wrng, ks, _nth_legal(mask, pass_ok, i))
+            forget(smem, rkind)
             rollout(wpub, whid, wrng, ks, ft, rkind, rparams, smem)
             tree_f[i, 0] += seat_reward(wpub, seat, margin, rank_buf)
     best = 0
@@ -228,6 +237,7 @@ def ismcts_decide(pub, hid, rng, k, ft, params, seat, mask, pass_ok, scratch):
     n_nodes = 1
     for _ in range(iterations):
         determinize(pub, hid, ks, seat, rng, row, wpub, whid, wrng, tmp)
+        forget(smem, rkind)
         node = 0
         depth = 0
         path[0] = 0
@@ -259,8 +269,14 @@ def ismcts_decide(pub, hid, rng, k, ft, params, seat, mask, pass_ok, scratch):
             untried_pass = lpass and not tried_pass
             n_untried = popcount(untried) + (1 if untried_pass else 0)
             if n_untried > 0 and n_nodes < max_nodes:
-                pick = bounded_row(rng, row, n_untried) if n_untried > 1 else 0
-                action = _nth_legal(untried, untried_pass, pick)
+                # the rollout policy's own choice is tried first (so that a node's first
+                # visits measure it played well, as mc does), then the others at random
+                action = rollout_action(
+                    rkind, rparams, wpub, whid, wrng, ks, ft, smem, lmask, lpass
+                )
+                if not is_legal(untried, untried_pass, action):
+                    pick = bounded_row(rng, row, n_untried) if n_untried > 1 else 0
+                    action = _nth_legal(untried, untried_pass, pick)
                 new = n_nodes
                 n_nodes += 1
                 tree_i[new, T_ACTION] = action
