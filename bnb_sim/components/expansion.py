@@ -17,7 +17,9 @@ from pathlib import Path
 from bnb_sim.errors import ComponentError
 
 FARMERS_MARKET = "farmers-market"
-EXPANSIONS = {FARMERS_MARKET: Path(__file__).resolve().parent.parent / "data" / "farmers_market.toml"}
+EXPANSIONS = {
+    FARMERS_MARKET: Path(__file__).resolve().parent.parent / "data" / "farmers_market.toml"
+}
 EXPANSION_LABELS = {FARMERS_MARKET: "farmers_market.toml (expansion)"}
 
 LETTERS = ("X", "A", "B")  # R-FM-2: face-up at the start, after round A, after round B
@@ -45,7 +47,14 @@ ABILITIES = (
 )
 MAX_ITEMS = 32  # items owned are a bitmask of one int64 word per seat
 MAX_VEGETABLE_SPACES = 8
-FIELDS = ("vegetable_tokens", "xp_per_farming_space", "market_x", "market_a", "market_b", "lap_counters")
+FIELDS = (
+    "vegetable_tokens",
+    "xp_per_farming_space",
+    "market_x",
+    "market_a",
+    "market_b",
+    "lap_counters",
+)
 RANGES = {
     "vegetable_tokens": (1, 256),
     "xp_per_farming_space": (0, 100),
