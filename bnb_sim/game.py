@@ -200,10 +200,14 @@ class Game:
         return pub
 
     def xp(self) -> list[int]:
-        from bnb_sim.engine.state import N_XP, xp_at
+        from bnb_sim.engine.layout import P_FM_XP_END, P_FM_XP_FARMING
+        from bnb_sim.engine.state import N_XP_ALL, xp_at
 
+        pub = self._pub
         return [
-            int(sum(self._pub[xp_at(s, j)] for j in range(N_XP))) for s in range(self.n_players)
+            int(sum(pub[xp_at(s, j)] for j in range(N_XP_ALL)))
+            + int(pub[P_FM_XP_END + s] + pub[P_FM_XP_FARMING + s])
+            for s in range(self.n_players)
         ]
 
     def result(self) -> list[dict]:
@@ -214,7 +218,9 @@ class Game:
         if not self.is_over():
             raise BnbError("the game is not over yet")
         n = self.n_players
-        seat_out = np.zeros((n, n_seat_columns(len(self.config.components.mob_names))), np.int64)
+        comps = self.config.components
+        width = n_seat_columns(len(comps.mob_names), len(comps.item_names))
+        seat_out = np.zeros((n, width), np.int64)
         game_out = np.zeros((1, N_GAME_COLUMNS), np.int64)
         write_rows(self._pub, self._hid, self._k, 0, seat_out, game_out)
         seats, _ = frames(self.config, self.game_index, seat_out, game_out)
