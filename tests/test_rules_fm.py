@@ -139,7 +139,7 @@ def test_r_fm_3_r_fm_9_refill_only_visible_farming_structures():
     set_vegetables(game, 0, 0)
     set_vegetables(game, 1, 0)
     covered = int(game._pub[L.P_FM_FARMLAND + 1])
-    plain = H.tile(game, kind=0)
+    plain = H.tile(game, kind="building")
     assert game._k[L.K_FM_TILE_VEG + plain] == 0
     # seat 1 builds over its farmland: the structure is covered
     M.on_build(game._pub, game._k, 1, covered, plain)
@@ -220,15 +220,15 @@ def test_r_fm_5_movement_items(name, extra):
 
 def test_r_fm_5_crafting_table_any_block_is_an_emerald():
     game = fm_game(2)
-    t = H.tile(game, kind=0, material="wood")
+    t = H.tile(game, kind="building", material="wood")
     cost = sum(H.tile_cost(game, t))
-    H.put_on_top(game, H.stack_at(0, 0), t)
-    H.set_position(game, 0, H.points_next_to_stack(H.stack_at(0, 0))[0])
+    H.put_on_top(game, H.stack_at(1, 1), t)
+    H.set_position(game, 0, H.points_next_to_stack(H.stack_at(1, 1))[0])
     H.set_supply(game, 0, {"stone": cost})
     assert H.BUILD not in game.legal_actions()
     give_item(game, 0, "crafting_table")
     assert H.BUILD in game.legal_actions()
-    H.play(game, H.BUILD, H.stack_at(0, 0), 8)
+    H.play(game, H.BUILD, H.stack_at(1, 1), 8)
     assert H.supply(game, 0) == [0] * 5
     H.assert_consistent(game)
 
@@ -236,11 +236,9 @@ def test_r_fm_5_crafting_table_any_block_is_an_emerald():
 @pytest.mark.parametrize("cost", [1, 3])
 def test_r_fm_5_cheaper_buildings_one_block_less_and_one_block_free(cost):
     game = fm_game(2)
-    t = next(
-        x for x in H.tiles(game, kind=0) if sum(H.tile_cost(game, x)) == cost
-    )
-    H.put_on_top(game, H.stack_at(0, 0), t)
-    H.set_position(game, 0, H.points_next_to_stack(H.stack_at(0, 0))[0])
+    t = next(x for x in H.tiles(game, kind="building") if sum(H.tile_cost(game, x)) == cost)
+    H.put_on_top(game, H.stack_at(1, 1), t)
+    H.set_position(game, 0, H.points_next_to_stack(H.stack_at(1, 1))[0])
     material = int(np.argmax(H.tile_cost(game, t)))
     counts = [0] * 5
     counts[material] = cost - 1
@@ -248,7 +246,7 @@ def test_r_fm_5_cheaper_buildings_one_block_less_and_one_block_free(cost):
     assert H.BUILD not in game.legal_actions()
     give_item(game, 0, "cheaper_builds")
     assert H.BUILD in game.legal_actions()  # a 1-block building is free, still an action
-    H.play(game, H.BUILD, H.stack_at(0, 0), 8)
+    H.play(game, H.BUILD, H.stack_at(1, 1), 8)
     assert H.supply(game, 0) == [0] * 5
     assert int(game._pub[S.C_ACTIONS_DONE]) == 1
     H.assert_consistent(game)
@@ -256,12 +254,12 @@ def test_r_fm_5_cheaper_buildings_one_block_less_and_one_block_free(cost):
 
 def test_r_fm_5_jukebox_one_xp_per_lightning():
     game = fm_game(2)
-    t = next(x for x in H.tiles(game, kind=0) if H.tile_attr(game, L.TILE_XP, x) > 0)
-    H.put_on_top(game, H.stack_at(0, 0), t)
-    H.set_position(game, 0, H.points_next_to_stack(H.stack_at(0, 0))[0])
+    t = next(x for x in H.tiles(game, kind="building") if H.tile_attr(game, L.TILE_XP, x) > 0)
+    H.put_on_top(game, H.stack_at(1, 1), t)
+    H.set_position(game, 0, H.points_next_to_stack(H.stack_at(1, 1))[0])
     H.set_supply(game, 0, H.tile_cost(game, t))
     give_item(game, 0, "jukebox")
-    H.play(game, H.BUILD, H.stack_at(0, 0), 8)
+    H.play(game, H.BUILD, H.stack_at(1, 1), 8)
     assert fm_xp(game, 0, S.XP_ITEMS_PLAY) == 1
     assert fm_xp(game, 0, S.XP_BUILDINGS) == H.tile_attr(game, L.TILE_XP, t)
 
@@ -286,7 +284,7 @@ def test_r_fm_5_collect_three_blocks():
 
 def test_r_fm_5_r_fm_10_hunger_mob_gives_two_extra_actions():
     game = fm_game(2)
-    hunger = H.tile(game, kind=1)
+    hunger = H.tile(game, kind="hunger")
     H.give_mob(game, 0, hunger)
     give_item(game, 0, "hunger_actions")
     H.play(game, H.EXPLORE, int(game._pub[L.P_POS]))
@@ -315,9 +313,9 @@ def test_r_fm_5_three_different_actions():
 
 def _mob_fight_game(item=None, log=True):
     game = fm_game(2, log=log)
-    mob = max(H.tiles(game, kind=1), key=lambda t: H.tile_attr(game, L.TILE_HEARTS, t))
-    H.put_on_top(game, H.stack_at(0, 0), mob)
-    H.set_position(game, 0, H.points_next_to_stack(H.stack_at(0, 0))[0])
+    mob = max(H.tiles(game, kind="hunger"), key=lambda t: H.tile_attr(game, L.TILE_HEARTS, t))
+    H.put_on_top(game, H.stack_at(1, 1), mob)
+    H.set_position(game, 0, H.points_next_to_stack(H.stack_at(1, 1))[0])
     H.set_pile(game, 0, {"wooden_sword": 1, "stone_sword": 1, "poisonous_potato": 3})
     if item:
         give_item(game, 0, item)
@@ -326,13 +324,13 @@ def _mob_fight_game(item=None, log=True):
 
 def test_r_fm_5_reveal_four_weapons():
     game = _mob_fight_game("reveal_four")
-    events = H.fight(game, H.stack_at(0, 0))
+    events = H.fight(game, H.stack_at(1, 1))
     assert sum(e["event"] == "token" for e in events) == 4
 
 
 def test_r_fm_5_bed_second_fight_after_a_loss():
     game = _mob_fight_game("bed")
-    events = H.fight(game, H.stack_at(0, 0))
+    events = H.fight(game, H.stack_at(1, 1))
     names = [e["event"] for e in events]
     assert names.count("refight") == 1  # the mob's hearts beat this pile both times
     assert names.count("fight_end") == 2 and names.count("token") == 6
@@ -357,7 +355,7 @@ def test_r_fm_5_end_blocks_and_flat():
 
 def test_r_fm_5_end_buildings_top_tiles_only():
     game = fm_game(2)
-    a, b, c = H.tiles(game, kind=0)[:3]
+    a, b, c = H.tiles(game, kind="building")[:3]
     H.place_building(game, 0, 0, a)
     H.place_building(game, 0, 0, b)  # covers a: only the top tile counts
     H.place_building(game, 0, 4, c)
@@ -366,7 +364,7 @@ def test_r_fm_5_end_buildings_top_tiles_only():
 
 def test_r_fm_5_end_mobs_per_defeated_mob():
     game = fm_game(2)
-    for t in H.tiles(game, kind=2)[:3]:
+    for t in H.tiles(game, kind="bonus")[:3]:
         H.give_mob(game, 0, t)
     assert _end_game_xp(game, 0, "end_mobs") == 6
 
@@ -422,9 +420,8 @@ def test_r_fm_6_base_game_round_c_has_no_farming_value():
 def test_r_fm_7_whole_games_are_consistent_and_laps_follow_xp(players):
     from bnb_sim.runner.simulate import simulate
 
-    rows = simulate(
-        30, players, ["heuristic", "greedy", "random"], 5, expansion=FM, check=True, threads=1
-    )
+    policies = ["heuristic", "greedy", "random", "greedy"][:players]
+    rows = simulate(30, players, policies, 5, expansion=FM, check=True, threads=1)
     xp_cols = [c for c in rows.columns if c.startswith("xp_")]
     assert (rows[xp_cols].sum(axis=1) == rows["xp"]).all()
     assert (rows["laps"] == rows["xp"] // 50).all()

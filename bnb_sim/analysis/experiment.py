@@ -251,7 +251,7 @@ def _flatten(table: dict, prefix: str = "") -> dict:
     return out
 
 
-_COMMON_KEYS = ("name", "seed", "variant", "readings", "components", "set")
+_COMMON_KEYS = ("name", "seed", "variant", "readings", "components", "expansion", "set")
 ALLOWED = {
     "experiment": (
         "title",
@@ -262,6 +262,7 @@ ALLOWED = {
         "variant",
         "readings",
         "components",
+        "expansion",
     ),
     "simulation": (*_COMMON_KEYS, "games", "players", "policies", "seating", "run_dir"),
     "tournament": (*_COMMON_KEYS, "games", "players", "policies", "anchor", "bootstrap"),
@@ -271,6 +272,7 @@ ALLOWED = {
         "variant",
         "readings",
         "components",
+        "expansion",
         "set",
         "mode",
         "games",
@@ -296,7 +298,14 @@ def _slug_ok(name: str) -> bool:
     return bool(re.fullmatch(r"[\w .,:+()=-]{1,80}", name))
 
 
-def _components(source: str, where: str, base_dir: Path, files: list[str], overrides: dict):
+def _components(
+    source: str,
+    where: str,
+    base_dir: Path,
+    files: list[str],
+    overrides: dict,
+    expansion: str | None = None,
+):
     from bnb_sim.components import load_components
 
     resolved = []
@@ -305,7 +314,7 @@ def _components(source: str, where: str, base_dir: Path, files: list[str], overr
         if not path.is_absolute():
             path = base_dir / path
         resolved.append(str(path))
-    comps = load_components(resolved)
+    comps = load_components(resolved, expansion=expansion)
     if overrides:
         comps = comps.with_values(overrides, origin=f"{source}: {where}.set")
     return comps, resolved
@@ -404,6 +413,7 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
         except BnbError as exc:
             head.fail("variant", str(exc))
     default_files = head.str_list("components", [])
+    default_expansion = head.str("expansion", None)
     title = head.str("title", Path(source).stem)
     description = head.str("description", "") if head.has("description") else ""
     items: list[Any] = []
@@ -438,7 +448,10 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
             }
             files = default_files + r.str_list("components", [])
             overrides = r.mapping("set") if kind != "sweep" else {}
-            comps, resolved = _components(source, where, base_dir, files, overrides)
+            expansion = r.str("expansion", default_expansion)
+            if expansion not in (None, "farmers-market"):
+                r.fail("expansion", f"unknown expansion '{expansion}' (known: farmers-market)")
+            comps, resolved = _components(source, where, base_dir, files, overrides, expansion)
             common.update(components=comps, component_files=resolved, overrides=overrides)
             items.append(_item(kind, r, common, comps, bootstrap))
     if not items:

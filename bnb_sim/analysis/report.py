@@ -1018,6 +1018,10 @@ def build_simulate_report(
     builder.add(fights_section(seats, order))
     builder.add(ownership_section(seats))
     builder.add(play_style_section(seats, order))
+    if any(c.startswith("item_") for c in seats.columns):  # Farmer's Market runs
+        from bnb_sim.analysis.fm_report import items_section
+
+        builder.add(items_section(seats, order))
     builder.add(provenance_section(meta))
     return builder
 

@@ -57,6 +57,12 @@ def components_option(func):
         help="Component data (TOML): a complete file, or an override of the defaults "
         "(repeat to stack overrides). Default: the built-in data with its estimates.",
     )(func)
+    return expansion_option(func)
+
+
+def expansion_option(func):
+    """Decorator: ``--expansion NAME``, read before ``--components`` (which loads the
+    expansion's data under the given files); commands see it through the components."""
     return click.option(
         "--expansion",
         type=click.Choice(["farmers-market"]),

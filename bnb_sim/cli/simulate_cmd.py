@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from bnb_sim.cli.options import _load as _load_components
-from bnb_sim.cli.options import cli_readings, complete_policy, readings_option
+from bnb_sim.cli.options import cli_readings, complete_policy, expansion_option, readings_option
 
 # Same as bnb_sim.runner.simulate.MAX_GAMES_WITHOUT_YES (kept here to avoid the import).
 MAX_GAMES_WITHOUT_YES = 100_000_000
@@ -75,6 +75,7 @@ def _components(ctx: click.Context, param: click.Parameter, value: tuple[str, ..
     help="Component data (TOML): a complete file, or an override of the defaults "
     "(repeat to stack overrides). Default: the built-in data with its estimates.",
 )
+@expansion_option
 @readings_option
 @click.option(
     "--variant",
@@ -236,7 +237,10 @@ def _argv(**p) -> list[str]:
         args += ["--threads", str(p["threads"])]
     if p["chunk_size"] is not None:
         args += ["--chunk-size", str(p["chunk_size"])]
-    for path in click.get_current_context().meta.get("bnb.simulate.components", []):
+    ctx = click.get_current_context()
+    if ctx.meta.get("bnb.expansion"):  # Farmer's Market (cli/options.py)
+        args += ["--expansion", ctx.meta["bnb.expansion"]]
+    for path in ctx.meta.get("bnb.simulate.components", []):
         args += ["--components", str(path)]
     for name, value in p["readings"].items():
         args += ["--reading", f"{name}={value}"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from bnb_sim._jit import kernel, njit
+from bnb_sim.components.arrays import RULE_ACTIONS_PER_TURN
 from bnb_sim.engine.bits import low_index
 from bnb_sim.engine.build import can_afford
 from bnb_sim.engine.collect import collectable_now
@@ -19,6 +20,7 @@ from bnb_sim.engine.layout import (
     K_FM_REACH_ITEM,
     K_OPTS,
     K_REACH,
+    K_RULES,
     P_N_HUNGER,
     P_POS,
     P_TOP_UP,
@@ -150,7 +152,10 @@ def turn_choices(pub, k, seat):
         if not (main and (pub[C_ACTIONS_USED] >> ACT_BUY) & 1):
             if buyable_slots(pub, k, seat) != 0:
                 mask |= 1 << ACT_BUY
-    return np.uint64(mask), (not main) or mask == 0
+    # the third action of the Farmer's Market item is a "may" (R-FM-5): the turn may end
+    # once the rulebook's two are done
+    done = pub[C_ACTIONS_DONE] >= k[K_RULES + RULE_ACTIONS_PER_TURN]
+    return np.uint64(mask), (not main) or mask == 0 or done
 
 
 @kernel
