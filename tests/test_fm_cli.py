@@ -50,6 +50,7 @@ def test_r_fm_4_simulate_and_report(tmp_path, capsys):
     assert code == 0, err
     text = (report / "report.md").read_text()
     assert "Farmer's Market items" in text and "Purchase rate per item" in text
+    assert "When items are bought" in text and "Win rate of buyers and non-buyers" in text
 
 
 def test_unknown_expansion_is_one_clear_error(capsys):

@@ -135,6 +135,7 @@ def test_r_fm_3_farmland_on_a_forest_space_chosen_by_the_seat(players, start):
 
 
 def test_r_fm_3_r_fm_9_refill_only_visible_farming_structures():
+    # R-FM-3, R-FM-9: refills after rounds A and B only, on visible structures only
     game = fm_game(2)
     set_vegetables(game, 0, 0)
     set_vegetables(game, 1, 0)
@@ -153,6 +154,7 @@ def test_r_fm_3_r_fm_9_refill_only_visible_farming_structures():
 
 @pytest.mark.parametrize(("reading", "filled"), [("empty", 0), ("filled", 2)])
 def test_r_fm_9_new_farm_starts_filled_is_a_reading(reading, filled):
+    # R-FM-9: whether a new farm starts filled is the reading fm_new_farm
     game = fm_game(2, readings={"fm_new_farm": reading})
     farm = next(t for t in range(80) if game._k[L.K_FM_TILE_VEG + t] == 2)
     space = next(s for s in range(9) if s != int(game._pub[L.P_FM_FARMLAND + 0]))
@@ -418,6 +420,7 @@ def test_r_fm_6_base_game_round_c_has_no_farming_value():
 # ---- R-FM-7: laps, whole games ------------------------------------------------------------
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_r_fm_7_whole_games_are_consistent_and_laps_follow_xp(players):
+    # R-FM-7 (laps), and the invariant checker on whole games (R-FM-3, R-FM-4, R-FM-8)
     from bnb_sim.runner.simulate import simulate
 
     policies = ["heuristic", "greedy", "random", "greedy"][:players]

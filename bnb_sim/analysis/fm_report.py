@@ -39,6 +39,25 @@ def buyer_win_rates(seats: pd.DataFrame, policy_order: Sequence[str]) -> pd.Data
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
+ROUND_LABELS = ("before round A", "between A and B", "after round B")
+
+
+def purchase_timing(seats: pd.DataFrame) -> pd.DataFrame:
+    """Per item: how many purchases fell before round A, between A and B, after B (all
+    policies), each as a share of the item's purchases with a Wilson 95% interval."""
+    rows = []
+    for name in item_names(seats):
+        column = f"bought_round_{name}"
+        if column not in seats.columns:
+            continue
+        rounds = seats[column].to_numpy()
+        n = int(np.count_nonzero(rounds >= 0))
+        for r, when in enumerate(ROUND_LABELS):
+            k = int(np.count_nonzero(rounds == r))
+            rows.append(tables.rate_row({"item": name, "when": when}, k, n))
+    return pd.DataFrame(rows)
+
+
 def items_section(seats: pd.DataFrame, policy_order: Sequence[str]):
     """Purchase rate per item and policy, buyers' and non-buyers' win rates, a plot."""
     from bnb_sim.analysis.report import Section
@@ -86,7 +105,19 @@ def items_section(seats: pd.DataFrame, policy_order: Sequence[str]):
             ),
             f"Win rate of {p}'s results that bought / did not buy each item, 95% Wilson intervals.",
         )
+    timing = purchase_timing(seats)
+    if len(timing):
+        section.heading("When items are bought")
+        wide = pd.DataFrame({"item": list(dict.fromkeys(timing["item"]))})
+        for when in ROUND_LABELS:
+            part = timing[timing["when"] == when].reset_index(drop=True)
+            wide[f"{when} [95% CI]"] = tables.rate_cells(part)
+        wide["purchases"] = (
+            timing[timing["when"] == ROUND_LABELS[0]]["n"].map("{:,}".format).to_numpy()
+        )
+        section.table(wide, "Share of each item's purchases by the rounds scored before it.")
     section.summary["items"] = {
+        "timing": timing.to_dict(orient="records"),
         "purchase_rates": rates.to_dict(orient="records"),
         "buyer_win_rates": wins.to_dict(orient="records"),
         "purchase_share": shown.to_dict(),

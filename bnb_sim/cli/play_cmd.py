@@ -41,7 +41,11 @@ _DETAIL = {
     "fight_end",
     "weapon",
     "trigger",
+    "buy",  # Farmer's Market (R-FM-4)
+    "refight",
 }
+# Farmer's Market events outside actions: farmland at set-up, refills and reveals after rounds
+_FM_TABLE = {"farmland", "refill", "market"}
 
 
 def _plain(value: Any) -> Any:
@@ -86,6 +90,9 @@ def turn_log(game: Any, events: list[dict]) -> list[str]:
             tokens.append(text.removeprefix("reveals "))
         elif kind in _DETAIL:
             lines.append(f"    {text}")
+        elif kind in _FM_TABLE:
+            who = f"{_who(game, seat)}: " if seat >= 0 else ""
+            lines.append(f"  {who}{text}")
         elif kind == "end_turn":
             in_turn = False
         elif kind == "round":

@@ -20,6 +20,7 @@ from bnb_sim.engine.layout import (
     MAX_SPECIES,
     P_BOARD_ID,
     P_FM_BOUGHT,
+    P_FM_BUY_ROUND,
     P_FM_OWNED,
     P_FM_SPENT,
     P_FM_XP_END,
@@ -180,9 +181,11 @@ FM_ITEMS = 6
 
 
 def n_seat_columns(n_species: int, n_items: int = 0) -> int:
-    """Seat-row width; ``n_items`` > 0 (the expansion's items) adds the Farmer's Market block."""
+    """Seat-row width; ``n_items`` > 0 (the expansion's items) adds the Farmer's Market block:
+    the fixed columns, then per item whether the seat bought it, then when (rounds scored
+    before the purchase, -1 not bought)."""
     base = SEAT_SPECIES + 2 * n_species + 4
-    return base + (FM_ITEMS + n_items if n_items > 0 else 0)
+    return base + (FM_ITEMS + 2 * n_items if n_items > 0 else 0)
 
 
 GAME_STATUS = 0
@@ -220,8 +223,11 @@ def _write_fm(pub, k, seat, out, at):
     for space in range(9):
         left += pub[veg_at(seat, space)]
     out[at + FM_VEG_LEFT] = left
-    for item in range(k[K_FM_N_ITEMS]):
-        out[at + FM_ITEMS + item] = (pub[P_FM_OWNED + seat] >> item) & 1
+    n_items = k[K_FM_N_ITEMS]
+    for item in range(n_items):
+        owned = (pub[P_FM_OWNED + seat] >> item) & 1
+        out[at + FM_ITEMS + item] = owned
+        out[at + FM_ITEMS + n_items + item] = pub[P_FM_BUY_ROUND + item] if owned else -1
 
 
 @njit(cache=True)

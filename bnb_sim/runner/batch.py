@@ -95,8 +95,11 @@ def _fm_columns(comps, seats: dict, seat_out: np.ndarray, at: int) -> None:
     seats["items_bought"] = seat_out[:, at + P.FM_BOUGHT].astype(np.int16)
     seats["vegetables_spent"] = seat_out[:, at + P.FM_SPENT].astype(np.int16)
     seats["vegetables_left"] = seat_out[:, at + P.FM_VEG_LEFT].astype(np.int16)
+    n_items = len(comps.item_names)
     for i, name in enumerate(comps.item_names):
         seats[f"item_{name}"] = seat_out[:, at + P.FM_ITEMS + i].astype(bool)
+    for i, name in enumerate(comps.item_names):
+        seats[f"bought_round_{name}"] = seat_out[:, at + P.FM_ITEMS + n_items + i].astype(np.int8)
     seats["laps"] = (seat_out[:, P.SEAT_XP] // comps.rule("xp_track")).astype(np.int16)
 
 
