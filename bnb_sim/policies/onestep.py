@@ -134,6 +134,8 @@ W_POSITION = 9
 W_TRIGGER = 10
 W_TNT = 11
 W_EXTRA_THRESHOLD = 12
+W_FM_ITEM = 13  # Farmer's Market (policies/fm_policy.py)
+W_FM_VEGETABLE = 14
 
 # policy memory layout (float64[MEM_SIZE] per seat, zeroed at game start): best placement of
 # each tile, valid while the seat's board, scored rounds and held mobs are unchanged.
