@@ -4,6 +4,7 @@ Game API). Pure Python; no kernels."""
 from __future__ import annotations
 
 from bnb_sim.engine import state as S
+from bnb_sim.engine.layout import P_FM_MARKET as S_MARKET
 
 ROUND_NAMES = ("A", "B", "C")
 ROUND_CHARACTERISTIC = ("biome", "material", "type")
@@ -27,7 +28,18 @@ EVENT_NAMES = {
     S.EV_GAME_OVER: "game_over",
     S.EV_TRIGGER: "trigger",
     S.EV_BOW_DECLINED: "bow_declined",
+    S.EV_FARMLAND: "farmland",
+    S.EV_BUY: "buy",
+    S.EV_MARKET: "market",
+    S.EV_REFILL: "refill",
+    S.EV_REFIGHT: "refight",
 }
+LETTERS = ("X", "A", "B")
+
+
+def action_type_name(a: int) -> str:
+    """The name of an action type; ``buy`` is the Farmer's Market's (R-FM-4)."""
+    return "buy" if a == S.ACT_BUY else S.ACTION_TYPE_NAMES[a]
 
 
 def position_name(pos: int) -> str:
@@ -49,7 +61,7 @@ def decode_event(game, seat: int, kind: int, a: int, b: int, c: int) -> dict:
     event = {"seat": seat, "event": name, "a": a, "b": b, "c": c}
     block = comps.block_names
     if kind == S.EV_ACTION:
-        text = ("extra " if b else "") + S.ACTION_TYPE_NAMES[a]
+        text = ("extra " if b else "") + action_type_name(a)
     elif kind == S.EV_TAKE_BLOCK:
         how = " with the stone pickaxe" if c else ""
         text = f"takes {block[b]} from {position_name(a)}{how}"
@@ -80,8 +92,18 @@ def decode_event(game, seat: int, kind: int, a: int, b: int, c: int) -> dict:
     elif kind == S.EV_ROUND:
         text = f"scoring round {ROUND_NAMES[a]} ({ROUND_CHARACTERISTIC[a]})"
     elif kind == S.EV_SCORE:
-        values = comps.values[ROUND_CHARACTERISTIC[a]]
+        values = comps.values[ROUND_CHARACTERISTIC[a]] + ["farming structures"]
         text = f"round {ROUND_NAMES[a]}: scores {values[b]} for {c} XP"
+    elif kind == S.EV_FARMLAND:
+        text = f"places the farmland on space {a + 1} with {b} vegetables"
+    elif kind == S.EV_BUY:
+        text = f"buys {comps.item_names[a]} for {b} vegetables"
+    elif kind == S.EV_MARKET:
+        text = f"the {LETTERS[a]} items are turned face-up on the marketplace"
+    elif kind == S.EV_REFILL:
+        text = f"vegetables grow: +{a}"
+    elif kind == S.EV_REFIGHT:
+        text = f"fights {comps.tile_label(a)} again (bed)"
     elif kind == S.EV_BONUS:
         text = f"bonus mob {comps.tile_label(a)}: +{b} XP"
     elif kind == S.EV_GAME_OVER:
@@ -104,7 +126,12 @@ def describe_action(game, action: int) -> str:
     if action == S.PASS:
         return "end the turn" if phase == "turn" else "decline"
     if phase == "turn":
-        return S.ACTION_TYPE_NAMES[action]
+        return action_type_name(action)
+    if phase == "farmland":
+        return f"farmland on space {action + 1}"
+    if phase == "buy":
+        item = int(game._pub[S_MARKET + action])
+        return f"buy {comps.item_names[item]}"
     if phase in ("collect", "pickaxe"):
         return f"take block at {position_name(action)}"
     if phase == "explore":
@@ -123,5 +150,5 @@ def describe_action(game, action: int) -> str:
         return f"token spot {action}"
     if phase == "score":
         rnd = int(game._pub[S.C_SCORE_ROUND])
-        return comps.values[ROUND_CHARACTERISTIC[rnd]][action]
+        return (comps.values[ROUND_CHARACTERISTIC[rnd]] + ["farming structures"])[action]
     return str(action)

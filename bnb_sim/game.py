@@ -286,10 +286,14 @@ class Game:
         return pub
 
     def xp(self) -> list[int]:
-        from bnb_sim.engine.state import N_XP, xp_at
+        from bnb_sim.engine.layout import P_FM_XP_END, P_FM_XP_FARMING
+        from bnb_sim.engine.state import N_XP_ALL, xp_at
 
+        pub = self._pub
         return [
-            int(sum(self._pub[xp_at(s, j)] for j in range(N_XP))) for s in range(self.n_players)
+            int(sum(pub[xp_at(s, j)] for j in range(N_XP_ALL)))
+            + int(pub[P_FM_XP_END + s] + pub[P_FM_XP_FARMING + s])
+            for s in range(self.n_players)
         ]
 
     def result(self) -> list[dict]:
@@ -301,7 +305,8 @@ class Game:
         if not self.is_over():
             raise BnbError("the game is not over yet")
         n = self.n_players
-        base = n_seat_columns(len(self.config.components.mob_names))
+        comps = self.config.components
+        base = n_seat_columns(len(comps.mob_names), len(comps.item_names))
         n_hits = n_rule_hit_columns(self.config)
         seat_out = np.zeros((n, base + n_hits), np.int64)
         game_out = np.zeros((1, N_GAME_COLUMNS), np.int64)

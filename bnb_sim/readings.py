@@ -136,6 +136,30 @@ READINGS: dict[str, Reading] = {
             "example beginner,standard) mixes them as the rulebook allows",
             per_player=True,
         ),
+        Reading(
+            "fm_new_farm",
+            "R-FM-9",
+            "Farmer's Market: whether a newly built farming structure starts with vegetables",
+            {
+                "empty": "a new farm tile is empty until the next refill (after round A or B)",
+                "filled": "a new farm tile is filled from the supply when it is built",
+            },
+            "empty",
+            "the rules name only the refills after rounds A and B as the times vegetables "
+            "are placed; filling at build time is not stated",
+        ),
+        Reading(
+            "fm_collect_xp",
+            "R-FM-10",
+            "Farmer's Market: the item giving one XP while collecting blocks",
+            {
+                "action": "+1 XP per collect-blocks action",
+                "block": "+1 XP per block collected",
+            },
+            "action",
+            "the item text gives 'one experience point while collecting blocks', one point "
+            "for the action; per block would make it the only item worth more with a second item",
+        ),
     )
 }
 

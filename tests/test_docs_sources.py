@@ -20,7 +20,7 @@ from bnb_sim.components.sources import SOURCES, cited_keys
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-RULE_ID = re.compile(r"\bR-(?:SETUP|TURN|CUBE|EXPLORE|BUILD|FIGHT|WEAPON|SCORE|END)-\d+\b")
+RULE_ID = re.compile(r"\bR-(?:SETUP|TURN|CUBE|EXPLORE|BUILD|FIGHT|WEAPON|SCORE|END|FM)-\d+\b")
 
 
 @pytest.fixture(scope="module")

@@ -130,8 +130,53 @@ CORRUPTIONS = [
 ]
 
 
+def _fm_midgame(seed=1):
+    """A Farmer's Market game 60 decisions in (R-FM-*), consistent."""
+    import bnb_sim
+
+    game = bnb_sim.new_game(seed, 0, 3, ["random"], expansion="farmers-market")
+    for _ in range(60):
+        game.apply_action(game.policy_action())
+    H.assert_consistent(game)
+    return game
+
+
+def _corrupt_vegetables(game):
+    game._pub[L.P_FM_SUPPLY] += 1  # a vegetable from nowhere
+
+
+def _corrupt_items(game):
+    slots = [int(game._hid[L.H_FM_MARKET + s]) for s in range(L.MAX_MARKET)]
+    owner_item = next(i for i in slots if i >= 0)  # an item on the marketplace...
+    game._pub[L.P_FM_OWNED + 1] |= 1 << owner_item  # ...owned by a player too
+    cost = int(game._k[L.K_FM_ITEM + L.FM_COST * L.MAX_ITEMS + owner_item])
+    game._pub[L.P_FM_SPENT + 1] += cost
+
+
+def _corrupt_payment(game):
+    game._pub[L.P_FM_SPENT + 0] += 1  # paid more than the items cost
+
+
+FM_CORRUPTIONS = [
+    (I.INV_VEGETABLES, _corrupt_vegetables),
+    (I.INV_ITEMS, _corrupt_items),
+    (I.INV_PAYMENT, _corrupt_payment),
+]
+
+
 def test_every_invariant_has_a_corruption_test():
-    assert sorted(code for code, _ in CORRUPTIONS) == sorted(I.INVARIANT_MESSAGES)
+    codes = [code for code, _ in CORRUPTIONS + FM_CORRUPTIONS]
+    assert sorted(codes) == sorted(I.INVARIANT_MESSAGES)
+
+
+@pytest.mark.parametrize(
+    "code, corrupt", FM_CORRUPTIONS, ids=[f.__name__ for _, f in FM_CORRUPTIONS]
+)
+def test_corrupted_farmers_market_state_is_detected(code, corrupt):
+    # R-FM-3 (vegetables), R-FM-8 (items in one place), R-FM-4 (paid in full)
+    game = _fm_midgame()
+    corrupt(game)
+    assert I.check_invariants(game._pub, game._hid, game._k) == code
 
 
 @pytest.mark.parametrize("code, corrupt", CORRUPTIONS, ids=[f.__name__ for _, f in CORRUPTIONS])

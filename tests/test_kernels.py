@@ -21,6 +21,7 @@ KERNEL_FOLDERS = ("engine", "policies")
 
 # (module, function): allocate arrays, so they keep the runtime; none runs inside the loop
 ALLOCATING = {
+    ("engine/market.py", "setup_market"),  # Farmer's Market set-up (a shuffle buffer)
     ("engine/odds.py", "*"),
     ("engine/setup.py", "*"),
     ("engine/state.py", "new_game_arrays"),

@@ -51,6 +51,8 @@ def test_every_reading_has_values_a_default_and_a_rule():
         "boards",
         "seating",
         "variant",
+        "fm_new_farm",
+        "fm_collect_xp",
     ]
     for reading in R.READINGS.values():
         assert reading.default in reading.values and reading.rule.startswith("R-")

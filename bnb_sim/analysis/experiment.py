@@ -253,7 +253,7 @@ def _flatten(table: dict, prefix: str = "") -> dict:
     return out
 
 
-_COMMON_KEYS = ("name", "seed", "variant", "readings", "components", "set")
+_COMMON_KEYS = ("name", "seed", "variant", "readings", "components", "expansion", "set")
 ALLOWED = {
     "experiment": (
         "title",
@@ -264,6 +264,7 @@ ALLOWED = {
         "variant",
         "readings",
         "components",
+        "expansion",
     ),
     "simulation": (*_COMMON_KEYS, "games", "players", "policies", "seating", "run_dir"),
     "tournament": (*_COMMON_KEYS, "games", "players", "policies", "anchor", "bootstrap"),
@@ -273,6 +274,7 @@ ALLOWED = {
         "variant",
         "readings",
         "components",
+        "expansion",
         "set",
         "mode",
         "games",
@@ -299,7 +301,14 @@ def _slug_ok(name: str) -> bool:
     return bool(re.fullmatch(r"[\w .,:+()=-]{1,80}", name))
 
 
-def _components(source: str, where: str, base_dir: Path, files: list[str], overrides: dict):
+def _components(
+    source: str,
+    where: str,
+    base_dir: Path,
+    files: list[str],
+    overrides: dict,
+    expansion: str | None = None,
+):
     from bnb_sim.components import load_components
     from bnb_sim.errors import ComponentError
 
@@ -310,7 +319,7 @@ def _components(source: str, where: str, base_dir: Path, files: list[str], overr
             path = base_dir / path
         resolved.append(str(path))
     try:
-        comps = load_components(resolved)
+        comps = load_components(resolved, expansion=expansion)
     except ComponentError as exc:  # it names the component file and key; add ours
         raise BnbError(f"{source}: {where}.components: {exc}") from None
     if overrides:
@@ -411,6 +420,7 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
         except BnbError as exc:
             head.fail("variant", str(exc))
     default_files = head.str_list("components", [])
+    default_expansion = head.str("expansion", None)
     title = head.str("title", Path(source).stem)
     description = head.str("description", "") if head.has("description") else ""
     items: list[Any] = []
@@ -445,7 +455,10 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
             }
             files = default_files + r.str_list("components", [])
             overrides = r.mapping("set") if kind != "sweep" else {}
-            comps, resolved = _components(source, where, base_dir, files, overrides)
+            expansion = r.str("expansion", default_expansion)
+            if expansion not in (None, "farmers-market"):
+                r.fail("expansion", f"unknown expansion '{expansion}' (known: farmers-market)")
+            comps, resolved = _components(source, where, base_dir, files, overrides, expansion)
             common.update(components=comps, component_files=resolved, overrides=overrides)
             items.append(_item(kind, r, common, comps, bootstrap, base_dir))
     if not items:

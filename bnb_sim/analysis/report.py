@@ -1315,6 +1315,10 @@ def build_simulate_report(
     hits = rule_hits_section(seats, meta)
     if hits is not None:
         builder.add(hits)
+    if any(c.startswith("item_") for c in seats.columns):  # Farmer's Market runs
+        from bnb_sim.analysis.fm_report import items_section
+
+        builder.add(items_section(seats, order))
     builder.add(provenance_section(meta))
     builder.findings += run_findings(builder.collect_summary())
     builder.notes.append(BOT_STRENGTH_NOTE)

@@ -122,18 +122,23 @@ def render(comps) -> list[str]:
     out += ["", f"Buildings ({len(buildings)} tables, {n_tiles} tiles)"]
     out.append(
         f"  {'id':<6}{'biome':<14}{'material':<10}{'type':<14}{'cost':<16}{'xp':>4}{'copies':>8}"
+        + ("  vegetables" if any("vegetables" in b for b in buildings.values()) else "")
     )
     for bid, b in buildings.items():
         cost = " + ".join(f"{v(f'buildings.{bid}.cost.{m}')} {m}" for m in b["cost"])
         out.append(
             f"  {bid:<6}{b['biome']:<14}{b['material']:<10}{b['type']:<14}{cost:<16}"
             f"{v(f'buildings.{bid}.xp'):>4}{v(f'buildings.{bid}.copies'):>8}"
+            + (f"{v(f'buildings.{bid}.vegetables'):>12}" if "vegetables" in b else "")
         )
 
     out += ["", "Scoring cards (XP per space of the largest group)"]
     for card, s in data["scoring"].items():
         cells = "  ".join(f"{val} {v(f'scoring.{card}.values.{val}')}" for val in s["values"])
         out.append(f"  {card.upper()} {s['characteristic']:<9} {cells}")
+
+    if "farmers_market" in data:
+        out += _farmers_market(data["farmers_market"], v)
 
     out += ["", "Player boards (printed biomes, row by row)"]
     width = max(len(b) for b in data["characteristics"]["biome"]) + 2
@@ -150,6 +155,36 @@ def render(comps) -> list[str]:
     out += ["", "Source keys (docs/sources.md)"]
     out += _legend(r["note"] for r in rows.values())
     return [line.rstrip() for line in out]
+
+
+def _farmers_market(fm: dict, v) -> list[str]:
+    """The expansion's tables (R-FM-*): counts, farmland sides, the 18 item tiles."""
+    key = "farmers_market"
+    out = ["", "Farmer's Market"]
+    for f in (
+        "vegetable_tokens",
+        "xp_per_farming_space",
+        "market_x",
+        "market_a",
+        "market_b",
+        "lap_counters",
+    ):
+        out.append(f"  {f:<22} {v(f'{key}.{f}'):>4}")
+    for side in fm["farmland"]:
+        sk = f"{key}.farmland.{side}"
+        out.append(
+            f"  farmland {side:<13} {v(sk + '.spaces')} spaces x "
+            f"{v(sk + '.vegetables_per_space')} vegetables"
+        )
+    out += ["", f"Items ({len(fm['items'])} tiles)"]
+    out.append(f"  {'name':<16}{'cost':>5}{'letter':>8}  {'ability':<20}{'amount':>7}")
+    for name in fm["items"]:
+        ik = f"{key}.items.{name}"
+        out.append(
+            f"  {name:<16}{v(ik + '.cost'):>5}{v(ik + '.letter'):>8}  "
+            f"{v(ik + '.ability'):<20}{v(ik + '.amount'):>7}"
+        )
+    return out
 
 
 def _legend(notes) -> list[str]:

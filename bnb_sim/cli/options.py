@@ -29,6 +29,7 @@ import click
 from bnb_sim.errors import BnbError
 
 _FORCE = "bnb.out.force"
+_EXPANSION = "bnb.expansion"
 
 
 def _load(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]):
@@ -39,12 +40,18 @@ def _load(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]):
         return game.entry("load_components")(list(value))
     from bnb_sim.components import load_components
 
-    return load_components(list(value))
+    return load_components(list(value), expansion=ctx.meta.get(_EXPANSION))
+
+
+def _remember_expansion(ctx: click.Context, param: click.Parameter, value: str | None):
+    ctx.meta[_EXPANSION] = value
+    return value
 
 
 def components_option(func):
-    """Decorator: ``--components FILE`` -> a ``components`` argument (a Components object)."""
-    return click.option(
+    """Decorator: ``--components FILE`` -> a ``components`` argument (a Components object),
+    with ``--expansion NAME`` (read first: the expansion's data goes under the files)."""
+    func = click.option(
         "--components",
         "components",
         metavar="FILE",
@@ -52,6 +59,21 @@ def components_option(func):
         callback=_load,
         help="Component data (TOML): a complete file, or an override of the defaults "
         "(repeat to stack overrides). Default: the built-in data with its estimates.",
+    )(func)
+    return expansion_option(func)
+
+
+def expansion_option(func):
+    """Decorator: ``--expansion NAME``, read before ``--components`` (which loads the
+    expansion's data under the given files); commands see it through the components."""
+    return click.option(
+        "--expansion",
+        type=click.Choice(["farmers-market"]),
+        default=None,
+        is_eager=True,
+        expose_value=False,
+        callback=_remember_expansion,
+        help="Play with an expansion (farmers-market: vegetables, farmland, the marketplace).",
     )(func)
 
 

@@ -34,6 +34,7 @@ XP_SOURCES = [
     ("xp_round_c", "C"),
     ("xp_bonus_mobs", "bonus"),
 ]
+FM_XP_SOURCES = [("xp_items_play", "items"), ("xp_items_end", "end-items"), ("xp_farming", "farm")]
 
 # events printed under the action that caused them
 _DETAIL = {
@@ -48,7 +49,11 @@ _DETAIL = {
     "fight_end",
     "weapon",
     "trigger",
+    "buy",  # Farmer's Market (R-FM-4)
+    "refight",
 }
+# Farmer's Market events outside actions: farmland at set-up, refills and reveals after rounds
+_FM_TABLE = {"farmland", "refill", "market"}
 
 
 def _plain(value: Any) -> Any:
@@ -93,6 +98,9 @@ def turn_log(game: Any, events: list[dict]) -> list[str]:
             tokens.append(text.removeprefix("reveals "))
         elif kind in _DETAIL:
             lines.append(f"    {text}")
+        elif kind in _FM_TABLE:
+            who = f"{_who(game, seat)}: " if seat >= 0 else ""
+            lines.append(f"  {who}{text}")
         elif kind == "end_turn":
             in_turn = False
         elif kind == "round":
@@ -129,12 +137,13 @@ def number_turns(events: list[dict]) -> list[int]:
 
 def final_table(result: list[dict]) -> list[str]:
     """Rank, seat, player, policy, XP (total and by source), blocks left, winner mark."""
-    head = ["rank", "seat", "player", "policy", "xp"] + [short for _, short in XP_SOURCES]
+    sources = XP_SOURCES + (FM_XP_SOURCES if result and "xp_farming" in result[0] else [])
+    head = ["rank", "seat", "player", "policy", "xp"] + [short for _, short in sources]
     head += ["blocks", ""]
     rows = [head]
     for row in sorted(result, key=lambda r: (int(r["rank"]), int(r["seat"]))):
         cells = [row["rank"], row["seat"], row["player"], row["policy"], row["xp"]]
-        cells += [row[key] for key, _ in XP_SOURCES] + [row["blocks_left"]]
+        cells += [row[key] for key, _ in sources] + [row["blocks_left"]]
         rows.append([str(c) for c in cells] + ["winner" if row["won"] else ""])
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     lines = []
@@ -172,6 +181,42 @@ def header(game: Any) -> list[str]:
         lines.append(
             f"  seat {seat}: player {game.player_of_seat(seat)}, "
             f"{game.policy_of_seat(seat).label}, board {board}"
+        )
+    return lines
+
+
+def market_lines(game: Any) -> list[str]:
+    """Farmer's Market: the 12 items dealt onto the marketplace (R-FM-8), by letter."""
+    comps = game.config.components
+    if comps.expansion is None:
+        return []
+    from bnb_sim.engine.layout import H_FM_MARKET
+
+    items = comps.data["farmers_market"]["items"]
+    by_letter: dict[str, list[str]] = {"X": [], "A": [], "B": []}
+    for slot in range(24):
+        item = int(game._hid[H_FM_MARKET + slot])
+        if item >= 0:
+            name = comps.item_names[item]
+            by_letter[items[name]["letter"]].append(f"{name} ({items[name]['cost']})")
+    when = {"X": "face-up", "A": "after round A", "B": "after round B"}
+    lines = ["  marketplace (item (vegetables)):"]
+    for letter, names in by_letter.items():
+        lines.append(f"    {letter} {when[letter]:<14} {', '.join(names)}")
+    return lines
+
+
+def purchase_lines(game: Any, result: list[dict]) -> list[str]:
+    """Farmer's Market: what each seat bought, vegetables spent and left."""
+    if game.config.components.expansion is None:
+        return []
+    names = game.config.components.item_names
+    lines = ["", "Purchases (Farmer's Market):"]
+    for row in sorted(result, key=lambda r: r["seat"]):
+        bought = [n for n in names if row.get(f"item_{n}")]
+        lines.append(
+            f"  seat {row['seat']}: {', '.join(bought) or 'nothing'}; "
+            f"{row['vegetables_spent']} vegetables spent, {row['vegetables_left']} left"
         )
     return lines
 
@@ -265,6 +310,7 @@ def play(
         log=True,
     )
     game = Game(config, game_index)
+    market = market_lines(game)  # the marketplace as dealt, before anything is bought
     game.play()
     if picture is not None:
         from bnb_sim.analysis.render import save_table
@@ -296,8 +342,9 @@ def play(
             }
         click.echo(json.dumps(payload))
         return
-    lines = header(game) + [""] + turn_log(game, game.log)
+    lines = header(game) + market + [""] + turn_log(game, game.log)
     lines += ["", "Final table (XP by source):"] + final_table(result)
+    lines += purchase_lines(game, result)
     lines.append(winner_line(game, result))
     for seat, hits in game.rule_hits().items():
         lines += ["", f"Rule hits of seat {seat} ({game.policy_of_seat(seat).label}):"]

@@ -16,6 +16,7 @@ from bnb_sim.cli.options import (
     OutPath,
     cli_readings,
     complete_policy,
+    expansion_option,
     game_option,
     game_options,
     other_game_handler,
@@ -85,6 +86,7 @@ def _components(ctx: click.Context, param: click.Parameter, value: tuple[str, ..
     help="Component data (TOML): a complete file, or an override of the defaults "
     "(repeat to stack overrides). Default: the built-in data with its estimates.",
 )
+@expansion_option
 @readings_option
 @click.option(
     "--variant",
@@ -258,7 +260,10 @@ def _argv(**p) -> list[str]:
         args += ["--threads", str(p["threads"])]
     if p["chunk_size"] is not None:
         args += ["--chunk-size", str(p["chunk_size"])]
-    for path in click.get_current_context().meta.get("bnb.simulate.components", []):
+    ctx = click.get_current_context()
+    if ctx.meta.get("bnb.expansion"):  # Farmer's Market (cli/options.py)
+        args += ["--expansion", ctx.meta["bnb.expansion"]]
+    for path in ctx.meta.get("bnb.simulate.components", []):
         args += ["--components", str(path)]
     for name, value in p["readings"].items():
         args += ["--reading", f"{name}={value}"]

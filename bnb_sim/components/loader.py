@@ -138,11 +138,19 @@ def load_default_data() -> dict:
     return read_toml(DEFAULT_COMPONENTS_PATH)
 
 
-def merge_files(paths: PathArg | Iterable[PathArg] | None) -> tuple[dict, Origins, list[str]]:
-    """Read the defaults and the given files in order; return merged data and its origins."""
+def merge_files(
+    paths: PathArg | Iterable[PathArg] | None, expansion: str | None = None
+) -> tuple[dict, Origins, list[str]]:
+    """Read the defaults (and the expansion's file over them) and the given files in order;
+    return merged data and its origins."""
     given = _as_paths(paths)
     data = load_default_data()
     origins = Origins(files=[DEFAULT_LABEL])
+    if expansion is not None:
+        from bnb_sim.components.expansion import EXPANSION_LABELS, expansion_path
+
+        origins.files.append(EXPANSION_LABELS[expansion] if expansion in EXPANSION_LABELS else "")
+        merge_into(data, read_toml(expansion_path(expansion)), 1, origins)
     for p in given:
         label = os.fspath(p)
         layer = read_toml(p)
@@ -154,17 +162,23 @@ def merge_files(paths: PathArg | Iterable[PathArg] | None) -> tuple[dict, Origin
     return data, origins, [os.fspath(p) for p in given]
 
 
-def load_components(paths: PathArg | Iterable[PathArg] | None = None):
+def load_components(
+    paths: PathArg | Iterable[PathArg] | None = None, *, expansion: str | None = None
+):
     """Load component data: the defaults, or files (complete or partial overrides) over them.
 
-    ``paths`` is one path or a sequence of paths applied in order. Every problem raises
+    ``paths`` is one path or a sequence of paths applied in order. ``expansion``
+    (``"farmers-market"``) merges the expansion's file over the defaults first, so the given
+    files can override its estimates too. Every problem raises
     :class:`~bnb_sim.errors.ComponentError` naming the file, the dotted key and the problem.
     """
     from bnb_sim.components.model import Components
 
-    data, origins, given = merge_files(paths)
+    data, origins, given = merge_files(paths, expansion)
     normalised, rows = validate(data, origins)
     source = ", ".join(given) if given else "default"
+    if expansion is not None:
+        source = f"{source} + {expansion}"
     return Components(normalised, rows, source=source, origins=origins)
 
 

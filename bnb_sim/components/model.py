@@ -76,6 +76,16 @@ class Components:
 
     # -- plain data ------------------------------------------------------------------------
     @property
+    def expansion(self) -> str | None:
+        """``"farmers-market"`` when the data holds the expansion's section (R-FM-*)."""
+        return "farmers-market" if "farmers_market" in self._data else None
+
+    @property
+    def item_names(self) -> list[str]:
+        """The expansion's item tiles in file order (empty without the expansion)."""
+        return list(self._data.get("farmers_market", {}).get("items", {}))
+
+    @property
     def data(self) -> dict:
         """The merged, validated data (a deep copy: changing it changes nothing here)."""
         return copy.deepcopy(self._data)

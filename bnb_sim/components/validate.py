@@ -325,7 +325,7 @@ def validate(data: object, origins: Origins) -> tuple[dict, list[Row]]:
     """Check merged component data; return the normalised data and its provenance rows."""
     c = _Checker(origins)
     top = c.table(data, "")
-    c.keys(top, "", TOP_KEYS[:2] + SECTIONS, ("title",))
+    c.keys(top, "", TOP_KEYS[:2] + SECTIONS, ("title", "farmers_market"))
     schema = c.integer(top["schema"], "schema", -(2**63), 2**63)
     if schema != SCHEMA_VERSION:
         c.fail(
@@ -346,6 +346,13 @@ def validate(data: object, origins: Origins) -> tuple[dict, list[Row]]:
     out["buildings"] = _buildings(c, top["buildings"], values)
     out["scoring"] = _scoring(c, top["scoring"], values)
     out["boards"] = _boards(c, top["boards"], values)
+    if "farmers_market" in top:  # the expansion (components/expansion.py, R-FM-*)
+        from bnb_sim.components.expansion import check_vegetable_supply, validate_farmers_market
+
+        out["farmers_market"] = validate_farmers_market(c, top["farmers_market"])
+        check_vegetable_supply(c, out)
+    elif any("vegetables" in b for b in out["buildings"].values()):
+        c.fail("buildings", "farm tiles (with vegetables) need the [farmers_market] section")
     _totals(c, out)
     _column_names(c, out)
     return out, c.rows
@@ -557,7 +564,7 @@ def _buildings(c: _Checker, value: object, values: dict) -> dict:
         key = f"buildings.{name}"
         b = c.table(raw, key)
         fields = ("biome", "material", "type", "cost", "xp", "copies")
-        c.keys(b, key, fields + ("provenance",), NOTE_KEYS[1:])
+        c.keys(b, key, fields + ("provenance",), ("vegetables",) + NOTE_KEYS[1:])
         row: dict = {
             char: c.choice(b[char], f"{key}.{char}", values[char], char) for char in CHARACTERISTICS
         }
@@ -574,6 +581,10 @@ def _buildings(c: _Checker, value: object, values: dict) -> dict:
         row["copies"] = c.integer(b["copies"], f"{key}.copies", *COPIES_RANGE)
         entries = [("cost", f"{key}.cost.{m}", n) for m, n in row["cost"].items()]
         entries += [("xp", f"{key}.xp", row["xp"]), ("copies", f"{key}.copies", row["copies"])]
+        if "vegetables" in b:  # a farm tile of the expansion: its vegetable spaces (R-FM-3)
+            row["vegetables"] = c.integer(b["vegetables"], f"{key}.vegetables", 1, 8)
+            entries.append(("vegetables", f"{key}.vegetables", row["vegetables"]))
+            fields = fields + ("vegetables",)
         row.update(c.provenance(b, key, entries, fields))
         out[name] = row
     return out

@@ -41,12 +41,14 @@ from bnb_sim.engine.layout import (
     TOK_EXTRA,
     TOK_HEARTS,
     TOK_XP,
+    ability_at,
     pile_at,
     stat_at,
     tile_attr,
     tok_attr,
     xp_at,
 )
+from bnb_sim.engine.market import AB_FIGHT_REVEAL, AB_LIGHTNING_XP
 from bnb_sim.engine.state import (
     C_BOW_OFFERS,
     C_FIGHT_HEARTS,
@@ -73,6 +75,7 @@ from bnb_sim.engine.state import (
     S_MOBS_DEFEATED,
     S_TNT,
     XP_HOES,
+    XP_ITEMS_PLAY,
     XP_MOBS,
     log_event,
 )
@@ -85,6 +88,8 @@ def start_fight(pub, hid, k, seat, stack):
     pub[C_FIGHT_STACK] = stack
     pub[C_FIGHT_TILE] = tile
     pub[C_REVEALS_OWED] = k[K_RULES + RULE_FIGHT_REVEAL]
+    if pub[ability_at(seat, AB_FIGHT_REVEAL)] > 0:  # Farmer's Market: reveal 4 (R-FM-5)
+        pub[C_REVEALS_OWED] = pub[ability_at(seat, AB_FIGHT_REVEAL)]
     pub[C_FIGHT_HEARTS] = 0
     pub[C_FIGHT_TNT] = 0
     pub[C_PICKS_OWED] = 0
@@ -204,6 +209,8 @@ def resolve_fight(pub, hid, k, seat, n_detonate):
         else:
             pub[stat_at(seat, S_BONUS_MOBS)] += 1
         pub[xp_at(seat, XP_MOBS)] += tile_attr(k, TILE_XP, tile)
+        if tile_attr(k, TILE_XP, tile) > 0 and pub[ability_at(seat, AB_LIGHTNING_XP)] > 0:
+            pub[xp_at(seat, XP_ITEMS_PLAY)] += pub[ability_at(seat, AB_LIGHTNING_XP)]
         pub[stat_at(seat, S_MOBS_DEFEATED)] += 1
         pub[stat_at(seat, S_FIGHTS_WON)] += 1
         pub[P_SPECIES_WINS + seat * MAX_SPECIES + tile_attr(k, TILE_SPECIES, tile)] += 1

@@ -12,18 +12,29 @@ from bnb_sim._jit import kernel
 from bnb_sim.components.arrays import TILE_BUILDING, TILE_HUNGER_MOB
 from bnb_sim.engine.cube import layer_empty, visible_bits
 from bnb_sim.engine.layout import (
+    FM_COST,
     H_BLOCK,
+    H_FM_MARKET,
     H_STACKS,
     H_TOK_SLOT,
     K_BLOCK_COUNT,
     K_BOARDS,
+    K_FM_N_ITEMS,
+    K_FM_ON,
+    K_FM_VEG_TOKENS,
     K_N_TILES,
     K_N_TOKEN_TYPES,
     MAX_HELD,
+    MAX_MARKET,
     MAX_STACK_H,
     N_BLOCK_TYPES,
     P_BOARD_ID,
     P_BOARD_TOP,
+    P_FM_MARKET,
+    P_FM_MARKET_UP,
+    P_FM_OWNED,
+    P_FM_SPENT,
+    P_FM_SUPPLY,
     P_HELD,
     P_N_HELD,
     P_N_HUNGER,
@@ -34,6 +45,8 @@ from bnb_sim.engine.layout import (
     TOK_DETONATE,
     TOK_START,
     TOK_TABLE,
+    cap_at,
+    fm_item,
     get_occ,
     mask_at,
     pile_at,
@@ -42,6 +55,7 @@ from bnb_sim.engine.layout import (
     tile_attr,
     tile_char,
     tok_attr,
+    veg_at,
 )
 from bnb_sim.engine.state import (
     C_N_PLAYERS,
@@ -71,6 +85,9 @@ INV_ROUNDS = 9
 INV_BOARD = 10
 INV_HUNGER = 11
 INV_NEGATIVE = 12
+INV_VEGETABLES = 13
+INV_ITEMS = 14
+INV_PAYMENT = 15
 
 INVARIANT_MESSAGES = {
     INV_BLOCKS: "block conservation: cube + supplies + spent != the component counts",
@@ -85,7 +102,53 @@ INVARIANT_MESSAGES = {
     INV_BOARD: "board masks disagree with the tiles on the boards",
     INV_HUNGER: "hunger mob count disagrees with the mobs held",
     INV_NEGATIVE: "a supply or pile count is negative",
+    INV_VEGETABLES: "vegetable conservation: supply + farming structures != all tokens, or a "
+    "structure holds more than its capacity or a negative count (Farmer's Market)",
+    INV_ITEMS: "an item is in two places (marketplace, a player, the box) (Farmer's Market)",
+    INV_PAYMENT: "vegetables paid != the costs of the items bought (Farmer's Market)",
 }
+
+
+@kernel
+def _check_farmers_market(pub, hid, k, n):
+    """R-FM-3/R-FM-4/R-FM-8: vegetables are conserved, every item is in one place, every
+    purchase was paid in full."""
+    total = pub[P_FM_SUPPLY]
+    if total < 0:
+        return INV_VEGETABLES
+    for seat in range(n):
+        for space in range(9):
+            veg = pub[veg_at(seat, space)]
+            if veg < 0 or veg > pub[cap_at(seat, space)]:
+                return INV_VEGETABLES
+            total += veg
+    if total != k[K_FM_VEG_TOKENS]:
+        return INV_VEGETABLES
+    seen = 0
+    for slot in range(MAX_MARKET):
+        item = hid[H_FM_MARKET + slot]
+        shown = pub[P_FM_MARKET + slot]
+        face_up = (pub[P_FM_MARKET_UP] >> slot) & 1
+        if shown != (item if face_up else -1):
+            return INV_ITEMS
+        if item >= 0:
+            if (seen >> item) & 1:
+                return INV_ITEMS
+            seen |= 1 << item
+    paid = 0
+    cost = 0
+    for seat in range(n):
+        owned = pub[P_FM_OWNED + seat]
+        if owned & seen:
+            return INV_ITEMS
+        seen |= owned
+        paid += pub[P_FM_SPENT + seat]
+        for item in range(k[K_FM_N_ITEMS]):
+            if (owned >> item) & 1:
+                cost += fm_item(k, FM_COST, item)
+    if paid != cost:
+        return INV_PAYMENT
+    return 0
 
 
 @kernel
@@ -253,4 +316,6 @@ def check_invariants(pub, hid, k):
         code = _check_xp_and_rounds(pub, n)
     if code == 0:
         code = _check_boards(pub, k, n)
+    if code == 0 and k[K_FM_ON] != 0:
+        code = _check_farmers_market(pub, hid, k, n)
     return code

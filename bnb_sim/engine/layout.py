@@ -80,7 +80,28 @@ K_ADJ_STACKS = K_GROUP + 512  # 25
 K_ADJ_SLOTS = K_ADJ_STACKS + N_POINTS  # 25
 K_REACH = K_ADJ_SLOTS + N_POINTS  # 25
 K_REACH_STACKS = K_REACH + N_POINTS  # 25: stacks next to any point within reach of a point
-K_SIZE = K_REACH_STACKS + N_POINTS
+# Farmer's Market (R-FM-*): all zero when the expansion is off, so no rule reads it then
+K_FM = K_REACH_STACKS + N_POINTS
+K_FM_ON = K_FM  # 1 = the expansion is on
+K_FM_N_ITEMS = K_FM + 1
+K_FM_VEG_TOKENS = K_FM + 2  # R-FM-3: vegetable tokens in the game
+K_FM_XP_FARM = K_FM + 3  # R-FM-6: XP per farming space in round C
+K_FM_MARKET = K_FM + 4  # 3: marketplace spaces of the letters X, A, B (R-FM-8)
+K_FM_FARMLAND = K_FM + 7  # 4: spaces and vegetables per space of side "2", then side "3-4"
+K_FM_NEW_FARM_FILLED = K_FM + 11  # R-FM-9 reading fm_new_farm: 1 = a new farm starts filled
+K_FM_COLLECT_PER_BLOCK = K_FM + 12  # R-FM-10 reading fm_collect_xp: 1 = per block
+K_FM_FOREST = K_FM + 13  # biome value of forest (R-FM-3: the farmland sits on forest)
+K_FM_REACH_ITEM = K_FM + 16  # 25: points within reach with the explore_steps item
+MAX_ITEMS = 32
+MAX_MARKET = 24
+N_ABILITIES = 18
+K_FM_ITEM = K_FM_REACH_ITEM + N_POINTS  # 4 x MAX_ITEMS: cost, letter, ability, amount
+FM_COST = 0
+FM_LETTER = 1
+FM_ABILITY = 2
+FM_AMOUNT = 3
+K_FM_TILE_VEG = K_FM_ITEM + 4 * MAX_ITEMS  # MAX_TILES: vegetable spaces of each tile (farms)
+K_SIZE = K_FM_TILE_VEG + MAX_TILES
 
 # ---- pub: public state --------------------------------------------------------------------
 P_CTL = 0  # 64: control record, C_* below
@@ -104,7 +125,22 @@ P_SPECIES_FIGHTS = P_STATS + MAX_SEATS * N_STAT_SLOTS  # 4 x 16
 P_SPECIES_WINS = P_SPECIES_FIGHTS + MAX_SEATS * MAX_SPECIES  # 4 x 16
 P_FIGHT_REVEALED = P_SPECIES_WINS + MAX_SEATS * MAX_SPECIES  # 16
 P_OWN_PILE = P_FIGHT_REVEALED + MAX_TOKEN_TYPES  # 16: the deciding seat's own pile
-P_SIZE = P_OWN_PILE + MAX_TOKEN_TYPES
+# Farmer's Market (R-FM-*): zero and unused when the expansion is off
+P_FM = P_OWN_PILE + MAX_TOKEN_TYPES
+P_FM_MARKET = P_FM  # MAX_MARKET: face-up item on each marketplace space, -1 none/face-down
+P_FM_MARKET_UP = P_FM_MARKET + MAX_MARKET  # bitmask of face-up marketplace spaces
+P_FM_SUPPLY = P_FM_MARKET_UP + 1  # vegetables in the supply
+P_FM_OWNED = P_FM_SUPPLY + 1  # 4: bitmask of the items each seat bought
+P_FM_ABIL = P_FM_OWNED + MAX_SEATS  # 4 x N_ABILITIES: amount of each ability a seat owns
+P_FM_CAP = P_FM_ABIL + MAX_SEATS * N_ABILITIES  # 4 x 9: capacity of the visible farm structure
+P_FM_VEG = P_FM_CAP + MAX_SEATS * 9  # 4 x 9: vegetables on each space
+P_FM_FARMLAND = P_FM_VEG + MAX_SEATS * 9  # 4: space of the starting farmland, -1 before
+P_FM_BOUGHT = P_FM_FARMLAND + MAX_SEATS  # 4: items bought
+P_FM_SPENT = P_FM_BOUGHT + MAX_SEATS  # 4: vegetables paid
+P_FM_BUY_ROUND = P_FM_SPENT + MAX_SEATS  # MAX_ITEMS: rounds scored when bought, -1 not bought
+P_FM_XP_END = P_FM_BUY_ROUND + MAX_ITEMS  # 4: XP of end-game items (R-FM-5)
+P_FM_XP_FARMING = P_FM_XP_END + MAX_SEATS  # 4: XP of farming chosen in round C (R-FM-6)
+P_SIZE = P_FM_XP_FARMING + MAX_SEATS
 
 # ---- hid: hidden state ----------------------------------------------------------------
 H_BLOCK = 0  # 64: block type at each position, -1 empty
@@ -112,7 +148,8 @@ H_STACKS = 64  # 16 x MAX_STACK_H tile ids, index 0 the bottom
 H_TOK_SLOT = H_STACKS + 16 * MAX_STACK_H  # 16: token type on each spot, -1 taken
 H_PILE = H_TOK_SLOT + 16  # 4 x 16 pile contents
 H_FIGHT_LEFT = H_PILE + MAX_SEATS * MAX_TOKEN_TYPES  # 16
-H_N_EVENTS = H_FIGHT_LEFT + MAX_TOKEN_TYPES
+H_FM_MARKET = H_FIGHT_LEFT + MAX_TOKEN_TYPES  # 24: Farmer's Market items dealt, -1 bought
+H_N_EVENTS = H_FM_MARKET + 24
 H_EVENTS = H_N_EVENTS + 1  # MAX_EVENTS x 5 when logging
 H_SIZE = H_EVENTS
 H_SIZE_LOGGING = H_EVENTS + MAX_EVENTS * 5
@@ -174,6 +211,27 @@ def xp_at(seat, source):
 @kernel(inline="always")
 def stat_at(seat, stat):
     return P_STATS + seat * N_STAT_SLOTS + stat
+
+
+@kernel(inline="always")
+def fm_item(k, attr, item):
+    return k[K_FM_ITEM + attr * MAX_ITEMS + item]
+
+
+@kernel(inline="always")
+def ability_at(seat, ability):
+    """Offset in ``pub`` of the amount of an item ability (R-FM-5) the seat owns; 0 = none."""
+    return P_FM_ABIL + seat * N_ABILITIES + ability
+
+
+@kernel(inline="always")
+def veg_at(seat, space):
+    return P_FM_VEG + seat * 9 + space
+
+
+@kernel(inline="always")
+def cap_at(seat, space):
+    return P_FM_CAP + seat * 9 + space
 
 
 @kernel(inline="always")

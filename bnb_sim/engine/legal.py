@@ -16,15 +16,26 @@ from bnb_sim.engine.collect import collectable_now
 from bnb_sim.engine.layout import (
     K_ADJ_SLOTS,
     K_ADJ_STACKS,
+    K_FM_ON,
+    K_FM_REACH_ITEM,
     K_OPTS,
     K_REACH,
     K_RULES,
     P_N_HUNGER,
     P_POS,
     P_TOP_UP,
+    ability_at,
+)
+from bnb_sim.engine.market import (
+    AB_EXPLORE_STEPS,
+    AB_EXPLORE_UNLIMITED,
+    actions_per_turn,
+    buyable_slots,
+    farmland_spaces,
 )
 from bnb_sim.engine.state import (
     ACT_BUILD,
+    ACT_BUY,
     ACT_COLLECT,
     ACT_EXPLORE,
     ACT_FIGHT,
@@ -34,6 +45,7 @@ from bnb_sim.engine.state import (
     C_EXTRA_OWED,
     C_FIGHT_TNT,
     C_PHASE,
+    C_SCORE_ROUND,
     C_SEAT,
     C_TOKENS,
     C_UP_BUILDINGS,
@@ -47,8 +59,10 @@ from bnb_sim.engine.state import (
     PH_BOW,
     PH_BUILD_SPACE,
     PH_BUILD_TILE,
+    PH_BUY,
     PH_COLLECT,
     PH_EXPLORE,
+    PH_FARMLAND,
     PH_FIGHT_MOB,
     PH_HUNGER,
     PH_PICKAXE,
@@ -57,6 +71,18 @@ from bnb_sim.engine.state import (
     PH_TURN,
     PH_WEAPON,
 )
+
+
+@kernel(inline="always")
+def reachable_points(pub, k, seat):
+    """R-EXPLORE-1: points within the steps allowed; the minecart and the unlimited-movement
+    items of the Farmer's Market reach further (R-FM-5)."""
+    point = pub[P_POS + seat]
+    if pub[ability_at(seat, AB_EXPLORE_UNLIMITED)] > 0:
+        return (1 << 25) - 1
+    if pub[ability_at(seat, AB_EXPLORE_STEPS)] > 0:
+        return k[K_FM_REACH_ITEM + point] | k[K_REACH + point]
+    return k[K_REACH + point]
 
 
 @kernel
@@ -109,11 +135,11 @@ def turn_choices(pub, k, seat):
     Under ``hunger=together`` extra actions are those already paid for (``C_EXTRA_OWED``);
     under ``one-by-one`` each one needs a hunger mob still held.
     """
-    main = pub[C_ACTIONS_DONE] < k[K_RULES + RULE_ACTIONS_PER_TURN]
+    main = pub[C_ACTIONS_DONE] < actions_per_turn(pub, k, seat)
     if k[K_OPTS + OPT_HUNGER] == HUNGER_TOGETHER:
         can_extra = pub[C_EXTRA_OWED] > 0
     else:
-        can_extra = pub[P_N_HUNGER + seat] > 0
+        can_extra = pub[P_N_HUNGER + seat] > 0 or pub[C_EXTRA_OWED] > 0
     if not main and not can_extra:
         return np.uint64(0), True
     mask = 0
@@ -122,7 +148,14 @@ def turn_choices(pub, k, seat):
             continue
         if action_type_possible(pub, k, seat, action_type):
             mask |= 1 << action_type
-    return np.uint64(mask), (not main) or mask == 0
+    if k[K_FM_ON] != 0:  # R-FM-4: buying is an action too
+        if not (main and (pub[C_ACTIONS_USED] >> ACT_BUY) & 1):
+            if buyable_slots(pub, k, seat) != 0:
+                mask |= 1 << ACT_BUY
+    # the third action of the Farmer's Market item is a "may" (R-FM-5): the turn may end
+    # once the rulebook's two are done
+    done = pub[C_ACTIONS_DONE] >= k[K_RULES + RULE_ACTIONS_PER_TURN]
+    return np.uint64(mask), (not main) or mask == 0 or done
 
 
 @kernel
@@ -135,7 +168,7 @@ def legal_bits(pub, k):
     if phase == PH_COLLECT:
         return collectable_now(pub, k), False
     if phase == PH_EXPLORE:
-        return np.uint64(k[K_REACH + pub[P_POS + seat]]), False
+        return np.uint64(reachable_points(pub, k, seat)), False
     if phase == PH_BUILD_TILE:
         return np.uint64(buildable_stacks(pub, k, seat)), False
     if phase == PH_BUILD_SPACE:
@@ -149,8 +182,14 @@ def legal_bits(pub, k):
         return np.uint64((1 << (pub[C_FIGHT_TNT] + 1)) - 1), False
     if phase == PH_WEAPON:
         return np.uint64(weapon_slots(pub, k, seat)), False
-    if phase == PH_SCORE:
+    if phase == PH_SCORE:  # R-FM-6: round C may score farming structures (value 4)
+        if k[K_FM_ON] != 0 and pub[C_SCORE_ROUND] == 2:
+            return np.uint64(0x1F), False
         return np.uint64(0xF), False
+    if phase == PH_FARMLAND:  # R-FM-3: a forest space of the own board
+        return np.uint64(farmland_spaces(pub, k, seat)), False
+    if phase == PH_BUY:  # R-FM-4: any number of items; PASS ends the buying
+        return np.uint64(buyable_slots(pub, k, seat)), True
     if phase == PH_HUNGER:  # R-TURN-2: return 0..n held hunger mobs
         return np.uint64((1 << (pub[P_N_HUNGER + seat] + 1)) - 1), False
     if phase == PH_BOW:  # R-FIGHT-2 (bow=choose): 0 reveals one more, PASS declines

@@ -53,6 +53,20 @@ def flat_layout() -> dict[str, tuple[int, tuple[int, ...]]]:
         ("species_wins", L.P_SPECIES_WINS, (seats, L.MAX_SPECIES)),
         ("fight_revealed", L.P_FIGHT_REVEALED, (L.MAX_TOKEN_TYPES,)),
         ("own_pile", L.P_OWN_PILE, (L.MAX_TOKEN_TYPES,)),
+        # Farmer's Market (R-FM-*): all 0 in base games
+        ("fm_market", L.P_FM_MARKET, (L.MAX_MARKET,)),
+        ("fm_market_face_up", L.P_FM_MARKET_UP, (1,)),
+        ("fm_vegetable_supply", L.P_FM_SUPPLY, (1,)),
+        ("fm_items_owned", L.P_FM_OWNED, (seats,)),
+        ("fm_abilities", L.P_FM_ABIL, (seats, L.N_ABILITIES)),
+        ("fm_capacity", L.P_FM_CAP, (seats, 9)),
+        ("fm_vegetables", L.P_FM_VEG, (seats, 9)),
+        ("fm_farmland", L.P_FM_FARMLAND, (seats,)),
+        ("fm_items_bought", L.P_FM_BOUGHT, (seats,)),
+        ("fm_vegetables_spent", L.P_FM_SPENT, (seats,)),
+        ("fm_buy_round", L.P_FM_BUY_ROUND, (L.MAX_ITEMS,)),
+        ("fm_xp_end_items", L.P_FM_XP_END, (seats,)),
+        ("fm_xp_farming", L.P_FM_XP_FARMING, (seats,)),
     ]
     layout = {name: (offset, shape) for name, offset, shape in fields}
     layout["_size"] = (L.P_SIZE, ())
@@ -100,6 +114,16 @@ def static_layout() -> dict[str, tuple[int, tuple[int, ...]]]:
         ("adjacent_stacks", L.K_ADJ_STACKS, (L.N_POINTS,)),
         ("adjacent_token_spots", L.K_ADJ_SLOTS, (L.N_POINTS,)),
         ("reachable_points", L.K_REACH, (L.N_POINTS,)),
+        # Farmer's Market (R-FM-*): all 0 in base games
+        ("fm_on", L.K_FM_ON, (1,)),
+        ("fm_n_items", L.K_FM_N_ITEMS, (1,)),
+        ("fm_vegetable_tokens", L.K_FM_VEG_TOKENS, (1,)),
+        ("fm_xp_per_farming_space", L.K_FM_XP_FARM, (1,)),
+        ("fm_market_spaces", L.K_FM_MARKET, (3,)),
+        ("fm_farmland", L.K_FM_FARMLAND, (4,)),
+        ("fm_reach_item", L.K_FM_REACH_ITEM, (L.N_POINTS,)),
+        ("fm_item", L.K_FM_ITEM, (4, L.MAX_ITEMS)),
+        ("fm_tile_vegetables", L.K_FM_TILE_VEG, (tiles,)),
     ]
     layout = {name: (offset, shape) for name, offset, shape in fields}
     layout["_size"] = (L.K_SIZE, ())

@@ -13,10 +13,18 @@ from bnb_sim._jit import kernel, njit, prange
 from bnb_sim.engine.invariants import check_invariants
 from bnb_sim.engine.layout import (
     H_BLOCK,
+    K_FM_N_ITEMS,
+    K_FM_ON,
     K_N_SPECIES,
     K_OPTS,
     MAX_SPECIES,
     P_BOARD_ID,
+    P_FM_BOUGHT,
+    P_FM_BUY_ROUND,
+    P_FM_OWNED,
+    P_FM_SPENT,
+    P_FM_XP_END,
+    P_FM_XP_FARMING,
     P_SIZE,
     P_SPECIES_FIGHTS,
     P_SPECIES_WINS,
@@ -24,6 +32,7 @@ from bnb_sim.engine.layout import (
     RNG_POLICY,
     mask_at,
     stat_at,
+    veg_at,
     xp_at,
 )
 from bnb_sim.engine.legal import is_legal, legal_bits
@@ -48,6 +57,7 @@ from bnb_sim.engine.state import (
     ST_ILLEGAL_ACTION,
     ST_INVARIANT,
     ST_STOPPED,
+    XP_ITEMS_PLAY,
     new_game_arrays,
     supply_total,
     xp_total,
@@ -190,8 +200,23 @@ SEAT_WON = SEAT_RANK + 1
 SEAT_SPECIES = SEAT_WON + 1
 
 
-def n_seat_columns(n_species: int) -> int:
-    return SEAT_SPECIES + 2 * n_species + 4
+# Farmer's Market runs add, after those: the expansion's XP sources, items bought, vegetables
+# spent and left, then one 0/1 column per item of the component file (bought or not).
+FM_XP_PLAY = 0
+FM_XP_END = 1
+FM_XP_FARMING = 2
+FM_BOUGHT = 3
+FM_SPENT = 4
+FM_VEG_LEFT = 5
+FM_ITEMS = 6
+
+
+def n_seat_columns(n_species: int, n_items: int = 0) -> int:
+    """Seat-row width; ``n_items`` > 0 (the expansion's items) adds the Farmer's Market block:
+    the fixed columns, then per item whether the seat bought it, then when (rounds scored
+    before the purchase, -1 not bought)."""
+    base = SEAT_SPECIES + 2 * n_species + 4
+    return base + (FM_ITEMS + 2 * n_items if n_items > 0 else 0)
 
 
 GAME_STATUS = 0
@@ -215,6 +240,25 @@ def _bits(mask):
         count += 1
         mask &= mask - 1
     return count
+
+
+@kernel
+def _write_fm(pub, k, seat, out, at):
+    """The Farmer's Market block of a seat row (docs/run-format.md)."""
+    out[at + FM_XP_PLAY] = pub[xp_at(seat, XP_ITEMS_PLAY)]
+    out[at + FM_XP_END] = pub[P_FM_XP_END + seat]
+    out[at + FM_XP_FARMING] = pub[P_FM_XP_FARMING + seat]
+    out[at + FM_BOUGHT] = pub[P_FM_BOUGHT + seat]
+    out[at + FM_SPENT] = pub[P_FM_SPENT + seat]
+    left = 0
+    for space in range(9):
+        left += pub[veg_at(seat, space)]
+    out[at + FM_VEG_LEFT] = left
+    n_items = k[K_FM_N_ITEMS]
+    for item in range(n_items):
+        owned = (pub[P_FM_OWNED + seat] >> item) & 1
+        out[at + FM_ITEMS + item] = owned
+        out[at + FM_ITEMS + n_items + item] = pub[P_FM_BUY_ROUND + item] if owned else -1
 
 
 @njit(cache=True)
@@ -247,6 +291,8 @@ def write_rows(pub, hid, k, row, seat_out, game_out):
             out[SEAT_SPECIES + n_species + sp] = pub[P_SPECIES_WINS + seat * MAX_SPECIES + sp]
         for v in range(4):
             out[SEAT_SPECIES + 2 * n_species + v] = _bits(pub[mask_at(seat, 2, v)])
+        if k[K_FM_ON] != 0:
+            _write_fm(pub, k, seat, out, SEAT_SPECIES + 2 * n_species + 4)
     g = game_out[row]
     g[GAME_STATUS] = pub[C_STATUS]
     g[GAME_STATUS_INFO] = pub[C_STATUS_INFO]
@@ -293,6 +339,8 @@ def write_rule_hits(pub, k, mem, row, seat_out):
     (present only when a run has a bot, docs/run-format.md): one per rule, then the
     fallback's count."""
     base = SEAT_SPECIES + 2 * k[K_N_SPECIES] + 4
+    if k[K_FM_ON] != 0:  # after the Farmer's Market block (n_seat_columns)
+        base += FM_ITEMS + 2 * k[K_FM_N_ITEMS]
     width = seat_out.shape[1] - base
     if width <= 0 or mem.shape[1] < MEM_BOT_END:
         return

@@ -6,10 +6,12 @@ from bnb_sim._jit import kernel
 from bnb_sim.components.arrays import TILE_BONUS_MOB
 from bnb_sim.engine.groups import count_spaces
 from bnb_sim.engine.layout import (
+    K_FM_ON,
     K_GROUP,
     K_OPTS,
     K_SCORE_CARD,
     MAX_HELD,
+    P_FM_XP_FARMING,
     P_HELD,
     P_N_HELD,
     TILE_BONUS_CHAR,
@@ -21,6 +23,7 @@ from bnb_sim.engine.layout import (
     tile_attr,
     xp_at,
 )
+from bnb_sim.engine.market import FARMING_VALUE, end_items, farming_points
 from bnb_sim.engine.state import (
     C_BEGINNER_SEATS,
     C_N_PLAYERS,
@@ -83,8 +86,12 @@ def score_choice(pub, hid, k, seat, value):
     """The seat scores the chosen value in the current round; returns True when the round is
     over (everyone has scored)."""
     rnd = pub[C_SCORE_ROUND]
-    points = round_points(pub, k, seat, rnd, value)
-    pub[xp_at(seat, XP_ROUND_A + rnd)] += points
+    if value == FARMING_VALUE:  # Farmer's Market, round C only (legal.py): R-FM-6
+        points = farming_points(pub, k, seat)
+        pub[P_FM_XP_FARMING + seat] += points
+    else:
+        points = round_points(pub, k, seat, rnd, value)
+        pub[xp_at(seat, XP_ROUND_A + rnd)] += points
     pub[stat_at(seat, S_CHOICE + rnd)] = value
     log_event(hid, k, seat, EV_SCORE, rnd, value, points)
     n = pub[C_N_PLAYERS]
@@ -137,6 +144,8 @@ def end_game(pub, hid, k):
                 points = bonus_points(pub, k, seat, tile)
                 pub[xp_at(seat, XP_BONUS_MOBS)] += points
                 log_event(hid, k, seat, EV_BONUS, tile, points, 0)
+    if k[K_FM_ON] != 0:
+        end_items(pub, hid, k)  # R-FM-5
     pub[C_PHASE] = PH_OVER
     log_event(hid, k, -1, EV_GAME_OVER, 0, 0, 0)
 

@@ -18,6 +18,7 @@ from bnb_sim.engine.layout import (
     H_TOK_SLOT,
     K_BLOCK_COUNT,
     K_BOARDS,
+    K_FM_ON,
     K_N_BOARDS,
     K_N_TILES,
     K_N_TOKEN_TYPES,
@@ -41,6 +42,7 @@ from bnb_sim.engine.layout import (
     stat_at,
     tok_attr,
 )
+from bnb_sim.engine.market import setup_market
 from bnb_sim.engine.rng import bounded, seed_stream, shuffle_inplace
 from bnb_sim.engine.state import (
     C_BEGINNER_SEATS,
@@ -191,3 +193,5 @@ def setup_game(pub, hid, rng, k, master, game_index, n_players):
     for r in range(3):
         pub[C_ROUND_TURN + r] = -1
     pub[stat_at(0, S_TURNS)] = 1
+    if k[K_FM_ON] != 0:  # Farmer's Market: marketplace, vegetables, farmland (R-FM-2, R-FM-3)
+        setup_market(pub, hid, k, master, game_index, n_players)

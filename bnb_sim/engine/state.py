@@ -46,6 +46,8 @@ from bnb_sim.engine.layout import (
     MAX_EVENTS,
     N_BLOCK_TYPES,
     N_STREAM_ROWS,
+    P_FM_XP_END,
+    P_FM_XP_FARMING,
     P_SIZE,
     supply_at,
     xp_at,
@@ -59,7 +61,8 @@ ACT_EXPLORE = 1
 ACT_BUILD = 2
 ACT_FIGHT = 3
 ACT_WEAPON = 4
-N_ACTION_TYPES = 5
+ACT_BUY = 5  # Farmer's Market only (R-FM-4)
+N_ACTION_TYPES = 5  # of the base game
 ACTION_TYPE_NAMES = ("collect", "explore", "build", "fight", "weapon")
 
 # ---- phases --------------------------------------------------------------------------
@@ -76,6 +79,8 @@ PH_SCORE = 9
 PH_OVER = 10
 PH_HUNGER = 11
 PH_BOW = 12
+PH_FARMLAND = 13  # Farmer's Market: board space 0..8 (a forest) for the farmland, R-FM-3
+PH_BUY = 14  # Farmer's Market: marketplace space to buy from, PASS ends buying, R-FM-4
 PHASE_NAMES = (
     "turn",
     "collect",
@@ -90,6 +95,8 @@ PHASE_NAMES = (
     "over",
     "hunger",
     "bow",
+    "farmland",
+    "buy",
 )
 
 # ---- the control record: pub[C_*] (P_CTL = 0) ----------------------------------------
@@ -130,7 +137,9 @@ C_BEGINNER_SEATS = 42  # bitmask of seats that score by the beginner rule (R-SCO
 C_EXTRA_OWED = 43  # extra actions paid for and not yet taken (R-TURN-2, hunger=together)
 C_HUNGER_DONE = 44  # 1 once the seat has decided how many hunger mobs to return this turn
 C_BOW_OFFERS = 45  # extra reveals a bow offers that the player has not decided on (bow=choose)
-N_CTL = 46
+C_FM_PLACED = 46  # Farmer's Market: farmlands placed so far (R-FM-3)
+C_FM_REFIGHT = 47  # Farmer's Market: 1 once the bed's second fight was used in this fight
+N_CTL = 48
 
 ST_OK = 0
 ST_TURN_LIMIT = 1
@@ -145,7 +154,11 @@ XP_MOBS = 1
 XP_HOES = 2
 XP_ROUND_A = 3  # +1 round B, +2 round C
 XP_BONUS_MOBS = 6
-N_XP = 7
+N_XP = 7  # of the base game (run-file columns)
+# Farmer's Market: items' XP during play (jukebox, collect XP), R-FM-5; the expansion's other
+# two sources (end-game items, farming in round C) are P_FM_XP_END / P_FM_XP_FARMING.
+XP_ITEMS_PLAY = 7
+N_XP_ALL = 8
 
 # ---- per-seat counters (columns of stats) -------------------------------------------
 S_MOBS_DEFEATED = 0
@@ -167,6 +180,7 @@ STREAM_TILES = 1
 STREAM_TOKENS = 2
 STREAM_BOARDS = 3
 STREAM_SEATS = 4
+STREAM_MARKET = 5  # Farmer's Market: the item tiles (a stream of its own: base games unchanged)
 STREAM_COMBAT = 16  # + seat: the seat's shuffles and draws
 STREAM_POLICY = 32  # + seat: the seat's policy choices
 
@@ -213,6 +227,11 @@ EV_BONUS = 16  # a: tile, b: xp
 EV_GAME_OVER = 17
 EV_TRIGGER = 18  # a: round triggered (layer emptied)
 EV_BOW_DECLINED = 19  # a: reveals declined (bow=choose)
+EV_FARMLAND = 20  # a: space
+EV_BUY = 21  # a: item, b: vegetables paid
+EV_MARKET = 22  # a: letter revealed (0 X, 1 A, 2 B)
+EV_REFILL = 23  # a: vegetables added
+EV_REFIGHT = 24  # a: mob tile fought again (bed)
 
 
 @njit(cache=True)
@@ -244,9 +263,9 @@ def log_event(hid, k, seat, kind, a, b, c):
 @kernel(inline="always")
 def xp_total(pub, seat):
     total = 0
-    for source in range(N_XP):
+    for source in range(N_XP_ALL):  # slot 7 (the expansion's) is 0 in base games
         total += pub[xp_at(seat, source)]
-    return total
+    return total + pub[P_FM_XP_END + seat] + pub[P_FM_XP_FARMING + seat]
 
 
 @kernel(inline="always")

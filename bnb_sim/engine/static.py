@@ -30,6 +30,42 @@ def check_sizes(arrays) -> None:
             raise ValueError(f"the engine supports at most {limit} {what}, got {value}")
 
 
+def fill_farmers_market(k, data: dict, readings) -> None:
+    """The expansion's part of ``k`` (R-FM-*), from validated component data with its
+    ``farmers_market`` section and the run's readings (``fm_new_farm``, ``fm_collect_xp``)."""
+    from bnb_sim.components.expansion import ABILITIES, LETTERS
+
+    fm = data["farmers_market"]
+    k[L.K_FM_ON] = 1
+    items = list(fm["items"].values())
+    k[L.K_FM_N_ITEMS] = len(items)
+    k[L.K_FM_VEG_TOKENS] = fm["vegetable_tokens"]
+    k[L.K_FM_XP_FARM] = fm["xp_per_farming_space"]
+    for i, letter in enumerate("xab"):
+        k[L.K_FM_MARKET + i] = fm[f"market_{letter}"]
+    for i, side in enumerate(("side_2", "side_3_4")):
+        k[L.K_FM_FARMLAND + 2 * i] = fm["farmland"][side]["spaces"]
+        k[L.K_FM_FARMLAND + 2 * i + 1] = fm["farmland"][side]["vegetables_per_space"]
+    k[L.K_FM_NEW_FARM_FILLED] = 1 if readings["fm_new_farm"] == "filled" else 0
+    k[L.K_FM_COLLECT_PER_BLOCK] = 1 if readings["fm_collect_xp"] == "block" else 0
+    biomes = data["characteristics"]["biome"]
+    k[L.K_FM_FOREST] = biomes.index("forest") if "forest" in biomes else 0
+    steps = max([it["amount"] for it in items if it["ability"] == "explore_steps"] or [0])
+    if steps > 0:
+        reach = build_geometry(int(steps)).reach
+        k[L.K_FM_REACH_ITEM : L.K_FM_REACH_ITEM + L.N_POINTS] = reach
+    for i, it in enumerate(items):
+        k[L.K_FM_ITEM + L.FM_COST * L.MAX_ITEMS + i] = it["cost"]
+        k[L.K_FM_ITEM + L.FM_LETTER * L.MAX_ITEMS + i] = LETTERS.index(it["letter"])
+        k[L.K_FM_ITEM + L.FM_ABILITY * L.MAX_ITEMS + i] = ABILITIES.index(it["ability"])
+        k[L.K_FM_ITEM + L.FM_AMOUNT * L.MAX_ITEMS + i] = it["amount"]
+    tile = 0
+    for b in data["buildings"].values():
+        for _ in range(b["copies"]):
+            k[L.K_FM_TILE_VEG + tile] = b.get("vegetables", 0)
+            tile += 1
+
+
 def build_static(arrays, opts, tables=None) -> Static:
     """``k`` and ``ft`` for a ComponentArrays, an options vector (OPT_*) and PolicyTables."""
     check_sizes(arrays)

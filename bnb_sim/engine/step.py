@@ -7,21 +7,36 @@ from bnb_sim.engine.build import build
 from bnb_sim.engine.collect import collectable_now, take_block
 from bnb_sim.engine.explore import explore
 from bnb_sim.engine.fight import bow_decision, continue_fight, resolve_fight, start_fight
+from bnb_sim.engine.layout import K_FM_COLLECT_PER_BLOCK, K_FM_ON, ability_at, xp_at
+from bnb_sim.engine.market import (
+    AB_COLLECT_XP,
+    AB_REFIGHT,
+    buy_item,
+    buyable_slots,
+    place_farmland,
+)
 from bnb_sim.engine.scoring import score_choice
 from bnb_sim.engine.state import (
     C_BLOCKS_OWED,
     C_BUILD_STACK,
     C_CHANGES,
+    C_FIGHT_STACK,
+    C_FIGHT_TILE,
+    C_FM_REFIGHT,
+    C_LAST_WIN,
     C_PHASE,
     C_PICKS_OWED,
     C_SCORE_ROUND,
     C_SEAT,
+    EV_REFIGHT,
     PASS,
     PH_BOW,
     PH_BUILD_SPACE,
     PH_BUILD_TILE,
+    PH_BUY,
     PH_COLLECT,
     PH_EXPLORE,
+    PH_FARMLAND,
     PH_FIGHT_MOB,
     PH_HUNGER,
     PH_PICKAXE,
@@ -29,6 +44,8 @@ from bnb_sim.engine.state import (
     PH_TNT,
     PH_TURN,
     PH_WEAPON,
+    XP_ITEMS_PLAY,
+    log_event,
 )
 from bnb_sim.engine.turn import (
     after_round,
@@ -40,9 +57,31 @@ from bnb_sim.engine.turn import (
 from bnb_sim.engine.weapon import take_weapon
 
 
+@kernel(inline="always")
+def _refight_due(pub, k, seat):
+    """R-FM-5 (bed): after a lost fight the seat may fight the mob once more."""
+    return (
+        pub[ability_at(seat, AB_REFIGHT)] > 0
+        and pub[C_LAST_WIN] == 0
+        and pub[C_FM_REFIGHT] == 0
+        and k[K_FM_ON] != 0
+    )
+
+
+@kernel
+def _refight(pub, hid, k, seat):
+    """The bed's second fight: the pile is reshuffled and revealed again (R-FM-5)."""
+    pub[C_FM_REFIGHT] = 1
+    log_event(hid, k, seat, EV_REFIGHT, pub[C_FIGHT_TILE], 0, 0)
+    start_fight(pub, hid, k, seat, pub[C_FIGHT_STACK])
+
+
 @kernel
 def _fight_goes_on(pub, hid, rng, k, seat):
     phase = continue_fight(pub, hid, rng, k, seat)
+    if phase == PH_TURN and _refight_due(pub, k, seat):
+        _refight(pub, hid, k, seat)
+        phase = continue_fight(pub, hid, rng, k, seat)
     if phase == PH_TURN:
         finish_action(pub, hid, k)
     else:
@@ -63,6 +102,8 @@ def apply_action(pub, hid, rng, k, action):
             pub[C_PHASE] = begin_action(pub, hid, k, seat, action)
     elif phase == PH_COLLECT:
         take_block(pub, hid, k, seat, action, 0)
+        if k[K_FM_COLLECT_PER_BLOCK] != 0:  # R-FM-10 reading fm_collect_xp=block
+            pub[xp_at(seat, XP_ITEMS_PLAY)] += pub[ability_at(seat, AB_COLLECT_XP)]
         pub[C_BLOCKS_OWED] -= 1
         if pub[C_BLOCKS_OWED] <= 0 or collectable_now(pub, k) == 0:
             finish_action(pub, hid, k)  # R-CUBE-2: one block if only one was collectable
@@ -90,7 +131,20 @@ def apply_action(pub, hid, rng, k, action):
         return_hunger_mobs(pub, hid, k, seat, action)
     elif phase == PH_TNT:
         resolve_fight(pub, hid, k, seat, action)
-        finish_action(pub, hid, k)
+        if _refight_due(pub, k, seat):
+            _refight(pub, hid, k, seat)
+            _fight_goes_on(pub, hid, rng, k, seat)
+        else:
+            finish_action(pub, hid, k)
+    elif phase == PH_FARMLAND:
+        place_farmland(pub, hid, k, seat, action)
+    elif phase == PH_BUY:
+        if action == PASS:
+            finish_action(pub, hid, k)
+        else:
+            buy_item(pub, hid, k, seat, action)
+            if buyable_slots(pub, k, seat) == 0:
+                finish_action(pub, hid, k)
     elif phase == PH_WEAPON:
         take_weapon(pub, hid, k, seat, action)
         finish_action(pub, hid, k)

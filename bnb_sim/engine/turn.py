@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from bnb_sim._jit import kernel
 from bnb_sim.components.arrays import (
-    RULE_ACTIONS_PER_TURN,
     RULE_BLOCKS_PER_COLLECT,
     TILE_HUNGER_MOB,
 )
 from bnb_sim.engine.layout import (
+    K_FM_COLLECT_PER_BLOCK,
+    K_FM_ON,
     K_OPTS,
     K_RULES,
     MAX_HELD,
@@ -23,12 +24,22 @@ from bnb_sim.engine.layout import (
     P_N_HELD,
     P_N_HUNGER,
     TILE_KIND,
+    ability_at,
     stat_at,
     tile_attr,
+    xp_at,
+)
+from bnb_sim.engine.market import (
+    AB_COLLECT_BLOCKS,
+    AB_COLLECT_XP,
+    AB_HUNGER_ACTIONS,
+    actions_per_turn,
+    after_round_fm,
 )
 from bnb_sim.engine.scoring import end_game, start_round
 from bnb_sim.engine.state import (
     ACT_BUILD,
+    ACT_BUY,
     ACT_COLLECT,
     ACT_EXPLORE,
     ACT_FIGHT,
@@ -38,6 +49,7 @@ from bnb_sim.engine.state import (
     C_BLOCKS_OWED,
     C_EXTRA,
     C_EXTRA_OWED,
+    C_FM_REFIGHT,
     C_HUNGER_DONE,
     C_N_PLAYERS,
     C_PHASE,
@@ -53,6 +65,7 @@ from bnb_sim.engine.state import (
     OPT_HUNGER,
     OPT_MAX_TURNS,
     PH_BUILD_TILE,
+    PH_BUY,
     PH_COLLECT,
     PH_EXPLORE,
     PH_FIGHT_MOB,
@@ -63,6 +76,7 @@ from bnb_sim.engine.state import (
     S_HUNGER_SPENT,
     S_TURNS,
     ST_TURN_LIMIT,
+    XP_ITEMS_PLAY,
     log_event,
 )
 
@@ -90,6 +104,13 @@ def spend_hunger_mob(pub, hid, k, seat):
 
 
 @kernel(inline="always")
+def hunger_actions(pub, seat):
+    """R-TURN-2: one extra action per hunger mob; two with the Farmer's Market item (R-FM-10)."""
+    more = pub[ability_at(seat, AB_HUNGER_ACTIONS)]
+    return more if more > 0 else 1
+
+
+@kernel(inline="always")
 def hunger_together(k):
     """R-TURN-2 reading ``hunger=together`` (the rulebook): the tiles are returned in one step
     after the main actions; ``one-by-one`` spends one at the start of each extra action."""
@@ -104,7 +125,7 @@ def return_hunger_mobs(pub, hid, k, seat, n):
     pub[C_HUNGER_DONE] = 1
     for _ in range(n):
         spend_hunger_mob(pub, hid, k, seat)
-    pub[C_EXTRA_OWED] = n
+    pub[C_EXTRA_OWED] = n * hunger_actions(pub, seat)
     pub[C_PHASE] = PH_TURN
     pub[C_SEAT] = seat
     if n == 0:
@@ -114,12 +135,13 @@ def return_hunger_mobs(pub, hid, k, seat, n):
 @kernel
 def begin_action(pub, hid, k, seat, action_type):
     """Start carrying out an action type chosen in PH_TURN; returns the phase that follows."""
-    extra = pub[C_ACTIONS_DONE] >= k[K_RULES + RULE_ACTIONS_PER_TURN]
+    extra = pub[C_ACTIONS_DONE] >= actions_per_turn(pub, k, seat)
     if extra:
-        if hunger_together(k):
+        if hunger_together(k) or pub[C_EXTRA_OWED] > 0:
             pub[C_EXTRA_OWED] -= 1  # paid for when the tiles were returned
         else:
             spend_hunger_mob(pub, hid, k, seat)
+            pub[C_EXTRA_OWED] += hunger_actions(pub, seat) - 1
         pub[C_EXTRA] = 1
     else:
         pub[C_EXTRA] = 0
@@ -128,14 +150,31 @@ def begin_action(pub, hid, k, seat, action_type):
     log_event(hid, k, seat, EV_ACTION, action_type, 1 if extra else 0, 0)
     if action_type == ACT_COLLECT:
         pub[C_BLOCKS_OWED] = k[K_RULES + RULE_BLOCKS_PER_COLLECT]
+        if k[K_FM_ON] != 0:
+            begin_collect_fm(pub, k, seat)
         return PH_COLLECT
+    if action_type == ACT_BUY:
+        return PH_BUY
     if action_type == ACT_EXPLORE:
         return PH_EXPLORE
     if action_type == ACT_BUILD:
         return PH_BUILD_TILE
     if action_type == ACT_FIGHT:
+        pub[C_FM_REFIGHT] = 0
         return PH_FIGHT_MOB
     return PH_WEAPON
+
+
+@kernel
+def begin_collect_fm(pub, k, seat):
+    """R-FM-5: collect 3 blocks with the item; +1 XP per collect action (R-FM-10 reading
+    ``fm_collect_xp=action``; ``block`` adds it per block taken, in the collect step)."""
+    more = pub[ability_at(seat, AB_COLLECT_BLOCKS)]
+    if more > 0:
+        pub[C_BLOCKS_OWED] = more
+    xp = pub[ability_at(seat, AB_COLLECT_XP)]
+    if xp > 0 and k[K_FM_COLLECT_PER_BLOCK] == 0:
+        pub[xp_at(seat, XP_ITEMS_PLAY)] += xp
 
 
 @kernel
@@ -162,11 +201,11 @@ def finish_action(pub, hid, k):
         pub[C_ACTIONS_DONE] += 1
     pub[C_PHASE] = PH_TURN
     pub[C_SEAT] = seat
-    if pub[C_ACTIONS_DONE] < k[K_RULES + RULE_ACTIONS_PER_TURN]:
+    if pub[C_ACTIONS_DONE] < actions_per_turn(pub, k, seat):
         return
     if hunger_together(k):
         after_main_actions(pub, hid, k, seat)
-    elif pub[P_N_HUNGER + seat] == 0:
+    elif pub[P_N_HUNGER + seat] == 0 and pub[C_EXTRA_OWED] == 0:
         end_turn(pub, hid, k)
 
 
@@ -175,9 +214,9 @@ def pass_turn(pub, hid, k, seat):
     """PASS in PH_TURN: end the turn. Under ``hunger=together`` a PASS before the main
     actions are done (none is possible) still lets the seat return hunger mobs; a PASS during
     paid extra actions forgoes the rest (the tiles are already back in the box)."""
-    main_left = pub[C_ACTIONS_DONE] < k[K_RULES + RULE_ACTIONS_PER_TURN]
+    main_left = pub[C_ACTIONS_DONE] < actions_per_turn(pub, k, seat)
     if hunger_together(k) and main_left:
-        pub[C_ACTIONS_DONE] = k[K_RULES + RULE_ACTIONS_PER_TURN]
+        pub[C_ACTIONS_DONE] = actions_per_turn(pub, k, seat)
         after_main_actions(pub, hid, k, seat)
         return
     pub[C_EXTRA_OWED] = 0
@@ -208,6 +247,8 @@ def end_turn(pub, hid, k):
 def after_round(pub, hid, k, finished_round):
     """A round is fully scored: the game ends after round C (R-END-1); otherwise the next
     pending round, or the next player's turn (R-TURN-3: scoring does not change the order)."""
+    if k[K_FM_ON] != 0:
+        after_round_fm(pub, hid, k, finished_round)
     if finished_round == 2:
         end_game(pub, hid, k)
     elif pub[C_ROUNDS_PENDING] != 0:

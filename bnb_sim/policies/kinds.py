@@ -39,6 +39,8 @@ HEURISTIC_WEIGHTS: dict[str, tuple[float, str]] = {
     ),
     "tnt": (1.5, "keeping a TNT token for later fights (cost of detonating one)"),
     "extra_threshold": (0.5, "least value an action must have to spend a hunger mob on it"),
+    "fm_item": (1.0, "Farmer's Market: each XP an item is expected to bring"),
+    "fm_vegetable": (0.8, "Farmer's Market: each vegetable kept (it buys an item later)"),
 }
 HEURISTIC_DEFAULTS = [default for default, _ in HEURISTIC_WEIGHTS.values()]
 N_PARAMS = max(len(HEURISTIC_WEIGHTS), 1)
@@ -58,6 +60,8 @@ GREEDY_PARAMS = {
     "trigger": 0.0,
     "tnt": 0.0,
     "extra_threshold": 0.0,
+    "fm_item": 1.0,
+    "fm_vegetable": 0.0,
 }
 
 W = {name: index for index, name in enumerate(HEURISTIC_WEIGHTS)}

@@ -21,7 +21,6 @@ import numpy as np
 
 from bnb_sim._jit import kernel
 from bnb_sim.components.arrays import (
-    RULE_ACTIONS_PER_TURN,
     RULE_MIN_EXPOSED_SIDES,
     TILE_BONUS_MOB,
     TILE_BUILDING,
@@ -75,10 +74,12 @@ from bnb_sim.engine.layout import (
     tok_attr,
 )
 from bnb_sim.engine.legal import action_type_possible
+from bnb_sim.engine.market import actions_per_turn
 from bnb_sim.engine.rng import bounded_row
 from bnb_sim.engine.scoring import bonus_mask, counted_spaces
 from bnb_sim.engine.state import (
     ACT_BUILD,
+    ACT_BUY,
     ACT_COLLECT,
     ACT_EXPLORE,
     ACT_FIGHT,
@@ -103,8 +104,10 @@ from bnb_sim.engine.state import (
     PH_BOW,
     PH_BUILD_SPACE,
     PH_BUILD_TILE,
+    PH_BUY,
     PH_COLLECT,
     PH_EXPLORE,
+    PH_FARMLAND,
     PH_FIGHT_MOB,
     PH_HUNGER,
     PH_PICKAXE,
@@ -115,6 +118,7 @@ from bnb_sim.engine.state import (
     S_BONUS_MOBS,
     S_BUILDINGS_BUILT,
 )
+from bnb_sim.policies.fm_policy import best_buy, buy_choice, farmland_choice, round_c_choice
 
 # weight indices (must match kinds.HEURISTIC_WEIGHTS order; a test checks it)
 W_XP = 0
@@ -130,6 +134,8 @@ W_POSITION = 9
 W_TRIGGER = 10
 W_TNT = 11
 W_EXTRA_THRESHOLD = 12
+W_FM_ITEM = 13  # Farmer's Market (policies/fm_policy.py)
+W_FM_VEGETABLE = 14
 
 # policy memory layout (float64[MEM_SIZE] per seat, zeroed at game start): best placement of
 # each tile, valid while the seat's board, scored rounds and held mobs are unchanged.
@@ -723,7 +729,14 @@ def choose_onestep(w, pub, seat, mem, k, ft, mask, pass_ok, rng, row):
     if mask == np.uint64(0):
         return PASS
     if phase == PH_SCORE:
-        return best_score_value(pub, seat, k, pub[C_SCORE_ROUND], rng, row)
+        value = best_score_value(pub, seat, k, pub[C_SCORE_ROUND], rng, row)
+        if (mask >> np.uint64(4)) & np.uint64(1):  # Farmer's Market round C (R-FM-6)
+            return round_c_choice(pub, k, seat, value)
+        return value
+    if phase == PH_FARMLAND:
+        return farmland_choice(mask)
+    if phase == PH_BUY:
+        return buy_choice(pub, k, seat, w)
     if phase == PH_TNT:
         return tnt_choice(pub, k, w, popcount(mask) - 1)
     if phase == PH_WEAPON:
@@ -761,7 +774,10 @@ def choose_onestep(w, pub, seat, mem, k, ft, mask, pass_ok, rng, row):
             if (mask >> np.uint64(a)) & np.uint64(1):
                 value = action_type_value(pub, seat, mem, k, ft, w, a, values, rng, row)
                 best, choice, ties = _offer(best, choice, ties, value, a, rng, row, True)
-        extra = pub[C_ACTIONS_DONE] >= k[K_RULES + RULE_ACTIONS_PER_TURN]
+        if (mask >> np.uint64(ACT_BUY)) & np.uint64(1):  # Farmer's Market (R-FM-4)
+            value, _ = best_buy(pub, k, seat, w)
+            best, choice, ties = _offer(best, choice, ties, value, ACT_BUY, rng, row, True)
+        extra = pub[C_ACTIONS_DONE] >= actions_per_turn(pub, k, seat)
         if extra and pass_ok:
             # one-by-one: a mob is spent only on an action worth the threshold; together:
             # the mob is already back in the box, so any action that does not hurt is taken

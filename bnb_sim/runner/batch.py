@@ -85,7 +85,9 @@ def play_arrays(config: GameConfig, start: int, n: int, threads: int | None = No
 
     k, ft, kinds, params, plugins = config.kernel_inputs
     n_players = config.n_players
-    width = n_seat_columns(len(config.components.mob_names)) + n_rule_hit_columns(config)
+    comps = config.components
+    width = n_seat_columns(len(comps.mob_names), len(comps.item_names))
+    width += n_rule_hit_columns(config)
     seat_out = np.zeros((n * n_players, width), np.int64)
     game_out = np.zeros((n, N_GAME_COLUMNS), np.int64)
     stop = np.zeros(1, np.int64)
@@ -153,6 +155,27 @@ def _replay_plugin_error(config: GameConfig, game: int, seat: int, label: str) -
     )
 
 
+FM_XP_COLUMNS = ("xp_items_play", "xp_items_end", "xp_farming")
+
+
+def _fm_columns(comps, seats: dict, seat_out: np.ndarray, at: int) -> None:
+    """Farmer's Market seat columns (docs/run-format.md): its XP sources (so that ``xp`` stays
+    the sum of the ``xp_*`` columns), purchases, vegetables, one bool per item, laps (R-FM-7)."""
+    from bnb_sim.engine import play as P
+
+    for j, name in enumerate(FM_XP_COLUMNS):
+        seats[name] = seat_out[:, at + j].astype(np.int32)
+    seats["items_bought"] = seat_out[:, at + P.FM_BOUGHT].astype(np.int16)
+    seats["vegetables_spent"] = seat_out[:, at + P.FM_SPENT].astype(np.int16)
+    seats["vegetables_left"] = seat_out[:, at + P.FM_VEG_LEFT].astype(np.int16)
+    n_items = len(comps.item_names)
+    for i, name in enumerate(comps.item_names):
+        seats[f"item_{name}"] = seat_out[:, at + P.FM_ITEMS + i].astype(bool)
+    for i, name in enumerate(comps.item_names):
+        seats[f"bought_round_{name}"] = seat_out[:, at + P.FM_ITEMS + n_items + i].astype(np.int8)
+    seats["laps"] = (seat_out[:, P.SEAT_XP] // comps.rule("xp_track")).astype(np.int16)
+
+
 def frames(config: GameConfig, start: int, seat_out: np.ndarray, game_out: np.ndarray):
     """Per-seat and per-game DataFrames (docs/run-format.md) from the kernel output."""
     from bnb_sim.engine import play as P
@@ -178,7 +201,10 @@ def frames(config: GameConfig, start: int, seat_out: np.ndarray, game_out: np.nd
         column = seat_out[:, P.SEAT_STATS + j]
         if name.startswith("choice_"):
             characteristic = comps.characteristics["abc".index(name[-1])]
-            seats[name] = pd.Categorical.from_codes(column, comps.values[characteristic])
+            names = list(comps.values[characteristic])
+            if name == "choice_c" and comps.expansion is not None:
+                names.append("farming")  # R-FM-6
+            seats[name] = pd.Categorical.from_codes(column, names)
         elif name not in UNSTORED_STATS:
             seats[name] = column.astype(np.int16)
     seats["rank"] = seat_out[:, P.SEAT_RANK].astype(np.int8)
@@ -191,8 +217,10 @@ def frames(config: GameConfig, start: int, seat_out: np.ndarray, game_out: np.nd
         seats[f"defeated_{mob}"] = wins
     for v, value in enumerate(comps.values["type"]):
         seats[f"built_{value}"] = seat_out[:, P.SEAT_SPECIES + 2 * n_species + v].astype(np.int16)
+    if comps.expansion is not None:
+        _fm_columns(comps, seats, seat_out, P.SEAT_SPECIES + 2 * n_species + 4)
     n_hits = n_rule_hit_columns(config)
-    base = P.n_seat_columns(n_species)
+    base = P.n_seat_columns(n_species, len(comps.item_names))
     for r in range(n_hits - 1):
         seats[f"rule_hits_{r}"] = seat_out[:, base + r].astype(np.int32)
     if n_hits:

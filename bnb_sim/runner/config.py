@@ -93,6 +93,7 @@ class GameConfig:
         seating: str | None = None,
         pickaxe: str | None = None,
         pickaxe_optional: bool | None = None,
+        expansion: str | None = None,
         **options,
     ) -> GameConfig:
         """Build from user values: ``policies`` are specs (strings) or PolicySpecs, cycled
@@ -126,7 +127,12 @@ class GameConfig:
                 f"got {_args.show(policies)}"
             )
         if not isinstance(components, Components):
-            components = load_components(components)
+            components = load_components(components, expansion=expansion)
+        elif expansion is not None and components.expansion != expansion:
+            raise BnbError(
+                f"expansion={expansion!r} but the components were loaded without it "
+                f"(load them with load_components(..., expansion={expansion!r}))"
+            )
         low, high = components.rule("players_min"), components.rule("players_max")
         if not low <= players <= high:
             raise BnbError(f"players must be between {low} and {high}, got {players}")
@@ -201,6 +207,10 @@ class GameConfig:
             k, ft = build_static(arrays, self.options_vector(), tables)
         except ValueError as exc:
             raise BnbError(f"components: {exc}") from None
+        if self.components.expansion is not None:  # Farmer's Market (R-FM-*)
+            from bnb_sim.engine.static import fill_farmers_market
+
+            fill_farmers_market(k, self.components.data, self.readings)
         width = max([N_PARAMS] + [len(p.params) for p in self.policies])
         params = np.zeros((self.n_players, width), np.float64)
         for i, spec in enumerate(self.policies):

@@ -266,6 +266,7 @@ def plan_run(
     check: bool = False,
     yes: bool = False,
     pickaxe: str | None = None,
+    expansion: str | None = None,
 ) -> RunPlan:
     """Check every input and build the :class:`GameConfig`; raises BnbError, writes nothing."""
     from bnb_sim import _args
@@ -310,6 +311,7 @@ def plan_run(
     config = GameConfig.create(
         players, policies, seed=seed, components=components, readings=readings,
         variant=variant, seating=seating, pickaxe=pickaxe, check=bool(check),
+        expansion=expansion,
     )  # fmt: skip
     return RunPlan(
         config=config,
@@ -376,7 +378,11 @@ def _now() -> str:
 
 def run_params(plan: RunPlan, chunk_size: int, threads: int, backend: str) -> dict[str, Any]:
     config = plan.config
+    extra = (
+        {} if config.components.expansion is None else {"expansion": config.components.expansion}
+    )
     return {
+        **extra,
         "games": plan.games,
         "players": config.n_players,
         "policies": config.labels,
@@ -992,6 +998,7 @@ def simulate(
     check: bool = False,
     yes: bool = False,
     pickaxe: str | None = None,
+    expansion: str | None = None,
 ) -> pd.DataFrame | RunSummary:
     """Play ``games`` seeded games of ``players`` players.
 
@@ -1013,6 +1020,8 @@ def simulate(
     * ``yes``: allow more than 100,000,000 games.
     * ``pickaxe``: ``"optional"`` (default: a revealed stone pickaxe lets the player take a
       block or decline) or ``"mandatory"`` (R-FIGHT-3; see docs/rules.md).
+    * ``expansion``: ``"farmers-market"`` plays with the Farmer's Market expansion (R-FM-*;
+      its data goes under ``components`` files, which may override it).
 
     Without ``out``: returns the per-seat DataFrame (``docs/run-format.md``; at most
     2,000,000 games). With ``out``: writes the run directory chunk by chunk (memory stays
@@ -1025,6 +1034,7 @@ def simulate(
         games, players, policies, seed, components=components, readings=readings,
         variant=variant, seating=seating, threads=threads, chunk_size=chunk_size, out=out,
         resume=resume, force=force, dask=dask, check=check, yes=yes, pickaxe=pickaxe,
+        expansion=expansion,
     )  # fmt: skip
     if callable(progress):
         callback, close = progress, (lambda: None)

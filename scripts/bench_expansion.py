@@ -1,0 +1,51 @@
+"""Games per second with and without the Farmer's Market expansion, for the same bots, side by
+side in one process (issue: expansion throughput at least 0.6x the base game's).
+
+    python scripts/bench_expansion.py --games 20000 --policy heuristic --policy greedy
+
+Both runs are warmed up first (compilation is not timed), then timed alternately ``--repeat``
+times; the best of each is reported, which is the least disturbed by other work on a shared
+machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from bnb_sim.runner.batch import play_arrays
+from bnb_sim.runner.config import GameConfig
+
+
+def games_per_second(config: GameConfig, games: int, threads: int) -> float:
+    start = time.perf_counter()
+    play_arrays(config, 0, games, threads=threads)
+    return games / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20_000)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--policy", action="append", default=None)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    policies = args.policy or ["heuristic", "greedy"]
+    configs = {
+        name: GameConfig.create(args.players, policies, seed=1, expansion=expansion)
+        for name, expansion in (("base", None), ("farmers-market", "farmers-market"))
+    }
+    for config in configs.values():
+        play_arrays(config, 0, 50, threads=args.threads)  # compile and warm up
+    best = {name: 0.0 for name in configs}
+    for _ in range(args.repeat):
+        for name, config in configs.items():
+            best[name] = max(best[name], games_per_second(config, args.games, args.threads))
+    for name, rate in best.items():
+        print(f"{name:<16} {rate:10.0f} games/s  ({args.players} players, {', '.join(policies)})")
+    print(f"ratio            {best['farmers-market'] / best['base']:10.2f}")
+
+
+if __name__ == "__main__":
+    main()
