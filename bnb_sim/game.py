@@ -56,6 +56,11 @@ class Game:
             self._k, config.master, self.game_index, config.n_players
         )
         self._mem = np.zeros((config.n_players, MEM_SIZE), np.float64)
+        from bnb_sim.policies.search import new_search_scratch
+
+        self._search = new_search_scratch(
+            self._k, self._kinds, self._params, config.n_players, MEM_SIZE
+        )
         self.history: list[tuple[int, int, int]] = []  # (seat, phase, action)
         self.log: list[dict] = []  # decoded events when config.log is on
         # priority-list bots: which rule made each of their decisions (docs/bots.md)
@@ -171,6 +176,7 @@ class Game:
             legal_buf,
             mask,
             pass_ok,
+            self._search,
         )
         if is_plugin and action == PLUGIN_RAISED:
             self._rng[:], self._mem[seat] = before

@@ -29,6 +29,7 @@ from bnb_sim.engine.layout import P_SIZE
 from bnb_sim.engine.legal import legal_bits
 from bnb_sim.engine.play import MEM_SIZE, new_game, seat_decision
 from bnb_sim.engine.step import apply_action
+from bnb_sim.policies.search import new_search_scratch
 from bnb_sim.runner.config import GameConfig
 
 
@@ -45,7 +46,7 @@ def cycles(typingctx):
 
 
 @numba.njit(_nrt=False)
-def timed_loop(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, out):
+def timed_loop(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, search, out):
     """``play_out`` with ``out[step, phase] += cycles`` (steps: legal, decide, apply)."""
     while pub[S.C_PHASE] != S.PH_OVER:
         phase = pub[S.C_PHASE]
@@ -53,7 +54,20 @@ def timed_loop(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal
         mask, pass_ok = legal_bits(pub, k)
         t1 = cycles()
         action = seat_decision(
-            pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, mask, pass_ok
+            pub,
+            hid,
+            rng,
+            k,
+            ft,
+            kinds,
+            params,
+            plugins,
+            mem,
+            obs_buf,
+            legal_buf,
+            mask,
+            pass_ok,
+            search,
         )
         t2 = cycles()
         apply_action(pub, hid, rng, k, action)
@@ -74,7 +88,10 @@ def profile(policy: str, players: int, games: int, seed: int = 1) -> np.ndarray:
         pub, hid, rng = new_game(k, np.uint64(config.master), max(game, 0), players)
         mem = np.zeros((players, MEM_SIZE))
         target = out if game >= 0 else np.zeros_like(out)
-        timed_loop(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, target)
+        search = new_search_scratch(k, kinds, params, players, MEM_SIZE)
+        timed_loop(
+            pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, search, target
+        )
     return out / max(games, 1)
 
 

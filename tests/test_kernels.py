@@ -31,6 +31,7 @@ ALLOCATING = {
     ("engine/play.py", "play_game"),
     ("engine/play.py", "write_rows"),
     ("engine/play.py", "play_batch"),
+    ("policies/search.py", "new_search_scratch"),
 }
 
 

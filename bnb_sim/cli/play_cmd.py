@@ -187,7 +187,8 @@ def header(game: Any) -> list[str]:
     multiple=True,
     metavar="SPEC",
     help="Policy of a player, in player order (repeat; cycled over the players). "
-    "random, greedy, heuristic[:weights], bot:FILE.toml, or a plugin. Default: heuristic.",
+    "random, greedy, heuristic[:weights], mc[:...], ismcts[:...], bot:FILE.toml, or a "
+    "plugin. Default: heuristic.",
     shell_complete=complete_policy,
 )
 @click.option("--game-index", type=int, default=0, show_default=True, help="Which game of the run.")

@@ -54,9 +54,10 @@ from bnb_sim.engine.state import (
 )
 from bnb_sim.engine.step import apply_action
 from bnb_sim.policies.dispatch import decide
-from bnb_sim.policies.kinds import PLUGIN, RANDOM
+from bnb_sim.policies.kinds import ISMCTS, MC, PLUGIN, RANDOM
 from bnb_sim.policies.priority_layout import MEM_BOT_END, MEM_FALLBACK_HITS, MEM_HITS
 from bnb_sim.policies.random_policy import choose_random
+from bnb_sim.policies.search import new_search_scratch, search_decide
 
 MEM_SIZE = 1536  # policy memory per seat (float64), zeroed at the start of each game
 # (the one-step evaluation's cache below 1024, a priority-list bot's counters above it)
@@ -92,20 +93,28 @@ def play_game(k, ft, kinds, params, plugins, master, game_index, n_players, stop
     # buffers for the copies a plugin gets (built-in policies read pub in place)
     obs_buf = np.zeros(P_SIZE if has_plugin else 1, np.int64)
     legal_buf = np.zeros(N_ACTIONS if has_plugin else 1, np.bool_)
-    play_out(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, stop)
+    search = new_search_scratch(k, kinds, params, n_players, MEM_SIZE)
+    play_out(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, stop, search)
     return pub, hid, mem
 
 
 @kernel(inline="always")
 def seat_decision(
-    pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, mask, pass_ok
+    pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, mask, pass_ok, search
 ):
-    """The decision of the seat to play, from the policy of the player in that seat."""
+    """The decision of the seat to play, from the policy of the player in that seat.
+
+    ``search`` is the scratch of the search bots (:func:`new_search_scratch`).
+    """
     seat = pub[C_SEAT]
     player = (seat + pub[C_ROTATION]) % pub[C_N_PLAYERS]
     if kinds[player] == RANDOM:  # looks at nothing but the legal actions
         return choose_random(mask, pass_ok, rng, RNG_POLICY + seat)
     prepare_observation(pub, hid, seat)
+    if kinds[player] == MC or kinds[player] == ISMCTS:  # sees the state only determinized
+        return search_decide(
+            kinds[player], pub, hid, rng, k, ft, params[player], seat, mask, pass_ok, search
+        )
     return decide(
         kinds[player],
         params[player],
@@ -124,7 +133,7 @@ def seat_decision(
 
 
 @kernel
-def play_out(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, stop):
+def play_out(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, stop, search):
     """Ask the policies and apply their decisions until the game is over.
 
     Everything the loop reaches is a :data:`~bnb_sim._jit.kernel`: it works in the arrays it
@@ -139,7 +148,20 @@ def play_out(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_b
             return
         mask, pass_ok = legal_bits(pub, k)
         action = seat_decision(
-            pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, mask, pass_ok
+            pub,
+            hid,
+            rng,
+            k,
+            ft,
+            kinds,
+            params,
+            plugins,
+            mem,
+            obs_buf,
+            legal_buf,
+            mask,
+            pass_ok,
+            search,
         )
         if not is_legal(mask, pass_ok, action):
             pub[C_STATUS] = ST_ILLEGAL_ACTION

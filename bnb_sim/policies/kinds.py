@@ -61,3 +61,21 @@ GREEDY_PARAMS = {
 }
 
 W = {name: index for index, name in enumerate(HEURISTIC_WEIGHTS)}
+
+# ---- search bots (policies/search.py) -------------------------------------------------
+# Ids kept apart from the one-step kinds so that other kinds can be added without clashes.
+MC = 8
+ISMCTS = 9
+KIND_NAMES.update({MC: "mc", ISMCTS: "ismcts"})
+# Parameter vector of a search bot: budget, exploration constant, rollout kind, reward margin,
+# then the rollout policy's weights (a greedy or heuristic weight vector).
+SEARCH_BUDGET = 0  # mc: rollouts per legal decision; ismcts: iterations per decision
+SEARCH_C = 1  # ismcts: UCT exploration constant
+SEARCH_ROLLOUT = 2  # kind id of the rollout policy (random, greedy, heuristic)
+SEARCH_MARGIN = 3  # reward per XP of lead, added to the share of the win
+SEARCH_WEIGHTS = 4  # rollout weights start here
+SEARCH_DEFAULTS = {
+    "mc": {"rollouts": 8.0, "rollout": "heuristic", "margin": 0.02},
+    "ismcts": {"iterations": 64.0, "c": 0.7, "rollout": "heuristic", "margin": 0.02},
+}
+SEARCH_ROLLOUTS = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC}

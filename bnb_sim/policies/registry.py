@@ -8,6 +8,8 @@ Grammar::
     heuristic:weights.toml         weights from a TOML file (top level or a [weights] table)
     heuristic:board=1.5,weapon=2   weights inline (unnamed weights keep their defaults)
     bot:my_bot.toml                a priority-list bot file (docs/bots.md)
+    mc[:rollouts=8,rollout=heuristic,margin=0.02]            flat Monte Carlo search
+    ismcts[:iterations=64,c=0.7,rollout=heuristic,...]     open-loop ISMCTS (search.py)
     NAME[:ARG]                     a third-party plugin registered under the entry-point
                                    group ``bnb_sim.policies`` (ARG: a TOML file or k=v pairs
                                    for its parameters)
@@ -33,14 +35,16 @@ from bnb_sim.policies.kinds import (
     HEURISTIC,
     HEURISTIC_DEFAULTS,
     HEURISTIC_WEIGHTS,
+    ISMCTS,
     KIND_NAMES,
+    MC,
     N_PARAMS,
     PLUGIN,
     RANDOM,
 )
 
 ENTRY_POINT_GROUP = "bnb_sim.policies"
-BUILTIN = ("random", "greedy", "heuristic", "bot")
+BUILTIN = ("random", "greedy", "heuristic", "mc", "ismcts", "bot")
 MAX_WEIGHT_FILE_BYTES = 64 * 1024
 MAX_PLUGIN_PARAMS = 256
 #: Largest |weight| of a built-in bot: the evaluation adds weighted terms of up to ~1e3, and
@@ -86,6 +90,10 @@ class PolicySpec:
             out["weights"] = self.weights()
         if self.kind == BOT:
             out["rules"] = list(self.rules)
+        elif self.kind in (MC, ISMCTS):
+            from bnb_sim.policies.search_spec import search_settings
+
+            out["search"] = search_settings(self.kind, self.params)
         return out
 
 
@@ -226,6 +234,11 @@ def parse_policy(spec: str) -> PolicySpec:
 
         bot = load_bot(arg)
         return PolicySpec(spec, BOT, bot.params, rules=bot.rules)
+    if name in ("mc", "ismcts"):
+        from bnb_sim.policies.search_spec import parse_search
+
+        kind, params = parse_search(name, arg, where)
+        return PolicySpec(spec, kind, params)
     if name in plugin_names():
         plugin = load_plugin(name)
         params = dict(plugin.params)

@@ -191,10 +191,11 @@ class GameConfig:
     def kernel_inputs(self):
         """``(k, ft, kinds, params, plugins)`` for the engine's drivers (built once)."""
         from bnb_sim.engine.static import build_static
-        from bnb_sim.policies.kinds import BOT, GREEDY, HEURISTIC, N_PARAMS
+        from bnb_sim.policies.kinds import BOT, GREEDY, HEURISTIC, ISMCTS, MC, N_PARAMS
 
         arrays = self.components.arrays
-        needs_tables = any(p.kind in (GREEDY, HEURISTIC, BOT) for p in self.policies)
+        # search bots may roll out with a one-step bot, which reads the tables
+        needs_tables = any(p.kind in (GREEDY, HEURISTIC, BOT, MC, ISMCTS) for p in self.policies)
         tables = _cached_tables(self.components) if needs_tables else None
         try:
             k, ft = build_static(arrays, self.options_vector(), tables)
