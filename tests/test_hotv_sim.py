@@ -376,3 +376,25 @@ def test_help_and_the_hotv_report_do_not_import_numba(tmp_path, capsys):
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "False"
     assert (tmp_path / "rep" / "report.md").is_file()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "--game", "hotv", "-n", "10000000", "--pets", "all", "--players", "3"],
+        ["compare", "--game", "hotv", "team", "random", "--max-games", "60000000"],
+    ],
+)
+def test_heroes_commands_count_their_games_and_need_yes(tmp_path, args):
+    """Reliability #10 for the second game: every pet team's (or A's and B's) games count."""
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "bnb_sim", *args]
+    if args[0] == "simulate":
+        command += ["-o", str(tmp_path / "run")]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert "--yes" in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "run").exists()

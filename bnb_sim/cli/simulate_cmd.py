@@ -160,8 +160,8 @@ def simulate(
     """Play N seeded games and store every seat's result in a run directory.
 
     One Parquet part per chunk under OUT/seats and OUT/games, plus OUT/run.json (parameters,
-    seed, components, versions, machine, timing). Ctrl-C (exit 130) or SIGTERM (exit 143)
-    stops after the current chunk and prints the command that resumes the run; the resumed
+    seed, components, versions, machine, timing). Ctrl-C (exit 130) stops after the current
+    chunk, SIGTERM (exit 143) at once; both print the command that resumes the run; the resumed
     run has exactly the rows of an uninterrupted one; OUT is locked while the run goes on.
     The same seed gives the same rows for any --threads, --chunk-size or --dask.
 

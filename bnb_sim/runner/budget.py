@@ -48,6 +48,8 @@ def item_games(spec) -> int:
         return len(spec.variants) * int(spec.games)  # the baseline is one of the variants
     if spec.kind == "compare":
         return int(spec.max_games)
+    if spec.kind == "tune":
+        return int(spec.plan.budget)  # a tuning run never plays more than its budget
     return int(spec.games)
 
 

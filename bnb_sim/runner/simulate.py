@@ -562,9 +562,11 @@ class _WinCounter:
 
 
 class _StopFlag:
-    """SIGINT and SIGTERM handler: the first signal asks to stop after the current chunk, a
+    """SIGINT and SIGTERM handler: the first Ctrl-C asks to stop after the current chunk, a
     second one interrupts at once (the chunk in progress is lost; finished parts stay valid),
-    except while the run is being wound down (``critical``: run.json is being written)."""
+    except while the run is being wound down (``critical``: run.json is being written).
+    SIGTERM stops at once: whoever sends it (a service manager, a batch scheduler) sends
+    SIGKILL a few seconds later, and a chunk with a slow plugin could outlast that."""
 
     SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -591,10 +593,17 @@ class _StopFlag:
                 return
             raise KeyboardInterrupt
         self.signum = signum
+        if signum != signal.SIGINT:
+            from bnb_sim.runner.batch import request_stop
+
+            request_stop()  # the kernel returns before its next decision; the chunk is replayed
+            if self._notice is not None:
+                name = signal.Signals(signum).name
+                self._notice(f"{name}: stopping now (the chunk in progress is played again)")
+            return
         if self._notice is not None:
-            what = "Ctrl-C" if signum == signal.SIGINT else signal.Signals(signum).name
             self._notice(
-                f"{what}: stopping after the current chunk (press Ctrl-C again to stop now)"
+                "Ctrl-C: stopping after the current chunk (press Ctrl-C again to stop now)"
             )
 
     def __exit__(self, *exc) -> None:

@@ -73,13 +73,13 @@ def simulate(
     if "policies" in defaults or not policies:
         policies = ()
     from bnb_sim.games.heroes_village.runner import make_config, simulate_to_dir
+    from bnb_sim.runner.budget import confirm_games
 
-    if games > 100_000_000 and not yes:
-        raise BnbError(f"--games {games:,}: more than 100,000,000 games needs --yes")
     config = make_config(
         _components(components), players, list(policies) or ["team"], pets,
         difficulty or "normal", buildings, seed, check,
     )  # fmt: skip
+    confirm_games(games * len(config.teams), "simulate --game hotv", yes=yes)  # every pet team
     argv = [
         "bnb", "simulate", "--game", "hotv", "--games", str(games),
         "--players", str(config.n_players), "--seed", str(seed), "--out", str(out),
@@ -338,7 +338,7 @@ def odds(*, mob=None, pet=None, as_json=False, components=None, **_ignored) -> N
 def compare(
     *, a, b, players=None, sprt=None, precision=None, max_games=200_000, as_json=False,
     components=None, seed=0, threads=None, quiet=False, pets=None, difficulty=None,
-    buildings=None, opponents=None, **_ignored,
+    buildings=None, opponents=None, yes=False, **_ignored,
 ) -> None:  # fmt: skip
     """``bnb compare --game hotv A B``: two team policies on the same game indices (paired).
 
@@ -357,6 +357,9 @@ def compare(
         raise BnbError("compare --game hotv: the players are a team; --opponents does not apply")
     if pets == "all":
         raise SpecError("compare --game hotv: give one pet team (simulate --pets all ranks them)")
+    from bnb_sim.runner.budget import confirm_games
+
+    confirm_games(2 * max_games, "compare --game hotv", yes=yes)  # A's and B's games
     comps = _components(components)
     configs = [
         make_config(comps, players, [spec], pets, difficulty or "normal", buildings, seed)
@@ -426,7 +429,7 @@ def _set_path(data: dict, path: str, value) -> None:
 def sweep(
     *, sets, zip_mode=False, games=2000, players=4, policies="team", components=None, seed=0,
     threads=None, quiet=False, out=None, pets=None, difficulty=None, buildings=None,
-    defaults=frozenset(), **_ignored,
+    yes=False, defaults=frozenset(), **_ignored,
 ) -> None:  # fmt: skip
     """``bnb sweep --game hotv --set PATH=V1,V2``: the same game indices under each
     component variant; win rates and paired differences against the component file."""
@@ -462,6 +465,9 @@ def sweep(
             _set_path(data, path, value)
         label = ", ".join(f"{path}={value}" for (path, _), value in zip(parsed, combo, strict=True))
         variants.append((label, components_from_dict(data, f"--set {label}")))
+    from bnb_sim.runner.budget import confirm_games
+
+    confirm_games(len(variants) * games, "sweep --game hotv", yes=yes)
     won = {}
     for label, comps in variants:
         cfg = make_config(comps, players, specs, pets, difficulty or "normal", buildings, seed)
