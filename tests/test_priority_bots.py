@@ -385,3 +385,14 @@ def test_limits_of_a_bot_file():
     many = " and ".join(f"{name} >= 0" for name in list(CONDITIONS)[2:9])
     with pytest.raises(PolicyError, match="at most 6 different conditions"):
         compile_bot({"turn": [{"choose": "collect", "when": many}]}, "bot file x.toml")
+
+
+def test_the_program_layout_does_not_overlap_the_fallback_weights():
+    """A heuristic weight added later (the Farmer's Market's) must move the program, not
+    overlap it: the weights, the fallback kind, the rule count and the phase table are apart."""
+    from bnb_sim.policies import priority_layout as L
+    from bnb_sim.policies.kinds import N_PARAMS
+
+    starts = [0, L.B_FALLBACK, L.B_N_RULES, L.B_PHASES, L.B_RULES]
+    ends = [N_PARAMS, L.B_FALLBACK + 1, L.B_N_RULES + 1, L.B_PHASES + 2 * L.N_PHASES]
+    assert all(end <= start for end, start in zip(ends, starts[1:], strict=True))

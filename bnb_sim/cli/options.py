@@ -21,6 +21,7 @@ one line with exit code 2.
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 from pathlib import Path
 
@@ -36,11 +37,16 @@ def _load(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]):
     if ctx.resilient_parsing:  # shell completion: do not read files
         return None
     game = ctx.meta.get("bnb.game")  # set by an eager --game option
-    if game is not None:
-        return game.entry("load_components")(list(value))
-    from bnb_sim.components import load_components
-
-    return load_components(list(value), expansion=ctx.meta.get(_EXPANSION))
+    expansion = ctx.meta.get(_EXPANSION)  # set by the eager --expansion option
+    if game is None:
+        from bnb_sim.components import load_components
+    else:
+        load_components = game.entry("load_components")
+    if expansion is None:
+        return load_components(list(value))
+    if "expansion" not in inspect.signature(load_components).parameters:
+        raise BnbError(f"--expansion {expansion} is not an expansion of {game.title}")
+    return load_components(list(value), expansion=expansion)
 
 
 def _remember_expansion(ctx: click.Context, param: click.Parameter, value: str | None):

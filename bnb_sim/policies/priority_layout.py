@@ -24,11 +24,13 @@ from bnb_sim.policies.kinds import N_PARAMS
 
 MAX_RULES = 64
 MAX_CONDS = 6
+# The program follows the fallback's weights (N_PARAMS of them: derived, so a new heuristic
+# weight moves the program instead of overlapping it).
 B_FALLBACK = N_PARAMS
 B_N_RULES = N_PARAMS + 1
-B_PHASES = 16
+B_PHASES = N_PARAMS + 2
 N_PHASES = 13
-B_RULES = B_PHASES + 2 * N_PHASES + 6  # 48
+B_RULES = B_PHASES + 2 * N_PHASES + 6
 R_CHOICE = 0
 R_PHASE = 1
 R_N_CONDS = 2
