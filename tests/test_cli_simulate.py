@@ -88,6 +88,22 @@ def test_interrupted_cli_prints_the_resume_command(tmp_path, capsys, monkeypatch
     pd.testing.assert_frame_equal(seats, reference, check_categorical=False)
 
 
+def test_ctrl_c_while_the_engine_compiles_says_interrupted(tmp_path, capsys, monkeypatch):
+    """A Ctrl-C before the run's own handler is installed (the cold-cache compile) ends with
+    "Interrupted.", exit 130, and no run folder (it was not created yet)."""
+    import bnb_sim.feedback
+
+    def compiling(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bnb_sim.feedback, "warm_engine", compiling)
+    out = tmp_path / "run"
+    code, stdout, stderr = run_cli(capsys, [*BASE, "--out", out])
+    assert code == 130 and stdout == ""
+    assert stderr.strip().splitlines()[-1] == "Interrupted."
+    assert not out.exists()
+
+
 def test_ctrl_c_in_a_real_process_finishes_the_chunk(tmp_path):
     """SIGINT while a chunk runs: that chunk is stored, exit 130, the resumed run is whole."""
     out = tmp_path / "run"
@@ -95,9 +111,12 @@ def test_ctrl_c_in_a_real_process_finishes_the_chunk(tmp_path):
     args += ["--seed", "2", "--chunk-size", "500", "--out", str(out)]
     proc = subprocess.Popen([*BNB, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     first = out / "seats" / "part-000000.parquet"
-    deadline = time.monotonic() + 120
+    # A cold cache compiles before the run starts (minutes on a loaded 2-core box): the
+    # signal must arrive while a chunk plays, so wait for the first part, however long.
+    deadline = time.monotonic() + 900
     while not first.exists() and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.01)
+    assert first.exists() or proc.poll() is not None, "no part within 15 minutes"
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=120)
     if proc.returncode == 0:

@@ -115,8 +115,11 @@ def main(argv: list[str] | None = None) -> None:
     """Console entry point: user errors become one line on stderr and exit code 2."""
     try:
         cli.main(args=argv, prog_name="bnb", standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
+    except click.exceptions.Abort as exc:
+        # click turns a KeyboardInterrupt outside a run's own handler (a Ctrl-C while the
+        # engine compiles, before the run folder exists) into Abort: it is an interruption.
+        cause = exc.__cause__ or exc.__context__
+        click.echo("Interrupted." if isinstance(cause, KeyboardInterrupt) else "Aborted.", err=True)
         sys.exit(130)
     except click.exceptions.NoArgsIsHelpError as exc:  # click >= 8.2
         click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
