@@ -71,10 +71,19 @@ def policy_rows(result: dict) -> list[tuple[str, str]]:
         ("win rate start", _rate_text(c["start"]["win_rate"])),
         ("final comparison", f"{c['seeds']:,} fresh seeds, {c['games']:,} games"),
         ("tuned", _point_text(result["tuned"])),
+        *([("tuned spec", result["spec"])] if result["family"] in ("mc", "ismcts") else []),
         ("start", _point_text(result["start"])),
         ("field", _field_text(result)),
+        ("readings", readings_text(result)),
         ("games played", f"{result['games']:,} of a budget of {result['budget']:,}"),
     ]
+
+
+def readings_text(result: dict) -> str:
+    """Every rule reading the tuning played under (``bnb readings``)."""
+    from bnb_sim.analysis.report import readings_text as run_readings
+
+    return run_readings(result)
 
 
 def _field_text(result: dict) -> str:
@@ -271,6 +280,7 @@ def format_game(result: dict, override=None) -> str:
         f"  method   {result['method']}, {result['games']:,} games of a budget of "
         f"{result['budget']:,}",
         f"  best     {_point_text(best['point'])}",
+        f"  readings {readings_text(result)}",
     ]
     for r in result["reeval"]:
         mark = "*" if r is best else " "
@@ -330,6 +340,7 @@ def build_game_report(result: dict, override=None, command: str | None = None) -
         "targets that are means over games."
     )
     answer.table(reeval_table(result))
+    answer.text(f"Rule readings: {readings_text(result)}.")
     if override is not None:
         answer.text(f"Component override with the answer: `{override}` (use `--components`).")
     if command:
