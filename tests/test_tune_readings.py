@@ -192,4 +192,4 @@ def test_a_search_bot_answer_is_a_spec_file(tmp_path):
     path = write_weights(tmp_path / "tuned.toml", "mc", {}, ["tuned by: test"], spec=spec)
     assert path.name == "tuned-spec.txt" and not (tmp_path / "tuned.toml").exists()
     last = path.read_text().splitlines()[-1]
-    assert last == spec and parse_policy(last).params[0] == 3
+    assert last == spec and parse_policy(last).params[0] == 3 and "rollouts=3," in last

@@ -144,7 +144,7 @@ class PolicyTune:
     def spec_text(self, point: dict) -> str:
         """The policy spec of a point, e.g. ``mc:rollouts=12,margin=0.05,rollout=heuristic``."""
         values = {**self.base_values, **point}
-        parts = [f"{k}={_num(v)}" for k, v in values.items()]
+        parts = [f"{k}={int(v) if k in SEARCH_BUDGETS else _num(v)}" for k, v in values.items()]
         parts += [f"{k}={v}" for k, v in self.fixed.items()]
         return f"{self.family}:{','.join(parts)}"
 
