@@ -243,6 +243,15 @@ def _command_line() -> str:
     show_default=True,
     help="Search candidates re-evaluated on fresh seeds (plus the CMA-ES mean).",
 )
+@click.option(
+    "--sprt",
+    nargs=2,
+    type=float,
+    default=None,
+    metavar="ELO0 ELO1",
+    help="Also give an SPRT verdict on the final comparison (H0: the tuned parameters are "
+    "ELO0 Elo over the start, H1: ELO1; 5% errors), as bnb compare --sprt.",
+)
 @_common("reports/tune-policy")
 def tune_policy(
     policy,
@@ -253,6 +262,7 @@ def tune_policy(
     sigma,
     seeds_per_candidate,
     top,
+    sprt,
     budget,
     components,
     seed,
@@ -284,7 +294,7 @@ def tune_policy(
         policy, against=split_policy_list(against), players=players, budget=budget,
         params=params, seed=seed, population=population, sigma=sigma,
         seeds_per_candidate=seeds_per_candidate, top=top, components=components,
-        readings=cli_readings(reading, **{"--variant": variant}),
+        readings=cli_readings(reading, **{"--variant": variant}), sprt=sprt or None,
     )  # fmt: skip
     _check_budget(budget, yes)
     result = _run(

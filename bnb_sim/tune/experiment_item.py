@@ -56,6 +56,7 @@ TUNE_KEYS = (
     "population",
     "sigma",
     "seeds_per_candidate",
+    "sprt",
     "games_per_eval",
     "dir",
 )
@@ -113,6 +114,7 @@ def parse_tune_item(r, common: dict) -> TuneSpec:
                 r.fail("against", 'is required for what = "policy" (the field)')
             plan = plan_policy_tune(
                 r.str("policy", "heuristic"),
+                sprt=_sprt(r),
                 against=against,
                 players=r.int("players", 2, low=2, high=4),
                 params=params,
@@ -122,6 +124,8 @@ def parse_tune_item(r, common: dict) -> TuneSpec:
                 **shared,
             )
         else:
+            if r.has("sprt"):
+                r.fail("sprt", 'applies to what = "policy" only (the final comparison)')
             if not params:
                 r.fail("params", 'is required for what = "game" (e.g. ["mobs.witch.hearts=3..7"])')
             plan = plan_game_tune(
@@ -140,6 +144,17 @@ def parse_tune_item(r, common: dict) -> TuneSpec:
     known = {f.name for f in fields(TuneSpec)}
     shared_keys = {k: v for k, v in common.items() if k in known}
     return TuneSpec(**shared_keys, what=what, plan=plan, dir=r.str("dir", None))
+
+
+def _sprt(r):
+    """``sprt = [ELO0, ELO1]`` of a policy item, or None."""
+    if not r.has("sprt"):
+        return None
+    value = r.table["sprt"]
+    ok = isinstance(value, list) and len(value) == 2
+    if not ok or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
+        r.fail("sprt", f"must be [ELO0, ELO1], got {value!r}")
+    return float(value[0]), float(value[1])
 
 
 def run_tune_item(spec: TuneSpec, *, threads=None, progress=None) -> dict:

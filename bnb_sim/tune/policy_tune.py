@@ -84,6 +84,7 @@ class PolicyTune:
     readings: dict = field(default_factory=dict)  # every rule reading (seating: fixed)
     components: Any = None  # a Components
     fixed: dict = field(default_factory=dict)  # settings kept as they are (a search rollout)
+    sprt: tuple[float, float] | None = None  # Elo bounds of the final SPRT verdict (optional)
 
     @property
     def variant(self) -> str:
@@ -243,6 +244,7 @@ def plan_policy_tune(
     components=None,
     variant: str | None = None,
     readings=None,
+    sprt: tuple[float, float] | None = None,
 ) -> PolicyTune:
     """Validate everything and split the budget (raises BnbError before any game).
 
@@ -264,6 +266,10 @@ def plan_policy_tune(
     if int(top) < 1:
         raise BnbError("tune: --top must be at least 1")
     readings = tune_readings(readings, variant, SEATING, "tune policy")
+    if sprt is not None:
+        sprt = (float(sprt[0]), float(sprt[1]))
+        if not sprt[0] < sprt[1]:
+            raise BnbError(f"tune: --sprt needs ELO0 < ELO1, got {sprt[0]:g} {sprt[1]:g}")
     family, names, values, fixed = _policy_family(policy)
     space = _space(params, names, values, family)
     start = {}
@@ -325,6 +331,7 @@ def plan_policy_tune(
         readings=readings,
         components=components,
         fixed=fixed,
+        sprt=sprt,
     )
 
 
@@ -551,7 +558,7 @@ def _policy_stages(plan: PolicyTune, store: TuneStore, many, progress: Progress)
     if progress is not None:
         progress(f"  final comparison with the start on {plan.seeds_final:,} fresh seeds")
     final_tuned, final_start = many([("final", 0, 0, tuned), ("final", 0, 1, plan.start)])
-    comparison = final_comparison(final_tuned, final_start)
+    comparison = final_comparison(final_tuned, final_start, sprt=plan.sprt)
     result = {
         "kind": "tune-policy",
         "policy": plan.policy,
@@ -619,8 +626,9 @@ def _search_summary(search: dict) -> dict:
     return {"generations": gens, "final_mean": search["mean"]}
 
 
-def final_comparison(tuned: dict, start: dict) -> dict:
-    """Paired difference tuned − start of the per-seed scores, 95% t interval, verdict."""
+def final_comparison(tuned: dict, start: dict, sprt: tuple[float, float] | None = None) -> dict:
+    """Paired difference tuned − start of the per-seed scores, 95% t interval, verdict; with
+    ``sprt`` (Elo bounds) also an SPRT verdict on the per-seed pair scores."""
     from bnb_sim.analysis.stats import Rate, elo_from_score, paired_difference
 
     a = np.asarray(tuned["per_seed"], dtype=float)
@@ -635,6 +643,7 @@ def final_comparison(tuned: dict, start: dict) -> dict:
         verdict = "the tuned parameters are worse than the start (the 95% interval excludes 0)"
     else:
         verdict = "no significant difference between the tuned parameters and the start"
+    extra = {"sprt": sprt_verdict((1.0 + a - b) / 2.0, sprt)} if sprt is not None else {}
     return {
         "difference": diff,
         "elo": {
@@ -653,7 +662,29 @@ def final_comparison(tuned: dict, start: dict) -> dict:
         "seeds": int(diff["n"]),
         "games": int(tuned["games"]) + int(start["games"]),
         "verdict": verdict,
+        **extra,
     }
+
+
+def sprt_verdict(pair_scores: np.ndarray, bounds: tuple[float, float]) -> dict:
+    """The SPRT of ``bnb compare --sprt`` (:class:`bnb_sim.analysis.sequential.SPRT`, 5%
+    errors) on the final comparison's per-seed pair scores ``(1 + tuned − start) / 2``,
+    scanned seed by seed in play order: a sequential test truncated at the final sample, so
+    it may end undecided. Its Elo is that of the pair score against the field."""
+    from bnb_sim.analysis.sequential import SPRT
+
+    test = SPRT(bounds[0], bounds[1]).update(pair_scores)
+    out = test.summary()
+    e0, e1 = f"{bounds[0]:+g}", f"{bounds[1]:+g}"
+    seeds = f"{out['decision_n'] or out['n']:,} seeds"
+    if out["decision"] == "H1":
+        text = f"H1 accepted after {seeds}: the tuned parameters are stronger (elo >= {e1})"
+    elif out["decision"] == "H0":
+        text = f"H0 accepted after {seeds}: the tuned parameters are not stronger (elo <= {e0})"
+    else:
+        text = f"undecided after all {seeds} of the final comparison (neither bound crossed)"
+    out["verdict"] = text
+    return out
 
 
 def write_weights(

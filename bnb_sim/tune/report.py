@@ -67,6 +67,7 @@ def policy_rows(result: dict) -> list[tuple[str, str]]:
         ("verdict", c["verdict"]),
         ("difference tuned − start", f"{_difference_text(c)} in mean game score"),
         ("Elo tuned − start", _elo_text(c["elo"])),
+        *([(_sprt_label(c["sprt"]), c["sprt"]["verdict"])] if c.get("sprt") else []),
         ("win rate tuned", _rate_text(c["tuned"]["win_rate"])),
         ("win rate start", _rate_text(c["start"]["win_rate"])),
         ("final comparison", f"{c['seeds']:,} fresh seeds, {c['games']:,} games"),
@@ -84,6 +85,10 @@ def readings_text(result: dict) -> str:
     from bnb_sim.analysis.report import readings_text as run_readings
 
     return run_readings(result)
+
+
+def _sprt_label(sprt: dict) -> str:
+    return f"SPRT [{sprt['elo0']:g}, {sprt['elo1']:g}]"
 
 
 def _field_text(result: dict) -> str:
