@@ -79,3 +79,28 @@ def test_experiment_tune_item_sprt():
             'targets = ["game_length=min"]\nbudget = 2000\nsprt = [0, 10]\n')  # fmt: skip
     with pytest.raises(BnbError, match="policy"):
         parse_experiment(tomllib.loads(game), "exp.toml")
+
+
+# --------------------------------------------------------------------------------------
+# degenerate samples: never a zero-width interval, never a crash on a stored null
+
+
+def test_a_final_comparison_where_every_seed_differs_alike_has_a_valid_interval():
+    c = final_comparison(_side([1.0] * 30), _side([0.0] * 30))
+    d = c["difference"]
+    assert d["mean_diff"] == 1 and 0 < d["lo"] < 1 == d["hi"]  # not [1, 1], not NaN
+    assert "better" in c["verdict"]
+    same = final_comparison(_side([0.5] * 30), _side([0.5] * 30))["difference"]
+    assert same["lo"] < 0 < same["hi"]
+
+
+def test_report_texts_of_degenerate_estimates():
+    from bnb_sim.tune.report import _delta_text, _estimate_text, _score_ci
+
+    text = _score_ci(1.0, 0.0, 40)
+    assert "all 40 seeds equal" in text and "1.000, 1.000" not in text
+    assert "no interval" in _score_ci(0.5, None, 1)
+    stored = {"mean_diff": 0.0, "lo": None, "hi": None, "n": 120, "note": "all differences equal"}
+    assert "+0.00 turns (" in _delta_text("game_length", stored)
+    assert "[" not in _delta_text("first_player_advantage", stored)
+    assert _estimate_text("game_length", {"value": None, "lo": None, "hi": None}) == "n/a"

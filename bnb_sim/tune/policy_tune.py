@@ -524,12 +524,14 @@ def run_policy_tune(
 
 
 def _policy_stages(plan: PolicyTune, store: TuneStore, many, progress: Progress) -> dict:
+    from bnb_sim.tune.report import _score_ci
+
     def on_generation(record: dict) -> None:
         if progress is not None:
             best = max(record["candidates"], key=lambda c: c["score"])
             progress(
                 f"  generation {record['generation'] + 1}/{plan.generations}: best score "
-                f"{best['score']:.3f} ± {1.96 * best['se']:.3f}"
+                f"{_score_ci(best['score'], best['se'], best['n'])}"
             )
 
     search = run_cmaes(
@@ -633,7 +635,7 @@ def final_comparison(tuned: dict, start: dict, sprt: tuple[float, float] | None 
 
     a = np.asarray(tuned["per_seed"], dtype=float)
     b = np.asarray(start["per_seed"], dtype=float)
-    diff = paired_difference(a, b)
+    diff = paired_difference(a, b, bounds=(-1.0, 1.0))  # a seed's score lies in [0, 1]
     pair = float(np.clip((1.0 + diff["mean_diff"]) / 2.0, 0.0, 1.0))
     lo = float(np.clip((1.0 + diff["lo"]) / 2.0, 0.0, 1.0))
     hi = float(np.clip((1.0 + diff["hi"]) / 2.0, 0.0, 1.0))

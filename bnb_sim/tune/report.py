@@ -33,9 +33,16 @@ def _point_text(point: dict) -> str:
     return ", ".join(f"{k}={_fmt(v)}" for k, v in point.items())
 
 
-def _score_ci(score: float, se: float) -> str:
+def _score_ci(score: float, se: float, n: int | None = None) -> str:
+    """A mean game score with its 95% interval; seeds that all scored the same give the
+    interval valid for a constant sample (never a zero-width one)."""
+    from bnb_sim.analysis.stats import constant_sample_interval
+
     if se is None or not math.isfinite(se):
-        return f"{score:.3f}"
+        return f"{score:.3f} (no interval: one seed)"
+    if se == 0 and n:
+        lo, hi = constant_sample_interval(score, int(n), (0.0, 1.0))
+        return f"{score:.3f} [{lo:.3f}, {hi:.3f}] (all {int(n):,} seeds equal)"
     return f"{score:.3f} ± {1.96 * se:.3f}"
 
 
@@ -192,7 +199,7 @@ def build_policy_report(result: dict, command: str | None = None) -> ReportBuild
                 {
                     "": "answer" if i == result["winner"] else "",
                     "finalist": r["origin"],
-                    "score": _score_ci(r["score"], r["se"]),
+                    "score": _score_ci(r["score"], r["se"], r.get("n")),
                     "seeds": f"{r['n']:,}",
                     "parameters": _point_text(r["point"]),
                 }
@@ -232,10 +239,15 @@ def _target_text(t: dict) -> str:
     return f"{name} {goal}" + (f" (weight {t['weight']:g})" if t["weight"] != 1 else "")
 
 
+def _finite(x) -> float:
+    """A number from tune.json (where NaN is stored as null) as a float, NaN for null."""
+    return math.nan if x is None else float(x)
+
+
 def _estimate_text(key: str, e: dict) -> str:
-    v, lo, hi = e["value"], e.get("lo"), e.get("hi")
+    v, lo, hi = _finite(e.get("value")), _finite(e.get("lo")), _finite(e.get("hi"))
     if key == "game_length":
-        return tables.fmt_mean(v, lo, hi, 1) + " turns"
+        return tables.fmt_mean(v, lo, hi, 1) + (" turns" if math.isfinite(v) else "")
     if key == "first_player_advantage":
         return tables.fmt_signed_pp(v, lo, hi)
     return tables.fmt_rate(v, lo, hi)
@@ -247,9 +259,15 @@ def _target_keys(result: dict) -> list[str]:
 
 def _delta_text(key: str, d: dict) -> str:
     """A paired difference from the baseline: pp for rates, turns for game length."""
+    mean, lo, hi = _finite(d.get("mean_diff")), _finite(d.get("lo")), _finite(d.get("hi"))
+    note = d.get("note")
     if key == "game_length":
-        return f"{d['mean_diff']:+.2f} [{d['lo']:+.2f}, {d['hi']:+.2f}] turns"
-    return tables.fmt_signed_pp(d["mean_diff"], d["lo"], d["hi"])
+        if not math.isfinite(mean):
+            return "n/a"
+        if not (math.isfinite(lo) and math.isfinite(hi)):
+            return f"{mean:+.2f} turns ({tables.no_interval_text(note)})"
+        return f"{mean:+.2f} [{lo:+.2f}, {hi:+.2f}] turns"
+    return tables.fmt_signed_pp(mean, lo, hi, note=note)
 
 
 def reeval_table(result: dict) -> pd.DataFrame:
