@@ -380,6 +380,10 @@ def _item_readings(r: _Reader, kind: str, head: dict, head_variant: str | None, 
             design = "fixed" if kind == "tournament" else "rotate"
             if kind == "compare" and not r.table.get("opponents"):
                 design = "fixed"
+            if kind == "tune":
+                from bnb_sim.tune.experiment_item import design_seating
+
+                design = design_seating(r.table.get("what", "policy"))
             design_readings(given, variant, seating=design, what=kind)
     except BnbError as exc:
         r.fail("readings", str(exc))
@@ -690,6 +694,10 @@ def _spec_readings(spec) -> str:
         design = "fixed" if spec.kind == "tournament" else "rotate"
         if spec.kind == "compare" and not spec.opponents:
             design = "fixed"
+        if spec.kind == "tune":
+            from bnb_sim.tune.experiment_item import design_seating
+
+            design = design_seating(spec.what)
         values = design_readings(spec.readings, None, seating=design, what=spec.kind)
     return ", ".join(f"{k}={v}" for k, v in values.items())
 

@@ -17,7 +17,7 @@ import click
 def readings(name: str | None, as_json: bool) -> None:
     """List the rule readings (or show one, NAME): where a reasonable player could read the
     rules another way, the run chooses. Set one with --reading NAME=VALUE on play, simulate,
-    tournament, compare, sweep and bench, readings={...} in the Python API, or a [readings]
+    tournament, compare, sweep, bench and tune, readings={...} in the Python API, or a [readings]
     table in an experiment file."""
     from bnb_sim import readings as R
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import click
 
 from bnb_sim.cli.options import _load as _load_components
+from bnb_sim.cli.options import cli_readings, readings_option
 
 WEIGHTS_FILE = "tuned.toml"
 OVERRIDE_FILE = "tuned-components.toml"
@@ -59,15 +60,25 @@ def _common(default_out: str):
                 "--threads",
                 type=click.IntRange(1, 1024),
                 default=None,
-                help="Engine threads (default: all cores). Results do not depend on it.",
+                help="Engine threads (default: all cores); with --dask local, the number of "
+                "worker processes. Results do not depend on it.",
+            ),
+            click.option(
+                "--dask",
+                "dask",
+                metavar="ADDRESS",
+                default=None,
+                help="Play the evaluations on Dask: 'local' (a local cluster of one-thread "
+                "worker processes) or a scheduler address such as tcp://host:8786. The "
+                "answer is the same as without.",
             ),
             click.option(
                 "--variant",
                 type=click.Choice(["standard", "beginner"]),
-                default="standard",
-                show_default=True,
-                help="Rules variant (R-SCORE-4).",
+                default=None,
+                help="Rules variant, = --reading variant=... (R-SCORE-4). Default: standard.",
             ),
+            readings_option,
             click.option(
                 "--out",
                 "-o",
@@ -153,15 +164,16 @@ def _bar(enabled: bool, total: int, initial_text: str | None = None):
     return advance, say, bar.close
 
 
-def _run(runner, plan, out, *, resume, force, threads, quiet, as_json):
+def _run(runner, plan, out, *, resume, force, threads, dask, quiet, as_json):
     """Run with a progress bar; Ctrl-C keeps the finished evaluations and says how to go on."""
     from bnb_sim.tune.store import TUNE_FILE
 
     advance, say, close = _bar(not (quiet or as_json), sum(plan.planned_games.values()))
     try:
         return runner(
-            plan, out, resume=resume, force=force, threads=threads, progress=say, advance=advance
-        )
+            plan, out, resume=resume, force=force, threads=threads, dask=dask, progress=say,
+            advance=advance,
+        )  # fmt: skip
     except KeyboardInterrupt:
         close()
         click.echo(
@@ -231,6 +243,15 @@ def _command_line() -> str:
     show_default=True,
     help="Search candidates re-evaluated on fresh seeds (plus the CMA-ES mean).",
 )
+@click.option(
+    "--sprt",
+    nargs=2,
+    type=float,
+    default=None,
+    metavar="ELO0 ELO1",
+    help="Also give an SPRT verdict on the final comparison (H0: the tuned parameters are "
+    "ELO0 Elo over the start, H1: ELO1; 5% errors), as bnb compare --sprt.",
+)
 @_common("reports/tune-policy")
 def tune_policy(
     policy,
@@ -241,11 +262,14 @@ def tune_policy(
     sigma,
     seeds_per_candidate,
     top,
+    sprt,
     budget,
     components,
     seed,
     threads,
+    dask,
     variant,
+    reading,
     out,
     resume,
     force,
@@ -270,7 +294,7 @@ def tune_policy(
         policy, against=split_policy_list(against), players=players, budget=budget,
         params=params, seed=seed, population=population, sigma=sigma,
         seeds_per_candidate=seeds_per_candidate, top=top, components=components,
-        variant=variant,
+        readings=cli_readings(reading, **{"--variant": variant}), sprt=sprt or None,
     )  # fmt: skip
     _check_budget(budget, yes)
     result = _run(
@@ -280,11 +304,16 @@ def tune_policy(
         resume=resume,
         force=force,
         threads=threads,
+        dask=dask,
         quiet=quiet,
         as_json=as_json,
     )
     weights = write_weights(
-        out / WEIGHTS_FILE, plan.family, result["weights"], header=[f"tuned by: {_command_line()}"]
+        out / WEIGHTS_FILE,
+        plan.family,
+        result["weights"],
+        header=[f"tuned by: {_command_line()}"],
+        spec=result["spec"],
     )
     written = build_policy_report(result, command=_command_line()).write(out)
     files = {
@@ -373,7 +402,9 @@ def tune_game(
     components,
     seed,
     threads,
+    dask,
     variant,
+    reading,
     out,
     resume,
     force,
@@ -398,7 +429,7 @@ def tune_game(
         params=params, targets=targets, players=players, policies=list(policies) or
         ["heuristic"], budget=budget, seed=seed, method=method, games_per_eval=games_per_eval,
         top=top, explore=explore, neighbours=neighbours, components=components,
-        component_files=files_given, variant=variant,
+        component_files=files_given, readings=cli_readings(reading, **{"--variant": variant}),
     )  # fmt: skip
     _check_budget(budget, yes)
     result = _run(
@@ -408,6 +439,7 @@ def tune_game(
         resume=resume,
         force=force,
         threads=threads,
+        dask=dask,
         quiet=quiet,
         as_json=as_json,
     )

@@ -11,6 +11,7 @@
     budget = 20000
     params = ["board=0..3"]            # as --param (default: every weight but xp)
     dir = "tunes/heuristic"            # optional tuning folder (tune.json: re-running resumes)
+    readings = { hunger = "one-by-one" }  # optional rule readings (the seating is the tune's)
 
     [[tune]]
     what = "game"
@@ -39,6 +40,7 @@ TUNE_KEYS = (
     "name",
     "seed",
     "variant",
+    "readings",
     "components",
     "set",
     "what",
@@ -54,6 +56,7 @@ TUNE_KEYS = (
     "population",
     "sigma",
     "seeds_per_candidate",
+    "sprt",
     "games_per_eval",
     "dir",
 )
@@ -71,7 +74,7 @@ class TuneSpec:
     what: str = "policy"
     plan: Any = None  # a PolicyTune or a GameTune
     dir: str | None = None
-    readings: dict = field(default_factory=dict)  # items of other kinds may set rule readings
+    readings: dict = field(default_factory=dict)  # the rule readings the file sets
     kind: str = "tune"
 
     @property
@@ -101,6 +104,7 @@ def parse_tune_item(r, common: dict) -> TuneSpec:
         seed=common["seed"],
         top=top,
         components=common["components"],
+        readings=common.get("readings") or {},
         variant=common["variant"],
     )
     try:
@@ -110,6 +114,7 @@ def parse_tune_item(r, common: dict) -> TuneSpec:
                 r.fail("against", 'is required for what = "policy" (the field)')
             plan = plan_policy_tune(
                 r.str("policy", "heuristic"),
+                sprt=_sprt(r),
                 against=against,
                 players=r.int("players", 2, low=2, high=4),
                 params=params,
@@ -119,6 +124,8 @@ def parse_tune_item(r, common: dict) -> TuneSpec:
                 **shared,
             )
         else:
+            if r.has("sprt"):
+                r.fail("sprt", 'applies to what = "policy" only (the final comparison)')
             if not params:
                 r.fail("params", 'is required for what = "game" (e.g. ["mobs.witch.hearts=3..7"])')
             plan = plan_game_tune(
@@ -134,11 +141,20 @@ def parse_tune_item(r, common: dict) -> TuneSpec:
     except BnbError as exc:
         msg = str(exc)
         raise BnbError(msg if r.source in msg else f"{r.source}: {r.where}: {msg}") from None
-    if common.get("readings"):
-        raise BnbError(f"{r.source}: {r.where}: [[tune]] items do not take rule readings yet")
     known = {f.name for f in fields(TuneSpec)}
     shared_keys = {k: v for k, v in common.items() if k in known}
     return TuneSpec(**shared_keys, what=what, plan=plan, dir=r.str("dir", None))
+
+
+def _sprt(r):
+    """``sprt = [ELO0, ELO1]`` of a policy item, or None."""
+    if not r.has("sprt"):
+        return None
+    value = r.table["sprt"]
+    ok = isinstance(value, list) and len(value) == 2
+    if not ok or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
+        r.fail("sprt", f"must be [ELO0, ELO1], got {value!r}")
+    return float(value[0]), float(value[1])
 
 
 def run_tune_item(spec: TuneSpec, *, threads=None, progress=None) -> dict:
@@ -169,11 +185,20 @@ def _write_answer(spec: TuneSpec, result: dict, folder: Path) -> None:
     if spec.what == "policy":
         from bnb_sim.tune.policy_tune import write_weights
 
-        write_weights(folder / WEIGHTS_FILE, spec.plan.family, result["weights"], header)
+        write_weights(folder / WEIGHTS_FILE, spec.plan.family, result["weights"], header,
+                      spec=result["spec"])  # fmt: skip
     else:
         from bnb_sim.tune.game_tune import write_override
 
         write_override(spec.plan, result["best"], folder / OVERRIDE_FILE, header)
+
+
+def design_seating(what: str) -> str:
+    """The seating a tuning run plays under (its own design, not a reading the file sets)."""
+    from bnb_sim.tune.game_tune import SEATING as GAME_SEATING
+    from bnb_sim.tune.policy_tune import SEATING as POLICY_SEATING
+
+    return POLICY_SEATING if what == "policy" else GAME_SEATING
 
 
 def games_text(spec: TuneSpec) -> str:

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from bnb_sim.errors import BnbError
-from bnb_sim.tune.policy_tune import keeps_threads
+from bnb_sim.tune.policy_tune import keeps_threads, tune_readings
 from bnb_sim.tune.search import derive_seed, run_grid, run_ntbea
 from bnb_sim.tune.space import Categorical, Space, discrete_param, parse_range
 from bnb_sim.tune.store import TuneStore
@@ -45,6 +45,8 @@ from bnb_sim.tune.targets import Target, combined_score, measure, parse_target, 
 __all__ = ["GameTune", "plan_game_tune", "run_game_tune", "write_override"]
 
 STREAM_SEARCH, STREAM_REEVAL = 1, 2
+STREAMS = {"search": STREAM_SEARCH, "reeval": STREAM_REEVAL}
+SEATING = "rotate"  # every policy sits in every seat equally often
 SHARE_REEVAL = 0.3
 GRID_FACTOR = 4
 MIN_ITERATIONS = 10
@@ -70,9 +72,13 @@ class GameTune:
     games_final: int
     explore: float
     neighbours: int
-    variant: str = "standard"
+    readings: dict = field(default_factory=dict)  # every rule reading (seating: rotate)
     components: Any = None
     component_files: list[str] = field(default_factory=list)
+
+    @property
+    def variant(self) -> str:
+        return self.readings.get("variant", "standard")
 
     @property
     def planned_games(self) -> dict[str, int]:
@@ -97,9 +103,16 @@ class GameTune:
             "games_final": self.games_final,
             "explore": self.explore,
             "neighbours": self.neighbours,
-            "variant": self.variant,
+            "readings": self.readings,
             "components": self.components.content_hash,
         }
+
+    def warm_config(self):
+        """A config of this run's kernels: what a Dask worker plays once to load them."""
+        from bnb_sim.runner.config import GameConfig
+
+        return GameConfig.create(self.players, self.policies, seed=self.seed,
+                                 components=self.components, readings=self.readings)  # fmt: skip
 
     def baseline(self) -> dict:
         from bnb_sim.analysis.sweep import _lookup
@@ -129,9 +142,14 @@ def plan_game_tune(
     neighbours: int = 50,
     components=None,
     component_files: Sequence[str] = (),
-    variant: str = "standard",
+    variant: str | None = None,
+    readings=None,
 ) -> GameTune:
-    """Validate every value, target and policy and split the budget (before any game)."""
+    """Validate every value, target and policy and split the budget (before any game).
+
+    ``readings``: rule readings (name -> value, as ``--reading``; ``variant`` is an alias);
+    the seating rotates with the game index (the design's), one variant per player is
+    refused."""
     from bnb_sim.components import Components, load_components
     from bnb_sim.policies.registry import parse_policies
 
@@ -140,6 +158,7 @@ def plan_game_tune(
     players = int(players)
     if not 2 <= players <= 4:
         raise BnbError(f"tune: --players must be between 2 and 4, got {players}")
+    readings = tune_readings(readings, variant, SEATING, "tune game")
     specs = parse_policies(list(policies), players)
     labels = [s.label for s in specs]
     space = Space(
@@ -207,7 +226,7 @@ def plan_game_tune(
         games_final=int(games_final),
         explore=float(explore),
         neighbours=int(neighbours),
-        variant=variant,
+        readings=readings,
         components=components,
         component_files=list(component_files),
     )
@@ -234,8 +253,7 @@ def play_point(
         plan.policies,
         seed=seed,
         components=plan.components_for(point),
-        variant=plan.variant,
-        seating="rotate",
+        readings=plan.readings,
     )
     seats, games = play_games(
         config, n, start=start, threads=engine_threads(threads, n), keep=_keep
@@ -257,6 +275,14 @@ def play_point(
 # the run
 
 
+def evaluate_game(plan: GameTune, stage: str, block: int, point: dict, threads=None) -> dict:
+    """One evaluation: ``point`` on block ``block`` of the games of ``stage`` (search or
+    reeval), as the ledger stores it. A pure function of its arguments."""
+    n = plan.games_per_eval if stage == "search" else plan.games_final
+    seed = derive_seed(plan.seed, STREAMS[stage])
+    return play_point(plan, point, seed, block * n, n, intervals=stage == "reeval", threads=threads)
+
+
 @keeps_threads
 def run_game_tune(
     plan: GameTune,
@@ -267,26 +293,24 @@ def run_game_tune(
     threads: int | None = None,
     progress: Progress = None,
     advance: Advance = None,
+    dask: str | None = None,
 ) -> dict:
-    store = TuneStore(out, plan.spec_dict(), resume=resume, force=force)
-    if advance is not None and store.games_done():
-        advance(store.games_done())
-    seeds = {
-        "search": derive_seed(plan.seed, STREAM_SEARCH),
-        "reeval": derive_seed(plan.seed, STREAM_REEVAL),
-    }
-    sizes = {"search": plan.games_per_eval, "reeval": plan.games_final}
+    """Search and re-evaluate; returns the result dict (also in tune.json).
 
-    def play(stage: str, block: int, index: int, point: dict) -> dict:
-        n = sizes[stage]
-        result = play_point(
-            plan, point, seeds[stage], block * n, n, intervals=stage == "reeval", threads=threads
-        )
-        if advance is not None:
-            advance(n)
-        return result
+    ``dask``: ``"local"`` or a scheduler address plays the evaluations on Dask workers
+    (:mod:`bnb_sim.tune.execute`); the answer is the same as without."""
+    from bnb_sim.tune.execute import open_executor
 
-    evaluate = store.memo(play)
+    with open_executor(plan, "game", threads=threads, dask=dask) as executor:
+        store = TuneStore(out, plan.spec_dict(), resume=resume, force=force)
+        if advance is not None and store.games_done():
+            advance(store.games_done())
+        return _game_stages(plan, store, store.batch(executor, advance), progress)
+
+
+def _game_stages(plan: GameTune, store: TuneStore, many, progress: Progress) -> dict:
+    def evaluate(*call):
+        return many([call])[0]
 
     def on_step(record: dict) -> None:
         if progress is not None and (record["iteration"] + 1) % max(1, plan.iterations // 10) == 0:
@@ -296,7 +320,7 @@ def run_game_tune(
             )
 
     if plan.method == "grid":
-        search = run_grid(plan.space, evaluate, on_point=on_step)
+        search = run_grid(plan.space, evaluate, on_point=on_step, evaluate_many=many)
     else:
         search = run_ntbea(
             plan.space,
@@ -317,8 +341,8 @@ def run_game_tune(
     if progress is not None:
         progress(f"  re-evaluating {len(finalists)} settings on {plan.games_final:,} fresh games")
     reeval = []
-    for i, (origin, point) in enumerate(finalists):
-        r = evaluate("reeval", 0, i, point)
+    results = many([("reeval", 0, i, point) for i, (_, point) in enumerate(finalists)])
+    for (origin, point), r in zip(finalists, results, strict=True):
         reeval.append(
             {
                 "origin": origin,
@@ -336,6 +360,7 @@ def run_game_tune(
         "method": plan.method,
         "players": plan.players,
         "policies": plan.policies,
+        "readings": plan.readings,
         "seed": plan.seed,
         "budget": plan.budget,
         "games": store.games_done(),

@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,8 @@ from bnb_sim.tune.store import TuneStore
 __all__ = ["PolicyTune", "plan_policy_tune", "run_policy_tune", "write_weights"]
 
 STREAM_SEARCH, STREAM_REEVAL, STREAM_FINAL = 1, 2, 3
+STREAMS = {"search": STREAM_SEARCH, "reeval": STREAM_REEVAL, "final": STREAM_FINAL}
+SEATING = "fixed"  # the driver seats the candidate in every seat itself
 SHARE_REEVAL = 0.25
 SHARE_FINAL = 0.25
 TARGET_GENERATIONS = 20
@@ -79,8 +81,14 @@ class PolicyTune:
     seeds_reeval: int
     seeds_final: int
     lineups: list[list[str]]
-    variant: str = "standard"
+    readings: dict = field(default_factory=dict)  # every rule reading (seating: fixed)
     components: Any = None  # a Components
+    fixed: dict = field(default_factory=dict)  # settings kept as they are (a search rollout)
+    sprt: tuple[float, float] | None = None  # Elo bounds of the final SPRT verdict (optional)
+
+    @property
+    def variant(self) -> str:
+        return self.readings.get("variant", "standard")
 
     @property
     def games_per_seed(self) -> int:
@@ -102,6 +110,7 @@ class PolicyTune:
             "command": "policy",
             "policy": self.policy,
             "start": self.base_values,
+            **({"fixed": self.fixed} if self.fixed else {}),
             "against": self.against,
             "players": self.players,
             "budget": self.budget,
@@ -114,17 +123,31 @@ class PolicyTune:
             "top": self.top,
             "seeds_reeval": self.seeds_reeval,
             "seeds_final": self.seeds_final,
-            "variant": self.variant,
+            "readings": self.readings,
             "components": comps.content_hash if comps is not None else None,
         }
+
+    def warm_config(self):
+        """A config of this run's kernels (start spec against the first lineup): what a
+        Dask worker plays once to load or compile them."""
+        from bnb_sim.runner.config import GameConfig
+
+        seats = [self.spec_for(self.start, self.policy), *self.lineups[0]]
+        return GameConfig.create(self.players, seats, seed=self.seed,
+                                 components=self.components, readings=self.readings)  # fmt: skip
 
     def spec_for(self, point: dict, label: str):
         """The PolicySpec of a point (every other parameter at its start value)."""
         from bnb_sim.policies.registry import parse_policy
 
+        return replace(parse_policy(self.spec_text(point)), label=label)
+
+    def spec_text(self, point: dict) -> str:
+        """The policy spec of a point, e.g. ``mc:rollouts=12,margin=0.05,rollout=heuristic``."""
         values = {**self.base_values, **point}
-        text = ",".join(f"{k}={_num(v)}" for k, v in values.items())
-        return replace(parse_policy(f"{self.family}:{text}"), label=label)
+        parts = [f"{k}={int(v) if k in SEARCH_BUDGETS else _num(v)}" for k, v in values.items()]
+        parts += [f"{k}={v}" for k, v in self.fixed.items()]
+        return f"{self.family}:{','.join(parts)}"
 
 
 def _num(v: float) -> str:
@@ -141,21 +164,34 @@ def _field_lineups(against: Sequence[str], players: int) -> list[list[str]]:
     return lineups
 
 
+SEARCH_FAMILIES = ("mc", "ismcts")
+SPEC_FILE = "tuned-spec.txt"
+SEARCH_BUDGETS = ("rollouts", "iterations")  # whole numbers: always integer parameters
+
+
 def _policy_family(policy: str):
-    """``(family, names, values)`` of a tunable policy spec (raises for random/greedy)."""
-    from bnb_sim.policies.kinds import HEURISTIC, PLUGIN
+    """``(family, names, values, fixed)`` of a tunable policy spec: its numeric parameters
+    and the settings that stay as they are (raises for random/greedy/bot files)."""
+    from bnb_sim.policies.kinds import HEURISTIC, ISMCTS, MC, PLUGIN
     from bnb_sim.policies.registry import load_plugin, parse_policy
 
     spec = parse_policy(policy)
     family = policy.strip().partition(":")[0]
     if spec.kind == HEURISTIC:
         weights = spec.weights()
-        return family, list(weights), weights
+        return family, list(weights), weights, {}
     if spec.kind == PLUGIN:
         names = list(load_plugin(spec.plugin).params)
-        return family, names, dict(zip(names, spec.params, strict=True))
+        return family, names, dict(zip(names, spec.params, strict=True)), {}
+    if spec.kind in (MC, ISMCTS):  # the budget, c and margin; the rollout policy stays
+        from bnb_sim.policies.search_spec import search_settings
+
+        settings = search_settings(spec.kind, spec.params)
+        fixed = {"rollout": settings.pop("rollout")}
+        return family, list(settings), settings, fixed
     raise BnbError(
-        f"tune: policy '{policy}' has no parameters to tune (tune heuristic or a plugin)"
+        f"tune: policy '{policy}' has no parameters to tune (tune heuristic, mc, ismcts "
+        "or a plugin)"
     )
 
 
@@ -167,17 +203,28 @@ def default_bounds(value: float) -> tuple[float, float]:
 
 
 def _space(params: Sequence[str], names: list[str], start: dict, family: str) -> Space:
+    budgets = SEARCH_BUDGETS if family in SEARCH_FAMILIES else ()
     if not params:
         chosen = [n for n in names if not (family == "heuristic" and n == "xp")] or names
-        return Space(tuple(Continuous(n, *default_bounds(start[n])) for n in chosen))
-    out: list = []
+        out: list = []
+        for n in chosen:
+            if n in budgets:  # a search budget: 1 .. 3x its start value
+                out.append(Integer(n, 1, max(3 * int(start[n]), 2)))
+            else:
+                out.append(Continuous(n, *default_bounds(start[n])))
+        return Space(tuple(out))
+    out = []
     for text in params:
         integer = str(text).rstrip().endswith(":int")
         if integer:  # a count such as a search bot's rollouts: rounded by CMA-ES
             text = str(text).rstrip()[: -len(":int")]
+        name = str(text).partition("=")[0].strip()
+        integer = integer or name in budgets
         name, value = parse_range(text, integer=integer, allow_list=False)
         check_names([name], names, f"policy '{family}'")
         lo, hi = value
+        if name in budgets and lo < 1:
+            raise BnbError(f"tune: --param {name}: a search budget must be at least 1")
         out.append(Integer(name, lo, hi) if integer else Continuous(name, float(lo), float(hi)))
     return Space(tuple(out))
 
@@ -195,9 +242,15 @@ def plan_policy_tune(
     seeds_per_candidate: int | None = None,
     top: int = 3,
     components=None,
-    variant: str = "standard",
+    variant: str | None = None,
+    readings=None,
+    sprt: tuple[float, float] | None = None,
 ) -> PolicyTune:
-    """Validate everything and split the budget (raises BnbError before any game)."""
+    """Validate everything and split the budget (raises BnbError before any game).
+
+    ``readings``: rule readings (name -> value, as ``--reading``; ``variant`` is an alias).
+    The candidate moves through every seat, so the seating is the design's (fixed seats,
+    rotated by the driver) and one variant per player is refused."""
     from bnb_sim.components import Components, load_components
     from bnb_sim.policies.registry import parse_policy
 
@@ -212,7 +265,12 @@ def plan_policy_tune(
         raise BnbError(f"tune: --sigma must be in (0, 1] (a share of each range), got {sigma:g}")
     if int(top) < 1:
         raise BnbError("tune: --top must be at least 1")
-    family, names, values = _policy_family(policy)
+    readings = tune_readings(readings, variant, SEATING, "tune policy")
+    if sprt is not None:
+        sprt = (float(sprt[0]), float(sprt[1]))
+        if not sprt[0] < sprt[1]:
+            raise BnbError(f"tune: --sprt needs ELO0 < ELO1, got {sprt[0]:g} {sprt[1]:g}")
+    family, names, values, fixed = _policy_family(policy)
     space = _space(params, names, values, family)
     start = {}
     for p in space.params:
@@ -270,9 +328,19 @@ def plan_policy_tune(
         seeds_reeval=seeds_reeval,
         seeds_final=seeds_final,
         lineups=lineups,
-        variant=variant,
+        readings=readings,
         components=components,
+        fixed=fixed,
+        sprt=sprt,
     )
+
+
+def tune_readings(readings, variant, seating: str, what: str) -> dict:
+    """Every rule reading of a tuning run (defaults filled in), validated: ``readings`` a
+    mapping (``--reading``), ``variant`` its alias, ``seating`` the design's own."""
+    from bnb_sim.runner.experiments import design_readings
+
+    return design_readings(readings, variant, seating=seating, what=what)
 
 
 def _minimum_budget(pop: int, u: int, top: int, seeds_search: int) -> int:
@@ -387,8 +455,7 @@ def field_scores(plan: PolicyTune, spec, seed: int, start: int, n: int, threads=
                     seats,
                     seed=seed,
                     components=plan.components,
-                    variant=plan.variant,
-                    seating="fixed",
+                    readings=plan.readings,
                 )
             else:
                 config = _config_like(template, seats)
@@ -421,6 +488,16 @@ def _summary_of(scores: dict, keep_seeds: bool) -> dict:
 # the run
 
 
+def evaluate_policy(plan: PolicyTune, stage: str, block: int, point: dict, threads=None) -> dict:
+    """One evaluation: ``point`` on block ``block`` of the seeds of ``stage`` (search,
+    reeval or final), as the ledger stores it. A pure function of its arguments."""
+    n = {"search": plan.seeds_search, "reeval": plan.seeds_reeval, "final": plan.seeds_final}
+    seed = derive_seed(plan.seed, STREAMS[stage])
+    spec = plan.spec_for(point, "candidate")
+    scores = field_scores(plan, spec, seed, block * n[stage], n[stage], threads)
+    return _summary_of(scores, keep_seeds=stage != "search")
+
+
 @keeps_threads
 def run_policy_tune(
     plan: PolicyTune,
@@ -431,59 +508,59 @@ def run_policy_tune(
     threads: int | None = None,
     progress: Progress = None,
     advance: Advance = None,
+    dask: str | None = None,
 ) -> dict:
-    """Search, re-evaluate and compare; returns the result dict (also in tune.json)."""
-    store = TuneStore(out, plan.spec_dict(), resume=resume, force=force)
-    if advance is not None and store.games_done():
-        advance(store.games_done())
-    seeds = {s: derive_seed(plan.seed, s) for s in (STREAM_SEARCH, STREAM_REEVAL, STREAM_FINAL)}
-    n_seeds = {"search": plan.seeds_search, "reeval": plan.seeds_reeval, "final": plan.seeds_final}
-    stream = {"search": STREAM_SEARCH, "reeval": STREAM_REEVAL, "final": STREAM_FINAL}
+    """Search, re-evaluate and compare; returns the result dict (also in tune.json).
 
-    def play(stage: str, block: int, index: int, point: dict) -> dict:
-        n = n_seeds[stage]
-        spec = plan.spec_for(point, "candidate")
-        scores = field_scores(plan, spec, seeds[stream[stage]], block * n, n, threads)
-        if advance is not None:
-            advance(scores["games"])
-        return _summary_of(scores, keep_seeds=stage != "search")
+    ``dask``: ``"local"`` or a scheduler address plays the evaluations on Dask workers
+    (:mod:`bnb_sim.tune.execute`); the answer is the same as without."""
+    from bnb_sim.tune.execute import open_executor
 
-    evaluate = store.memo(play)
+    with open_executor(plan, "policy", threads=threads, dask=dask) as executor:
+        store = TuneStore(out, plan.spec_dict(), resume=resume, force=force)
+        if advance is not None and store.games_done():
+            advance(store.games_done())
+        return _policy_stages(plan, store, store.batch(executor, advance), progress)
+
+
+def _policy_stages(plan: PolicyTune, store: TuneStore, many, progress: Progress) -> dict:
+    from bnb_sim.tune.report import _score_ci
 
     def on_generation(record: dict) -> None:
         if progress is not None:
             best = max(record["candidates"], key=lambda c: c["score"])
             progress(
                 f"  generation {record['generation'] + 1}/{plan.generations}: best score "
-                f"{best['score']:.3f} ± {1.96 * best['se']:.3f}"
+                f"{_score_ci(best['score'], best['se'], best['n'])}"
             )
 
     search = run_cmaes(
         plan.space,
         plan.start,
-        evaluate,
+        lambda *call: many([call])[0],
         generations=plan.generations,
         population=plan.population,
         sigma=plan.sigma,
         seed=plan.seed,
         on_generation=on_generation,
+        evaluate_many=many,
     )
     finalists = _finalists(plan, search)
     if progress is not None:
         progress(
             f"  re-evaluating {len(finalists)} candidates on {plan.seeds_reeval:,} fresh seeds"
         )
-    reeval = []
-    for i, (origin, point) in enumerate(finalists):
-        result = evaluate("reeval", 0, i, point)
-        reeval.append({"origin": origin, "point": point, **_public(result)})
+    results = many([("reeval", 0, i, point) for i, (_, point) in enumerate(finalists)])
+    reeval = [
+        {"origin": origin, "point": point, **_public(result)}
+        for (origin, point), result in zip(finalists, results, strict=True)
+    ]
     winner = max(range(len(reeval)), key=lambda i: reeval[i]["score"])
     tuned = reeval[winner]["point"]
     if progress is not None:
         progress(f"  final comparison with the start on {plan.seeds_final:,} fresh seeds")
-    final_tuned = evaluate("final", 0, 0, tuned)
-    final_start = evaluate("final", 0, 1, plan.start)
-    comparison = final_comparison(final_tuned, final_start)
+    final_tuned, final_start = many([("final", 0, 0, tuned), ("final", 0, 1, plan.start)])
+    comparison = final_comparison(final_tuned, final_start, sprt=plan.sprt)
     result = {
         "kind": "tune-policy",
         "policy": plan.policy,
@@ -491,6 +568,7 @@ def run_policy_tune(
         "against": plan.against,
         "lineups": plan.lineups,
         "players": plan.players,
+        "readings": plan.readings,
         "seed": plan.seed,
         "budget": plan.budget,
         "games": store.games_done(),
@@ -499,6 +577,7 @@ def run_policy_tune(
         "start": plan.start,
         "tuned": tuned,
         "weights": {**plan.base_values, **tuned},
+        "spec": plan.spec_text(tuned),
         "search": _search_summary(search),
         "reeval": reeval,
         "winner": winner,
@@ -549,13 +628,14 @@ def _search_summary(search: dict) -> dict:
     return {"generations": gens, "final_mean": search["mean"]}
 
 
-def final_comparison(tuned: dict, start: dict) -> dict:
-    """Paired difference tuned − start of the per-seed scores, 95% t interval, verdict."""
+def final_comparison(tuned: dict, start: dict, sprt: tuple[float, float] | None = None) -> dict:
+    """Paired difference tuned − start of the per-seed scores, 95% t interval, verdict; with
+    ``sprt`` (Elo bounds) also an SPRT verdict on the per-seed pair scores."""
     from bnb_sim.analysis.stats import Rate, elo_from_score, paired_difference
 
     a = np.asarray(tuned["per_seed"], dtype=float)
     b = np.asarray(start["per_seed"], dtype=float)
-    diff = paired_difference(a, b)
+    diff = paired_difference(a, b, bounds=(-1.0, 1.0))  # a seed's score lies in [0, 1]
     pair = float(np.clip((1.0 + diff["mean_diff"]) / 2.0, 0.0, 1.0))
     lo = float(np.clip((1.0 + diff["lo"]) / 2.0, 0.0, 1.0))
     hi = float(np.clip((1.0 + diff["hi"]) / 2.0, 0.0, 1.0))
@@ -565,6 +645,7 @@ def final_comparison(tuned: dict, start: dict) -> dict:
         verdict = "the tuned parameters are worse than the start (the 95% interval excludes 0)"
     else:
         verdict = "no significant difference between the tuned parameters and the start"
+    extra = {"sprt": sprt_verdict((1.0 + a - b) / 2.0, sprt)} if sprt is not None else {}
     return {
         "difference": diff,
         "elo": {
@@ -583,13 +664,42 @@ def final_comparison(tuned: dict, start: dict) -> dict:
         "seeds": int(diff["n"]),
         "games": int(tuned["games"]) + int(start["games"]),
         "verdict": verdict,
+        **extra,
     }
 
 
-def write_weights(path: Path, family: str, weights: dict, header: Sequence[str] = ()) -> Path:
-    """The tuned parameters as a TOML file usable as ``FAMILY:path`` (checked by parsing it)."""
+def sprt_verdict(pair_scores: np.ndarray, bounds: tuple[float, float]) -> dict:
+    """The SPRT of ``bnb compare --sprt`` (:class:`bnb_sim.analysis.sequential.SPRT`, 5%
+    errors) on the final comparison's per-seed pair scores ``(1 + tuned − start) / 2``,
+    scanned seed by seed in play order: a sequential test truncated at the final sample, so
+    it may end undecided. Its Elo is that of the pair score against the field."""
+    from bnb_sim.analysis.sequential import SPRT
+
+    test = SPRT(bounds[0], bounds[1]).update(pair_scores)
+    out = test.summary()
+    e0, e1 = f"{bounds[0]:+g}", f"{bounds[1]:+g}"
+    seeds = f"{out['decision_n'] or out['n']:,} seeds"
+    if out["decision"] == "H1":
+        text = f"H1 accepted after {seeds}: the tuned parameters are stronger (elo >= {e1})"
+    elif out["decision"] == "H0":
+        text = f"H0 accepted after {seeds}: the tuned parameters are not stronger (elo <= {e0})"
+    else:
+        text = f"undecided after all {seeds} of the final comparison (neither bound crossed)"
+    out["verdict"] = text
+    return out
+
+
+def write_weights(
+    path: Path, family: str, weights: dict, header: Sequence[str] = (), spec: str | None = None
+) -> Path:
+    """The tuned parameters as a TOML file usable as ``FAMILY:path`` (checked by parsing it).
+
+    A search bot's spec takes no file: its answer is ``spec`` (the tuned spec text), written
+    as the last line of ``tuned-spec.txt`` beside ``path`` (that path is returned)."""
     from bnb_sim.policies.registry import parse_policy
 
+    if family in SEARCH_FAMILIES:
+        return _write_spec(path.with_name(SPEC_FILE), spec, header)
     lines = [f"# {h}" for h in header]
     lines += [f"# use as --policy {family}:{path}", "[weights]"]
     lines += [f"{k} = {_num(v)}" for k, v in weights.items()]
@@ -601,4 +711,19 @@ def write_weights(path: Path, family: str, weights: dict, header: Sequence[str] 
     expected = [float(weights[k]) for k in weights]
     if family == "heuristic" and list(loaded.params) != expected:
         raise BnbError(f"tune: {path} does not read back as the tuned weights")
+    return path
+
+
+def _write_spec(path: Path, spec: str | None, header: Sequence[str]) -> Path:
+    from bnb_sim.policies.registry import parse_policy
+
+    if not spec:
+        raise BnbError("tune: no tuned spec to write")
+    parse_policy(spec)  # it must play as it is written
+    lines = [f"# {h}" for h in header]
+    lines += ["# the tuned policy spec (the last line): use it as --policy SPEC", spec]
+    try:
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise BnbError(f"tune: cannot write {path} ({exc.strerror or exc})") from None
     return path

@@ -33,9 +33,16 @@ def _point_text(point: dict) -> str:
     return ", ".join(f"{k}={_fmt(v)}" for k, v in point.items())
 
 
-def _score_ci(score: float, se: float) -> str:
+def _score_ci(score: float, se: float, n: int | None = None) -> str:
+    """A mean game score with its 95% interval; seeds that all scored the same give the
+    interval valid for a constant sample (never a zero-width one)."""
+    from bnb_sim.analysis.stats import constant_sample_interval
+
     if se is None or not math.isfinite(se):
-        return f"{score:.3f}"
+        return f"{score:.3f} (no interval: one seed)"
+    if se == 0 and n:
+        lo, hi = constant_sample_interval(score, int(n), (0.0, 1.0))
+        return f"{score:.3f} [{lo:.3f}, {hi:.3f}] (all {int(n):,} seeds equal)"
     return f"{score:.3f} ± {1.96 * se:.3f}"
 
 
@@ -67,14 +74,28 @@ def policy_rows(result: dict) -> list[tuple[str, str]]:
         ("verdict", c["verdict"]),
         ("difference tuned − start", f"{_difference_text(c)} in mean game score"),
         ("Elo tuned − start", _elo_text(c["elo"])),
+        *([(_sprt_label(c["sprt"]), c["sprt"]["verdict"])] if c.get("sprt") else []),
         ("win rate tuned", _rate_text(c["tuned"]["win_rate"])),
         ("win rate start", _rate_text(c["start"]["win_rate"])),
         ("final comparison", f"{c['seeds']:,} fresh seeds, {c['games']:,} games"),
         ("tuned", _point_text(result["tuned"])),
+        *([("tuned spec", result["spec"])] if result["family"] in ("mc", "ismcts") else []),
         ("start", _point_text(result["start"])),
         ("field", _field_text(result)),
+        ("readings", readings_text(result)),
         ("games played", f"{result['games']:,} of a budget of {result['budget']:,}"),
     ]
+
+
+def readings_text(result: dict) -> str:
+    """Every rule reading the tuning played under (``bnb readings``)."""
+    from bnb_sim.analysis.report import readings_text as run_readings
+
+    return run_readings(result)
+
+
+def _sprt_label(sprt: dict) -> str:
+    return f"SPRT [{sprt['elo0']:g}, {sprt['elo1']:g}]"
 
 
 def _field_text(result: dict) -> str:
@@ -178,7 +199,7 @@ def build_policy_report(result: dict, command: str | None = None) -> ReportBuild
                 {
                     "": "answer" if i == result["winner"] else "",
                     "finalist": r["origin"],
-                    "score": _score_ci(r["score"], r["se"]),
+                    "score": _score_ci(r["score"], r["se"], r.get("n")),
                     "seeds": f"{r['n']:,}",
                     "parameters": _point_text(r["point"]),
                 }
@@ -218,10 +239,15 @@ def _target_text(t: dict) -> str:
     return f"{name} {goal}" + (f" (weight {t['weight']:g})" if t["weight"] != 1 else "")
 
 
+def _finite(x) -> float:
+    """A number from tune.json (where NaN is stored as null) as a float, NaN for null."""
+    return math.nan if x is None else float(x)
+
+
 def _estimate_text(key: str, e: dict) -> str:
-    v, lo, hi = e["value"], e.get("lo"), e.get("hi")
+    v, lo, hi = _finite(e.get("value")), _finite(e.get("lo")), _finite(e.get("hi"))
     if key == "game_length":
-        return tables.fmt_mean(v, lo, hi, 1) + " turns"
+        return tables.fmt_mean(v, lo, hi, 1) + (" turns" if math.isfinite(v) else "")
     if key == "first_player_advantage":
         return tables.fmt_signed_pp(v, lo, hi)
     return tables.fmt_rate(v, lo, hi)
@@ -233,9 +259,15 @@ def _target_keys(result: dict) -> list[str]:
 
 def _delta_text(key: str, d: dict) -> str:
     """A paired difference from the baseline: pp for rates, turns for game length."""
+    mean, lo, hi = _finite(d.get("mean_diff")), _finite(d.get("lo")), _finite(d.get("hi"))
+    note = d.get("note")
     if key == "game_length":
-        return f"{d['mean_diff']:+.2f} [{d['lo']:+.2f}, {d['hi']:+.2f}] turns"
-    return tables.fmt_signed_pp(d["mean_diff"], d["lo"], d["hi"])
+        if not math.isfinite(mean):
+            return "n/a"
+        if not (math.isfinite(lo) and math.isfinite(hi)):
+            return f"{mean:+.2f} turns ({tables.no_interval_text(note)})"
+        return f"{mean:+.2f} [{lo:+.2f}, {hi:+.2f}] turns"
+    return tables.fmt_signed_pp(mean, lo, hi, note=note)
 
 
 def reeval_table(result: dict) -> pd.DataFrame:
@@ -271,6 +303,7 @@ def format_game(result: dict, override=None) -> str:
         f"  method   {result['method']}, {result['games']:,} games of a budget of "
         f"{result['budget']:,}",
         f"  best     {_point_text(best['point'])}",
+        f"  readings {readings_text(result)}",
     ]
     for r in result["reeval"]:
         mark = "*" if r is best else " "
@@ -330,6 +363,7 @@ def build_game_report(result: dict, override=None, command: str | None = None) -
         "targets that are means over games."
     )
     answer.table(reeval_table(result))
+    answer.text(f"Rule readings: {readings_text(result)}.")
     if override is not None:
         answer.text(f"Component override with the answer: `{override}` (use `--components`).")
     if command:

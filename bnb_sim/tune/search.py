@@ -42,7 +42,16 @@ from bnb_sim.tune.space import Continuous, Integer, Space, grid_points
 __all__ = ["Evaluate", "derive_seed", "model_ranking", "run_cmaes", "run_grid", "run_ntbea"]
 
 Evaluate = Callable[[str, int, int, dict], dict]
+EvaluateMany = Callable[[list[tuple[str, int, int, dict]]], list[dict]]
 EPSILON = 1e-6
+
+
+def _batch(evaluate: Evaluate, evaluate_many: EvaluateMany | None) -> EvaluateMany:
+    """``evaluate_many`` (independent evaluations at once: a Dask cluster plays them side by
+    side), or ``evaluate`` called for each in turn."""
+    if evaluate_many is not None:
+        return evaluate_many
+    return lambda calls: [evaluate(*call) for call in calls]
 
 
 def derive_seed(seed: int, *stream: int) -> int:
@@ -78,8 +87,11 @@ def run_cmaes(
     sigma: float = 0.2,
     seed: int = 0,
     on_generation: Callable[[dict], None] | None = None,
+    evaluate_many: EvaluateMany | None = None,
 ) -> dict[str, Any]:
     """Maximise ``score`` with CMA-ES for ``generations`` generations.
+
+    The candidates of a generation are asked for together (``evaluate_many``, if given).
 
     Returns ``{"generations": [...], "best": point, "mean": point}``: per generation the
     candidates (point, score, se, n) and the distribution mean before it was updated; the
@@ -98,6 +110,7 @@ def run_cmaes(
     if dim == 1:
         # the library needs at least two dimensions; a second, inert coordinate is harmless
         mean, bounds = np.append(mean, 0.5), np.vstack([bounds, [0.0, 1.0]])
+    batch = _batch(evaluate, evaluate_many)
     optimizer = CMA(
         mean=mean,
         sigma=float(sigma),
@@ -109,10 +122,10 @@ def run_cmaes(
     for gen in range(int(generations)):
         mean_point = _decode(space, optimizer.mean[:dim])
         xs = [optimizer.ask() for _ in range(optimizer.population_size)]
+        points = [_decode(space, x[:dim]) for x in xs]
+        results = batch([("search", gen, i, point) for i, point in enumerate(points)])
         candidates, told = [], []
-        for i, x in enumerate(xs):
-            point = _decode(space, x[:dim])
-            result = evaluate("search", gen, i, point)
+        for x, point, result in zip(xs, points, results, strict=True):
             candidates.append({"point": point, **_score_fields(result)})
             told.append((x, -float(result["score"])))
         optimizer.tell(told)
@@ -271,11 +284,14 @@ def run_grid(
     evaluate: Evaluate,
     *,
     on_point: Callable[[dict], None] | None = None,
+    evaluate_many: EvaluateMany | None = None,
 ) -> dict[str, Any]:
-    """Evaluate every point of a discrete space on the same seeds (block 0)."""
+    """Evaluate every point of a discrete space on the same seeds (block 0), all asked for
+    together (``evaluate_many``, if given)."""
     history = []
-    for i, point in enumerate(grid_points(space)):
-        result = evaluate("search", 0, i, point)
+    points = list(grid_points(space))
+    results = _batch(evaluate, evaluate_many)([("search", 0, i, p) for i, p in enumerate(points)])
+    for i, (point, result) in enumerate(zip(points, results, strict=True)):
         record = {"iteration": i, "point": point, **_score_fields(result)}
         if "targets" in result:
             record["targets"] = result["targets"]

@@ -109,13 +109,8 @@ class TuneStore:
 
         def wrapped(stage: str, block: int, index: int, point: dict) -> dict:
             key = f"{stage}:{block}:{index}"
-            stored = self.evaluations.get(key)
+            stored = self._stored(key, point)
             if stored is not None:
-                if _clean(point) != stored.get("point"):
-                    raise BnbError(
-                        f"tune: {self.path}: evaluation {key} was of {stored.get('point')}, "
-                        f"the search now asks for {_clean(point)} (edited file?); use --force"
-                    )
                 return stored
             result = _clean({**evaluate(stage, block, index, point), "point": point})
             self.evaluations[key] = result
@@ -123,6 +118,43 @@ class TuneStore:
             return result
 
         return wrapped
+
+    def batch(self, executor, advance: Callable[[int], None] | None = None):
+        """``many(calls) -> results`` (in call order) for calls ``(stage, block, index,
+        point)``: stored evaluations come from the ledger, the others are played by
+        ``executor`` (:mod:`bnb_sim.tune.execute`) and each is saved as soon as it finishes,
+        so an interruption keeps every finished one; ``advance(games)`` per new one."""
+
+        def many(calls) -> list[dict]:
+            results: list[dict | None] = [None] * len(calls)
+            missing = []
+            for i, (stage, block, index, point) in enumerate(calls):
+                stored = self._stored(f"{stage}:{block}:{index}", point)
+                if stored is None:
+                    missing.append(i)
+                results[i] = stored
+            if missing:
+                for j, result in executor.run([calls[i] for i in missing]):
+                    i = missing[j]
+                    stage, block, index, point = calls[i]
+                    result = _clean({**result, "point": point})
+                    self.evaluations[f"{stage}:{block}:{index}"] = result
+                    self.save()
+                    if advance is not None:
+                        advance(int(result.get("games", 0)))
+                    results[i] = result
+            return results  # type: ignore[return-value]
+
+        return many
+
+    def _stored(self, key: str, point: dict) -> dict | None:
+        stored = self.evaluations.get(key)
+        if stored is not None and _clean(point) != stored.get("point"):
+            raise BnbError(
+                f"tune: {self.path}: evaluation {key} was of {stored.get('point')}, "
+                f"the search now asks for {_clean(point)} (edited file?); use --force"
+            )
+        return stored
 
     def finish(self, result: dict) -> None:
         self.data["status"] = "complete"
