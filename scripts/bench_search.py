@@ -150,10 +150,11 @@ def decisions(spec: str, n: int) -> dict:
 def games(spec: str, n: int) -> dict:
     config, (k, ft, kinds, params, plugins) = _inputs(spec)
     master = np.uint64(config.master)
-    play_game(k, ft, kinds, params, plugins, master, 0, 2)  # compile
+    stop = np.zeros(1, np.int64)  # never set: the games run to their end
+    play_game(k, ft, kinds, params, plugins, master, 0, 2, stop)  # compile
     t0 = time.perf_counter()
     for g in range(n):
-        play_game(k, ft, kinds, params, plugins, master, g, 2)
+        play_game(k, ft, kinds, params, plugins, master, g, 2, stop)
     return {"per_s": n / (time.perf_counter() - t0)}
 
 

@@ -234,6 +234,30 @@ def test_ismcts_widens_below_the_root_only_with_visits():
     assert 2 * wide["1000000"] < wide["0"]
 
 
+def test_ismcts_below_one_visit_per_decision_plays_the_rollout_policys_choice():
+    """A budget smaller than the number of legal decisions leaves every tried root child at
+    one visit: the tie goes to the rollout policy's choice (node 1, expanded first), not to
+    the lowest action (which made ismcts:iterations=8 lose every game to heuristic)."""
+    from bnb_sim.policies.search import T_ACTION, T_CHILD, T_NEXT
+
+    inputs = _search_inputs("ismcts:iterations=3")
+    tree_i = inputs[4][9]
+    checked = not_lowest = 0
+    for game in decision_points(players=2, games=1, every=2):
+        if len(game.legal_actions()) < 4:
+            continue
+        action, _ = _decide(inputs, game._pub, game._hid, game._rng)
+        assert action == tree_i[1, T_ACTION]
+        tried, child = [], tree_i[0, T_CHILD]
+        while child >= 0:
+            tried.append(int(tree_i[child, T_ACTION]))
+            child = tree_i[child, T_NEXT]
+        assert len(tried) == 3
+        checked += 1
+        not_lowest += action != min(tried)
+    assert checked > 10 and not_lowest > 0
+
+
 # ---- specs and reproducibility -------------------------------------------------------------
 def test_search_specs_parse_and_name_their_problems():
     spec = parse_policy("ismcts:iterations=400,c=0.7,rollout=random")

@@ -17,7 +17,11 @@ with *availability* counts (how often the child was legal when its parent was re
 place of the parent's visits, one node is added per iteration (the decision the rollout
 policy would take first, then untried ones at random), a rollout finishes the game,
 and each node keeps a reward sum per seat so that every seat maximises its own reward where
-it decides. The final decision is the most visited root child.
+it decides. Below the root, *progressive unpruning* (Chaslot et al. 2008) keeps a node to the
+rollout policy's choice until it has ``widen`` visits per further child, so that a small
+budget compares the root decisions on continuations played like the rollout policy instead
+of spreading over untried replies. The final decision is the most visited root child (ties:
+the rollout policy's choice, then the higher mean reward).
 
 Reward of a seat at the end of a rollout: its share of the win (1 / number of winners, rule
 R-END-2) plus ``margin`` times its XP lead over the best other seat (a dense signal that
@@ -335,15 +339,39 @@ def ismcts_decide(pub, hid, rng, k, ft, params, seat, mask, pass_ok, scratch):
                 tree_f[path[d], F_REWARD + s] += reward
         for d in range(1, depth + 1):
             tree_f[path[d], F_VISITS] += 1.0
+    return _final_decision(tree_i, tree_f, mask, pass_ok, seat)
+
+
+@kernel(inline="always")
+def _better_root_child(tree_i, tree_f, child, best, seat):
+    """Whether root ``child`` beats ``best``: more visits; on equal visits the rollout
+    policy's own choice (node 1, the first one expanded), then the higher mean reward, then
+    the lower action. A budget below the number of legal decisions leaves ties at one visit
+    each; they go to the rollout policy instead of to the lowest action."""
+    if best < 0:
+        return True
+    visits, best_visits = tree_f[child, F_VISITS], tree_f[best, F_VISITS]
+    if visits != best_visits:
+        return visits > best_visits
+    if child == 1 or best == 1:
+        return child == 1
+    if visits > 0.0:
+        mean = tree_f[child, F_REWARD + seat] / visits
+        best_mean = tree_f[best, F_REWARD + seat] / visits
+        if mean != best_mean:
+            return mean > best_mean
+    return tree_i[child, T_ACTION] < tree_i[best, T_ACTION]
+
+
+@kernel
+def _final_decision(tree_i, tree_f, mask, pass_ok, seat):
+    """The decision of the search: the best legal root child (:func:`_better_root_child`)."""
     best = -1
     child = tree_i[0, T_CHILD]
     while child >= 0:
         if is_legal(mask, pass_ok, tree_i[child, T_ACTION]):
-            if best < 0 or tree_f[child, F_VISITS] > tree_f[best, F_VISITS]:
+            if _better_root_child(tree_i, tree_f, child, best, seat):
                 best = child
-            elif tree_f[child, F_VISITS] == tree_f[best, F_VISITS]:
-                if tree_i[child, T_ACTION] < tree_i[best, T_ACTION]:
-                    best = child
         child = tree_i[child, T_NEXT]
     if best < 0:
         return _nth_legal(mask, pass_ok, 0)
