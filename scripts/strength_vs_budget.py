@@ -29,6 +29,10 @@ import time
 import pandas as pd
 
 BUDGET_KEY = {"ismcts": "iterations", "mc": "rollouts"}
+X_LABEL = {
+    "ismcts": "iterations per decision (one playout each)",
+    "mc": "rollouts per legal decision",
+}
 
 
 def measure(bot: str, budget: int, args: argparse.Namespace) -> dict:
@@ -98,7 +102,7 @@ def plot(table: pd.DataFrame, path: pathlib.Path, title: str) -> None:
     for axis in (left, right):
         axis.set_xscale("log", base=2)
         axis.set_xticks(list(x), [str(b) for b in x])
-        axis.set_xlabel("budget per decision")
+        axis.set_xlabel(X_LABEL[bot])
         axis.grid(alpha=0.3)
     n = int(table["seeds"].min())
     fig.suptitle(f"{title} (n = {n} seeds per budget)")
