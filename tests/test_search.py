@@ -199,6 +199,65 @@ def test_determinization_keeps_the_public_state_and_the_own_pile():
             assert (shid[pile] >= 0).all()
 
 
+# ---- the tree of ismcts ----------------------------------------------------------------------
+def _tree_children(spec, game):
+    """After one ismcts decision: (children of the root, children of every other node)."""
+    inputs = _search_inputs(spec)
+    _decide(inputs, game._pub, game._hid, game._rng)
+    tree_i = inputs[4][9]
+    from bnb_sim.policies.search import T_CHILD, T_NEXT
+
+    def children(node):
+        count, child = 0, tree_i[node, T_CHILD]
+        while child >= 0:
+            count, child = count + 1, tree_i[child, T_NEXT]
+        return count
+
+    n_nodes = int(parse_policy(spec).params[0]) + 1
+    return children(0), [children(node) for node in range(1, n_nodes)]
+
+
+def test_ismcts_widens_below_the_root_only_with_visits():
+    """Progressive unpruning: the root tries every legal decision; a node below it holds the
+    rollout policy's choice and one more child per ``widen`` visits (or a new one where none
+    of its children is legal in the sample: open loop). Without it (widen=0) the tree spreads
+    over untried replies from the first visits."""
+    wide = {"1000000": 0, "0": 0}
+    for i, game in enumerate(decision_points(players=2, games=1, every=5)):
+        if i == 4:
+            break
+        n_legal = len(game.legal_actions())
+        for widen in wide:
+            root, below = _tree_children(f"ismcts:iterations=120,widen={widen}", game)
+            assert root == n_legal
+            wide[widen] += sum(c > 1 for c in below)
+    assert 2 * wide["1000000"] < wide["0"]
+
+
+def test_ismcts_below_one_visit_per_decision_plays_the_rollout_policys_choice():
+    """A budget smaller than the number of legal decisions leaves every tried root child at
+    one visit: the tie goes to the rollout policy's choice (node 1, expanded first), not to
+    the lowest action (which made ismcts:iterations=8 lose every game to heuristic)."""
+    from bnb_sim.policies.search import T_ACTION, T_CHILD, T_NEXT
+
+    inputs = _search_inputs("ismcts:iterations=3")
+    tree_i = inputs[4][9]
+    checked = not_lowest = 0
+    for game in decision_points(players=2, games=1, every=2):
+        if len(game.legal_actions()) < 4:
+            continue
+        action, _ = _decide(inputs, game._pub, game._hid, game._rng)
+        assert action == tree_i[1, T_ACTION]
+        tried, child = [], tree_i[0, T_CHILD]
+        while child >= 0:
+            tried.append(int(tree_i[child, T_ACTION]))
+            child = tree_i[child, T_NEXT]
+        assert len(tried) == 3
+        checked += 1
+        not_lowest += action != min(tried)
+    assert checked > 10 and not_lowest > 0
+
+
 # ---- specs and reproducibility -------------------------------------------------------------
 def test_search_specs_parse_and_name_their_problems():
     spec = parse_policy("ismcts:iterations=400,c=0.7,rollout=random")
@@ -209,6 +268,7 @@ def test_search_specs_parse_and_name_their_problems():
         ("mc:rollouts=0", "whole number"),
         ("mc:rollouts=2.5", "whole number"),
         ("ismcts:c=-1", "c must be"),
+        ("ismcts:widen=-2", "widen must be"),
         ("ismcts:rollout=ismcts", "rollout must be one of"),
         ("mc:depth=3", "unknown parameter 'depth'"),
         ("mc:rollouts=x", "must be a number"),
@@ -265,3 +325,50 @@ def test_bnb_play_runs_search_bots_and_refuses_bad_specs(capsys):
     code, out, err = _cli(capsys, "play", "--policy", "ismcts:iterations=0")
     assert code == 2
     assert err.strip().count("\n") == 0 and "iterations must be a whole number" in err
+
+
+def test_search_bots_run_in_simulate_compare_tournament_and_experiments(capsys, tmp_path):
+    """The issue's "Done when": every command that takes a policy takes a search bot."""
+    import json
+
+    ism, mc = "ismcts:iterations=2", "mc:rollouts=1,rollout=random"
+    runs = tmp_path / "runs"
+    code, _, err = _cli(capsys, "simulate", "-n", "2", "--policy", ism, "--policy", mc,
+                        "-o", str(runs), "-q")  # fmt: skip
+    assert code == 0, err
+    code, out, err = _cli(capsys, "compare", ism, mc, "--precision", "0.5", "--max-games", "4",
+                          "--json", "-q")  # fmt: skip
+    assert code == 0, err
+    assert json.loads(out)["n_games"] == 4
+    tournament = tmp_path / "t"
+    code, out, err = _cli(capsys, "tournament", "--policy", ism, "--policy", mc, "--games", "2",
+                          "--bootstrap", "0", "-o", str(tournament), "--json", "-q")  # fmt: skip
+    assert code == 0, err
+    assert ism in out and mc in out
+    experiment = tmp_path / "exp.toml"
+    experiment.write_text(
+        f'[[simulation]]\ngames = 2\nplayers = 2\npolicies = ["{ism}", "heuristic"]\n'
+        f'[[compare]]\na = "{ism}"\nb = "heuristic"\nprecision = 0.5\nmax_games = 4\n'
+    )
+    code, _, err = _cli(capsys, "run", str(experiment), "--out", str(tmp_path / "e"), "-q")
+    assert code == 0, err
+    assert "ismcts" in (tmp_path / "e" / "report.md").read_text()
+
+
+def test_strength_vs_budget_script_writes_intervals_and_a_plot(tmp_path):
+    import importlib.util
+    import pathlib
+
+    import pandas as pd
+
+    path = pathlib.Path(__file__).parent.parent / "scripts" / "strength_vs_budget.py"
+    spec = importlib.util.spec_from_file_location("strength_vs_budget", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.main(["--budgets", "1,2", "--pairs", "2", "--threads", "1", "--out", str(tmp_path)])
+    table = pd.read_csv(tmp_path / "strength.csv")
+    assert table["budget"].tolist() == [1, 2] and (table["games"] == 4).all()
+    assert (table["win_lo"] <= table["win_rate"]).all()
+    assert (table["win_rate"] <= table["win_hi"]).all()
+    assert (table["difference_lo"] < table["difference_hi"]).all()
+    assert (tmp_path / "strength.png").stat().st_size > 1000

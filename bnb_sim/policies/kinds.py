@@ -77,9 +77,16 @@ SEARCH_BUDGET = 0  # mc: rollouts per legal decision; ismcts: iterations per dec
 SEARCH_C = 1  # ismcts: UCT exploration constant
 SEARCH_ROLLOUT = 2  # kind id of the rollout policy (random, greedy, heuristic)
 SEARCH_MARGIN = 3  # reward per XP of lead, added to the share of the win
-SEARCH_WEIGHTS = 4  # rollout weights start here
+SEARCH_WIDEN = 4  # ismcts: visits a node below the root needs per child (0: no unpruning)
+SEARCH_WEIGHTS = 5  # rollout weights start here
 SEARCH_DEFAULTS = {
     "mc": {"rollouts": 8.0, "rollout": "heuristic", "margin": 0.02},
-    "ismcts": {"iterations": 64.0, "c": 0.7, "rollout": "heuristic", "margin": 0.02},
+    "ismcts": {
+        "iterations": 64.0,
+        "c": 0.7,
+        "widen": 8.0,
+        "rollout": "heuristic",
+        "margin": 0.02,
+    },
 }
 SEARCH_ROLLOUTS = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC}

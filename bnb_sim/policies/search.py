@@ -17,7 +17,11 @@ with *availability* counts (how often the child was legal when its parent was re
 place of the parent's visits, one node is added per iteration (the decision the rollout
 policy would take first, then untried ones at random), a rollout finishes the game,
 and each node keeps a reward sum per seat so that every seat maximises its own reward where
-it decides. The final decision is the most visited root child.
+it decides. Below the root, *progressive unpruning* (Chaslot et al. 2008) keeps a node to the
+rollout policy's choice until it has ``widen`` visits per further child, so that a small
+budget compares the root decisions on continuations played like the rollout policy instead
+of spreading over untried replies. The final decision is the most visited root child (ties:
+the rollout policy's choice, then the higher mean reward).
 
 Reward of a seat at the end of a rollout: its share of the win (1 / number of winners, rule
 R-END-2) plus ``margin`` times its XP lead over the best other seat (a dense signal that
@@ -72,6 +76,7 @@ from bnb_sim.policies.kinds import (
     SEARCH_MARGIN,
     SEARCH_ROLLOUT,
     SEARCH_WEIGHTS,
+    SEARCH_WIDEN,
 )
 from bnb_sim.policies.onestep import choose_onestep
 from bnb_sim.policies.random_policy import choose_random
@@ -220,15 +225,69 @@ def mc_decide(pub, hid, rng, k, ft, params, seat, mask, pass_ok, scratch):
     return _nth_legal(mask, pass_ok, best)
 
 
+@kernel(inline="always")
+def _uct_child(tree_i, tree_f, node, lmask, lpass, mover, c):
+    """UCT over the children of ``node`` legal now (their availability counted): the best
+    child (-1 none), the bits of the legal children, whether PASS is one, and their number."""
+    tried = np.uint64(0)
+    tried_pass = False
+    n_tried = 0
+    best = -1
+    best_value = -np.inf
+    child = tree_i[node, T_CHILD]
+    while child >= 0:
+        action = tree_i[child, T_ACTION]
+        if is_legal(lmask, lpass, action):
+            if action == PASS:
+                tried_pass = True
+            else:
+                tried |= np.uint64(1) << np.uint64(action)
+            n_tried += 1
+            tree_f[child, F_AVAIL] += 1.0
+            visits = tree_f[child, F_VISITS]
+            value = tree_f[child, F_REWARD + mover] / visits + c * math.sqrt(
+                math.log(tree_f[child, F_AVAIL]) / visits
+            )
+            if value > best_value:
+                best_value = value
+                best = child
+        child = tree_i[child, T_NEXT]
+    return best, tried, tried_pass, n_tried
+
+
+@kernel(inline="always")
+def _add_child(tree_i, tree_f, node, new, action):
+    tree_i[new, T_ACTION] = action
+    tree_i[new, T_CHILD] = -1
+    tree_i[new, T_NEXT] = tree_i[node, T_CHILD]
+    tree_i[node, T_CHILD] = new
+    tree_f[new, F_VISITS] = 0.0
+    tree_f[new, F_AVAIL] = 1.0
+    for s in range(MAX_SEATS):
+        tree_f[new, F_REWARD + s] = 0.0
+
+
+@kernel(inline="always")
+def _may_widen(tree_f, node, n_tried, widen):
+    """Progressive unpruning below the root: a node holds one child per ``widen`` visits
+    (the rollout policy's choice first), so that a small budget follows the rollout policy
+    below the root instead of spreading over untried replies; the root tries every decision."""
+    if node == 0 or widen <= 0.0 or n_tried == 0:
+        return True
+    return n_tried < 1 + np.int64(tree_f[node, F_VISITS] / widen)
+
+
 @kernel
 def ismcts_decide(pub, hid, rng, k, ft, params, seat, mask, pass_ok, scratch):
-    """Open-loop ISMCTS with UCT on availability counts; the most visited root decision."""
+    """Open-loop ISMCTS with UCT on availability counts and progressive unpruning below the
+    root; the most visited root decision."""
     _, _, _, wpub, whid, wrng, ks, tmp, smem, tree_i, tree_f, path = scratch
     row = RNG_POLICY + seat
     rkind = np.int64(params[SEARCH_ROLLOUT])
     rparams = params[SEARCH_WEIGHTS:]
     margin = params[SEARCH_MARGIN]
     c = params[SEARCH_C]
+    widen = params[SEARCH_WIDEN]
     rank_buf = tmp[DET_SCRATCH:]
     max_nodes = tree_i.shape[0]
     iterations = min(max(np.int64(params[SEARCH_BUDGET]), 1), max_nodes - 1)
@@ -244,31 +303,13 @@ def ismcts_decide(pub, hid, rng, k, ft, params, seat, mask, pass_ok, scratch):
         while wpub[C_PHASE] != PH_OVER and wpub[C_STATUS] == ST_OK:
             lmask, lpass = legal_bits(wpub, ks)
             mover = wpub[C_SEAT]
-            tried = np.uint64(0)
-            tried_pass = False
-            best = -1
-            best_value = -np.inf
-            child = tree_i[node, T_CHILD]
-            while child >= 0:
-                action = tree_i[child, T_ACTION]
-                if is_legal(lmask, lpass, action):
-                    if action == PASS:
-                        tried_pass = True
-                    else:
-                        tried |= np.uint64(1) << np.uint64(action)
-                    tree_f[child, F_AVAIL] += 1.0
-                    visits = tree_f[child, F_VISITS]
-                    value = tree_f[child, F_REWARD + mover] / visits + c * math.sqrt(
-                        math.log(tree_f[child, F_AVAIL]) / visits
-                    )
-                    if value > best_value:
-                        best_value = value
-                        best = child
-                child = tree_i[child, T_NEXT]
+            best, tried, tried_pass, n_tried = _uct_child(
+                tree_i, tree_f, node, lmask, lpass, mover, c
+            )
             untried = lmask & ~tried
             untried_pass = lpass and not tried_pass
             n_untried = popcount(untried) + (1 if untried_pass else 0)
-            if n_untried > 0 and n_nodes < max_nodes:
+            if n_untried > 0 and n_nodes < max_nodes and _may_widen(tree_f, node, n_tried, widen):
                 # the rollout policy's own choice is tried first (so that a node's first
                 # visits measure it played well, as mc does), then the others at random
                 action = rollout_action(
@@ -279,14 +320,7 @@ def ismcts_decide(pub, hid, rng, k, ft, params, seat, mask, pass_ok, scratch):
                     action = _nth_legal(untried, untried_pass, pick)
                 new = n_nodes
                 n_nodes += 1
-                tree_i[new, T_ACTION] = action
-                tree_i[new, T_CHILD] = -1
-                tree_i[new, T_NEXT] = tree_i[node, T_CHILD]
-                tree_i[node, T_CHILD] = new
-                tree_f[new, F_VISITS] = 0.0
-                tree_f[new, F_AVAIL] = 1.0
-                for s in range(MAX_SEATS):
-                    tree_f[new, F_REWARD + s] = 0.0
+                _add_child(tree_i, tree_f, node, new, action)
                 apply_action(wpub, whid, wrng, ks, action)
                 depth += 1
                 path[depth] = new
@@ -305,15 +339,39 @@ def ismcts_decide(pub, hid, rng, k, ft, params, seat, mask, pass_ok, scratch):
                 tree_f[path[d], F_REWARD + s] += reward
         for d in range(1, depth + 1):
             tree_f[path[d], F_VISITS] += 1.0
+    return _final_decision(tree_i, tree_f, mask, pass_ok, seat)
+
+
+@kernel(inline="always")
+def _better_root_child(tree_i, tree_f, child, best, seat):
+    """Whether root ``child`` beats ``best``: more visits; on equal visits the rollout
+    policy's own choice (node 1, the first one expanded), then the higher mean reward, then
+    the lower action. A budget below the number of legal decisions leaves ties at one visit
+    each; they go to the rollout policy instead of to the lowest action."""
+    if best < 0:
+        return True
+    visits, best_visits = tree_f[child, F_VISITS], tree_f[best, F_VISITS]
+    if visits != best_visits:
+        return visits > best_visits
+    if child == 1 or best == 1:
+        return child == 1
+    if visits > 0.0:
+        mean = tree_f[child, F_REWARD + seat] / visits
+        best_mean = tree_f[best, F_REWARD + seat] / visits
+        if mean != best_mean:
+            return mean > best_mean
+    return tree_i[child, T_ACTION] < tree_i[best, T_ACTION]
+
+
+@kernel
+def _final_decision(tree_i, tree_f, mask, pass_ok, seat):
+    """The decision of the search: the best legal root child (:func:`_better_root_child`)."""
     best = -1
     child = tree_i[0, T_CHILD]
     while child >= 0:
         if is_legal(mask, pass_ok, tree_i[child, T_ACTION]):
-            if best < 0 or tree_f[child, F_VISITS] > tree_f[best, F_VISITS]:
+            if _better_root_child(tree_i, tree_f, child, best, seat):
                 best = child
-            elif tree_f[child, F_VISITS] == tree_f[best, F_VISITS]:
-                if tree_i[child, T_ACTION] < tree_i[best, T_ACTION]:
-                    best = child
         child = tree_i[child, T_NEXT]
     if best < 0:
         return _nth_legal(mask, pass_ok, 0)

@@ -1,7 +1,7 @@
 """Parse ``mc[:...]`` and ``ismcts[:...]`` policy specs into a parameter vector (pure Python).
 
     mc:rollouts=8,rollout=heuristic,margin=0.02
-    ismcts:iterations=64,c=0.7,rollout=heuristic,margin=0.02
+    ismcts:iterations=64,c=0.7,widen=8,rollout=heuristic,margin=0.02
 
 ``rollout`` names a built-in one-step policy (``random``, ``greedy``, ``heuristic`` with its
 default weights); the other values are numbers. The layout of the vector is ``SEARCH_*`` in
@@ -22,6 +22,7 @@ from bnb_sim.policies.kinds import (
     RANDOM,
     SEARCH_DEFAULTS,
     SEARCH_ROLLOUTS,
+    SEARCH_WIDEN,
 )
 
 # largest budget accepted (the tree of ismcts holds one node per iteration)
@@ -65,6 +66,8 @@ def parse_search(name: str, arg: str, where: str) -> tuple[int, tuple[float, ...
         raise PolicyError(f"{where}: {budget_key} must be a whole number in 1..{MAX_BUDGET}")
     if settings.get("c", 0.0) < 0:
         raise PolicyError(f"{where}: c must be >= 0")
+    if settings.get("widen", 0.0) < 0:
+        raise PolicyError(f"{where}: widen must be >= 0")
     rollout = SEARCH_ROLLOUTS[settings["rollout"]]
     if rollout == RANDOM:
         weights = [0.0] * len(HEURISTIC_WEIGHTS)
@@ -72,7 +75,14 @@ def parse_search(name: str, arg: str, where: str) -> tuple[int, tuple[float, ...
         weights = [GREEDY_PARAMS[n] for n in HEURISTIC_WEIGHTS]
     else:
         weights = list(HEURISTIC_DEFAULTS)
-    params = (budget, settings.get("c", 0.0), float(rollout), settings["margin"], *weights)
+    params = (
+        budget,
+        settings.get("c", 0.0),
+        float(rollout),
+        settings["margin"],
+        settings.get("widen", 0.0),
+        *weights,
+    )
     return (MC if name == "mc" else ISMCTS), tuple(float(p) for p in params)
 
 
@@ -82,6 +92,7 @@ def search_settings(kind: int, params: tuple[float, ...]) -> dict:
     out = {"rollouts" if kind == MC else "iterations": int(params[0])}
     if kind == ISMCTS:
         out["c"] = params[1]
+        out["widen"] = params[SEARCH_WIDEN]
     out["rollout"] = names.get(int(params[2]), "?")
     out["margin"] = params[3]
     return out
