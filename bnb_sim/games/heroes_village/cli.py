@@ -67,7 +67,7 @@ def _components(components):
 def simulate(
     *, games, players, policies, seed, out, threads=None, chunk_size=None, components=None,
     resume=False, force=False, as_json=False, quiet=False, yes=False, check=False, pets=None,
-    difficulty=None, buildings=None, defaults=frozenset(), **_ignored,
+    difficulty=None, buildings=None, dask=None, defaults=frozenset(), **_ignored,
 ) -> None:  # fmt: skip
     """``bnb simulate --game hotv``: N games (per pet team) into a run folder."""
     if "policies" in defaults or not policies:
@@ -91,11 +91,13 @@ def simulate(
         argv += ["--pets", pets]
     if check:
         argv.append("--check")
+    if dask:
+        argv += ["--dask", dask]
     bar = _progress(not quiet and sys.stderr.isatty())
     try:
         summary = simulate_to_dir(
             config, games, out, chunk_size=chunk_size, threads=threads, resume=resume,
-            force=force, command=" ".join(argv), progress=bar.update,
+            force=force, dask=dask, command=" ".join(argv), progress=bar.update,
             notice=lambda message: click.echo(message, err=True),
         )  # fmt: skip
     finally:

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -83,6 +83,7 @@ class HotvConfig:
     seed: int = 0
     check: bool = False
     _arrays: Any = field(default=None, repr=False)
+    game: ClassVar[str] = GAME_NAME  # its name in the game registry (the Dask payload)
 
     def __post_init__(self):
         rules = self.components.data["rules"]
@@ -119,6 +120,38 @@ class HotvConfig:
             params = np.array([p.params for p in seats], np.float64)
             self._arrays = (k, kf, kinds, params)
         return self._arrays
+
+
+def dask_payload(config: HotvConfig) -> dict[str, Any]:
+    """The config as plain data for a Dask worker (``bnb_sim.runner.dask_backend``)."""
+    return {
+        "components": {k: v for k, v in config.components.data.items() if not k.startswith("_")},
+        "content_hash": config.components.content_hash,
+        "source": config.components.source,
+        "policies": tuple(config.policies),
+        "options": {
+            "teams": [list(t) for t in config.teams],
+            "n_players": config.n_players,
+            "difficulty": config.difficulty,
+            "buildings": config.buildings,
+            "seed": config.seed,
+            "check": config.check,
+        },
+    }
+
+
+def dask_config(payload: dict[str, Any]) -> HotvConfig:
+    """Rebuild the :func:`dask_payload` config on a worker (the same component hash)."""
+    from bnb_sim.games.heroes_village.components import components_from_dict
+    from bnb_sim.runner.dask_backend import check_rebuilt_hash
+
+    comps = components_from_dict(payload["components"], payload.get("source", "run"))
+    check_rebuilt_hash(comps.content_hash, payload["content_hash"])
+    o = payload["options"]
+    return HotvConfig(
+        comps, int(o["n_players"]), list(payload["policies"]), [tuple(t) for t in o["teams"]],
+        o["difficulty"], o["buildings"], int(o["seed"]), bool(o["check"]),
+    )  # fmt: skip
 
 
 def make_config(
@@ -331,11 +364,16 @@ def simulate_to_dir(
     threads: int | None = None,
     resume: bool = False,
     force: bool = False,
+    dask: str | None = None,
     command: str | None = None,
     progress: Callable[[int, int], None] | None = None,
     notice: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` games of every pet team into the run folder ``out``; returns a summary.
+
+    ``dask``: ``"local"`` or a scheduler address plays the chunks on Dask workers through the
+    shared :class:`~bnb_sim.runner.dask_backend.DaskExecutor` (the same rows: every game is a
+    function of the config and its index); ``threads`` is then the number of local workers.
 
     The folder goes through the shared :class:`~bnb_sim.runner.storage.RunWriter`: it is
     locked for the whole call, ``--force`` overwrites only a valid run, ``--resume`` needs the
@@ -355,6 +393,10 @@ def simulate_to_dir(
         raise SpecError(f"--games {games}: must be at least 1")
     if chunk_size is not None and int(chunk_size) < 1:
         raise SpecError("--chunk-size must be at least 1")
+    if dask is not None:
+        from bnb_sim.runner.dask_backend import check_address
+
+        dask = check_address(dask)
     out = Path(out)
     comps = config.components
     created = _new_dirs(out)
@@ -363,13 +405,15 @@ def simulate_to_dir(
     except BaseException:
         _remove_empty(created)  # the writer may have made them before it refused
         raise
+    executor = None
     try:
         old = writer.stored
         if chunk_size is None and old is not None:
             chunk_size = old["params"]["chunk_size"]
         chunk = int(chunk_size or max(1000, min(200_000, games // 8 or 1)))
         n_parts = -(-games // chunk)
-        params = run_params(config, games, chunk)
+        executor = _executor(config, dask, threads)
+        params = {**run_params(config, games, chunk), "backend": executor.backend, "dask": dask}
         if old is not None:
             if old.get("game") != GAME_NAME:
                 raise RunError(
@@ -401,7 +445,7 @@ def simulate_to_dir(
             meta["resumed_with"] = command
         todo = writer.verify_parts(n_parts, meta) if old is not None else list(range(n_parts))
         writer.write_meta(meta)
-        summary = _play_parts(config, writer, todo, games, chunk, threads, progress)
+        summary = _play_parts(executor, len(config.teams), writer, todo, games, chunk, progress)
         writer.write_meta({**writer.meta, "timing": {"seconds": summary["seconds"]}})
         writer.finish()
         return {"path": str(out), **summary}
@@ -410,29 +454,65 @@ def simulate_to_dir(
             writer.discard(created)
         else:
             writer.flush()  # the checksums of the parts written so far
+        if executor is not None:
+            executor.stop()
         raise
     finally:
+        if executor is not None:
+            executor.close()
         writer.close()
 
 
-def _play_parts(config, writer, todo, games, chunk, threads, progress) -> dict[str, Any]:
-    done = games - sum(min(chunk, games - p * chunk) for p in todo)
+class LocalExecutor:
+    """Plays chunks in this process with the parallel batch kernel, one after the other
+    (the interface of ``bnb_sim.runner.simulate.LocalExecutor``)."""
+
+    backend = "local"
+
+    def __init__(self, config: HotvConfig, threads: int | None):
+        self.config = config
+        self.threads = threads
+
+    def prepare(self) -> None:
+        play_arrays(self.config, self.config.teams[0], 0, 1, self.threads)  # compile or load
+
+    def run(self, tasks):
+        for k, start, n in tasks:
+            yield (k, *play_block(self.config, start, n, self.threads))
+
+    def stop(self) -> None:
+        """Nothing runs in the background here."""
+
+    def close(self) -> None:
+        pass
+
+
+def _executor(config: HotvConfig, dask: str | None, threads: int | None):
+    if dask is None:
+        return LocalExecutor(config, threads)
+    from bnb_sim.runner.dask_backend import DaskExecutor
+
+    return DaskExecutor(config, dask, threads)
+
+
+def _play_parts(executor, teams, writer, todo, games, chunk, progress) -> dict[str, Any]:
+    tasks = [(p, p * chunk, min(chunk, games - p * chunk)) for p in todo]
+    done = games - sum(n for _, _, n in tasks)
+    executor.prepare()
     t0 = time.perf_counter()
-    for p in todo:
-        start = p * chunk
-        n = min(chunk, games - start)
-        seats, games_df = play_block(config, start, n, threads)
+    for p, seats, games_df in executor.run(tasks):  # Dask: in the order chunks finish
         writer.write_part(p, seats, games_df)
-        done += n
+        done += len(games_df) // teams
         if progress:
             progress(done, games)
     elapsed = time.perf_counter() - t0
-    played = sum(min(chunk, games - p * chunk) for p in todo) * len(config.teams)
+    played = sum(n for _, _, n in tasks) * teams
     return {
         "games": games,
-        "teams": len(config.teams),
+        "teams": teams,
         "seconds": elapsed,
         "games_per_second": played / elapsed if elapsed > 0 else None,
+        "backend": executor.backend,
     }
 
 
