@@ -54,10 +54,10 @@ def test_a_game_replays_from_its_index():
 
     cfg = config(seed=9)
     _, games = play_block(cfg, 0, 50)
-    k, kf, kinds, params = cfg.arrays()
+    k, kf, kinds, params, plugins = cfg.arrays()
     for index in (0, 17, 49):
         s, log = play_game(
-            k, kf, kinds, params, pet_codes(cfg.teams[0]), cfg.master, index, 3, 5000
+            k, kf, kinds, params, plugins, pet_codes(cfg.teams[0]), cfg.master, index, 3, 5000
         )
         row = games.iloc[index]
         assert bool(s[L.S_WON]) == row["won"] and int(s[L.S_ILLAGER]) == row["illager_final"]
@@ -162,7 +162,7 @@ def test_one_mob_token_on_two_tiles_is_caught():
 
 def test_every_jitted_function_of_the_game_is_a_kernel():
     folder = Path(L.__file__).parent
-    allocating = {("play.py", "play_game"), ("play.py", "play_batch")}
+    allocating = {("play.py", "play_game"), ("play.py", "replay_game"), ("play.py", "play_batch")}
     found = []
     for path in sorted(folder.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):

@@ -36,7 +36,9 @@ from bnb_sim.games.heroes_village.layout import (
     KF_PWIN,
     KF_TOWARD,
     LLAMA,
+    MAX_STACKS,
     MAX_TILES,
+    MAX_TOKENS,
     MAX_VALUE,
     N_BLOCKS,
     NO_SYMBOL,
@@ -47,10 +49,13 @@ from bnb_sim.games.heroes_village.layout import (
     S_DONE,
     S_ILLAGER,
     S_INV,
+    S_MOB_NEXT,
+    S_MOB_PILE,
     S_N_PLAYERS,
     S_NEED,
     S_PET,
     S_POUCH,
+    S_SIZE,
     S_STACK,
     S_STACK_H,
     S_SUPPLY,
@@ -58,6 +63,7 @@ from bnb_sim.games.heroes_village.layout import (
     WOLF,
 )
 from bnb_sim.games.heroes_village.policies import (
+    PLUGIN,
     RANDOM,
     TEAM,
     W_BLOCK,
@@ -267,10 +273,28 @@ def choose_team(params, s, k, kf, mask, rng, seat, buf):
 
 
 @kernel
-def decide(kind, params, s, k, kf, mask, rng, seat, buf):
-    """The decision of ``seat`` under its policy kind."""
+def decide(kind, params, plugin_fn, s, k, kf, mask, rng, seat, buf, obs, mem):
+    """The decision of ``seat`` under its policy kind (a plugin sees :func:`observe`)."""
     if kind == RANDOM:
         return choose_random(mask, rng, seat)
     if kind == TEAM:
         return choose_team(params, s, k, kf, mask, rng, seat, buf)
+    if kind == PLUGIN:
+        observe(s, k, obs)
+        return plugin_fn(obs, mask, k, rng[RNG_POLICY + seat], params, mem)
     return -1
+
+
+@kernel
+def observe(s, k, obs):
+    """What the players see, in the state's layout (``layout.S_*``): the state with what lies
+    face down hidden (-1): the tiles under each stack's top and the mob tokens not drawn yet."""
+    for i in range(S_SIZE):
+        obs[i] = s[i]
+    for st in range(MAX_STACKS):
+        top = s[S_STACK_H + st] - 1
+        for j in range(MAX_TILES):
+            if j != top:
+                obs[S_STACK + st * MAX_TILES + j] = -1
+    for j in range(s[S_MOB_NEXT], MAX_TOKENS):
+        obs[S_MOB_PILE + j] = -1

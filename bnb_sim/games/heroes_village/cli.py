@@ -244,9 +244,9 @@ def play(
         comps, players, list(policies) or ["team"], pets, difficulty or "normal", buildings, seed
     )
     team = config.teams[0]
-    k, kf, kinds, params = config.arrays()
+    k, kf, kinds, params, plugins = config.arrays()
     s, log = play_game(
-        k, kf, kinds, params, pet_codes(team), config.master, int(game_index),
+        k, kf, kinds, params, plugins, pet_codes(team), config.master, int(game_index),
         config.n_players, 20000,
     )  # fmt: skip
     if s[L.S_STATUS] != L.ST_OK:
@@ -347,11 +347,6 @@ def compare(
     Stops at ``--max-games`` paired games, or earlier once the 95% half-width of the paired
     win-rate difference is at most ``--precision``.
     """
-    import numpy as np
-
-    from bnb_sim.analysis.stats import Rate, mcnemar, paired_difference
-    from bnb_sim.games.heroes_village.runner import make_config, play_block
-
     if sprt:
         raise BnbError("compare --game hotv: --sprt is not available for this game; use "
                        "--precision or --max-games")  # fmt: skip
@@ -362,7 +357,45 @@ def compare(
     from bnb_sim.runner.budget import confirm_games
 
     confirm_games(2 * max_games, "compare --game hotv", yes=yes)  # A's and B's games
-    comps = _components(components)
+
+    def say(start, diff):
+        if not quiet and not as_json:
+            click.echo(f"  {start:,} paired games: {100 * diff['mean_diff']:+.2f} pp", err=True)
+
+    result = compare_policies(
+        _components(components), a, b, players=players, pets=pets, difficulty=difficulty,
+        buildings=buildings, seed=seed, precision=precision, max_games=max_games,
+        threads=threads, progress=say,
+    )  # fmt: skip
+    if as_json:
+        data = {k: v for k, v in result.items() if k not in ("rate_a", "rate_b")}
+        click.echo(json.dumps(data, indent=2, default=float))
+        return
+    from bnb_sim.analysis.tables import fmt_signed_pp
+
+    team = ",".join(result["pets"])
+    diff, test = result["difference"], result["mcnemar"]
+    click.echo(f"Heroes of the Village, {result['players']} players, pets {team}, "
+               f"{result['difficulty']}: {result['games']:,} paired games")  # fmt: skip
+    click.echo(f"  A {a}: {result['rate_a']}")
+    click.echo(f"  B {b}: {result['rate_b']}")
+    shown = fmt_signed_pp(diff["mean_diff"], diff["lo"], diff["hi"])
+    click.echo(f"  A - B: {shown} (paired t), McNemar p = {test['p_value']:.3g}; "
+               f"stopped by {result['stopped']}")  # fmt: skip
+
+
+def compare_policies(
+    comps, a, b, *, players=None, pets=None, difficulty=None, buildings=None, seed=0,
+    precision=None, max_games=200_000, threads=None, progress=None,
+) -> dict[str, Any]:  # fmt: skip
+    """Team policies A and B on the same game indices (paired), in blocks of 2,000, until
+    ``max_games`` pairs or a 95% half-width of at most ``precision``; the result as data
+    (``rate_a``/``rate_b`` are :class:`~bnb_sim.analysis.stats.Rate` objects)."""
+    import numpy as np
+
+    from bnb_sim.analysis.stats import Rate, mcnemar, paired_difference
+    from bnb_sim.games.heroes_village.runner import make_config, play_block
+
     configs = [
         make_config(comps, players, [spec], pets, difficulty or "normal", buildings, seed)
         for spec in (a, b)
@@ -375,35 +408,21 @@ def compare(
             won[i].append(play_block(cfg, start, n, threads)[1]["won"].to_numpy())
         start += n
         diff = paired_difference(np.concatenate(won[0]), np.concatenate(won[1]))
-        if not quiet and not as_json:
-            click.echo(f"  {start:,} paired games: {100 * diff['mean_diff']:+.2f} pp", err=True)
+        if progress is not None:
+            progress(start, diff)
         if precision and (diff["hi"] - diff["lo"]) / 2 <= precision:
             break
     wa, wb = np.concatenate(won[0]), np.concatenate(won[1])
     ra, rb = Rate.from_bools(wa), Rate.from_bools(wb)
     diff = paired_difference(wa, wb)
-    test = mcnemar(wa, wb)
-    result = {
+    return {
         "game": "heroes_village", "a": a, "b": b, "pets": list(configs[0].teams[0]),
         "players": configs[0].n_players, "difficulty": configs[0].difficulty,
         "games": int(len(wa)), "win_rate_a": ra.to_dict(), "win_rate_b": rb.to_dict(),
-        "difference": diff, "mcnemar": test,
+        "difference": diff, "mcnemar": mcnemar(wa, wb),
         "stopped": "precision" if precision and (diff["hi"] - diff["lo"]) / 2 <= precision
-        else "max-games",
+        else "max-games", "rate_a": ra, "rate_b": rb,
     }  # fmt: skip
-    if as_json:
-        click.echo(json.dumps(result, indent=2, default=float))
-        return
-    from bnb_sim.analysis.tables import fmt_signed_pp
-
-    team = ",".join(result["pets"])
-    click.echo(f"Heroes of the Village, {result['players']} players, pets {team}, "
-               f"{result['difficulty']}: {len(wa):,} paired games")  # fmt: skip
-    click.echo(f"  A {a}: {ra}")
-    click.echo(f"  B {b}: {rb}")
-    shown = fmt_signed_pp(diff["mean_diff"], diff["lo"], diff["hi"])
-    click.echo(f"  A - B: {shown} (paired t), McNemar p = {test['p_value']:.3g}; "
-               f"stopped by {result['stopped']}")  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- sweep
@@ -523,8 +542,10 @@ def warmup_steps() -> list[tuple[str, Any]]:
         from bnb_sim.games.heroes_village.runner import make_config, pet_codes
 
         config = make_config(load_components(), 2, ["random"], None)
-        k, kf, kinds, params = config.arrays()
-        play_game(k, kf, kinds, params, pet_codes(config.teams[0]), config.master, 0, 2, 10)
+        k, kf, kinds, params, plugins = config.arrays()
+        play_game(
+            k, kf, kinds, params, plugins, pet_codes(config.teams[0]), config.master, 0, 2, 10
+        )
 
     return [
         ("Heroes of the Village: batch kernel", batch),

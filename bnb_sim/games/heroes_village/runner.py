@@ -111,14 +111,25 @@ class HotvConfig:
     def labels(self) -> list[str]:
         return [self.policies[i % len(self.policies)].label for i in range(self.n_players)]
 
+    @property
+    def seats(self) -> list[HotvPolicy]:
+        return [self.policies[i % len(self.policies)] for i in range(self.n_players)]
+
     def arrays(self):
-        """``(k, kf, kinds, params)`` for the kernels (cached)."""
+        """``(k, kf, kinds, params, plugins)`` for the kernels (cached; compiles plugins)."""
         if self._arrays is None:
+            from bnb_sim.policies.plugin import no_plugin
+
             k, kf = self.components.static_arrays(self.start_space, self.chosen, self.check)
-            seats = [self.policies[i % len(self.policies)] for i in range(self.n_players)]
+            seats = self.seats
             kinds = np.array([p.kind for p in seats], np.int64)
-            params = np.array([p.params for p in seats], np.float64)
-            self._arrays = (k, kf, kinds, params)
+            params = np.zeros((len(seats), max(len(p.params) for p in seats)), np.float64)
+            for i, p in enumerate(seats):
+                params[i, : len(p.params)] = p.params
+            # always MAX_PLAYERS entries: the tuple's length is part of the kernel's type
+            plugins = tuple(p.plugin_function() for p in seats)
+            plugins += (no_plugin,) * (L.MAX_PLAYERS - len(plugins))
+            self._arrays = (k, kf, kinds, params, plugins)
         return self._arrays
 
 
@@ -178,21 +189,21 @@ def play_arrays(config: HotvConfig, team: Sequence[str], start: int, n: int, thr
     from bnb_sim._jit import numba
     from bnb_sim.games.heroes_village.play import output_shapes, play_batch
 
-    k, kf, kinds, params = config.arrays()
+    k, kf, kinds, params, plugins = config.arrays()
     seat_shape, game_shape = output_shapes(n, config.n_players)
     seat_out = np.zeros(seat_shape, np.int64)
     game_out = np.zeros(game_shape, np.int64)
     if threads is not None:
         numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
     play_batch(
-        k, kf, kinds, params, pet_codes(team), config.master, int(start), config.n_players,
-        seat_out, game_out,
+        k, kf, kinds, params, plugins, pet_codes(team), config.master, int(start),
+        config.n_players, seat_out, game_out,
     )  # fmt: skip
-    _check_status(config, start, game_out)
+    _check_status(config, team, start, game_out)
     return seat_out, game_out
 
 
-def _check_status(config: HotvConfig, start: int, game_out: np.ndarray) -> None:
+def _check_status(config: HotvConfig, team, start: int, game_out: np.ndarray) -> None:
     from bnb_sim.games.heroes_village.invariants import INVARIANT_MESSAGES
 
     bad = np.flatnonzero(game_out[:, 0] != L.ST_OK)
@@ -200,6 +211,8 @@ def _check_status(config: HotvConfig, start: int, game_out: np.ndarray) -> None:
         return
     game = int(start) + int(bad[0])
     status = int(game_out[bad[0], 0])
+    if status == L.ST_ILLEGAL and any(p.plugin for p in config.policies):
+        _plugin_failure(config, team, game)
     if status == L.ST_TURN_LIMIT:
         limit = config.components.data["readings"]["max_turns"]
         raise GameFailed(f"game {game} did not end within {limit} turns")
@@ -208,6 +221,37 @@ def _check_status(config: HotvConfig, start: int, game_out: np.ndarray) -> None:
     if status == L.ST_ILLEGAL:
         raise PolicyError(f"a policy made an illegal decision in game {game}")
     raise GameFailed(f"game {game} failed with status {status} {INVARIANT_MESSAGES}")
+
+
+def _plugin_failure(config: HotvConfig, team, game: int) -> None:
+    """Replay a game that stopped on an illegal decision to name the policy and, for a
+    plugin that raised, its exception (numba raises it when ``decide`` runs from Python)."""
+    from bnb_sim.games.heroes_village.play import replay_game
+    from bnb_sim.policies.plugin import PLUGIN_RAISED, first_line, plugin_dispatcher
+    from bnb_sim.policies.registry import load_plugin
+
+    k, kf, kinds, params, plugins = config.arrays()
+    s, rng, mem, mask = replay_game(
+        k, kf, kinds, params, plugins, pet_codes(team), config.master, game, config.n_players
+    )
+    seat = int(s[L.S_SEAT])
+    policy = config.seats[seat]
+    if policy.plugin is None:
+        return
+    decision = int(s[L.S_STATUS_INFO])
+    where = f"policy plugin '{policy.plugin}' (seat {seat}) in game {game}"
+    if decision != PLUGIN_RAISED:
+        raise PolicyError(f"{where} made an illegal decision {decision} (see the legal mask)")
+    obs = np.zeros(L.S_SIZE, np.int64)
+    from bnb_sim.games.heroes_village.bots import observe
+
+    observe(s, k, obs)
+    decide = plugin_dispatcher(policy.plugin, load_plugin(policy.plugin))
+    try:
+        decide(obs, mask, k, rng[L.RNG_POLICY + seat].copy(), params[seat].copy(), mem[seat])
+    except Exception as exc:
+        raise PolicyError(f"{where} raised {first_line(exc)}") from None
+    raise PolicyError(f"{where} raised an exception inside the kernel")
 
 
 def _constant(text: str, n: int) -> pd.Categorical:
