@@ -21,7 +21,9 @@ Entry points a game may declare (``module:attribute``):
 * ``columns``: ``(seat_columns, game_columns)`` of its run files;
 * ``dask_payload(config)``, ``dask_config(payload)``, ``play_block(config, start, n,
   threads)``: how the shared Dask backend sends its config to a worker as plain data,
-  rebuilds it there and plays a chunk (a config names its game in ``config.game``).
+  rebuilds it there and plays a chunk (a config names its game in ``config.game``);
+* ``experiment_item(kind, table, ...)``: an item of an experiment file with ``game = NAME``
+  (an object with ``run``, ``budget``, ``report`` and the texts of the overview).
 """
 
 from __future__ import annotations
@@ -145,6 +147,7 @@ register(
             "dask_payload": "bnb_sim.games.heroes_village.runner:dask_payload",
             "dask_config": "bnb_sim.games.heroes_village.runner:dask_config",
             "play_block": "bnb_sim.games.heroes_village.runner:play_block",
+            "experiment_item": "bnb_sim.games.heroes_village.experiment:parse_item",
         },
         options=("pets", "difficulty", "buildings", "pet", "dask"),
     )
