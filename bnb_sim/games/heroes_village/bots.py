@@ -82,6 +82,9 @@ from bnb_sim.games.heroes_village.policies import (
 
 # scratch layout of ``buf`` (float64)
 B_SHORT = 0  # blocks still to find per type (needs minus what the team holds)
+# what every collect decision of one turn shares, computed once per decision (the chance
+# of a mob is a hypergeometric sum, the costliest term; profile: scripts/profile_hotv.py)
+B_P_MOB = B_SHORT + N_BLOCKS  # P(collecting spawns a mob); -1 = not computed yet
 B_SIZE = 8
 
 
@@ -197,11 +200,12 @@ def _value(a, params, s, k, kf, seat, buf):
         e_red = d * s[S_POUCH + REDSTONE] / n
         value = params[W_BLOCK] * min(e_sym, free_gen, buf[B_SHORT + sym])
         value += params[W_REDSTONE] * min(e_red, free_red, buf[B_SHORT + REDSTONE])
-        allowed = 0
-        if pet == CAT and s[S_CAT_USED] < k[K_CAT_IGNORE]:
-            allowed = k[K_CAT_IGNORE] - s[S_CAT_USED]
-        p_mob = 1.0 - _p_no_darkness(n, s[S_POUCH + DARKNESS], d, allowed)
-        return value - params[W_MOB] * p_mob
+        if buf[B_P_MOB] < 0.0:  # the same for every tile: the pouch and the pet decide it
+            allowed = 0
+            if pet == CAT and s[S_CAT_USED] < k[K_CAT_IGNORE]:
+                allowed = k[K_CAT_IGNORE] - s[S_CAT_USED]
+            buf[B_P_MOB] = 1.0 - _p_no_darkness(n, s[S_POUCH + DARKNESS], d, allowed)
+        return value - params[W_MOB] * buf[B_P_MOB]
     if a < A_BUILD:  # fight
         tile = a - A_FIGHT
         v = k[K_TOKEN_VALUE + s[S_TILE_MOB + tile]]
@@ -252,6 +256,7 @@ def _value(a, params, s, k, kf, seat, buf):
 def choose_team(params, s, k, kf, mask, rng, seat, buf):
     """The team bot: the legal decision with the highest value (ties: its own stream)."""
     _shortfall(s, k, buf)
+    buf[B_P_MOB] = -1.0
     best = -1
     best_value = -1e300
     ties = 0
