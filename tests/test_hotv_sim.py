@@ -398,3 +398,16 @@ def test_heroes_commands_count_their_games_and_need_yes(tmp_path, args):
     assert "--yes" in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "run").exists()
+
+
+def test_the_rows_of_a_pinned_run_do_not_change():
+    """Speed work must not change a game: the kernel's raw rows of 500 games of every pet team
+    (3 players, team and random; scripts/profile_hotv.py prints the same kind of digest)."""
+    import hashlib
+
+    cfg = config(policies=["team", "random"], pets="all", seed=7)
+    digest = hashlib.sha1()
+    for team in cfg.teams:
+        for part in play_arrays(cfg, team, 0, 500):
+            digest.update(part.tobytes())
+    assert digest.hexdigest()[:16] == "8d1d3c34087b42bf"
