@@ -127,7 +127,7 @@ def _shortfall(s, k, buf):
     buf[B_SHORT + DARKNESS] = max(0.0, total - dark)
 
 
-@kernel
+@kernel(inline="always")
 def _free_slots(s, k, seat):
     """(general, redstone) free slots of ``seat``, the Llama's extra counted in both."""
     inv = S_INV + seat * N_BLOCKS
@@ -163,7 +163,7 @@ def _p_no_darkness(pouch_n, dark, draws, allowed):
     return min(1.0, p)
 
 
-@kernel
+@kernel(inline="always")
 def _value(a, params, s, k, kf, seat, buf):
     inv = S_INV + seat * N_BLOCKS
     pet = s[S_PET + seat]
