@@ -109,3 +109,25 @@ def test_a_hotv_sweep_item_is_refused_with_the_command_to_use(tmp_path):
     path = write(tmp_path, '[[sweep]]\ngame = "hotv"\ngames = 5\n', dice=False)
     with pytest.raises(BnbError, match="bnb sweep --game hotv"):
         load_experiment(path)
+
+
+def test_tournament_game_hotv_ranks_team_policies_on_the_same_games(tmp_path, capsys):
+    from tests.test_hotv_sim import run_cli
+
+    out = tmp_path / "tour"
+    code, text, err = run_cli(capsys, ["tournament", "--game", "hotv", "--policy", "random",
+                                       "--policy", "team", "--players", "3", "--pets",
+                                       "wolf,panda,horse", "--games", "400", "--out", out,
+                                       "--quiet"])  # fmt: skip
+    assert code == 0, err
+    assert "pets wolf,panda,horse" in text and "(best)" in text
+    summary = json.loads((out / "summary.json").read_text())
+    ranking = summary["ranking"]
+    assert [r["policy"] for r in ranking] == ["team", "random"]
+    assert ranking[1]["vs_best"]["hi"] < 0 and ranking[1]["mcnemar_p"] < 0.001
+    code, _, err = run_cli(capsys, ["tournament", "--game", "hotv", "--policy", "team",
+                                    "--games", "10", "--out", tmp_path / "one"])  # fmt: skip
+    assert code == 2 and "at least two team policies" in err
+    code, _, err = run_cli(capsys, ["tournament", "--policy", "heuristic", "--policy", "random",
+                                    "--pets", "wolf,cat", "--out", tmp_path / "bb"])  # fmt: skip
+    assert code == 2 and "--pets is an option of Minecraft: Heroes of the Village" in err

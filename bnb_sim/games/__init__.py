@@ -148,6 +148,8 @@ register(
             "dask_config": "bnb_sim.games.heroes_village.runner:dask_config",
             "play_block": "bnb_sim.games.heroes_village.runner:play_block",
             "experiment_item": "bnb_sim.games.heroes_village.experiment:parse_item",
+            "tournament": "bnb_sim.games.heroes_village.cli:tournament",
+            "options:tournament": "bnb_sim.games.heroes_village.cli:simulate_options",
         },
         options=("pets", "difficulty", "buildings", "pet", "dask"),
     )
