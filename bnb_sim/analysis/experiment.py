@@ -437,6 +437,17 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
             raise BnbError(f"{source}: {kind}: must be an array of tables ([[{kind}]])")
         for i, table in enumerate(tables):
             where = f"{kind}[{i + 1}]"
+            table, other_game = _item_game(source, where, table)
+            if other_game is not None:  # an item of another game: the game parses it
+                item = other_game.entry("experiment_item")(
+                    kind, table, source=source, where=where, seed=seed, base_dir=base_dir,
+                    component_files=[],  # [experiment] components are Builders & Biomes files
+                )  # fmt: skip
+                if item.name in names:
+                    raise BnbError(f"{source}: {where}.name: '{item.name}' is used twice")
+                names.add(item.name)
+                items.append(item)
+                continue
             r = _Reader(source, where, table, ALLOWED[kind])
             name = r.str("name", f"{kind} {i + 1}")
             if not _slug_ok(name):
@@ -473,6 +484,27 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
     if len(items) > MAX_ITEMS:
         raise BnbError(f"{source}: {len(items)} items; the limit is {MAX_ITEMS}")
     return Experiment(title, description, seed, threads, bootstrap, items, source)
+
+
+def _item_game(source: str, where: str, table: Any):
+    """``(table without 'game', the item's game)``; the game is None for Builders & Biomes
+    (the default) and for tables without a ``game`` key."""
+    if not isinstance(table, Mapping) or "game" not in table:
+        return table, None
+    from bnb_sim.games import DEFAULT_GAME, get_game
+
+    name = table["game"]
+    if not isinstance(name, str):
+        raise BnbError(f"{source}: {where}.game: must be a game name, got {name!r}")
+    try:
+        game = get_game(name)
+    except BnbError as exc:
+        raise BnbError(f"{source}: {where}.game: {exc}") from None
+    if game.name == DEFAULT_GAME:
+        return {k: v for k, v in table.items() if k != "game"}, None
+    if game.entry("experiment_item") is None:
+        raise BnbError(f"{source}: {where}.game: {game.title} has no experiment items")
+    return table, game
 
 
 def _run_dir(r: _Reader, base_dir: Path) -> str | None:
@@ -638,6 +670,8 @@ def load_experiment(path: str | os.PathLike) -> Experiment:
 
 
 def _games_text(spec) -> str:
+    if hasattr(spec, "games_text"):  # an item of another game describes itself
+        return spec.games_text()
     if spec.kind == "tune":
         from bnb_sim.tune.experiment_item import games_text
 
@@ -657,6 +691,8 @@ def _games_text(spec) -> str:
 
 
 def _what(spec) -> str:
+    if hasattr(spec, "what"):
+        return spec.what()
     if spec.kind == "tune":
         from bnb_sim.tune.experiment_item import what_text
 
@@ -672,6 +708,8 @@ def _what(spec) -> str:
 
 def _played(outcome: ItemOutcome) -> int:
     spec, result = outcome.spec, outcome.result
+    if hasattr(spec, "played"):
+        return spec.played(result)
     if spec.kind == "tune":
         return int(result["games"])
     if spec.kind == "simulation":
@@ -688,6 +726,8 @@ def _spec_readings(spec) -> str:
     from bnb_sim import readings as R
     from bnb_sim.runner.experiments import design_readings
 
+    if hasattr(spec, "readings_text"):
+        return spec.readings_text()
     if spec.kind == "simulation":
         values = R.resolve(spec.readings).to_dict()
     else:
@@ -758,8 +798,8 @@ def _seat_figure(section, outcomes: Sequence[ItemOutcome]) -> None:
 
     series, most = {}, 0
     for outcome in outcomes:
-        if outcome.spec.kind != "simulation":
-            continue
+        if outcome.spec.kind != "simulation" or hasattr(outcome.spec, "report"):
+            continue  # a team game has no seat advantage to show
         seats = outcome.result[0]
         by_seat = tables.win_rates(seats, "seat").set_index("seat")
         series[outcome.spec.name] = by_seat
@@ -860,7 +900,10 @@ def build_experiment_report(
     for outcome in outcomes:
         spec, result = outcome.spec, outcome.result
         prefix = f"{spec.name}: "
-        if spec.kind == "simulation":
+        if hasattr(spec, "report"):  # an item of another game reports itself
+            sections, summary, findings = spec.report(result)
+            builder.findings += findings
+        elif spec.kind == "simulation":
             sections, summary = _simulation_sections(outcome)
             builder.findings += [
                 f for f in run_findings(summary, prefix) if f.numbers["kind"] != "game_length"

@@ -6,7 +6,10 @@ import click
 
 from bnb_sim.cli.options import (
     components_option,
+    game_option,
+    game_options,
     json_option,
+    other_game_handler,
     out_option,
     policy_options,
     yes_option,
@@ -21,6 +24,8 @@ from bnb_sim.cli.run_cmd import (
 
 
 @click.command("tournament")
+@game_option
+@game_options("tournament")
 @policy_options(help="An entrant, repeat for each (at least 2), e.g. --policy heuristic.")
 @click.option(
     "--players", type=click.IntRange(2, 4), default=2, show_default=True, help="Seats per table."
@@ -65,10 +70,14 @@ def tournament(
     out,
     as_json,
     yes,
+    game=None,
+    **game_specific,
 ) -> None:
     """Every combination of PLAYERS policies, each in all its seatings on the same seeds; a
     head-to-head matrix, Bradley-Terry Elo ratings with bootstrap intervals over seeds, win
     rates with Wilson intervals, and a report."""
+    if other_game_handler(click.get_current_context(), "tournament", game, policies=policies):
+        return
     from bnb_sim.analysis.stats import pct_digits
     from bnb_sim.analysis.tables import fmt_rate
     from bnb_sim.analysis.tournament import (

@@ -18,7 +18,12 @@ Entry points a game may declare (``module:attribute``):
 * ``simulate``, ``play``, ``odds``, ``components_show``: ``handler(**options)`` for the
   matching ``bnb`` command (``options`` are the command's parsed options);
 * ``write_report(run_dir, out_dir, title=None)``: the report of one of its runs;
-* ``columns``: ``(seat_columns, game_columns)`` of its run files.
+* ``columns``: ``(seat_columns, game_columns)`` of its run files;
+* ``dask_payload(config)``, ``dask_config(payload)``, ``play_block(config, start, n,
+  threads)``: how the shared Dask backend sends its config to a worker as plain data,
+  rebuilds it there and plays a chunk (a config names its game in ``config.game``);
+* ``experiment_item(kind, table, ...)``: an item of an experiment file with ``game = NAME``
+  (an object with ``run``, ``budget``, ``report`` and the texts of the overview).
 """
 
 from __future__ import annotations
@@ -139,7 +144,13 @@ register(
             "components_show": "bnb_sim.games.heroes_village.cli:components_show",
             "write_report": "bnb_sim.games.heroes_village.report:write_report",
             "columns": "bnb_sim.games.heroes_village.runner:columns",
+            "dask_payload": "bnb_sim.games.heroes_village.runner:dask_payload",
+            "dask_config": "bnb_sim.games.heroes_village.runner:dask_config",
+            "play_block": "bnb_sim.games.heroes_village.runner:play_block",
+            "experiment_item": "bnb_sim.games.heroes_village.experiment:parse_item",
+            "tournament": "bnb_sim.games.heroes_village.cli:tournament",
+            "options:tournament": "bnb_sim.games.heroes_village.cli:simulate_options",
         },
-        options=("pets", "difficulty", "buildings", "pet"),
+        options=("pets", "difficulty", "buildings", "pet", "dask"),
     )
 )

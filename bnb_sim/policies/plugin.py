@@ -67,6 +67,7 @@ class Plugin:
     decide: Callable
     params: Mapping[str, float] = field(default_factory=dict)
     description: str = ""
+    game: str = "builders_biomes"  # the game it plays (a name or alias of bnb_sim.games)
 
 
 @numba.cfunc(PLUGIN_SIGNATURE, cache=True)

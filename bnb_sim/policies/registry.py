@@ -241,6 +241,13 @@ def parse_policy(spec: str) -> PolicySpec:
         return PolicySpec(spec, kind, params)
     if name in plugin_names():
         plugin = load_plugin(name)
+        from bnb_sim.games import DEFAULT_GAME, get_game
+
+        if get_game(plugin.game).name != DEFAULT_GAME:
+            raise PolicyError(
+                f"{where}: policy plugin '{name}' plays {get_game(plugin.game).title} "
+                f"(use it with --game {plugin.game})"
+            )
         params = dict(plugin.params)
         if arg:
             params.update(parse_assignments(arg, list(plugin.params), where))

@@ -71,8 +71,25 @@ def quiet_numba_warnings() -> None:
 # worker side: top-level functions of an installed module, small picklable arguments
 
 
-def config_payload(config: GameConfig) -> dict[str, Any]:
-    """The config as plain data that any worker with bnb-sim installed can rebuild."""
+def _game_entry(game: str | None, what: str):
+    """The entry point ``what`` of a registered game (None: the shared code serves it)."""
+    if game is None:
+        return None
+    from bnb_sim.games import get_game
+
+    return get_game(game).entry(what)
+
+
+def config_payload(config: Any) -> dict[str, Any]:
+    """The config as plain data that any worker with bnb-sim installed can rebuild.
+
+    A game other than Builders & Biomes brings its own (``config.game`` names it in the
+    registry; its ``dask_payload`` entry point makes the data, ``dask_config`` rebuilds it).
+    """
+    game = getattr(config, "game", None)
+    payload_of = _game_entry(game, "dask_payload")
+    if payload_of is not None:
+        return {"game": game, **payload_of(config)}
     return {
         "components": config.components.data,
         "content_hash": config.components.content_hash,
@@ -90,14 +107,19 @@ def config_payload(config: GameConfig) -> dict[str, Any]:
 _CONFIGS: dict[tuple, GameConfig] = {}
 
 
-def config_from_payload(payload: dict[str, Any]) -> GameConfig:
-    """Rebuild (once per process) the GameConfig of :func:`config_payload`."""
+def config_from_payload(payload: dict[str, Any]) -> Any:
+    """Rebuild (once per process) the config of :func:`config_payload`."""
     key = (
+        payload.get("game"),
         payload["content_hash"],
         repr(payload["policies"]),
         repr(sorted(payload["options"].items())),
     )
     config = _CONFIGS.get(key)
+    rebuild = _game_entry(payload.get("game"), "dask_config")
+    if config is None and rebuild is not None:
+        config = rebuild(payload)
+        _remember(key, config)
     if config is None:
         from bnb_sim.components import components_from_dict
 
@@ -109,10 +131,24 @@ def config_from_payload(payload: dict[str, Any]) -> GameConfig:
                 "install the same bnb-sim version on the workers"
             )
         config = GameConfig(comps, tuple(payload["policies"]), **payload["options"])
-        if len(_CONFIGS) > 8:
-            _CONFIGS.clear()
-        _CONFIGS[key] = config
+        _remember(key, config)
     return config
+
+
+def _remember(key: tuple, config: Any) -> None:
+    if len(_CONFIGS) > 8:
+        _CONFIGS.clear()
+    _CONFIGS[key] = config
+
+
+def check_rebuilt_hash(content_hash: str, expected: str) -> None:
+    """BnbError unless a worker rebuilt the client's component data."""
+    if content_hash != expected:
+        raise BnbError(
+            "a Dask worker rebuilt other component data (content hash "
+            f"{content_hash[:12]}, expected {expected[:12]}); "
+            "install the same bnb-sim version on the workers"
+        )
 
 
 def _task_threads(threads: int | None) -> int | None:
@@ -132,7 +168,9 @@ def _task_threads(threads: int | None) -> int | None:
 def play_chunk(payload: dict[str, Any], start: int, n: int, threads: int | None = None):
     """Dask task: games ``start .. start + n - 1`` -> ``(seats, games)`` DataFrames."""
     quiet_numba_warnings()
-    from bnb_sim.runner.batch import play_block
+    play_block = _game_entry(payload.get("game"), "play_block")
+    if play_block is None:
+        from bnb_sim.runner.batch import play_block
 
     return play_block(config_from_payload(payload), start, n, _task_threads(threads))
 
@@ -196,7 +234,7 @@ class DaskExecutor:
 
     backend = "dask"
 
-    def __init__(self, config: GameConfig, address: str, threads: int | None):
+    def __init__(self, config: Any, address: str, threads: int | None):
         self.config = config
         self.address = check_address(address)
         self.cluster = None

@@ -36,7 +36,9 @@ from bnb_sim.games.heroes_village.layout import (
     KF_PWIN,
     KF_TOWARD,
     LLAMA,
+    MAX_STACKS,
     MAX_TILES,
+    MAX_TOKENS,
     MAX_VALUE,
     N_BLOCKS,
     NO_SYMBOL,
@@ -47,10 +49,13 @@ from bnb_sim.games.heroes_village.layout import (
     S_DONE,
     S_ILLAGER,
     S_INV,
+    S_MOB_NEXT,
+    S_MOB_PILE,
     S_N_PLAYERS,
     S_NEED,
     S_PET,
     S_POUCH,
+    S_SIZE,
     S_STACK,
     S_STACK_H,
     S_SUPPLY,
@@ -58,6 +63,7 @@ from bnb_sim.games.heroes_village.layout import (
     WOLF,
 )
 from bnb_sim.games.heroes_village.policies import (
+    PLUGIN,
     RANDOM,
     TEAM,
     W_BLOCK,
@@ -76,6 +82,9 @@ from bnb_sim.games.heroes_village.policies import (
 
 # scratch layout of ``buf`` (float64)
 B_SHORT = 0  # blocks still to find per type (needs minus what the team holds)
+# what every collect decision of one turn shares, computed once per decision (the chance
+# of a mob is a hypergeometric sum, the costliest term; profile: scripts/profile_hotv.py)
+B_P_MOB = B_SHORT + N_BLOCKS  # P(collecting spawns a mob); -1 = not computed yet
 B_SIZE = 8
 
 
@@ -118,7 +127,7 @@ def _shortfall(s, k, buf):
     buf[B_SHORT + DARKNESS] = max(0.0, total - dark)
 
 
-@kernel
+@kernel(inline="always")
 def _free_slots(s, k, seat):
     """(general, redstone) free slots of ``seat``, the Llama's extra counted in both."""
     inv = S_INV + seat * N_BLOCKS
@@ -154,7 +163,7 @@ def _p_no_darkness(pouch_n, dark, draws, allowed):
     return min(1.0, p)
 
 
-@kernel
+@kernel(inline="always")
 def _value(a, params, s, k, kf, seat, buf):
     inv = S_INV + seat * N_BLOCKS
     pet = s[S_PET + seat]
@@ -191,11 +200,12 @@ def _value(a, params, s, k, kf, seat, buf):
         e_red = d * s[S_POUCH + REDSTONE] / n
         value = params[W_BLOCK] * min(e_sym, free_gen, buf[B_SHORT + sym])
         value += params[W_REDSTONE] * min(e_red, free_red, buf[B_SHORT + REDSTONE])
-        allowed = 0
-        if pet == CAT and s[S_CAT_USED] < k[K_CAT_IGNORE]:
-            allowed = k[K_CAT_IGNORE] - s[S_CAT_USED]
-        p_mob = 1.0 - _p_no_darkness(n, s[S_POUCH + DARKNESS], d, allowed)
-        return value - params[W_MOB] * p_mob
+        if buf[B_P_MOB] < 0.0:  # the same for every tile: the pouch and the pet decide it
+            allowed = 0
+            if pet == CAT and s[S_CAT_USED] < k[K_CAT_IGNORE]:
+                allowed = k[K_CAT_IGNORE] - s[S_CAT_USED]
+            buf[B_P_MOB] = 1.0 - _p_no_darkness(n, s[S_POUCH + DARKNESS], d, allowed)
+        return value - params[W_MOB] * buf[B_P_MOB]
     if a < A_BUILD:  # fight
         tile = a - A_FIGHT
         v = k[K_TOKEN_VALUE + s[S_TILE_MOB + tile]]
@@ -246,6 +256,7 @@ def _value(a, params, s, k, kf, seat, buf):
 def choose_team(params, s, k, kf, mask, rng, seat, buf):
     """The team bot: the legal decision with the highest value (ties: its own stream)."""
     _shortfall(s, k, buf)
+    buf[B_P_MOB] = -1.0
     best = -1
     best_value = -1e300
     ties = 0
@@ -267,10 +278,28 @@ def choose_team(params, s, k, kf, mask, rng, seat, buf):
 
 
 @kernel
-def decide(kind, params, s, k, kf, mask, rng, seat, buf):
-    """The decision of ``seat`` under its policy kind."""
+def decide(kind, params, plugin_fn, s, k, kf, mask, rng, seat, buf, obs, mem):
+    """The decision of ``seat`` under its policy kind (a plugin sees :func:`observe`)."""
     if kind == RANDOM:
         return choose_random(mask, rng, seat)
     if kind == TEAM:
         return choose_team(params, s, k, kf, mask, rng, seat, buf)
+    if kind == PLUGIN:
+        observe(s, k, obs)
+        return plugin_fn(obs, mask, k, rng[RNG_POLICY + seat], params, mem)
     return -1
+
+
+@kernel
+def observe(s, k, obs):
+    """What the players see, in the state's layout (``layout.S_*``): the state with what lies
+    face down hidden (-1): the tiles under each stack's top and the mob tokens not drawn yet."""
+    for i in range(S_SIZE):
+        obs[i] = s[i]
+    for st in range(MAX_STACKS):
+        top = s[S_STACK_H + st] - 1
+        for j in range(MAX_TILES):
+            if j != top:
+                obs[S_STACK + st * MAX_TILES + j] = -1
+    for j in range(s[S_MOB_NEXT], MAX_TOKENS):
+        obs[S_MOB_PILE + j] = -1

@@ -67,7 +67,7 @@ def _components(components):
 def simulate(
     *, games, players, policies, seed, out, threads=None, chunk_size=None, components=None,
     resume=False, force=False, as_json=False, quiet=False, yes=False, check=False, pets=None,
-    difficulty=None, buildings=None, defaults=frozenset(), **_ignored,
+    difficulty=None, buildings=None, dask=None, defaults=frozenset(), **_ignored,
 ) -> None:  # fmt: skip
     """``bnb simulate --game hotv``: N games (per pet team) into a run folder."""
     if "policies" in defaults or not policies:
@@ -91,11 +91,13 @@ def simulate(
         argv += ["--pets", pets]
     if check:
         argv.append("--check")
+    if dask:
+        argv += ["--dask", dask]
     bar = _progress(not quiet and sys.stderr.isatty())
     try:
         summary = simulate_to_dir(
             config, games, out, chunk_size=chunk_size, threads=threads, resume=resume,
-            force=force, command=" ".join(argv), progress=bar.update,
+            force=force, dask=dask, command=" ".join(argv), progress=bar.update,
             notice=lambda message: click.echo(message, err=True),
         )  # fmt: skip
     finally:
@@ -242,9 +244,9 @@ def play(
         comps, players, list(policies) or ["team"], pets, difficulty or "normal", buildings, seed
     )
     team = config.teams[0]
-    k, kf, kinds, params = config.arrays()
+    k, kf, kinds, params, plugins = config.arrays()
     s, log = play_game(
-        k, kf, kinds, params, pet_codes(team), config.master, int(game_index),
+        k, kf, kinds, params, plugins, pet_codes(team), config.master, int(game_index),
         config.n_players, 20000,
     )  # fmt: skip
     if s[L.S_STATUS] != L.ST_OK:
@@ -345,11 +347,6 @@ def compare(
     Stops at ``--max-games`` paired games, or earlier once the 95% half-width of the paired
     win-rate difference is at most ``--precision``.
     """
-    import numpy as np
-
-    from bnb_sim.analysis.stats import Rate, mcnemar, paired_difference
-    from bnb_sim.games.heroes_village.runner import make_config, play_block
-
     if sprt:
         raise BnbError("compare --game hotv: --sprt is not available for this game; use "
                        "--precision or --max-games")  # fmt: skip
@@ -360,7 +357,45 @@ def compare(
     from bnb_sim.runner.budget import confirm_games
 
     confirm_games(2 * max_games, "compare --game hotv", yes=yes)  # A's and B's games
-    comps = _components(components)
+
+    def say(start, diff):
+        if not quiet and not as_json:
+            click.echo(f"  {start:,} paired games: {100 * diff['mean_diff']:+.2f} pp", err=True)
+
+    result = compare_policies(
+        _components(components), a, b, players=players, pets=pets, difficulty=difficulty,
+        buildings=buildings, seed=seed, precision=precision, max_games=max_games,
+        threads=threads, progress=say,
+    )  # fmt: skip
+    if as_json:
+        data = {k: v for k, v in result.items() if k not in ("rate_a", "rate_b")}
+        click.echo(json.dumps(data, indent=2, default=float))
+        return
+    from bnb_sim.analysis.tables import fmt_signed_pp
+
+    team = ",".join(result["pets"])
+    diff, test = result["difference"], result["mcnemar"]
+    click.echo(f"Heroes of the Village, {result['players']} players, pets {team}, "
+               f"{result['difficulty']}: {result['games']:,} paired games")  # fmt: skip
+    click.echo(f"  A {a}: {result['rate_a']}")
+    click.echo(f"  B {b}: {result['rate_b']}")
+    shown = fmt_signed_pp(diff["mean_diff"], diff["lo"], diff["hi"])
+    click.echo(f"  A - B: {shown} (paired t), McNemar p = {test['p_value']:.3g}; "
+               f"stopped by {result['stopped']}")  # fmt: skip
+
+
+def compare_policies(
+    comps, a, b, *, players=None, pets=None, difficulty=None, buildings=None, seed=0,
+    precision=None, max_games=200_000, threads=None, progress=None,
+) -> dict[str, Any]:  # fmt: skip
+    """Team policies A and B on the same game indices (paired), in blocks of 2,000, until
+    ``max_games`` pairs or a 95% half-width of at most ``precision``; the result as data
+    (``rate_a``/``rate_b`` are :class:`~bnb_sim.analysis.stats.Rate` objects)."""
+    import numpy as np
+
+    from bnb_sim.analysis.stats import Rate, mcnemar, paired_difference
+    from bnb_sim.games.heroes_village.runner import make_config, play_block
+
     configs = [
         make_config(comps, players, [spec], pets, difficulty or "normal", buildings, seed)
         for spec in (a, b)
@@ -373,35 +408,109 @@ def compare(
             won[i].append(play_block(cfg, start, n, threads)[1]["won"].to_numpy())
         start += n
         diff = paired_difference(np.concatenate(won[0]), np.concatenate(won[1]))
-        if not quiet and not as_json:
-            click.echo(f"  {start:,} paired games: {100 * diff['mean_diff']:+.2f} pp", err=True)
+        if progress is not None:
+            progress(start, diff)
         if precision and (diff["hi"] - diff["lo"]) / 2 <= precision:
             break
     wa, wb = np.concatenate(won[0]), np.concatenate(won[1])
     ra, rb = Rate.from_bools(wa), Rate.from_bools(wb)
     diff = paired_difference(wa, wb)
-    test = mcnemar(wa, wb)
-    result = {
+    return {
         "game": "heroes_village", "a": a, "b": b, "pets": list(configs[0].teams[0]),
         "players": configs[0].n_players, "difficulty": configs[0].difficulty,
         "games": int(len(wa)), "win_rate_a": ra.to_dict(), "win_rate_b": rb.to_dict(),
-        "difference": diff, "mcnemar": test,
+        "difference": diff, "mcnemar": mcnemar(wa, wb),
         "stopped": "precision" if precision and (diff["hi"] - diff["lo"]) / 2 <= precision
-        else "max-games",
+        else "max-games", "rate_a": ra, "rate_b": rb,
     }  # fmt: skip
-    if as_json:
-        click.echo(json.dumps(result, indent=2, default=float))
-        return
-    from bnb_sim.analysis.tables import fmt_signed_pp
 
-    team = ",".join(result["pets"])
-    click.echo(f"Heroes of the Village, {result['players']} players, pets {team}, "
-               f"{result['difficulty']}: {len(wa):,} paired games")  # fmt: skip
-    click.echo(f"  A {a}: {ra}")
-    click.echo(f"  B {b}: {rb}")
-    shown = fmt_signed_pp(diff["mean_diff"], diff["lo"], diff["hi"])
-    click.echo(f"  A - B: {shown} (paired t), McNemar p = {test['p_value']:.3g}; "
-               f"stopped by {result['stopped']}")  # fmt: skip
+
+# ----------------------------------------------------------------------------- tournament
+
+
+def tournament(
+    *, policies=(), players=2, games=1000, components=None, seed=0, threads=None, quiet=False,
+    out=None, as_json=False, yes=False, pets=None, difficulty=None, buildings=None,
+    defaults=frozenset(), **_ignored,
+) -> None:  # fmt: skip
+    """``bnb tournament --game hotv``: team policies ranked on the same game indices.
+
+    The game is cooperative, so there are no tables of rivals: every entrant plays every
+    seat, on games 0..N-1 (paired); the report ranks them by team win rate, with each one's
+    paired difference to the best and the exact McNemar p value."""
+    import pandas as pd
+
+    from bnb_sim.analysis.report import ReportBuilder, Section
+    from bnb_sim.analysis.stats import Rate, mcnemar, paired_difference
+    from bnb_sim.analysis.tables import fmt_rate, fmt_signed_pp
+    from bnb_sim.analysis.tournament import split_policy_list
+    from bnb_sim.games.heroes_village.runner import make_config, play_block
+    from bnb_sim.runner.budget import confirm_games
+
+    specs = split_policy_list(list(policies or ()))
+    if len(specs) < 2:
+        raise BnbError("tournament --game hotv: name at least two team policies with --policy")
+    if len(set(specs)) != len(specs):
+        raise BnbError("tournament --game hotv: an entrant is listed twice")
+    if pets == "all":
+        raise SpecError("tournament --game hotv: give one pet team (simulate --pets all ranks "
+                        "the pet teams)")  # fmt: skip
+    comps = _components(components)
+    configs = {spec: make_config(comps, players, [spec], pets, difficulty or "normal",
+                                 buildings, seed) for spec in specs}  # fmt: skip
+    confirm_games(len(specs) * games, "tournament --game hotv", yes=yes)
+    if out is not None:
+        from bnb_sim.cli.run_cmd import prepare_out
+
+        prepare_out(Path(out))
+    won = {}
+    for spec, cfg in configs.items():
+        parts = []
+        for start in range(0, games, 50_000):
+            parts.append(play_block(cfg, start, min(50_000, games - start), threads)[1]["won"])
+        won[spec] = pd.concat(parts).to_numpy(bool)
+        if not quiet and not as_json:
+            click.echo(f"  {spec}: {Rate.from_bools(won[spec])}", err=True)
+    order = sorted(specs, key=lambda p: -won[p].mean())
+    best = order[0]
+    rows, summary = [], []
+    for spec in order:
+        r = Rate.from_bools(won[spec])
+        d = paired_difference(won[spec].astype(float), won[best].astype(float))
+        p = mcnemar(won[spec], won[best])["p_value"] if spec != best else None
+        rows.append({"policy": spec, "games": f"{r.n:,}",
+                     "team win rate [95% CI]": fmt_rate(r.rate, r.lo, r.hi),
+                     "vs best, paired [95% CI]": "(best)" if spec == best
+                     else fmt_signed_pp(d["mean_diff"], d["lo"], d["hi"]),
+                     "McNemar p": "" if p is None else f"{p:.3g}"})  # fmt: skip
+        vs_best = None if spec == best else {k: d[k] for k in ("mean_diff", "lo", "hi")}
+        summary.append({"policy": spec, "win_rate": r.to_dict(), "vs_best": vs_best,
+                        "mcnemar_p": p})  # fmt: skip
+    team = ",".join(configs[best].teams[0])
+    text = (f"Heroes of the Village, {configs[best].n_players} players, pets {team}, "
+            f"{configs[best].difficulty}: {len(specs)} team policies, each in every seat, on "
+            f"game indices 0..{games - 1} (paired), seed {seed}")  # fmt: skip
+    table = pd.DataFrame(rows)
+    if out is not None:
+        section = Section("Team policies")
+        section.text(text + ". Paired differences: t intervals over game indices; McNemar: "
+                     "the exact test of the discordant games.")  # fmt: skip
+        section.table(table)
+        section.summary["ranking"] = summary
+        builder = ReportBuilder("Heroes of the Village: team policies")
+        builder.add(section)
+        builder.finding(f"Best team policy: {best}, {rows[0]['team win rate [95% CI]']} "
+                        f"(n = {games:,}).", kind="tournament", best=best)  # fmt: skip
+        written = builder.write(out)
+    if as_json:
+        click.echo(json.dumps({"game": "heroes_village", "players": configs[best].n_players,
+                               "pets": list(configs[best].teams[0]), "games": games,
+                               "ranking": summary}, indent=2, default=float))  # fmt: skip
+        return
+    click.echo(text + ":")
+    click.echo(table.to_string(index=False))
+    if out is not None:
+        click.echo(f"report: {written['html']}")
 
 
 # ----------------------------------------------------------------------------- sweep
@@ -521,8 +630,10 @@ def warmup_steps() -> list[tuple[str, Any]]:
         from bnb_sim.games.heroes_village.runner import make_config, pet_codes
 
         config = make_config(load_components(), 2, ["random"], None)
-        k, kf, kinds, params = config.arrays()
-        play_game(k, kf, kinds, params, pet_codes(config.teams[0]), config.master, 0, 2, 10)
+        k, kf, kinds, params, plugins = config.arrays()
+        play_game(
+            k, kf, kinds, params, plugins, pet_codes(config.teams[0]), config.master, 0, 2, 10
+        )
 
     return [
         ("Heroes of the Village: batch kernel", batch),

@@ -174,6 +174,15 @@ class HotvComponents:
     def provenance_rows(self) -> list[dict]:
         return list(self.rows)
 
+    def estimates(self) -> list[dict]:
+        """The provenance rows of estimated values."""
+        return [r for r in self.rows if r["provenance"] == "estimate"]
+
+    @property
+    def files(self) -> list[str]:
+        """The component files merged over the defaults, in order (from ``source``)."""
+        return self.source.split(" + ")[1:]
+
     # convenient views
     @property
     def fight_faces(self) -> list[int]:

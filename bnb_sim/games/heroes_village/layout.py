@@ -185,6 +185,9 @@ SEAT_STRIDE = N_SEAT_STATS + 2 * MAX_VALUE
 S_SEAT_STATS = _slot(MAX_PLAYERS * SEAT_STRIDE)
 S_SIZE = _k
 
+# a plugin's memory per seat (float64, zeroed at the start of each game)
+PLUGIN_MEM = 32
+
 # phases and statuses
 PH_ACTION, PH_PICK, PH_OVER = 0, 1, 2
 PICK_NONE, PICK_FOX, PICK_REWARD = 0, 1, 2

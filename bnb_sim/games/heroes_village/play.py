@@ -22,6 +22,7 @@ from bnb_sim.games.heroes_village.layout import (
     K_N_CHOSEN,
     K_N_TILES,
     LOG_WIDTH,
+    MAX_PLAYERS,
     MAX_ROUNDS,
     MAX_VALUE,
     N_ACTIONS,
@@ -31,6 +32,7 @@ from bnb_sim.games.heroes_village.layout import (
     N_STREAMS,
     PH_ACTION,
     PH_OVER,
+    PLUGIN_MEM,
     S_ARROWS,
     S_BUILT,
     S_CHOSEN,
@@ -61,15 +63,21 @@ from bnb_sim.games.heroes_village.layout import (
     ST_INVARIANT,
     ST_TURN_LIMIT,
 )
+from bnb_sim.games.heroes_village.policies import PLUGIN
 
 N_SEAT_OUT = N_SEAT_STATS + 2 * MAX_VALUE
 GAMES_PER_BLOCK = 64  # games that share one set of work arrays inside the batch kernel
 
 
 @kernel
-def run_game(s, k, kf, kinds, params, pets, rng, mask, buf, master, game_index, n_players, log):
+def run_game(s, k, kf, kinds, params, plugins, pets, rng, mask, buf, obs, mem, master, game_index,
+             n_players, log):  # fmt: skip
     """Set up and play one game to its end (R-HV-1) in the given arrays."""
     setup_game(s, k, rng, pets, master, game_index, n_players, log)
+    if obs.shape[0] > 1:  # a seat plays a plugin: its memory starts empty in every game
+        for p in range(mem.shape[0]):
+            for j in range(mem.shape[1]):
+                mem[p, j] = 0.0
     while s[S_PHASE] != PH_OVER:
         if s[S_TURN] >= k[K_MAX_TURNS]:
             s[S_STATUS] = ST_TURN_LIMIT
@@ -78,7 +86,8 @@ def run_game(s, k, kf, kinds, params, pets, rng, mask, buf, master, game_index, 
             free_lay(s, k, log)
         legal_mask(s, k, mask)
         seat = s[S_SEAT]
-        a = decide(kinds[seat], params[seat], s, k, kf, mask, rng, seat, buf)
+        a = decide(kinds[seat], params[seat], plugins[seat], s, k, kf, mask, rng, seat, buf, obs,
+                   mem[seat])  # fmt: skip
         if a < 0 or a >= N_ACTIONS or not mask[a]:
             s[S_STATUS] = ST_ILLEGAL
             s[S_STATUS_INFO] = a
@@ -92,16 +101,45 @@ def run_game(s, k, kf, kinds, params, pets, rng, mask, buf, master, game_index, 
                 return
 
 
+@kernel
+def obs_size(kinds):
+    """Length of the observation buffer: the state's if a seat plays a plugin, else 1."""
+    for p in range(kinds.shape[0]):
+        if kinds[p] == PLUGIN:
+            return S_SIZE
+    return 1
+
+
 @njit(cache=True)
-def play_game(k, kf, kinds, params, pets, master, game_index, n_players, log_rows):
+def play_game(k, kf, kinds, params, plugins, pets, master, game_index, n_players, log_rows):
     """Play one game; returns ``(s, log)`` (``log[0, 0]`` = events written)."""
     s = np.zeros(S_SIZE, np.int64)
     rng = np.zeros((N_STREAMS, 4), np.uint64)
     mask = np.zeros(N_ACTIONS, np.bool_)
     buf = np.zeros(B_SIZE, np.float64)
+    obs = np.zeros(obs_size(kinds), np.int64)
+    mem = np.zeros((MAX_PLAYERS, PLUGIN_MEM), np.float64)
     log = np.zeros((log_rows, LOG_WIDTH), np.int64)
-    run_game(s, k, kf, kinds, params, pets, rng, mask, buf, master, game_index, n_players, log)
+    run_game(s, k, kf, kinds, params, plugins, pets, rng, mask, buf, obs, mem, master, game_index,
+             n_players, log)  # fmt: skip
     return s, log
+
+
+@njit(cache=True)
+def replay_game(k, kf, kinds, params, plugins, pets, master, game_index, n_players):
+    """Play one game; returns ``(s, rng, mem, mask)`` as the game left them: where it stopped
+    on a plugin's failed decision, what that decision saw (the Python layer calls the plugin
+    again from there, where numba raises the plugin's exception with its message)."""
+    s = np.zeros(S_SIZE, np.int64)
+    rng = np.zeros((N_STREAMS, 4), np.uint64)
+    mask = np.zeros(N_ACTIONS, np.bool_)
+    buf = np.zeros(B_SIZE, np.float64)
+    obs = np.zeros(obs_size(kinds), np.int64)
+    mem = np.zeros((MAX_PLAYERS, PLUGIN_MEM), np.float64)
+    log = np.zeros((0, LOG_WIDTH), np.int64)
+    run_game(s, k, kf, kinds, params, plugins, pets, rng, mask, buf, obs, mem, master, game_index,
+             n_players, log)  # fmt: skip
+    return s, rng, mem, mask
 
 
 @kernel
@@ -143,7 +181,7 @@ def write_rows(s, k, game_row, seat_rows, first_seat_row):
 
 
 @njit(cache=True, parallel=True)
-def play_batch(k, kf, kinds, params, pets, master, start, n_players, seat_out, game_out):
+def play_batch(k, kf, kinds, params, plugins, pets, master, start, n_players, seat_out, game_out):
     """Play games ``start .. start + len(game_out) - 1`` over ``prange``."""
     n = game_out.shape[0]
     n_blocks = (n + GAMES_PER_BLOCK - 1) // GAMES_PER_BLOCK
@@ -154,11 +192,12 @@ def play_batch(k, kf, kinds, params, pets, master, start, n_players, seat_out, g
         rng = np.zeros((N_STREAMS, 4), np.uint64)
         mask = np.zeros(N_ACTIONS, np.bool_)
         buf = np.zeros(B_SIZE, np.float64)
+        obs = np.zeros(obs_size(kinds), np.int64)
+        mem = np.zeros((MAX_PLAYERS, PLUGIN_MEM), np.float64)
         log = np.zeros((0, LOG_WIDTH), np.int64)
         for i in range(block * GAMES_PER_BLOCK, min(n, (block + 1) * GAMES_PER_BLOCK)):
-            run_game(
-                s, k, kf, kinds, params, pets, rng, mask, buf, master, start + i, n_players, log
-            )
+            run_game(s, k, kf, kinds, params, plugins, pets, rng, mask, buf, obs, mem, master,
+                     start + i, n_players, log)  # fmt: skip
             write_rows(s, k, game_out[i], seat_out, i * n_players)
 
 

@@ -21,7 +21,8 @@ from bnb_sim.errors import PolicyError
 
 RANDOM = 0
 TEAM = 1
-KIND_NAMES = {RANDOM: "random", TEAM: "team"}
+PLUGIN = 2  # a third-party policy (``bnb_sim.policies`` entry point with game="heroes_village")
+KIND_NAMES = {RANDOM: "random", TEAM: "team", PLUGIN: "plugin"}
 
 # Named weights of the team bot (order = position in the parameter vector). Each is the value
 # the bot puts on one unit of the thing named, in "needed blocks".
@@ -65,6 +66,8 @@ class HotvPolicy:
     label: str
     kind: int
     params: tuple[float, ...]
+    plugin: str | None = None  # the entry-point name of a PLUGIN
+    names: tuple[str, ...] = ()  # a PLUGIN's parameter names
 
     @property
     def kind_name(self) -> str:
@@ -73,10 +76,25 @@ class HotvPolicy:
     def weights(self) -> dict[str, float]:
         if self.kind == TEAM:
             return dict(zip(TEAM_WEIGHTS, self.params, strict=True))
+        if self.kind == PLUGIN:
+            return dict(zip(self.names, self.params, strict=True))
         return {}
 
     def to_dict(self) -> dict:
-        return {"label": self.label, "kind": self.kind_name, "weights": self.weights()}
+        out = {"label": self.label, "kind": self.kind_name, "weights": self.weights()}
+        if self.plugin:
+            out["plugin"] = self.plugin
+        return out
+
+    def plugin_function(self):
+        """The plugin's compiled cfunc (``no_plugin`` for built-in bots); imports numba."""
+        from bnb_sim.policies.plugin import compile_plugin, no_plugin
+
+        if self.kind != PLUGIN:
+            return no_plugin
+        from bnb_sim.policies.registry import load_plugin
+
+        return compile_plugin(self.plugin, load_plugin(self.plugin))
 
 
 def _weights_from_pairs(text: str, spec: str) -> dict[str, float]:
@@ -120,10 +138,7 @@ def parse_policy(spec: str) -> HotvPolicy:
             raise PolicyError(f"policy {spec!r}: random takes no weights")
         return HotvPolicy("random", RANDOM, tuple([0.0] * N_PARAMS))
     if name != "team":
-        raise PolicyError(
-            f"unknown policy {name!r} for heroes-of-the-village (choose random or team, "
-            "e.g. team:complete=5)"
-        )
+        return _plugin_policy(text, name, arg)
     weights = dict(zip(TEAM_WEIGHTS, TEAM_DEFAULTS, strict=True))
     if arg:
         path = Path(arg)
@@ -137,3 +152,35 @@ def parse_policy(spec: str) -> HotvPolicy:
                 raise PolicyError(f"policy {spec!r}: {key} must be finite")
             weights[key] = value
     return HotvPolicy(text, TEAM, tuple(weights.values()))
+
+
+def plugin_names() -> list[str]:
+    """Entry-point names of the ``bnb_sim.policies`` group (not imported yet); which of them
+    play this game shows when one is loaded."""
+    from bnb_sim.policies.registry import plugin_names as names
+
+    return [n for n in names() if n not in ("random", "team")]
+
+
+def _plugin_policy(text: str, name: str, arg: str) -> HotvPolicy:
+    """A third-party policy for this game: a ``Plugin(decide, params, game="heroes_village")``
+    under the ``bnb_sim.policies`` entry-point group (docs/heroes-of-the-village.md)."""
+    from bnb_sim.games import get_game
+
+    if name not in plugin_names():
+        raise PolicyError(
+            f"unknown policy {name!r} for heroes-of-the-village (choose random or team, e.g. "
+            "team:complete=5, or a plugin of this game)"
+        )
+    from bnb_sim.policies.registry import load_plugin, parse_assignments
+
+    plugin = load_plugin(name)
+    if get_game(plugin.game).name != "heroes_village":
+        raise PolicyError(
+            f"policy {text!r}: plugin {name!r} plays {get_game(plugin.game).title}, not "
+            'Heroes of the Village (its Plugin needs game="heroes_village")'
+        )
+    params = {k: float(v) for k, v in plugin.params.items()}
+    if arg:
+        params.update(parse_assignments(arg, list(params), f"policy {text!r}"))
+    return HotvPolicy(text, PLUGIN, tuple(params.values()), plugin=name, names=tuple(params))

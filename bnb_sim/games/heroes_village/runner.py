@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -83,6 +83,7 @@ class HotvConfig:
     seed: int = 0
     check: bool = False
     _arrays: Any = field(default=None, repr=False)
+    game: ClassVar[str] = GAME_NAME  # its name in the game registry (the Dask payload)
 
     def __post_init__(self):
         rules = self.components.data["rules"]
@@ -110,15 +111,58 @@ class HotvConfig:
     def labels(self) -> list[str]:
         return [self.policies[i % len(self.policies)].label for i in range(self.n_players)]
 
+    @property
+    def seats(self) -> list[HotvPolicy]:
+        return [self.policies[i % len(self.policies)] for i in range(self.n_players)]
+
     def arrays(self):
-        """``(k, kf, kinds, params)`` for the kernels (cached)."""
+        """``(k, kf, kinds, params, plugins)`` for the kernels (cached; compiles plugins)."""
         if self._arrays is None:
+            from bnb_sim.policies.plugin import no_plugin
+
             k, kf = self.components.static_arrays(self.start_space, self.chosen, self.check)
-            seats = [self.policies[i % len(self.policies)] for i in range(self.n_players)]
+            seats = self.seats
             kinds = np.array([p.kind for p in seats], np.int64)
-            params = np.array([p.params for p in seats], np.float64)
-            self._arrays = (k, kf, kinds, params)
+            params = np.zeros((len(seats), max(len(p.params) for p in seats)), np.float64)
+            for i, p in enumerate(seats):
+                params[i, : len(p.params)] = p.params
+            # always MAX_PLAYERS entries: the tuple's length is part of the kernel's type
+            plugins = tuple(p.plugin_function() for p in seats)
+            plugins += (no_plugin,) * (L.MAX_PLAYERS - len(plugins))
+            self._arrays = (k, kf, kinds, params, plugins)
         return self._arrays
+
+
+def dask_payload(config: HotvConfig) -> dict[str, Any]:
+    """The config as plain data for a Dask worker (``bnb_sim.runner.dask_backend``)."""
+    return {
+        "components": {k: v for k, v in config.components.data.items() if not k.startswith("_")},
+        "content_hash": config.components.content_hash,
+        "source": config.components.source,
+        "policies": tuple(config.policies),
+        "options": {
+            "teams": [list(t) for t in config.teams],
+            "n_players": config.n_players,
+            "difficulty": config.difficulty,
+            "buildings": config.buildings,
+            "seed": config.seed,
+            "check": config.check,
+        },
+    }
+
+
+def dask_config(payload: dict[str, Any]) -> HotvConfig:
+    """Rebuild the :func:`dask_payload` config on a worker (the same component hash)."""
+    from bnb_sim.games.heroes_village.components import components_from_dict
+    from bnb_sim.runner.dask_backend import check_rebuilt_hash
+
+    comps = components_from_dict(payload["components"], payload.get("source", "run"))
+    check_rebuilt_hash(comps.content_hash, payload["content_hash"])
+    o = payload["options"]
+    return HotvConfig(
+        comps, int(o["n_players"]), list(payload["policies"]), [tuple(t) for t in o["teams"]],
+        o["difficulty"], o["buildings"], int(o["seed"]), bool(o["check"]),
+    )  # fmt: skip
 
 
 def make_config(
@@ -145,21 +189,21 @@ def play_arrays(config: HotvConfig, team: Sequence[str], start: int, n: int, thr
     from bnb_sim._jit import numba
     from bnb_sim.games.heroes_village.play import output_shapes, play_batch
 
-    k, kf, kinds, params = config.arrays()
+    k, kf, kinds, params, plugins = config.arrays()
     seat_shape, game_shape = output_shapes(n, config.n_players)
     seat_out = np.zeros(seat_shape, np.int64)
     game_out = np.zeros(game_shape, np.int64)
     if threads is not None:
         numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
     play_batch(
-        k, kf, kinds, params, pet_codes(team), config.master, int(start), config.n_players,
-        seat_out, game_out,
+        k, kf, kinds, params, plugins, pet_codes(team), config.master, int(start),
+        config.n_players, seat_out, game_out,
     )  # fmt: skip
-    _check_status(config, start, game_out)
+    _check_status(config, team, start, game_out)
     return seat_out, game_out
 
 
-def _check_status(config: HotvConfig, start: int, game_out: np.ndarray) -> None:
+def _check_status(config: HotvConfig, team, start: int, game_out: np.ndarray) -> None:
     from bnb_sim.games.heroes_village.invariants import INVARIANT_MESSAGES
 
     bad = np.flatnonzero(game_out[:, 0] != L.ST_OK)
@@ -167,6 +211,8 @@ def _check_status(config: HotvConfig, start: int, game_out: np.ndarray) -> None:
         return
     game = int(start) + int(bad[0])
     status = int(game_out[bad[0], 0])
+    if status == L.ST_ILLEGAL and any(p.plugin for p in config.policies):
+        _plugin_failure(config, team, game)
     if status == L.ST_TURN_LIMIT:
         limit = config.components.data["readings"]["max_turns"]
         raise GameFailed(f"game {game} did not end within {limit} turns")
@@ -175,6 +221,37 @@ def _check_status(config: HotvConfig, start: int, game_out: np.ndarray) -> None:
     if status == L.ST_ILLEGAL:
         raise PolicyError(f"a policy made an illegal decision in game {game}")
     raise GameFailed(f"game {game} failed with status {status} {INVARIANT_MESSAGES}")
+
+
+def _plugin_failure(config: HotvConfig, team, game: int) -> None:
+    """Replay a game that stopped on an illegal decision to name the policy and, for a
+    plugin that raised, its exception (numba raises it when ``decide`` runs from Python)."""
+    from bnb_sim.games.heroes_village.play import replay_game
+    from bnb_sim.policies.plugin import PLUGIN_RAISED, first_line, plugin_dispatcher
+    from bnb_sim.policies.registry import load_plugin
+
+    k, kf, kinds, params, plugins = config.arrays()
+    s, rng, mem, mask = replay_game(
+        k, kf, kinds, params, plugins, pet_codes(team), config.master, game, config.n_players
+    )
+    seat = int(s[L.S_SEAT])
+    policy = config.seats[seat]
+    if policy.plugin is None:
+        return
+    decision = int(s[L.S_STATUS_INFO])
+    where = f"policy plugin '{policy.plugin}' (seat {seat}) in game {game}"
+    if decision != PLUGIN_RAISED:
+        raise PolicyError(f"{where} made an illegal decision {decision} (see the legal mask)")
+    obs = np.zeros(L.S_SIZE, np.int64)
+    from bnb_sim.games.heroes_village.bots import observe
+
+    observe(s, k, obs)
+    decide = plugin_dispatcher(policy.plugin, load_plugin(policy.plugin))
+    try:
+        decide(obs, mask, k, rng[L.RNG_POLICY + seat].copy(), params[seat].copy(), mem[seat])
+    except Exception as exc:
+        raise PolicyError(f"{where} raised {first_line(exc)}") from None
+    raise PolicyError(f"{where} raised an exception inside the kernel")
 
 
 def _constant(text: str, n: int) -> pd.Categorical:
@@ -331,11 +408,16 @@ def simulate_to_dir(
     threads: int | None = None,
     resume: bool = False,
     force: bool = False,
+    dask: str | None = None,
     command: str | None = None,
     progress: Callable[[int, int], None] | None = None,
     notice: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` games of every pet team into the run folder ``out``; returns a summary.
+
+    ``dask``: ``"local"`` or a scheduler address plays the chunks on Dask workers through the
+    shared :class:`~bnb_sim.runner.dask_backend.DaskExecutor` (the same rows: every game is a
+    function of the config and its index); ``threads`` is then the number of local workers.
 
     The folder goes through the shared :class:`~bnb_sim.runner.storage.RunWriter`: it is
     locked for the whole call, ``--force`` overwrites only a valid run, ``--resume`` needs the
@@ -355,6 +437,10 @@ def simulate_to_dir(
         raise SpecError(f"--games {games}: must be at least 1")
     if chunk_size is not None and int(chunk_size) < 1:
         raise SpecError("--chunk-size must be at least 1")
+    if dask is not None:
+        from bnb_sim.runner.dask_backend import check_address
+
+        dask = check_address(dask)
     out = Path(out)
     comps = config.components
     created = _new_dirs(out)
@@ -363,13 +449,15 @@ def simulate_to_dir(
     except BaseException:
         _remove_empty(created)  # the writer may have made them before it refused
         raise
+    executor = None
     try:
         old = writer.stored
         if chunk_size is None and old is not None:
             chunk_size = old["params"]["chunk_size"]
         chunk = int(chunk_size or max(1000, min(200_000, games // 8 or 1)))
         n_parts = -(-games // chunk)
-        params = run_params(config, games, chunk)
+        executor = _executor(config, dask, threads)
+        params = {**run_params(config, games, chunk), "backend": executor.backend, "dask": dask}
         if old is not None:
             if old.get("game") != GAME_NAME:
                 raise RunError(
@@ -401,7 +489,7 @@ def simulate_to_dir(
             meta["resumed_with"] = command
         todo = writer.verify_parts(n_parts, meta) if old is not None else list(range(n_parts))
         writer.write_meta(meta)
-        summary = _play_parts(config, writer, todo, games, chunk, threads, progress)
+        summary = _play_parts(executor, len(config.teams), writer, todo, games, chunk, progress)
         writer.write_meta({**writer.meta, "timing": {"seconds": summary["seconds"]}})
         writer.finish()
         return {"path": str(out), **summary}
@@ -410,29 +498,65 @@ def simulate_to_dir(
             writer.discard(created)
         else:
             writer.flush()  # the checksums of the parts written so far
+        if executor is not None:
+            executor.stop()
         raise
     finally:
+        if executor is not None:
+            executor.close()
         writer.close()
 
 
-def _play_parts(config, writer, todo, games, chunk, threads, progress) -> dict[str, Any]:
-    done = games - sum(min(chunk, games - p * chunk) for p in todo)
+class LocalExecutor:
+    """Plays chunks in this process with the parallel batch kernel, one after the other
+    (the interface of ``bnb_sim.runner.simulate.LocalExecutor``)."""
+
+    backend = "local"
+
+    def __init__(self, config: HotvConfig, threads: int | None):
+        self.config = config
+        self.threads = threads
+
+    def prepare(self) -> None:
+        play_arrays(self.config, self.config.teams[0], 0, 1, self.threads)  # compile or load
+
+    def run(self, tasks):
+        for k, start, n in tasks:
+            yield (k, *play_block(self.config, start, n, self.threads))
+
+    def stop(self) -> None:
+        """Nothing runs in the background here."""
+
+    def close(self) -> None:
+        pass
+
+
+def _executor(config: HotvConfig, dask: str | None, threads: int | None):
+    if dask is None:
+        return LocalExecutor(config, threads)
+    from bnb_sim.runner.dask_backend import DaskExecutor
+
+    return DaskExecutor(config, dask, threads)
+
+
+def _play_parts(executor, teams, writer, todo, games, chunk, progress) -> dict[str, Any]:
+    tasks = [(p, p * chunk, min(chunk, games - p * chunk)) for p in todo]
+    done = games - sum(n for _, _, n in tasks)
+    executor.prepare()
     t0 = time.perf_counter()
-    for p in todo:
-        start = p * chunk
-        n = min(chunk, games - start)
-        seats, games_df = play_block(config, start, n, threads)
+    for p, seats, games_df in executor.run(tasks):  # Dask: in the order chunks finish
         writer.write_part(p, seats, games_df)
-        done += n
+        done += len(games_df) // teams
         if progress:
             progress(done, games)
     elapsed = time.perf_counter() - t0
-    played = sum(min(chunk, games - p * chunk) for p in todo) * len(config.teams)
+    played = sum(n for _, _, n in tasks) * teams
     return {
         "games": games,
-        "teams": len(config.teams),
+        "teams": teams,
         "seconds": elapsed,
         "games_per_second": played / elapsed if elapsed > 0 else None,
+        "backend": executor.backend,
     }
 
 

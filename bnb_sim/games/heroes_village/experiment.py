@@ -1,0 +1,336 @@
+"""Heroes of the Village items of experiment files (``bnb run FILE.toml``).
+
+An item with ``game = "hotv"`` (or ``"heroes-of-the-village"``) in a ``[[simulation]]`` or
+``[[compare]]`` table is this game's::
+
+    [[simulation]]
+    game = "hotv"
+    name = "pet teams"
+    games = 20000                 # per pet team
+    players = 3
+    policies = ["team"]
+    pets = "all"                  # or "wolf,cat,fox"
+    difficulty = "normal"         # or "easy"
+    buildings = "level:1,2,3"     # or by number, "1,5,9"
+    components = ["my_dice.toml"] # and/or set = { "path.start_normal" = 8 }
+    run_dir = "runs/pets"         # optional: keep the run folder (resumed when it exists)
+
+    [[compare]]
+    game = "hotv"
+    a = "team"
+    b = "team:complete=6"
+    players = 3
+    pets = "wolf,cat,fox"
+    precision = 0.01              # and/or max_games
+
+The shared experiment code (:mod:`bnb_sim.analysis.experiment`) hands such a table to
+:func:`parse_item` (the game's ``experiment_item`` entry point) and then asks the item for
+its games, its text and its report sections; nothing there names this game.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bnb_sim.errors import BnbError
+
+GAME = "heroes_village"
+KINDS = ("simulation", "compare")
+_COMMON = ("game", "name", "seed", "components", "set", "players", "pets", "difficulty",
+           "buildings")  # fmt: skip
+ALLOWED = {
+    "simulation": (*_COMMON, "games", "policies", "run_dir"),
+    "compare": (*_COMMON, "a", "b", "precision", "max_games"),
+}
+MAX_GAMES = 10_000_000
+
+
+@dataclass
+class HotvItem:
+    """One Heroes of the Village item: what to play, and how to show it."""
+
+    kind: str
+    name: str
+    seed: int
+    components: Any  # HotvComponents
+    component_files: list[str]
+    overrides: dict[str, Any]
+    players: int
+    pets: str | None
+    difficulty: str
+    buildings: str | None
+    policies: list[str] = field(default_factory=list)
+    games: int = 0
+    run_dir: str | None = None
+    a: str = ""
+    b: str = ""
+    precision: float | None = None
+    max_games: int = 200_000
+    readings: dict = field(default_factory=dict)
+    game: str = GAME
+
+    # -- what the shared experiment code asks ----------------------------------------------
+    def teams(self) -> int:
+        from bnb_sim.games.heroes_village.runner import parse_pets
+
+        return len(parse_pets(self.pets, self.players))
+
+    def budget(self) -> int:
+        """Games it plays at most (every pet team, both sides of a comparison)."""
+        if self.kind == "compare":
+            return 2 * self.max_games
+        return self.games * self.teams()
+
+    def games_text(self) -> str:
+        if self.kind == "compare":
+            rule = f"precision ±{100 * self.precision:g} pp, " if self.precision else ""
+            return f"{rule}at most {self.max_games:,} paired games"
+        teams = self.teams()
+        return f"{self.games:,} games" + (f" x {teams} pet teams" if teams > 1 else "")
+
+    def what(self) -> str:
+        who = f"{self.a} vs {self.b}" if self.kind == "compare" else ", ".join(self.policies)
+        return f"Heroes of the Village, {self.players} players: {who}; pets {self.pets_text()}"
+
+    def pets_text(self) -> str:
+        return self.pets or "default"
+
+    def readings_text(self) -> str:
+        return (
+            f"difficulty={self.difficulty}, buildings={self.buildings or 'level:1,2,3'}, "
+            f"pets={self.pets_text()}"
+        )
+
+    def played(self, result) -> int:
+        if self.kind == "compare":
+            return 2 * int(result["games"])
+        return len(result[1])
+
+    # -- playing ---------------------------------------------------------------------------
+    def run(self, *, threads=None, progress=None, yes=False):
+        from bnb_sim.runner.budget import confirm_games
+
+        confirm_games(self.budget(), f"{self.kind} '{self.name}'", yes=yes)
+        if self.kind == "compare":
+            from bnb_sim.games.heroes_village.cli import compare_policies
+
+            return compare_policies(
+                self.components, self.a, self.b, players=self.players, pets=self.pets,
+                difficulty=self.difficulty, buildings=self.buildings, seed=self.seed,
+                precision=self.precision, max_games=self.max_games, threads=threads,
+            )  # fmt: skip
+        return self._simulate(threads, progress)
+
+    def _simulate(self, threads, progress):
+        import tempfile
+
+        from bnb_sim.games.heroes_village.runner import make_config, simulate_to_dir
+        from bnb_sim.runner.storage import load_run
+
+        config = make_config(
+            self.components, self.players, self.policies, self.pets, self.difficulty,
+            self.buildings, self.seed,
+        )  # fmt: skip
+        if progress is not None:
+            progress(f"  {self.games_text()}, {self.players} players: {self.what()}")
+        if self.run_dir is not None:
+            out = Path(self.run_dir)
+            simulate_to_dir(config, self.games, out, threads=threads,
+                            resume=(out / "run.json").exists())  # fmt: skip
+            return load_run(out)
+        with tempfile.TemporaryDirectory(prefix="bnb-hotv-") as tmp:
+            simulate_to_dir(config, self.games, Path(tmp) / "run", threads=threads)
+            return load_run(Path(tmp) / "run")
+
+    # -- the report ------------------------------------------------------------------------
+    def report(self, result):
+        """``(sections, summary, findings)`` of the played item."""
+        if self.kind == "compare":
+            return self._compare_report(result)
+        from bnb_sim.games.heroes_village import report as R
+
+        seats, games, meta = result
+        sections = [
+            R.overview_section(games, meta),
+            R.win_rate_section(games),
+            R.pet_team_section(games),
+            R.losses_section(games),
+            R.fights_section(seats, meta),
+            R.actions_section(seats),
+        ]
+        summary: dict[str, Any] = {"kind": "simulation", "game": GAME, "n_games": len(games)}
+        _name_sections(sections, self.name, summary)
+        summary["params"] = meta.get("params", {})
+        rate = summary.get("win_rate", {})
+        findings = []
+        if rate:
+            from bnb_sim.analysis.report import Finding
+            from bnb_sim.analysis.tables import fmt_rate
+
+            text = fmt_rate(rate["rate"], rate["lo"], rate["hi"])
+            findings.append(Finding(
+                f"{self.name}: the team wins {text} of {len(games):,} Heroes of the Village "
+                f"games ({self.players} players, {self.difficulty}, pets {self.pets_text()}).",
+                {"kind": "win_rate", "game": GAME, **rate},
+            ))  # fmt: skip
+        return sections, summary, findings
+
+    def _compare_report(self, result):
+        import pandas as pd
+
+        from bnb_sim.analysis.report import Finding, Section
+        from bnb_sim.analysis.tables import fmt_signed_pp
+
+        diff, test = result["difference"], result["mcnemar"]
+        shown = fmt_signed_pp(diff["mean_diff"], diff["lo"], diff["hi"])
+        sec = Section(f"{self.name}: Heroes of the Village comparison")
+        sec.text(
+            f"Every seat plays A, then every seat plays B, on the same game indices (paired): "
+            f"{result['games']:,} pairs, {result['players']} players, pets "
+            f"{','.join(result['pets'])}, {result['difficulty']}; stopped by "
+            f"{result['stopped']}. The difference has a paired t interval; the p value is the "
+            "exact McNemar test."
+        )
+        sec.table(pd.DataFrame({
+            "policy": [f"A {self.a}", f"B {self.b}", "A - B (paired)"],
+            "team win rate [95% CI]": [str(result["rate_a"]), str(result["rate_b"]), shown],
+        }))  # fmt: skip
+        summary = {
+            "kind": "compare", "game": GAME, "n_games": 2 * int(result["games"]),
+            "win_rate_a": result["win_rate_a"], "win_rate_b": result["win_rate_b"],
+            "difference": {k: diff[k] for k in ("mean_diff", "lo", "hi") if k in diff},
+            "mcnemar_p": test["p_value"], "stopped": result["stopped"],
+        }  # fmt: skip
+        finding = Finding(
+            f"{self.name}: {self.a} minus {self.b}: {shown} team win rate over "
+            f"{result['games']:,} paired Heroes of the Village games (McNemar p = "
+            f"{test['p_value']:.3g}).",
+            {"kind": "compare", "game": GAME, **summary["difference"]},
+        )
+        return [sec], summary, [finding]
+
+
+def _name_sections(sections, name: str, summary: dict) -> None:
+    from bnb_sim.analysis import report as R
+
+    for section in sections:
+        section.title = f"{name}: {section.title}"
+        section.anchor = R._slug(section.title)
+        for fig in section.figures:
+            fig.name = R._slug(f"{name}-{fig.name}")
+        summary.update(section.summary)
+        section.summary = {}
+
+
+# ----------------------------------------------------------------------------- parsing
+
+
+def parse_item(kind: str, table: dict, *, source: str, where: str, seed: int,
+               base_dir: Path, component_files: list[str]) -> HotvItem:  # fmt: skip
+    """A ``[[simulation]]`` or ``[[compare]]`` table with ``game = "hotv"``, checked now
+    (one line naming the file and the key)."""
+    from bnb_sim.analysis.experiment import _REQUIRED, _Reader, _slug_ok
+
+    if kind not in KINDS:
+        raise BnbError(
+            f"{source}: {where}: Heroes of the Village items are [[simulation]] and "
+            f"[[compare]] (for a component sweep, use bnb sweep --game hotv)"
+        )
+    r = _Reader(source, where, table, ALLOWED[kind])
+    name = r.str("name", where.replace("[", " ").rstrip("]"))  # "simulation 1", as the others
+    if not _slug_ok(name):
+        r.fail("name", "use letters, digits, spaces and -_.,:+()= (at most 80)")
+    r.where = f"{kind} '{name}'" if r.has("name") else where
+    players = r.int("players", 3, low=2, high=4)
+    difficulty = r.str("difficulty", "normal", ("normal", "easy"))
+    files = [str(_resolve(base_dir, f)) for f in component_files + r.str_list("components", [])]
+    overrides = r.mapping("set")
+    comps = _components(r, files, overrides)
+    common = dict(
+        kind=kind, name=name, seed=r.int("seed", seed, low=0, high=2**63 - 1),
+        components=comps, component_files=files, overrides=overrides, players=players,
+        pets=r.str("pets", None), difficulty=difficulty, buildings=r.str("buildings", None),
+    )  # fmt: skip
+    if kind == "simulation":
+        item = HotvItem(
+            **common,
+            games=r.int("games", _REQUIRED, low=1, high=MAX_GAMES),
+            policies=r.str_list("policies", ["team"]),
+            run_dir=_run_dir(r, base_dir),
+        )
+    else:
+        item = HotvItem(
+            **common,
+            a=r.str("a", _REQUIRED),
+            b=r.str("b", _REQUIRED),
+            precision=r.float("precision", None),
+            max_games=r.int("max_games", 200_000, low=2, high=MAX_GAMES),
+        )
+        if item.precision is not None and not 0 < item.precision < 1:
+            r.fail("precision", f"must be between 0 and 1, got {item.precision:g}")
+    _check(r, item)
+    return item
+
+
+def _resolve(base_dir: Path, path: str) -> Path:
+    p = Path(path).expanduser()
+    return p if p.is_absolute() else base_dir / p
+
+
+def _components(r, files: list[str], overrides: dict):
+    from bnb_sim.games.heroes_village.cli import _set_path
+    from bnb_sim.games.heroes_village.components import components_from_dict, load_components
+
+    try:
+        comps = load_components(files or None)
+        if overrides:
+            import copy
+
+            data = copy.deepcopy({k: v for k, v in comps.data.items() if not k.startswith("_")})
+            for path, value in overrides.items():
+                _set_path(data, path, value)
+            comps = components_from_dict(data, f"{r.source}: {r.where}.set")
+    except BnbError as exc:
+        raise BnbError(f"{r.source}: {r.where}.components: {exc}") from None
+    return comps
+
+
+def _check(r, item: HotvItem) -> None:
+    """Everything the play would refuse, refused now: policies, pets, buildings."""
+    from bnb_sim.games.heroes_village.runner import make_config
+
+    where = "policies"
+    try:
+        specs = item.policies if item.kind == "simulation" else [item.a]
+        if item.kind == "compare":
+            where = "a"
+            make_config(item.components, item.players, [item.a], item.pets, item.difficulty,
+                        item.buildings)  # fmt: skip
+            where = "b"
+            specs = [item.b]
+        make_config(item.components, item.players, specs, item.pets, item.difficulty,
+                    item.buildings)  # fmt: skip
+    except BnbError as exc:
+        key = where if str(exc).startswith(("policy", "unknown policy")) else "pets"
+        if "--buildings" in str(exc):
+            key = "buildings"
+        r.fail(key, str(exc))
+    if item.kind == "compare" and item.pets == "all":
+        r.fail(
+            "pets", "a comparison plays one pet team (a simulation with pets = 'all' ranks them)"
+        )
+
+
+def _run_dir(r, base_dir: Path) -> str | None:
+    text = r.str("run_dir", None)
+    if text is None:
+        return None
+    path = Path(os.path.normpath(_resolve(base_dir, text)))
+    if path.exists() and not path.is_dir():
+        r.fail("run_dir", f"{path} exists and is not a folder")
+    if path.is_dir() and not (path / "run.json").is_file() and any(path.iterdir()):
+        r.fail("run_dir", f"{path} is a non-empty folder that is not a run")
+    return str(path)
