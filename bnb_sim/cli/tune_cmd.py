@@ -277,9 +277,10 @@ def tune_policy(
     quiet,
     yes,
 ) -> None:
-    """Search POLICY's numeric parameters (heuristic weights, a plugin's parameters) for the
-    best score against a field with CMA-ES, re-evaluate the best candidates on fresh seeds,
-    and compare the answer with the start on fresh seeds (difference with a 95% interval).
+    """Search POLICY's numeric parameters (heuristic weights, a search bot's budget, a bot
+    file's [params] thresholds, a plugin's parameters) for the best score against a field
+    with CMA-ES, re-evaluate the best candidates on fresh seeds, and compare the answer with
+    the start on fresh seeds (difference with a 95% interval).
 
     \b
     Example:

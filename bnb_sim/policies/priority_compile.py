@@ -18,6 +18,18 @@ decides, and a built-in fallback policy decides everything else::
     when = ["missing_blocks <= 3", "rounds_scored < 3"]
     max_per_turn = 2
 
+Named thresholds (*bot parameters*) live in a ``[params]`` table and stand in for the number
+of a condition; ``bot:FILE.toml:NAME=VALUE,...`` overrides them and ``bnb tune policy`` tunes
+them. They are substituted into the condition bounds of the program (data, not code), so a new
+value costs no numba compilation::
+
+    [params]
+    max_missing = { value = 4, min = 0, max = 10 }   # or simply: max_missing = 4
+
+    [[turn]]
+    choose = "collect"
+    when = "missing_blocks >= 1 and missing_blocks <= max_missing"
+
 Every problem is one line naming the file, the rule (``turn[2]``, counted from 1) and what is
 wrong, with a did-you-mean where a name is close to a known one. Pure Python (no numba).
 """
@@ -53,10 +65,28 @@ from bnb_sim.policies.priority_layout import (
     RULE_SIZE,
 )
 
-TOP_KEYS = {"name", "description", "fallback"}
+TOP_KEYS = {"name", "description", "fallback", "params"}
+PARAM_KEYS = ("value", "min", "max")
 RULE_KEYS = {"choose", "when", "note"} | set(CAPS)
 MAX_CAP = 1000
 _COMPARISON = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(<=|>=|==|<|>|!=|=)\s*(\S+)\s*$")
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class BotParam:
+    """A named threshold of a bot file's ``[params]`` table: its value and allowed range."""
+
+    name: str
+    value: float
+    lo: float  # -inf where the file gives no min
+    hi: float  # inf where the file gives no max
+    integer: bool  # written as a whole number: values stay whole numbers
+
+    def to_dict(self) -> dict:
+        out = {"value": int(self.value) if self.integer else self.value}
+        out.update({k: v for k, v in (("min", self.lo), ("max", self.hi)) if math.isfinite(v)})
+        return out
 
 
 @dataclass(frozen=True)
@@ -67,6 +97,7 @@ class CompiledBot:
     params: tuple[float, ...]
     rules: tuple[str, ...]  # one label per rule, in program order: "turn[1]: build when ..."
     fallback: str
+    thresholds: tuple[BotParam, ...] = ()  # the [params] table, overrides applied
 
 
 def _did_you_mean(word: str, known) -> str:
@@ -78,7 +109,8 @@ class _Problem(Exception):
     """A problem inside one rule; turned into a PolicyError naming file and rule."""
 
 
-def _parse_comparison(text: str) -> tuple[str, str, float]:
+def _parse_comparison(text: str, thresholds: dict) -> tuple[str, str, float, bool]:
+    """``NAME OP NUMBER`` or ``NAME OP PARAM`` -> (name, op, value, whether a PARAM)."""
     match = _COMPARISON.match(text)
     if not match:
         raise _Problem(f"condition '{text}' is not NAME OP NUMBER (OP: < <= > >= ==)")
@@ -89,13 +121,18 @@ def _parse_comparison(text: str) -> tuple[str, str, float]:
         raise _Problem(f"condition '{text}': '!=' is not supported (use two rules, or < and >)")
     if op == "=":
         raise _Problem(f"condition '{text}': use '==' to compare")
+    if number in thresholds:
+        return name, op, thresholds[number].value, True
+    if _IDENTIFIER.match(number) and number.lower() not in ("inf", "infinity", "nan"):
+        hint = _did_you_mean(number, thresholds) if thresholds else " (declare it in [params])"
+        raise _Problem(f"condition '{text}': '{number}' is not a number or a parameter{hint}")
     try:
         value = float(number)
     except ValueError:
         raise _Problem(f"condition '{text}': '{number}' is not a number") from None
     if not math.isfinite(value):
         raise _Problem(f"condition '{text}': '{number}' is not a finite number")
-    return name, op, value
+    return name, op, value, False
 
 
 def _interval(name: str, op: str, value: float) -> tuple[float, float]:
@@ -115,8 +152,12 @@ def _interval(name: str, op: str, value: float) -> tuple[float, float]:
     return value, value
 
 
-def _conditions(when) -> list[tuple[int, float, float]]:
-    """``when`` (a string with ``and``, or a list of strings) -> [(condition id, lo, hi)]."""
+def _conditions(when, thresholds: dict, lenient: bool) -> list[tuple[int, float, float]]:
+    """``when`` (a string with ``and``, or a list of strings) -> [(condition id, lo, hi)].
+
+    ``lenient`` (overridden parameters): conditions that a parameter's value makes impossible
+    give a rule that never fires (a legitimate outcome of a threshold) instead of an error;
+    the file's own values are always checked strictly."""
     if isinstance(when, str):
         parts = [p for p in re.split(r"\band\b", when)]
     elif isinstance(when, list) and all(isinstance(p, str) for p in when):
@@ -127,7 +168,7 @@ def _conditions(when) -> list[tuple[int, float, float]]:
         raise _Problem(f"'when' has an empty condition: '{when}'")
     bounds: dict[str, tuple[float, float]] = {}
     for part in parts:
-        name, op, value = _parse_comparison(part)
+        name, op, value, _ = _parse_comparison(part, thresholds)
         lo, hi = _interval(name, op, value)
         old_lo, old_hi = bounds.get(name, (-math.inf, math.inf))
         bounds[name] = (max(lo, old_lo), min(hi, old_hi))
@@ -135,6 +176,9 @@ def _conditions(when) -> list[tuple[int, float, float]]:
     for name, (lo, hi) in bounds.items():
         cid, _integer, smallest, largest, _ = CONDITIONS[name]
         if max(lo, smallest) > min(hi, largest):
+            if lenient:
+                out.append((cid, 1.0, 0.0))  # never holds: the kernel tests lo <= v <= hi
+                continue
             raise _Problem(
                 f"the conditions on '{name}' can never hold together "
                 f"(it lies in [{_fmt(smallest)}, {_fmt(largest)}])"
@@ -162,7 +206,9 @@ def _cap(rule: dict, key: str) -> float:
     return float(value)
 
 
-def _compile_rule(kind: str, rule, phase: int) -> tuple[np.ndarray, str]:
+def _compile_rule(
+    kind: str, rule, phase: int, thresholds: dict, lenient: bool
+) -> tuple[np.ndarray, str]:
     if not isinstance(rule, dict):
         raise _Problem("a rule must be a table with 'choose' (write [[kind]] sections)")
     unknown = [key for key in rule if key not in RULE_KEYS]
@@ -180,7 +226,7 @@ def _compile_rule(kind: str, rule, phase: int) -> tuple[np.ndarray, str]:
         raise _Problem(f"choice '{choice}' does not apply to '{kind}' (valid: {', '.join(valid)})")
     if "note" in rule and not isinstance(rule["note"], str):
         raise _Problem("'note' must be a string")
-    conds = _conditions(rule["when"]) if "when" in rule else []
+    conds = _conditions(rule["when"], thresholds, lenient) if "when" in rule else []
     record = np.zeros(RULE_SIZE)
     record[R_CHOICE] = CHOICES[choice][0]
     record[R_PHASE] = phase
@@ -220,8 +266,99 @@ def _fallback(value, where: str) -> tuple[int, tuple[float, ...], str]:
     return spec.kind, spec.params, spec.label
 
 
-def compile_bot(data: dict, where: str) -> CompiledBot:
-    """Compile parsed TOML ``data``; ``where`` names the file in messages."""
+def _number_of(value, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise PolicyError(f"{what} must be a number, got {value!r}")
+    if not math.isfinite(value):
+        raise PolicyError(f"{what} must be a finite number, got {value!r}")
+    return float(value)
+
+
+def _declared_params(data: dict, where: str) -> dict[str, BotParam]:
+    """The ``[params]`` table: ``NAME = NUMBER`` or ``NAME = { value, min, max }``."""
+    table = data.get("params", {})
+    if not isinstance(table, dict):
+        raise PolicyError(f"{where}: 'params' must be a table ([params] with NAME = NUMBER)")
+    out = {}
+    for name, raw in table.items():
+        what = f"{where}: parameter '{name}'"
+        if not _IDENTIFIER.match(name):
+            raise PolicyError(f"{what}: a name is letters, digits and '_' (not first a digit)")
+        if name in CONDITIONS:
+            raise PolicyError(f"{what}: a condition has this name; choose another")
+        if isinstance(raw, dict):
+            unknown = [k for k in raw if k not in PARAM_KEYS]
+            if unknown:
+                known = _did_you_mean(unknown[0], PARAM_KEYS)
+                raise PolicyError(f"{what}: unknown key '{unknown[0]}'{known}")
+            if "value" not in raw:
+                raise PolicyError(f"{what}: missing 'value'")
+        else:
+            raw = {"value": raw}
+        value = _number_of(raw["value"], what)
+        integer = isinstance(raw["value"], int)
+        lo = _number_of(raw["min"], f"{what}: 'min'") if "min" in raw else -math.inf
+        hi = _number_of(raw["max"], f"{what}: 'max'") if "max" in raw else math.inf
+        if integer and any(math.isfinite(b) and not b.is_integer() for b in (lo, hi)):
+            raise PolicyError(f"{what}: a whole-number parameter needs whole-number min and max")
+        if lo > hi:
+            raise PolicyError(f"{what}: min {lo:g} is larger than max {hi:g}")
+        param = BotParam(name, value, lo, hi, integer)
+        out[name] = _checked(param, value, what)
+    return out
+
+
+def _checked(param: BotParam, value: float, what: str) -> BotParam:
+    """``param`` with ``value``, refused outside its range or as a fraction of a whole number."""
+    if param.integer and not float(value).is_integer():
+        raise PolicyError(f"{what} must be a whole number, got {value:g}")
+    if not param.lo <= value <= param.hi:
+        raise PolicyError(
+            f"{what} = {value:g} is outside its range [{_fmt(param.lo)}, {_fmt(param.hi)}]"
+        )
+    return BotParam(param.name, float(value), param.lo, param.hi, param.integer)
+
+
+def _overridden(declared: dict, overrides: dict, where: str) -> dict[str, BotParam]:
+    out = dict(declared)
+    for name, value in overrides.items():
+        if name not in declared:
+            known = _did_you_mean(name, declared) if declared else " (the file has no [params])"
+            raise PolicyError(f"{where}: unknown parameter '{name}'{known}")
+        out[name] = _checked(declared[name], value, f"{where}: parameter '{name}'")
+    return out
+
+
+def _referenced(data: dict) -> set[str]:
+    """Every word that stands where a condition's number goes, in any rule."""
+    words = set()
+    for kind in PHASES:
+        rules = data.get(kind, [])
+        for rule in rules if isinstance(rules, list) else []:
+            when = rule.get("when", []) if isinstance(rule, dict) else []
+            when = [when] if isinstance(when, str) else when
+            for text in when if isinstance(when, list) else []:
+                for part in re.split(r"\band\b", str(text)):
+                    match = _COMPARISON.match(part)
+                    if match:
+                        words.add(match.group(3))
+    return words
+
+
+def compile_bot(data: dict, where: str, overrides: dict | None = None) -> CompiledBot:
+    """Compile parsed TOML ``data``; ``where`` names the file in messages; ``overrides``
+    (name -> number) replace values of its ``[params]`` table (checked against it)."""
+    declared = _declared_params(data, where)
+    bot = _compile(data, where, declared, lenient=False)
+    unused = [name for name in declared if name not in _referenced(data)]
+    if unused:  # most likely a misspelt reference, or a rule deleted and its threshold kept
+        raise PolicyError(f"{where}: parameter '{unused[0]}' is not used by any condition")
+    if not overrides:
+        return bot
+    return _compile(data, where, _overridden(declared, overrides, where), lenient=True)
+
+
+def _compile(data: dict, where: str, thresholds: dict, lenient: bool) -> CompiledBot:
     unknown = [key for key in data if key not in TOP_KEYS and key not in PHASES]
     if unknown:
         known = sorted(TOP_KEYS | set(PHASES))
@@ -246,7 +383,7 @@ def compile_bot(data: dict, where: str) -> CompiledBot:
         params[B_PHASES + 2 * phase + 1] = len(rules)
         for i, rule in enumerate(rules, start=1):
             try:
-                record, label = _compile_rule(name, rule, phase)
+                record, label = _compile_rule(name, rule, phase, thresholds, lenient)
             except _Problem as exc:
                 raise PolicyError(f"{where}: rule {name}[{i}]: {exc}") from None
             records.append(record)
@@ -261,11 +398,30 @@ def compile_bot(data: dict, where: str) -> CompiledBot:
         params=tuple(float(x) for x in program),
         rules=tuple(labels),
         fallback=fallback,
+        thresholds=tuple(thresholds.values()),
     )
 
 
-def load_bot(path: str) -> CompiledBot:
-    """Read and compile a bot file (raises PolicyError with one line)."""
+def split_bot_arg(arg: str) -> tuple[str, str]:
+    """``FILE`` or ``FILE:NAME=VALUE,...`` (what follows ``bot:``) -> ``(FILE, assignments)``.
+
+    Only a last ``:``-separated part that holds an ``=`` is read as assignments, so a path with
+    a colon (``C:\\bots\\b.toml``, ``dir:x/b.toml``) stays a path."""
+    path, colon, tail = arg.rpartition(":")
+    if colon and path.strip() and "=" in tail:
+        return path.strip(), tail
+    return arg.strip(), ""
+
+
+def bot_spec(path: str, values: dict, integers=()) -> str:
+    """The policy spec ``bot:PATH:NAME=VALUE,...`` (whole-number parameters as integers)."""
+    parts = [f"{k}={int(v) if k in integers else repr(float(v))}" for k, v in values.items()]
+    return f"bot:{path}:{','.join(parts)}" if parts else f"bot:{path}"
+
+
+def load_bot(path: str, overrides: dict | None = None) -> CompiledBot:
+    """Read and compile a bot file, ``overrides`` (name -> number) replacing values of its
+    ``[params]`` (raises PolicyError with one line)."""
     from bnb_sim.policies.registry import _read_toml
 
     where = f"bot file {path}"
@@ -273,4 +429,4 @@ def load_bot(path: str) -> CompiledBot:
     if not file.is_file():
         raise PolicyError(f"{where}: no such file")
     data = _read_toml(file, where, weights_table=False)
-    return compile_bot(data, where)
+    return compile_bot(data, where, overrides)

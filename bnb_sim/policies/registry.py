@@ -8,6 +8,7 @@ Grammar::
     heuristic:weights.toml         weights from a TOML file (top level or a [weights] table)
     heuristic:board=1.5,weapon=2   weights inline (unnamed weights keep their defaults)
     bot:my_bot.toml                a priority-list bot file (docs/bots.md)
+    bot:my_bot.toml:min_xp=4,p=0.6 the same with values of its [params] table overridden
     mc[:rollouts=8,rollout=heuristic,margin=0.02]            flat Monte Carlo search
     ismcts[:iterations=64,c=0.7,rollout=heuristic,...]     open-loop ISMCTS (search.py)
     NAME[:ARG]                     a third-party plugin registered under the entry-point
@@ -199,6 +200,28 @@ def parse_assignments(arg: str, names: list[str], where: str) -> dict[str, float
     return values
 
 
+def _bot_overrides(arg: str, where: str) -> dict[str, float]:
+    """``NAME=VALUE,...`` after a bot file: numbers by name (names checked by the compiler)."""
+    values = {}
+    for part in arg.split(","):
+        key, eq, text = (s.strip() for s in part.partition("="))
+        if not eq or not key:
+            raise PolicyError(f"{where}: '{part.strip()}' is not NAME=VALUE")
+        if key in values:
+            raise PolicyError(f"{where}: parameter '{key}' is given twice")
+        values[key] = _parse_number(text, f"{where}: parameter '{key}'")
+    return values
+
+
+def parse_bot(arg: str):
+    """``FILE`` or ``FILE:NAME=VALUE,...`` -> ``(FILE, CompiledBot)`` with the overrides."""
+    from bnb_sim.policies.priority_compile import load_bot, split_bot_arg
+
+    path, assignments = split_bot_arg(arg)
+    overrides = _bot_overrides(assignments, f"bot file {path}") if assignments else None
+    return path, load_bot(path, overrides)
+
+
 def parse_policy(spec: str) -> PolicySpec:
     """Turn one ``--policy`` value into a :class:`PolicySpec` (raises PolicyError)."""
     if not isinstance(spec, str) or not spec.strip():
@@ -230,9 +253,7 @@ def parse_policy(spec: str) -> PolicySpec:
     if name == "bot":
         if not arg:
             raise PolicyError(f"{where}: bot needs a file: bot:my_bot.toml")
-        from bnb_sim.policies.priority_compile import load_bot
-
-        bot = load_bot(arg)
+        _path, bot = parse_bot(arg)
         return PolicySpec(spec, BOT, bot.params, rules=bot.rules)
     if name in ("mc", "ismcts"):
         from bnb_sim.policies.search_spec import parse_search
@@ -270,6 +291,12 @@ def canonical_spec(spec: str) -> str:
     """A spec written one way: numbers as floats, no spaces, names in order
     (``heuristic: board=1`` and ``heuristic:board=1.0`` are the same entrant)."""
     name, colon, arg = spec.strip().partition(":")
+    prefix = name.strip()
+    if name.strip() == "bot":  # bot:FILE:k=v,...: the file stays as written
+        from bnb_sim.policies.priority_compile import split_bot_arg
+
+        path, arg = split_bot_arg(arg)
+        prefix = f"bot:{path}"
     if not colon or arg.endswith(".toml") or "=" not in arg:
         return spec.strip()
     pairs = []
@@ -280,7 +307,7 @@ def canonical_spec(spec: str) -> str:
         except ValueError:
             pass
         pairs.append(f"{key}={text}")
-    return f"{name.strip()}:{','.join(sorted(pairs))}"
+    return f"{prefix}:{','.join(sorted(pairs))}"
 
 
 def check_distinct(specs, what: str) -> None:

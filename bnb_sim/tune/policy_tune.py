@@ -7,7 +7,9 @@ Design (every number below is counted in games and comes out of ``--budget``):
   are measured in, from 0 to three times its start value, at least 1), or a plugin's
   parameters. The start point is the spec's own values (``heuristic:w.toml`` starts from the
   file). ``--param NAME=LO..HI:int`` makes a parameter an integer (a search bot's budget, a
-  count): CMA-ES searches it like the others and rounds it.
+  count): CMA-ES searches it like the others and rounds it. A bot file's named thresholds
+  (its ``[params]`` table, docs/bots.md) are tunable too: whole-number ones stay integers, and
+  the ranges the file declares bound the search (default: every threshold).
 * **The field.** ``--against A,B`` with ``--players P``: one lineup per opponent (the P-1
   other seats filled cyclically from that opponent on), and every lineup is played in all P
   seatings on each seed (the candidate in seat 0, 1, ..., P-1), so a *seed* is ``L × P``
@@ -84,6 +86,7 @@ class PolicyTune:
     readings: dict = field(default_factory=dict)  # every rule reading (seating: fixed)
     components: Any = None  # a Components
     fixed: dict = field(default_factory=dict)  # settings kept as they are (a search rollout)
+    integers: tuple[str, ...] = ()  # a bot file's whole-number thresholds
     sprt: tuple[float, float] | None = None  # Elo bounds of the final SPRT verdict (optional)
 
     @property
@@ -145,6 +148,10 @@ class PolicyTune:
     def spec_text(self, point: dict) -> str:
         """The policy spec of a point, e.g. ``mc:rollouts=12,margin=0.05,rollout=heuristic``."""
         values = {**self.base_values, **point}
+        if self.family == "bot":  # bot:FILE:min_blocks=3,p=0.6
+            from bnb_sim.policies.priority_compile import bot_spec
+
+            return bot_spec(self.fixed["file"], values, self.integers)
         parts = [f"{k}={int(v) if k in SEARCH_BUDGETS else _num(v)}" for k, v in values.items()]
         parts += [f"{k}={v}" for k, v in self.fixed.items()]
         return f"{self.family}:{','.join(parts)}"
@@ -171,8 +178,8 @@ SEARCH_BUDGETS = ("rollouts", "iterations")  # whole numbers: always integer par
 
 def _policy_family(policy: str):
     """``(family, names, values, fixed)`` of a tunable policy spec: its numeric parameters
-    and the settings that stay as they are (raises for random/greedy/bot files)."""
-    from bnb_sim.policies.kinds import HEURISTIC, ISMCTS, MC, PLUGIN
+    and the settings that stay as they are (raises for random/greedy/a bot without params)."""
+    from bnb_sim.policies.kinds import BOT, HEURISTIC, ISMCTS, MC, PLUGIN
     from bnb_sim.policies.registry import load_plugin, parse_policy
 
     spec = parse_policy(policy)
@@ -189,10 +196,46 @@ def _policy_family(policy: str):
         settings = search_settings(spec.kind, spec.params)
         fixed = {"rollout": settings.pop("rollout")}
         return family, list(settings), settings, fixed
+    if spec.kind == BOT:  # the thresholds of its [params] table; the file stays
+        path, thresholds = _bot_thresholds(policy)
+        if thresholds:
+            values = {name: p.value for name, p in thresholds.items()}
+            return family, list(values), values, {"file": path}
+        raise BnbError(
+            f"tune: policy '{policy}' has no parameters to tune (name its thresholds in a "
+            "[params] table of the bot file; see docs/bots.md)"
+        )
     raise BnbError(
-        f"tune: policy '{policy}' has no parameters to tune (tune heuristic, mc, ismcts "
-        "or a plugin)"
+        f"tune: policy '{policy}' has no parameters to tune (tune heuristic, mc, ismcts, "
+        "a bot file with [params] or a plugin)"
     )
+
+
+def _bot_thresholds(policy: str) -> tuple[str, dict]:
+    """A ``bot:`` spec's file and its thresholds (name -> BotParam, overrides applied)."""
+    from bnb_sim.policies.registry import parse_bot
+
+    path, bot = parse_bot(policy.strip().partition(":")[2])
+    return path, {p.name: p for p in bot.thresholds}
+
+
+def _bot_param(p, bounds: tuple[float, float] | None):
+    """The search range of a bot threshold ``p``: ``bounds`` (from --param) or the default
+    range cut to what the file allows; None when the file allows one value only."""
+    if bounds is None:
+        lo, hi = default_bounds(p.value)
+        lo, hi = max(lo, p.lo), min(hi, p.hi)
+    else:
+        lo, hi = bounds
+        if lo < p.lo or hi > p.hi:
+            raise BnbError(
+                f"tune: --param {p.name}: {lo:g}..{hi:g} leaves the range the bot file "
+                f"allows, [{p.lo:g}, {p.hi:g}]"
+            )
+    if p.integer:
+        lo, hi = math.ceil(lo), math.floor(hi)
+        return Integer(p.name, int(lo), int(hi)) if lo < hi or bounds else None
+    return Continuous(p.name, float(lo), float(hi)) if lo < hi or bounds else None
 
 
 def default_bounds(value: float) -> tuple[float, float]:
@@ -202,8 +245,12 @@ def default_bounds(value: float) -> tuple[float, float]:
     return 0.0, max(3.0 * value, 1.0)
 
 
-def _space(params: Sequence[str], names: list[str], start: dict, family: str) -> Space:
+def _space(
+    params: Sequence[str], names: list[str], start: dict, family: str, thresholds=None
+) -> Space:
     budgets = SEARCH_BUDGETS if family in SEARCH_FAMILIES else ()
+    if thresholds:
+        return _bot_space(params, names, thresholds)
     if not params:
         chosen = [n for n in names if not (family == "heuristic" and n == "xp")] or names
         out: list = []
@@ -226,6 +273,20 @@ def _space(params: Sequence[str], names: list[str], start: dict, family: str) ->
         if name in budgets and lo < 1:
             raise BnbError(f"tune: --param {name}: a search budget must be at least 1")
         out.append(Integer(name, lo, hi) if integer else Continuous(name, float(lo), float(hi)))
+    return Space(tuple(out))
+
+
+def _bot_space(params: Sequence[str], names: list[str], thresholds: dict) -> Space:
+    if not params:
+        chosen = (_bot_param(thresholds[n], None) for n in names)
+        return Space(tuple(p for p in chosen if p is not None))
+    out = []
+    for text in params:
+        text = str(text).rstrip().removesuffix(":int")  # whole-number thresholds are integers
+        name = text.partition("=")[0].strip()
+        check_names([name], names, "the bot file")
+        _, bounds = parse_range(text, integer=thresholds[name].integer, allow_list=False)
+        out.append(_bot_param(thresholds[name], bounds))
     return Space(tuple(out))
 
 
@@ -271,7 +332,8 @@ def plan_policy_tune(
         if not sprt[0] < sprt[1]:
             raise BnbError(f"tune: --sprt needs ELO0 < ELO1, got {sprt[0]:g} {sprt[1]:g}")
     family, names, values, fixed = _policy_family(policy)
-    space = _space(params, names, values, family)
+    thresholds = _bot_thresholds(policy)[1] if family == "bot" else {}
+    space = _space(params, names, values, family, thresholds)
     start = {}
     for p in space.params:
         v = float(values[p.name])
@@ -331,6 +393,7 @@ def plan_policy_tune(
         readings=readings,
         components=components,
         fixed=fixed,
+        integers=tuple(n for n, p in thresholds.items() if p.integer),
         sprt=sprt,
     )
 
@@ -694,11 +757,11 @@ def write_weights(
 ) -> Path:
     """The tuned parameters as a TOML file usable as ``FAMILY:path`` (checked by parsing it).
 
-    A search bot's spec takes no file: its answer is ``spec`` (the tuned spec text), written
+    A search bot's or a bot file's answer is ``spec`` (the tuned spec text), written
     as the last line of ``tuned-spec.txt`` beside ``path`` (that path is returned)."""
     from bnb_sim.policies.registry import parse_policy
 
-    if family in SEARCH_FAMILIES:
+    if family in SEARCH_FAMILIES or family == "bot":  # bot:FILE:NAME=VALUE,... as for mc
         return _write_spec(path.with_name(SPEC_FILE), spec, header)
     lines = [f"# {h}" for h in header]
     lines += [f"# use as --policy {family}:{path}", "[weights]"]

@@ -79,7 +79,7 @@ def policy_rows(result: dict) -> list[tuple[str, str]]:
         ("win rate start", _rate_text(c["start"]["win_rate"])),
         ("final comparison", f"{c['seeds']:,} fresh seeds, {c['games']:,} games"),
         ("tuned", _point_text(result["tuned"])),
-        *([("tuned spec", result["spec"])] if result["family"] in ("mc", "ismcts") else []),
+        *([("tuned spec", result["spec"])] if result["family"] in ("mc", "ismcts", "bot") else []),
         ("start", _point_text(result["start"])),
         ("field", _field_text(result)),
         ("readings", readings_text(result)),
