@@ -63,9 +63,9 @@ def test_script_runs_the_loop_by_path_and_prints_ratios(tmp_path, capsys):
     assert len(re.findall(engine, out, re.M)) == 2
     scaling = r"^scaling 2 vs 1 thread\(s\): reference \d+\.\d\dx, random \d+\.\d\dx"
     assert re.search(scaling, out, re.M)
-    # it really ran the file: warm-up, then 2 repeats at each thread count
+    # it really ran the file: a warm-up and 2 repeats at each thread count
     loop = sys.modules["bnb_bench_reference_loop"]
-    assert loop.CALLS.count(40) == 4
+    assert loop.CALLS.count(40) == 4 and loop.CALLS.count(8) == 2
 
 
 def test_bnb_bench_reference_prints_the_same_report(tmp_path, monkeypatch, capsys):

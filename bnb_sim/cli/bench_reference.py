@@ -79,8 +79,7 @@ def engine_runner(policy: str, players: int = 4, seed: int = 0) -> Callable[[int
 
 
 def calibrate(play: Callable[[int, int], None], threads: int, seconds: float) -> int:
-    """Games that take about ``seconds`` at ``threads`` threads (after a warm-up call)."""
-    play(8, threads)
+    """Games that take about ``seconds`` at ``threads`` threads."""
     n = 64
     while True:
         t0 = time.perf_counter()
@@ -123,10 +122,10 @@ def measure(
     speeds: dict[str, dict[int, float]] = {name: {} for name in runners}
     spreads: dict[str, dict[int, float]] = {name: {} for name in runners}
     for count in threads:
-        sizes = {
-            name: games if games else calibrate(play, count, seconds)
-            for name, play in runners.items()
-        }
+        sizes = {}
+        for name, play in runners.items():
+            play(8, count)  # compile or load the kernels, set the threads up: not timed
+            sizes[name] = games if games else calibrate(play, count, seconds)
         times: dict[str, list[float]] = {name: [] for name in runners}
         for _ in range(repeats):
             for name, play in runners.items():
