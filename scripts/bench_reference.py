@@ -8,7 +8,8 @@ Runs the reference loop (imported by path, never copied) and the engine's batch 
 alternately, medians of ``--repeats``, at each thread count, and prints the machine line, the
 games/s, each bot's ratio to the reference loop's random games/s and the scaling from one
 thread to the most. ``bnb bench --reference PATH`` prints the same report. The default
-reference is ``../shared/bench/reference_loop.py`` next to the repository, if present.
+reference is ``shared/bench/reference_loop.py`` in the folder above the repository (or the one
+above that), if present.
 """
 
 from __future__ import annotations
