@@ -138,8 +138,14 @@ def kernel(fn=None, *, inline: str = "never"):
 
     ``_nrt`` is a numba option without a public name yet; if a numba release drops it, the
     kernels compile with the runtime (slower, same results).
+
+    ``error_model="numpy"``: integer ``//`` and ``%`` (seat rotations, grid coordinates,
+    bounded draws) compile without the division-by-zero test and raise path that the default
+    Python error model puts around each one, which also keeps LLVM from hoisting and
+    combining them. The rules never divide by zero (a game that did would already stop with
+    an error), so results are the same.
     """
-    decorator = numba.njit(cache=True, inline=inline, **_NO_NRT)
+    decorator = numba.njit(cache=True, inline=inline, error_model="numpy", **_NO_NRT)
     return decorator if fn is None else decorator(fn)
 
 

@@ -307,8 +307,23 @@ def text(results: dict[str, Any]) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--quick", is_flag=True, help="Fewer and shorter repeats.")
 @click.option("--no-cold", is_flag=True, help="Skip the CLI start with an empty numba cache.")
+@click.option(
+    "--reference",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="A reference game loop (a Python file): instead of the usual report, print each "
+    "bot's games/s as a ratio to its random games/s, measured alternately in this process "
+    "at 2 and 1 threads, and the thread scaling (docs/simulate.md, 'Warm-up and benchmarks').",
+)
 @readings_option
-def bench(as_json: bool, quick: bool, no_cold: bool, reading: tuple[str, ...], game=None) -> None:
+def bench(
+    as_json: bool,
+    quick: bool,
+    no_cold: bool,
+    reference: str | None,
+    reading: tuple[str, ...],
+    game=None,
+) -> None:
     """Measure games/s (random, heuristic; 1 and all threads), exact odds/s, Monte Carlo
     combats/s and CLI start times, and print them with the machine and versions.
 
@@ -317,4 +332,20 @@ def bench(as_json: bool, quick: bool, no_cold: bool, reading: tuple[str, ...], g
     """
     if other_game_handler(click.get_current_context(), "bench", game):
         return
+    if reference is not None:
+        run_reference(reference, json=as_json, quick=quick)
+        return
     run(json=as_json, quick=quick, cold=not no_cold, readings=cli_readings(reading))
+
+
+def run_reference(reference: str, json: bool = False, quick: bool = False) -> dict[str, Any]:
+    """``bnb bench --reference PATH``: the ratios of :mod:`bnb_sim.cli.bench_reference`."""
+    import json as _json
+
+    from bnb_sim.cli import bench_reference
+
+    results = bench_reference.measure(
+        reference, repeats=3, seconds=0.2 if quick else 0.5, threads=(2, 1)
+    )
+    click.echo(_json.dumps(results, indent=2) if json else bench_reference.text(results))
+    return results

@@ -110,9 +110,12 @@ def new_search_scratch(k, kinds, params, n_players, mem_size):
     if not searching:
         nodes = 1
     size = 1 if not searching else 0
-    ks = k.copy()
-    ks[K_OPTS + OPT_LOG] = 0  # rollouts keep no event log and run no invariant checks
-    ks[K_OPTS + OPT_CHECK] = 0
+    if searching:
+        ks = k.copy()
+        ks[K_OPTS + OPT_LOG] = 0  # rollouts keep no event log and run no invariant checks
+        ks[K_OPTS + OPT_CHECK] = 0
+    else:  # nothing reads it: spare every game the copy of the static array
+        ks = np.zeros(1, np.int64)
     return (
         np.zeros(P_SIZE if searching else size, np.int64),
         np.zeros(H_SIZE if searching else size, np.int64),

@@ -1,0 +1,91 @@
+"""The reference-loop ratios: ``scripts/bench_reference.py`` and ``bnb bench --reference``
+import a loop by path, run it alternately with the engine and print ratios and scaling
+(tiny game counts here; no speed is asserted)."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from bnb_sim.cli import bench_reference, main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# A stand-in with the reference loop's interface (the real one lives outside the project).
+FAKE_LOOP = """
+import numpy as np
+
+CALLS = []
+
+def make_tiles():
+    return np.zeros((64, 8), np.int64)
+
+def largest_lut():
+    return np.zeros(512, np.int8)
+
+def run(n, seed, nplayers, greedy, tiles, lut, out, turns):
+    CALLS.append(n)
+    turns[:n] = 30
+    out[:n] = 1
+"""
+
+
+def _fake(tmp_path: Path) -> Path:
+    path = tmp_path / "loop.py"
+    path.write_text(FAKE_LOOP)
+    return path
+
+
+def _script():
+    path = ROOT / "scripts" / "bench_reference.py"
+    spec = importlib.util.spec_from_file_location("bench_reference_script", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_script_runs_the_loop_by_path_and_prints_ratios(tmp_path, capsys):
+    path = _fake(tmp_path)
+    rc = _script().main(
+        ["--reference", str(path), "--policy", "random", "--games", "40", "--repeats", "2"]
+    )
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert re.search(r"^machine .*cores.*python .*numba .*threads 2/1", out, re.M)
+    for threads in ("2 threads:", "1 thread:"):
+        assert threads in out
+    assert len(re.findall(r"reference random .* ratio  1\.00x the reference", out)) == 2
+    engine = r"^  random .* games/s  ratio +\d+\.\d\dx the reference"
+    assert len(re.findall(engine, out, re.M)) == 2
+    scaling = r"^scaling 2 vs 1 thread\(s\): reference \d+\.\d\dx, random \d+\.\d\dx"
+    assert re.search(scaling, out, re.M)
+    # it really ran the file: a warm-up and 2 repeats at each thread count
+    loop = sys.modules["bnb_bench_reference_loop"]
+    assert loop.CALLS.count(40) == 4 and loop.CALLS.count(8) == 2
+
+
+def test_bnb_bench_reference_prints_the_same_report(tmp_path, monkeypatch, capsys):
+    real = bench_reference.measure
+
+    def small(reference, **kwargs):
+        return real(reference, ("random",), games=40, repeats=1, threads=kwargs["threads"])
+
+    monkeypatch.setattr(bench_reference, "measure", small)
+    main(["bench", "--reference", str(_fake(tmp_path))])
+    out = capsys.readouterr().out
+    assert "ratio  1.00x the reference" in out
+    assert "scaling 2 vs 1 thread(s)" in out
+
+
+def test_a_reference_without_the_loop_functions_is_one_clear_error(tmp_path, capsys):
+    path = tmp_path / "other.py"
+    path.write_text("x = 1\n")
+    with pytest.raises(SystemExit) as exc:
+        main(["bench", "--reference", str(path)])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.strip() == f"bnb: error: --reference {path}: the module has no make_tiles()"
