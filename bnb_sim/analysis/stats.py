@@ -200,6 +200,9 @@ class Rate:
             raise ValueError("Rate.from_bools: values must lie in [0, 1]")
         return cls.of(float(arr.sum()), int(arr.size), confidence)
 
+    def __repr__(self) -> str:
+        return f"Rate({self})"
+
     def __str__(self) -> str:
         if self.n == 0:
             return "n/a [n/a] n=0"
@@ -261,13 +264,23 @@ def _cluster_sums(values: np.ndarray, clusters: Any) -> tuple[np.ndarray, np.nda
     import pandas as pd
 
     values = _as_float_1d(values)
-    codes, _ = pd.factorize(np.asarray(clusters).ravel(), sort=False)
-    if codes.shape != values.shape:
+    clusters = np.asarray(clusters).ravel()
+    if clusters.shape != values.shape:
         raise ValueError("values and clusters must have the same length")
-    ok = ~np.isnan(values) & (codes >= 0)
+    if clusters.dtype.kind in "iu" and clusters.size and np.all(clusters[1:] >= clusters[:-1]):
+        # sorted integers (a run's games): codes from the changes, no hash table; the same
+        # cluster order as pd.factorize
+        codes = np.zeros(clusters.size, np.int64)
+        np.cumsum(clusters[1:] != clusters[:-1], out=codes[1:])
+    else:
+        codes, _ = pd.factorize(clusters, sort=False)
+    nan = np.isnan(values)
+    if nan.any() or (codes < 0).any():
+        ok = ~nan & (codes >= 0)
+        codes, values = codes[ok], values[ok]
     n_clusters = int(codes.max()) + 1 if codes.size else 0
-    sums = np.bincount(codes[ok], weights=values[ok], minlength=n_clusters)
-    counts = np.bincount(codes[ok], minlength=n_clusters).astype(float)
+    sums = np.bincount(codes, weights=values, minlength=n_clusters)
+    counts = np.bincount(codes, minlength=n_clusters).astype(float)
     keep = counts > 0
     return sums[keep], counts[keep]
 
@@ -730,18 +743,37 @@ def _bootstrap_callable(df, cluster, statistic, n_boot, confidence, rng) -> dict
 
 
 def _game_seat_matrix(seats_df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per-game won (y) and present (m) matrices, shape (games, seats), and the seat labels."""
+    """Per-game won (y) and present (m) matrices, shape (games, seats), and the seat labels.
+
+    Counted with ``np.bincount`` on one flat (game, seat) index: ``np.add.at`` on factorized
+    codes held about 250 MB of temporaries for 4,000,000 rows."""
     import pandas as pd
 
-    game_codes, _ = pd.factorize(seats_df["game"], sort=True)
+    game = seats_df["game"].to_numpy()
+    if game.dtype.kind in "iu" and game.size and np.all(game[1:] >= game[:-1]):
+        # a run's rows are sorted by game: codes from the changes, no hash table
+        game_codes = np.zeros(game.size, np.int64)
+        np.cumsum(game[1:] != game[:-1], out=game_codes[1:])
+    else:
+        game_codes = pd.factorize(game, sort=True)[0].astype(np.int64, copy=False)
     seat_codes, seat_labels = pd.factorize(seats_df["seat"], sort=True)
-    won = seats_df["won"].astype("Float64").to_numpy(dtype=float, na_value=np.nan)
-    ok = ~np.isnan(won)
+    won = seats_df["won"]
+    if won.dtype == bool:
+        values, ok = won.to_numpy(), None
+    else:
+        values = won.astype("Float64").to_numpy(dtype=float, na_value=np.nan)
+        ok = ~np.isnan(values)
     n_games = int(game_codes.max()) + 1 if game_codes.size else 0
-    y = np.zeros((n_games, len(seat_labels)))
-    m = np.zeros((n_games, len(seat_labels)))
-    np.add.at(y, (game_codes[ok], seat_codes[ok]), won[ok])
-    np.add.at(m, (game_codes[ok], seat_codes[ok]), 1.0)
+    n_seats = len(seat_labels)
+    flat = game_codes
+    flat *= n_seats
+    flat += seat_codes
+    del seat_codes
+    if ok is not None:
+        flat, values = flat[ok], values[ok]
+    size = n_games * n_seats
+    y = np.bincount(flat, weights=values, minlength=size).reshape(n_games, n_seats)
+    m = np.bincount(flat, minlength=size).astype(float).reshape(n_games, n_seats)
     return y, m, np.asarray(seat_labels)
 
 
