@@ -145,6 +145,7 @@ class Section:
     def figure(self, name: str, fig, caption: str, alt: str | None = None) -> Section:
         """Render a matplotlib figure to PNG now (it is embedded in the HTML, a file for md)."""
         self.blocks.append(_Figure(_slug(name), plots.to_png(fig), caption, alt or caption))
+        plots.release(fig)
         return self
 
     def warning(self, title: str, text: str, items: Sequence[str] = (), code: str | None = None):
@@ -536,7 +537,7 @@ def seat_policy_confound(seats: pd.DataFrame, meta: Mapping | None = None) -> di
         return None
     mix = (counts / counts.sum(axis=0)).to_numpy(dtype=float)  # policy mix of each seat
     tv = float(0.5 * np.abs(mix[:, :, None] - mix[:, None, :]).sum(axis=0).max())
-    n_games = np.unique(seats["game"].to_numpy()).size if "game" in seats.columns else len(seats)
+    n_games = tables.n_distinct(seats["game"].to_numpy()) if "game" in seats.columns else len(seats)
     if tv <= max(0.02, 2.0 * counts.shape[1] / max(n_games, 1)):
         return None
     single = bool(np.all((counts.to_numpy() > 0).sum(axis=0) == 1))
@@ -777,14 +778,17 @@ def _multi_seat_policies(seats: pd.DataFrame) -> bool:
     """Whether some policy plays more than one seat of a game."""
     if "game" not in seats.columns:
         return False
-    codes, names = tables.codes_of(seats["policy"])
+    codes, names = tables._narrow_codes(seats["policy"])
+    game = seats["game"].to_numpy()
     if len(names) <= 1:  # one policy: several seats per game whenever there are 2+ players
-        return bool(len(seats) > np.unique(seats["game"].to_numpy()).size)
-    game = tables._game_codes(seats["game"].to_numpy())
-    key = codes.astype(np.int64) * (int(game.max()) + 1) + game
-    del game
-    key.sort()
-    return bool((key[1:] == key[:-1]).any())
+        return bool(len(seats) > tables.n_distinct(game))
+    for rows in tables.game_blocks(game):  # rows of one (policy, game) pair, block by block
+        part = tables._game_codes(game[rows])
+        part *= len(names)
+        part += codes[rows]
+        if np.bincount(part).max(initial=0) > 1:
+            return True
+    return False
 
 
 def xp_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -> Section:

@@ -627,6 +627,14 @@ def _choice_sums(pol, val, game, n_pol: int, n_val: int):
     return per_pol, per_cell
 
 
+def n_distinct(values: np.ndarray) -> int:
+    """How many different values (``np.unique(values).size``), without a sorted copy of the
+    rows when they are already sorted (a run's game column)."""
+    if len(values) and not np.any(values[1:] < values[:-1]):
+        return 1 + int(np.count_nonzero(values[1:] != values[:-1]))
+    return int(np.unique(values).size)
+
+
 def _game_codes(game: np.ndarray) -> np.ndarray:
     """0-based int64 game codes: the offset itself when the games are dense (a run's games
     are consecutive), pd.factorize otherwise."""
