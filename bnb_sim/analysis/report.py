@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import datetime as _dt
+import gc
 import html
 import json
 import math
@@ -146,6 +147,8 @@ class Section:
         """Render a matplotlib figure to PNG now (it is embedded in the HTML, a file for md)."""
         self.blocks.append(_Figure(_slug(name), plots.to_png(fig), caption, alt or caption))
         plots.release(fig)
+        del fig  # the only reference left: the collector can free the figure now
+        gc.collect()
         return self
 
     def warning(self, title: str, text: str, items: Sequence[str] = (), code: str | None = None):
