@@ -146,3 +146,17 @@ def test_a_rendered_figure_is_freed_at_once():
         assert refs[0]() is None
     finally:
         gc.enable()
+
+
+def test_integer_means_by_block_equal_the_general_path(small, monkeypatch):
+    seats, _ = small
+    values, game = seats["xp"].to_numpy(), seats["game"].to_numpy()
+    monkeypatch.setattr(tables, "BLOCK_ROWS", 97)
+    blocked = stats.clustered_mean_ci(values, game)
+    general = stats.clustered_mean_ci(values.astype(float), game)  # floats: one pass
+    assert blocked["n"] == general["n"] and blocked["n_clusters"] == general["n_clusters"]
+    for key in ("mean", "lo", "hi", "sd", "se"):
+        assert blocked[key] == pytest.approx(general[key], rel=1e-12), key
+    shuffled = np.random.default_rng(0).permutation(len(values))  # unsorted: general path
+    again = stats.clustered_mean_ci(values[shuffled], game[shuffled])
+    assert again["mean"] == pytest.approx(general["mean"], rel=1e-12)

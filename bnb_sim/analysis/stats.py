@@ -285,6 +285,39 @@ def _cluster_sums(values: np.ndarray, clusters: Any) -> tuple[np.ndarray, np.nda
     return sums[keep], counts[keep]
 
 
+def _integer_cluster_moments(values: Any, clusters: Any):
+    """``(n, G, ΣY, ΣY², ΣYM, ΣM², sd)`` of :func:`clustered_mean_ci` for integer values in
+    clusters that are sorted integers (a run's counts by game), block by block of whole
+    clusters: no float64 copy of the rows, and exact, since every sum is of integers (``sd``
+    from the exact integer ``Σx`` and ``Σx²``). None for other input (the general path)."""
+    if not isinstance(values, np.ndarray) or not isinstance(clusters, np.ndarray):
+        return None
+    if values.ndim != 1 or values.dtype.kind not in "iub" or clusters.dtype.kind not in "iu":
+        return None
+    if values.shape != clusters.shape or not values.size:
+        return None
+    if np.any(clusters[1:] < clusters[:-1]):
+        return None
+    from bnb_sim.analysis.tables import game_blocks
+
+    g, total, yy, ym, mm, sx, sxx = 0, 0.0, 0.0, 0.0, 0.0, 0, 0
+    for rows in game_blocks(clusters):
+        part, block = values[rows], clusters[rows]
+        codes = np.zeros(block.size, np.int64)
+        np.cumsum(block[1:] != block[:-1], out=codes[1:])
+        y = np.bincount(codes, weights=part)
+        m = np.bincount(codes).astype(float)
+        g += y.size
+        total += float(y.sum())
+        yy, ym, mm = yy + float(y @ y), ym + float(y @ m), mm + float(m @ m)
+        wide = part.astype(np.int64)
+        sx += int(wide.sum())
+        sxx += int((wide * wide).sum())
+    n = int(values.size)
+    sd = math.sqrt(max(n * sxx - sx * sx, 0) / (n * (n - 1))) if n > 1 else math.nan
+    return n, g, total, yy, ym, mm, sd
+
+
 def _ratio_se(sums, counts, sumsq, sumym, summ2, n_clusters) -> np.ndarray:
     """Linearised (cluster-robust) standard error of ``Σ Y_g / Σ M_g`` from moment sums.
 
@@ -360,16 +393,27 @@ def clustered_mean_ci(values: Any, clusters: Any, confidence: float = 0.95) -> d
     :func:`mean_ci` (``n`` rows, ``sd`` their standard deviation); ``note`` says why there
     is no interval (``"n < 2"``, ``"all values equal"``) and is ``""`` otherwise.
     """
-    arr = _as_float_1d(values)
-    sums, counts = _cluster_sums(arr, clusters)
-    clean = arr[~np.isnan(arr)]
-    n, g = int(counts.sum()), int(sums.size)
+    moments = _integer_cluster_moments(values, clusters)
+    if moments is None:
+        arr = _as_float_1d(values)
+        sums, counts = _cluster_sums(arr, clusters)
+        clean = arr[~np.isnan(arr)]
+        n, g = int(counts.sum()), int(sums.size)
+        total, yy, ym, mm = (
+            sums.sum(),
+            (sums * sums).sum(),
+            (sums * counts).sum(),
+            (counts * counts).sum(),
+        )
+        sd = float(clean.std(ddof=1)) if n > 1 else math.nan
+    else:
+        n, g, total, yy, ym, mm, sd = moments
     out: dict[str, Any] = {
-        "mean": float(sums.sum() / n) if n else math.nan,
+        "mean": float(total / n) if n else math.nan,
         "lo": math.nan,
         "hi": math.nan,
         "n": n,
-        "sd": float(clean.std(ddof=1)) if n > 1 else math.nan,
+        "sd": sd,
         "se": math.nan,
         "n_clusters": g,
         "note": "",
@@ -377,11 +421,7 @@ def clustered_mean_ci(values: Any, clusters: Any, confidence: float = 0.95) -> d
     if g < 2:
         out["note"] = "n < 2"
         return out
-    se = float(
-        _ratio_se(
-            sums.sum(), n, (sums * sums).sum(), (sums * counts).sum(), (counts * counts).sum(), g
-        )
-    )
+    se = float(_ratio_se(total, n, yy, ym, mm, g))
     out["se"] = se
     if not se > 0:
         out["note"] = "all values equal"
@@ -824,7 +864,11 @@ def first_player_advantage(seats_df: pd.DataFrame, confidence: float = 0.95) -> 
     coef[list(labels).index(0)] = 1.0
     value = float(coef @ r)
     n_games = y.shape[0]
-    zg = ((y - r * m) / big_m) @ coef
+    dev = m * r  # (y - r m) / M in place: one (games, seats) temporary instead of three
+    np.subtract(y, dev, out=dev)
+    dev /= big_m
+    zg = dev @ coef
+    del dev
     se = math.sqrt(n_games / (n_games - 1) * float(zg @ zg)) if n_games > 1 else math.nan
     result["value"] = value
     result["se"] = se
@@ -842,7 +886,9 @@ def _seat_rates_and_cov(y: np.ndarray, m: np.ndarray) -> tuple[np.ndarray, np.nd
     """
     big_y, big_m = y.sum(axis=0), m.sum(axis=0)
     r = big_y / big_m
-    z = (y - r * m) / big_m
+    z = m * r  # (y - r m) / M in place: one (games, seats) temporary instead of three
+    np.subtract(y, z, out=z)
+    z /= big_m
     g = y.shape[0]
     cov = g / (g - 1) * (z.T @ z) if g > 1 else np.full((y.shape[1],) * 2, np.nan)
     return r, cov

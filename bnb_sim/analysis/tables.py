@@ -333,10 +333,10 @@ def xp_by_policy(seats: pd.DataFrame, policy_order: Sequence[str] | None = None)
 def _mean_ci_by_game(rows: pd.DataFrame, column: str) -> dict:
     """Mean of ``column`` with its interval clustered by game when ``rows`` has a ``game``
     column (t interval on rows otherwise); keys ``mean, lo, hi, n, sd, note``."""
-    values = rows[column].to_numpy(dtype=float)
+    values = rows[column].to_numpy()
     if "game" not in rows.columns:
-        return mean_ci(values)
-    ci = clustered_mean_ci(values, rows["game"].to_numpy())
+        return mean_ci(values.astype(float))
+    ci = clustered_mean_ci(values, rows["game"].to_numpy())  # integers: by block, exact
     return {k: ci[k] for k in ("mean", "lo", "hi", "n", "sd", "note")}
 
 
@@ -379,11 +379,16 @@ def xp_sources_by_policy(
 def xp_histogram(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -> pd.DataFrame:
     """Exact XP histogram per policy (no sampling): index XP value, one column per policy,
     holding the share of that policy's seat rows."""
-    codes, uniques = codes_of(seats["policy"])
-    xp = seats["xp"].to_numpy().astype(np.int64)
+    codes, uniques = _narrow_codes(seats["policy"])
+    xp = seats["xp"].to_numpy()
     low, high = int(xp.min()), int(xp.max())
     width = high - low + 1
-    counts = np.bincount(codes * width + (xp - low), minlength=len(uniques) * width)
+    key = codes.astype(np.int32 if len(uniques) * width < 2**31 else np.int64)  # in place
+    key *= width
+    key += xp
+    key -= low
+    counts = np.bincount(key, minlength=len(uniques) * width)
+    del key
     counts = counts.reshape(len(uniques), width).T
     table = pd.DataFrame(counts, index=np.arange(low, high + 1), columns=list(uniques))
     table = table.loc[:, table.sum(axis=0) > 0]
