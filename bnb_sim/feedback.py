@@ -8,6 +8,9 @@
   loop (:func:`bnb_sim.runner.experiments.play_games`) reports every block it plays to it, so
   tournaments, sweeps, comparisons and experiments show rate and ETA without threading a
   callback through every layer.
+* :func:`status_lines` makes a sink for short "what I am doing now" lines current: code deep
+  below (``bnb report``'s loading, tables and figures) calls :func:`status`, which prints
+  only inside such a block (the CLI without ``--quiet``), so the Python API stays silent.
 * :func:`compile_notice` announces a cold kernel cache ("compiling the game engine, first run
   only, about 2 min") and keeps saying that it works while numba compiles.
 
@@ -181,6 +184,45 @@ def games_played(n: int) -> None:
     meter = _CURRENT.get()
     if meter is not None:
         meter.advance(n)
+
+
+# --------------------------------------------------------------------------------------
+# status lines (bnb report, bnb bench, bnb export)
+
+_STATUS: contextvars.ContextVar[Callable[[str], None] | None] = contextvars.ContextVar(
+    "bnb_status", default=None
+)
+
+
+@contextlib.contextmanager
+def status_lines(
+    enabled: bool = True, prefix: str = "", stream: TextIO | None = None
+) -> Iterator[None]:
+    """Print every :func:`status` line of the block on ``stream`` (stderr) after the seconds
+    since the block began (``  3.2 s  win rates``), so a long step is never silent; nothing
+    when not ``enabled``."""
+    if not enabled:
+        yield
+        return
+    out = stream or sys.stderr
+    start = time.perf_counter()
+
+    def say(text: str) -> None:
+        elapsed = time.perf_counter() - start
+        print(f"{prefix}{elapsed:6.1f} s  {text}", file=out, flush=True)
+
+    token = _STATUS.set(say)
+    try:
+        yield
+    finally:
+        _STATUS.reset(token)
+
+
+def status(text: str) -> None:
+    """Say what the command does now (printed only inside :func:`status_lines`)."""
+    sink = _STATUS.get()
+    if sink is not None:
+        sink(text)
 
 
 # --------------------------------------------------------------------------------------

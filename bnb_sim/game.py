@@ -66,6 +66,55 @@ class Game:
         # priority-list bots: which rule made each of their decisions (docs/bots.md)
         self.rule_log: list[dict] = []
 
+    def __repr__(self) -> str:
+        policies = ", ".join(p.label for p in self.config.policies)
+        where = "over" if self.is_over() else f"seat {self.current_seat} to act: {self.phase}"
+        return (
+            f"<Game {self.game_index} of seed {self.config.seed}: {self.n_players} players "
+            f"({policies}); {len(self.history)} decisions, {where}; XP {self.xp()}>"
+        )
+
+    def __str__(self) -> str:
+        """The state in a few lines: who plays what, XP, whose turn, and what they may do."""
+        lines = [
+            f"Game {self.game_index} of seed {self.config.seed}, {self.n_players} players, "
+            f"{len(self.history)} decisions so far"
+        ]
+        xp = self.xp()
+        for seat in range(self.n_players):
+            mark = "*" if not self.is_over() and seat == self.current_seat else " "
+            lines.append(
+                f" {mark} seat {seat}  {self.policy_of_seat(seat).label:<16s} {xp[seat]:3d} XP"
+            )
+        if self.is_over():
+            winners = [row["seat"] for row in self.result() if row["won"]]
+            lines.append(f"game over: seat(s) {', '.join(map(str, winners))} won")
+        else:
+            legal = ", ".join(f"{a}: {self.action_to_string(a)}" for a in self.legal_actions())
+            lines.append(f"seat {self.current_seat} to {PHASE_LABELS.get(self.phase, self.phase)}")
+            lines.append(f"legal actions: {legal}")
+        return "\n".join(lines)
+
+    def clone(self) -> Game:
+        """An independent copy of the game (state, random streams, bots' memory, history):
+        playing on the copy leaves this game as it was; both go on exactly alike."""
+        import copy
+
+        other = copy.copy(self)  # shares the config and the read-only kernel inputs
+        other._pub, other._hid, other._rng = self._pub.copy(), self._hid.copy(), self._rng.copy()
+        other._mem = self._mem.copy()
+        other._search = copy.deepcopy(self._search)
+        other.history, other.log = list(self.history), [dict(e) for e in self.log]
+        other.rule_log = [dict(e) for e in self.rule_log]
+        return other
+
+    def action_to_string(self, action: int) -> str:
+        """What ``action`` means in the current phase (``legal_actions()`` are bare ints):
+        ``"take block at b3"``, ``"space 5"``, ``"end the turn"``..."""
+        from bnb_sim.describe import describe_action
+
+        return describe_action(self, action)
+
     # ---- OpenSpiel-like vocabulary ------------------------------------------------
     @property
     def n_players(self) -> int:

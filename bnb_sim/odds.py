@@ -232,6 +232,20 @@ class CombatOdds:
     mobs: list[str] = field(default_factory=list)  # mobs with exactly these hearts
     simulated: dict[str, Any] | None = None  # Monte Carlo estimates with 95% intervals
 
+    def __repr__(self) -> str:
+        pile = ", ".join(
+            item["name"] + (f"*{item['count']}" if item["count"] > 1 else "") for item in self.pile
+        )
+        mobs = f" ({', '.join(self.mobs)})" if self.mobs else ""
+        checked = ""
+        if self.simulated:
+            checked = f"; Monte Carlo {self.simulated.get('n', 0):,} fights"
+        return (
+            f"CombatOdds({pile} vs {self.hearts} hearts{mobs}: win {100 * self.p_win:.2f}% "
+            f"(exact; {100 * self.p_win_no_tnt:.2f}% without TNT), "
+            f"{self.expected_revealed:.2f} tokens revealed{checked})"
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (hearts-distribution keys become strings)."""
         out: dict[str, Any] = {

@@ -136,6 +136,9 @@ def load_for_report(
     if not parts:
         raise RunError(f"{run}: the run has no finished parts yet")
     verify_run(run, meta, parts)
+    from bnb_sim.feedback import status
+
+    status(f"reading {run} ({len(parts)} verified part(s))")
     seats = read_compact(run, "seats", parts, seat_columns)
     games = read_compact(run, "games", parts, game_columns)
     pa.default_memory_pool().release_unused()  # the parts' buffers, kept by Arrow's pool

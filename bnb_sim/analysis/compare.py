@@ -206,6 +206,12 @@ class CompareResult:
     params: dict = field(default_factory=dict)
     name: str | None = None
 
+    def __repr__(self) -> str:
+        return (
+            f"<CompareResult {self.a} vs {self.b}: {self.verdict} "
+            f"({self.n_games:,} games, {self.n_pairs:,} pairs; {self.reason})>"
+        )
+
 
 def _seed_rate(wins: np.ndarray, games: np.ndarray) -> Rate:
     """A side's win rate over its games, with the Wilson interval clustered by seed.

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import datetime as _dt
+import gc
 import html
 import json
 import math
@@ -34,6 +35,7 @@ import pandas as pd
 from bnb_sim.analysis import plots, tables
 from bnb_sim.analysis.stats import Rate, balance_metric, first_player_advantage, num_digits
 from bnb_sim.errors import ArgumentTypeError, BnbError
+from bnb_sim.feedback import status
 
 ESTIMATED_KEYS_SHOWN = 12
 
@@ -144,6 +146,9 @@ class Section:
     def figure(self, name: str, fig, caption: str, alt: str | None = None) -> Section:
         """Render a matplotlib figure to PNG now (it is embedded in the HTML, a file for md)."""
         self.blocks.append(_Figure(_slug(name), plots.to_png(fig), caption, alt or caption))
+        plots.release(fig)
+        del fig  # the only reference left: the collector can free the figure now
+        gc.collect()
         return self
 
     def warning(self, title: str, text: str, items: Sequence[str] = (), code: str | None = None):
@@ -530,12 +535,12 @@ def seat_policy_confound(seats: pd.DataFrame, meta: Mapping | None = None) -> di
     seating = ((meta or {}).get("params") or {}).get("seating")
     if seating == "random" or "policy" not in seats.columns or "seat" not in seats.columns:
         return None
-    counts = tables.crosstab_counts(seats["policy"].astype(str), seats["seat"].astype(str))
+    counts = tables.crosstab_counts(seats["policy"], seats["seat"])
     if counts.shape[0] < 2 or counts.shape[1] < 2:
         return None
     mix = (counts / counts.sum(axis=0)).to_numpy(dtype=float)  # policy mix of each seat
     tv = float(0.5 * np.abs(mix[:, :, None] - mix[:, None, :]).sum(axis=0).max())
-    n_games = np.unique(seats["game"].to_numpy()).size if "game" in seats.columns else len(seats)
+    n_games = tables.n_distinct(seats["game"].to_numpy()) if "game" in seats.columns else len(seats)
     if tv <= max(0.02, 2.0 * counts.shape[1] / max(n_games, 1)):
         return None
     single = bool(np.all((counts.to_numpy() > 0).sum(axis=0) == 1))
@@ -776,14 +781,17 @@ def _multi_seat_policies(seats: pd.DataFrame) -> bool:
     """Whether some policy plays more than one seat of a game."""
     if "game" not in seats.columns:
         return False
-    codes, names = tables.codes_of(seats["policy"])
+    codes, names = tables._narrow_codes(seats["policy"])
+    game = seats["game"].to_numpy()
     if len(names) <= 1:  # one policy: several seats per game whenever there are 2+ players
-        return bool(len(seats) > np.unique(seats["game"].to_numpy()).size)
-    game = tables._game_codes(seats["game"].to_numpy())
-    key = codes.astype(np.int64) * (int(game.max()) + 1) + game
-    del game
-    key.sort()
-    return bool((key[1:] == key[:-1]).any())
+        return bool(len(seats) > tables.n_distinct(game))
+    for rows in tables.game_blocks(game):  # rows of one (policy, game) pair, block by block
+        part = tables._game_codes(game[rows])
+        part *= len(names)
+        part += codes[rows]
+        if np.bincount(part).max(initial=0) > 1:
+            return True
+    return False
 
 
 def xp_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -> Section:
@@ -984,9 +992,11 @@ def _by_policy(seats: pd.DataFrame, columns: Sequence[str], policy_order=None):
     if len(order) <= 1:
         yield (order[0] if order else "all"), seats[list(columns)]
         return
-    labels = seats["policy"].astype(str) if seats["policy"].dtype != object else seats["policy"]
+    codes, names = tables._narrow_codes(seats["policy"])  # no 4,000,000 strings
     for policy in order:
-        mask = (labels == policy).to_numpy()
+        if policy not in names:
+            continue
+        mask = codes == names.index(policy)
         if mask.any():
             yield policy, seats.loc[mask, list(columns)]
 
@@ -1060,7 +1070,7 @@ def play_style_section(seats: pd.DataFrame, policy_order: Sequence[str] | None =
         section.text("This run has no count columns.")
         return section
     style_ci = tables.means_by_policy(seats, list(style.columns), policy_order)
-    n_rows = seats.groupby(seats["policy"].astype(str), observed=True).size()
+    n_rows = tables.group_sizes(seats)
     section.table(
         _means_wide(style_ci, {c: tables.label(c) for c in style.columns}, n_rows),
         "Mean per player and game, 95% interval clustered by game; n = player results.",
@@ -1286,6 +1296,15 @@ _SKIP_SEAT_COLUMNS = {"player", "rank", "turns", "n_players"}
 _SKIP_GAME_COLUMNS = {"winner_policy", "first_policy"}
 
 
+def _items_section(seats: pd.DataFrame, order: list[str]):
+    """The Farmer's Market items section, for runs with the expansion only (item_* columns)."""
+    if not any(c.startswith("item_") for c in seats.columns):
+        return None
+    from bnb_sim.analysis.fm_report import items_section
+
+    return items_section(seats, order)
+
+
 def build_simulate_report(
     seats: pd.DataFrame,
     games: pd.DataFrame,
@@ -1304,22 +1323,24 @@ def build_simulate_report(
         f"{_dt.datetime.now().isoformat(timespec='seconds')}"
     )
     builder = ReportBuilder(name, subtitle)
-    builder.add(overview_section(seats, games, meta, source))
-    builder.add(win_rate_section(seats, games, order, meta))
-    builder.add(xp_section(seats, order))
-    builder.add(game_length_section(games))
-    builder.add(choices_section(seats, order))
-    builder.add(fights_section(seats, order))
-    builder.add(ownership_section(seats, order))
-    builder.add(play_style_section(seats, order))
-    hits = rule_hits_section(seats, meta)
-    if hits is not None:
-        builder.add(hits)
-    if any(c.startswith("item_") for c in seats.columns):  # Farmer's Market runs
-        from bnb_sim.analysis.fm_report import items_section
-
-        builder.add(items_section(seats, order))
-    builder.add(provenance_section(meta))
+    steps = (
+        ("overview", lambda: overview_section(seats, games, meta, source)),
+        ("win rates", lambda: win_rate_section(seats, games, order, meta)),
+        ("XP", lambda: xp_section(seats, order)),
+        ("game length", lambda: game_length_section(games)),
+        ("scoring choices", lambda: choices_section(seats, order)),
+        ("fights", lambda: fights_section(seats, order)),
+        ("ownership", lambda: ownership_section(seats, order)),
+        ("play style", lambda: play_style_section(seats, order)),
+        ("rule hits", lambda: rule_hits_section(seats, meta)),
+        ("Farmer's Market items", lambda: _items_section(seats, order)),
+        ("provenance", lambda: provenance_section(meta)),
+    )
+    for label, make in steps:
+        status(f"tables and figures: {label}")
+        section = make()
+        if section is not None:  # rule hits and items: only where the run has them
+            builder.add(section)
     builder.findings += run_findings(builder.collect_summary())
     builder.notes.append(BOT_STRENGTH_NOTE)
     return builder
@@ -1339,21 +1360,23 @@ def write_report(
     from bnb_sim.analysis.publish import check_writable
 
     source = None
+    if not isinstance(out_dir, str | os.PathLike) or not os.fspath(out_dir):
+        raise ArgumentTypeError(f"out_dir must be a non-empty path, got {out_dir!r}")
     if isinstance(run, (str, os.PathLike)):
         from bnb_sim.analysis.compact import load_for_report
 
         source = os.fspath(run)
-        seats, games, meta = load_for_report(
+        check_writable(out_dir)  # fail before the long part; nothing is created until the end
+        seats, games, meta = load_for_report(  # says "reading" once the run is verified
             run,
             seat_columns=lambda c: c not in _SKIP_SEAT_COLUMNS,
             game_columns=lambda c: c not in _SKIP_GAME_COLUMNS,
         )
     else:
         seats, games, meta = check_report_input(run)
-    if not isinstance(out_dir, str | os.PathLike) or not os.fspath(out_dir):
-        raise ArgumentTypeError(f"out_dir must be a non-empty path, got {out_dir!r}")
-    check_writable(out_dir)  # fail before the long part; nothing is created until the end
+        check_writable(out_dir)
     builder = build_simulate_report(seats, games, meta, title, source)
+    status(f"writing {out_dir}")
     return builder.write(out_dir)
 
 

@@ -230,6 +230,13 @@ class SweepResult:
     params: dict = field(default_factory=dict)
     name: str | None = None
 
+    def __repr__(self) -> str:
+        names = ", ".join(v.name for v in self.variants)
+        return (
+            f"<SweepResult {len(self.variants)} variants ({names}); policies "
+            f"{', '.join(self.policies)}; {self.players} players, {self.games:,} games each>"
+        )
+
 
 def _per_game_policy(seats: pd.DataFrame, column: str, policies: Sequence[str]) -> pd.DataFrame:
     """Per game (rows, sorted) and policy (columns): the mean of ``column`` over its seats."""

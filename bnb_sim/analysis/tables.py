@@ -149,26 +149,55 @@ def _group_codes(seats: pd.DataFrame, keys: Sequence[str]) -> tuple[np.ndarray, 
         if isinstance(column.dtype, pd.CategoricalDtype):
             codes, values = column.cat.codes.to_numpy(), list(column.cat.categories)
         else:
-            values, codes = np.unique(column.to_numpy(), return_inverse=True)
-            values = list(values)
-        code = code * max(len(values), 1) + codes
+            codes, values = _sorted_codes(column.to_numpy())
+        code *= max(len(values), 1)
+        code += codes
         labels.append(values)
     return code, labels
 
 
-def _clustered_win_rates(seats: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
-    """:func:`stats.rates_by_cluster` of ``won`` by ``keys``, clustered by ``game``, with
-    NumPy on the columns (a sort of one int64 key per row) instead of a groupby over a
-    (group, game) frame: the same sums, so the same numbers, in a fraction of the memory
-    (the groupby took 500 MB for 4,000,000 rows)."""
-    from bnb_sim.analysis.stats import _ratio_se, clustered_wilson
+def _sorted_codes(values: np.ndarray) -> tuple[np.ndarray, list]:
+    """``np.unique(values, return_inverse=True)`` the other way round (codes, labels), without
+    sorting a copy of the rows when they are small integers (a seat, a count)."""
+    if values.dtype.kind in "iu" and len(values):
+        low, high = int(values.min()), int(values.max())
+        if high - low < 1 << 16:
+            present = np.flatnonzero(np.bincount(values - low if low else values))
+            lookup = np.zeros(high - low + 1, np.int64)
+            lookup[present] = np.arange(len(present))
+            return lookup[values - low if low else values], [low + int(v) for v in present]
+    unique, inverse = np.unique(values, return_inverse=True)
+    return inverse, list(unique)
 
-    group, labels = _group_codes(seats, keys)
-    game = seats["game"].to_numpy()
+
+#: Rows per block of the clustered sums: per-game sums add up block by block, so the
+#: temporaries of a report are bounded by a block, not by the run (docs/simulate.md).
+BLOCK_ROWS = 1 << 20
+
+
+def game_blocks(game: np.ndarray, rows: int | None = None) -> list[slice]:
+    """Row slices of about ``rows`` rows (default :data:`BLOCK_ROWS`) that never split a
+    game, for sums per game that are added block by block. A run's rows are sorted by game;
+    rows that are not give one slice (correct, just not bounded)."""
+    rows = BLOCK_ROWS if rows is None else max(int(rows), 1)
+    n = len(game)
+    if n <= rows or np.any(game[1:] < game[:-1]):
+        return [slice(0, n)]
+    cuts = [0]
+    while cuts[-1] + rows < n:
+        at = int(np.searchsorted(game, game[cuts[-1] + rows], side="left"))  # its game's start
+        if at <= cuts[-1]:  # one game longer than a block: end the block after it
+            at = int(np.searchsorted(game, game[cuts[-1] + rows], side="right"))
+        cuts.append(at)
+    cuts.append(n)
+    return [slice(a, b) for a, b in zip(cuts, cuts[1:], strict=False) if b > a]
+
+
+def _pair_sums(group: np.ndarray, game: np.ndarray, won: np.ndarray, n_groups: int):
+    """Per group: ``k, n, Σy², Σym, Σm², games, multi`` over its (group, game) pairs, where
+    ``y`` and ``m`` are the wins and rows of the group in one game."""
     low = int(game.min()) if len(game) else 0
     span = int(game.max()) - low + 1 if len(game) else 1
-    won = seats["won"].to_numpy()
-    n_groups = int(group.max()) + 1 if len(group) else 1
     if n_groups * span <= 4 * len(game) + 1024:  # dense: count straight into (group, game)
         key = group * span + (game - low)
         m = np.bincount(key, minlength=n_groups * span)
@@ -181,18 +210,39 @@ def _clustered_win_rates(seats: pd.DataFrame, keys: Sequence[str]) -> pd.DataFra
                                      return_counts=True)  # fmt: skip
         y = np.bincount(inverse, weights=won, minlength=len(pair))
         del inverse
-    del group
-    pair_group = pair // span
-    groups, g_index = np.unique(pair_group, return_inverse=True)
-    size = len(groups)
+    g_index = pair // span
     m = m.astype(float)
-    k = np.bincount(g_index, weights=y, minlength=size)
-    n = np.bincount(g_index, weights=m, minlength=size)
-    yy = np.bincount(g_index, weights=y * y, minlength=size)
-    ym = np.bincount(g_index, weights=y * m, minlength=size)
-    mm = np.bincount(g_index, weights=m * m, minlength=size)
-    n_clusters = np.bincount(g_index, minlength=size).astype(float)
-    multi = np.bincount(g_index, weights=(m > 1), minlength=size) > 0
+    return np.stack(
+        [
+            np.bincount(g_index, weights=y, minlength=n_groups),
+            np.bincount(g_index, weights=m, minlength=n_groups),
+            np.bincount(g_index, weights=y * y, minlength=n_groups),
+            np.bincount(g_index, weights=y * m, minlength=n_groups),
+            np.bincount(g_index, weights=m * m, minlength=n_groups),
+            np.bincount(g_index, minlength=n_groups).astype(float),
+            np.bincount(g_index, weights=(m > 1), minlength=n_groups),
+        ]
+    )
+
+
+def _clustered_win_rates(seats: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
+    """:func:`stats.rates_by_cluster` of ``won`` by ``keys``, clustered by ``game``, with
+    NumPy on the columns instead of a groupby over a (group, game) frame: the same sums, so
+    the same numbers, in a fraction of the memory (the groupby took 500 MB for 4,000,000
+    rows). The sums are taken per block of whole games (:func:`game_blocks`) and added."""
+    from bnb_sim.analysis.stats import _ratio_se, clustered_wilson
+
+    group, labels = _group_codes(seats, keys)
+    game = seats["game"].to_numpy()
+    won = seats["won"].to_numpy()
+    n_groups = int(np.prod([max(len(v), 1) for v in labels]))
+    sums = np.zeros((7, n_groups))
+    for rows in game_blocks(game):
+        sums += _pair_sums(group[rows], game[rows], won[rows], n_groups)
+    del group
+    groups = np.flatnonzero(sums[1] > 0)
+    k, n, yy, ym, mm, n_clusters, multi = sums[:, groups]
+    multi = multi > 0
     se = _ratio_se(k, n, yy, ym, mm, n_clusters)
     lo, hi = clustered_wilson(k, n, se, n_clusters, multi)
     out: dict = {}
@@ -283,10 +333,10 @@ def xp_by_policy(seats: pd.DataFrame, policy_order: Sequence[str] | None = None)
 def _mean_ci_by_game(rows: pd.DataFrame, column: str) -> dict:
     """Mean of ``column`` with its interval clustered by game when ``rows`` has a ``game``
     column (t interval on rows otherwise); keys ``mean, lo, hi, n, sd, note``."""
-    values = rows[column].to_numpy(dtype=float)
+    values = rows[column].to_numpy()
     if "game" not in rows.columns:
-        return mean_ci(values)
-    ci = clustered_mean_ci(values, rows["game"].to_numpy())
+        return mean_ci(values.astype(float))
+    ci = clustered_mean_ci(values, rows["game"].to_numpy())  # integers: by block, exact
     return {k: ci[k] for k in ("mean", "lo", "hi", "n", "sd", "note")}
 
 
@@ -320,8 +370,7 @@ def xp_sources_by_policy(
 ) -> pd.DataFrame:
     """Mean XP from each source per policy: index policy, one column per ``xp_*`` source."""
     sources = xp_sources(seats.columns)
-    means = seats.groupby("policy", observed=True, sort=True)[sources].mean()
-    means.index = means.index.astype(str)
+    means = group_means(seats, sources)
     if policy_order is not None:
         means = means.reindex([p for p in policy_order if p in means.index])
     return means
@@ -330,11 +379,16 @@ def xp_sources_by_policy(
 def xp_histogram(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -> pd.DataFrame:
     """Exact XP histogram per policy (no sampling): index XP value, one column per policy,
     holding the share of that policy's seat rows."""
-    codes, uniques = codes_of(seats["policy"])
-    xp = seats["xp"].to_numpy().astype(np.int64)
+    codes, uniques = _narrow_codes(seats["policy"])
+    xp = seats["xp"].to_numpy()
     low, high = int(xp.min()), int(xp.max())
     width = high - low + 1
-    counts = np.bincount(codes * width + (xp - low), minlength=len(uniques) * width)
+    key = codes.astype(np.int32 if len(uniques) * width < 2**31 else np.int64)  # in place
+    key *= width
+    key += xp
+    key -= low
+    counts = np.bincount(key, minlength=len(uniques) * width)
+    del key
     counts = counts.reshape(len(uniques), width).T
     table = pd.DataFrame(counts, index=np.arange(low, high + 1), columns=list(uniques))
     table = table.loc[:, table.sum(axis=0) > 0]
@@ -391,18 +445,71 @@ def codes_of(values: pd.Series) -> tuple[np.ndarray, list[str]]:
     return codes.astype(np.int64), [str(u) for u in uniques]
 
 
+def _narrow_codes(values: pd.Series) -> tuple[np.ndarray, list[str]]:
+    """Like :func:`codes_of`, keeping a categorical's own (int8/int16) codes: no int64 copy
+    of a 4,000,000-row column."""
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        return values.cat.codes.to_numpy(), [str(c) for c in values.cat.categories]
+    return codes_of(values)
+
+
 def crosstab_counts(rows: pd.Series, cols: pd.Series) -> pd.DataFrame:
     """Counts of every (row label, column label) pair, vectorised; NaN labels -> ``(none)``."""
-    r_codes, r_names = codes_of(rows)
-    c_codes, c_names = codes_of(cols)
+    r_codes, r_names = _narrow_codes(rows)
+    c_codes, c_names = _narrow_codes(cols)
     r_names, c_names = [*r_names, "(none)"], [*c_names, "(none)"]
-    r_codes = np.where(r_codes < 0, len(r_names) - 1, r_codes).astype(np.int64)
-    c_codes = np.where(c_codes < 0, len(c_names) - 1, c_codes).astype(np.int64)
-    counts = np.bincount(
-        r_codes * len(c_names) + c_codes, minlength=len(r_names) * len(c_names)
-    ).reshape(len(r_names), len(c_names))
+    n_r, n_c = len(r_names), len(c_names)
+    wide = np.int32 if n_r * n_c < 2**31 else np.int64
+    key = np.where(r_codes < 0, n_r - 1, r_codes).astype(wide, copy=False)
+    key *= n_c
+    key += np.where(c_codes < 0, n_c - 1, c_codes).astype(wide, copy=False)
+    counts = np.bincount(key, minlength=n_r * n_c).reshape(n_r, n_c)
+    del key
     table = pd.DataFrame(counts, index=r_names, columns=c_names)
     return table.loc[table.sum(axis=1) > 0, table.sum(axis=0) > 0]
+
+
+def group_means(
+    seats: pd.DataFrame, columns: Sequence[str], by: str = "policy", total: bool = False
+) -> pd.DataFrame:
+    """``seats.groupby(by, observed=True, sort=True)[columns].mean()`` (``.sum()`` with
+    ``total``) column by column with ``np.bincount`` (the groupby made a float64 copy of
+    every column at once)."""
+    codes, names = _narrow_codes(seats[by])
+    ok = codes >= 0
+    codes = codes[ok] if not ok.all() else codes
+    counts = np.bincount(codes, minlength=len(names))
+    present = np.flatnonzero(counts)
+    if not isinstance(seats[by].dtype, pd.CategoricalDtype):  # groupby sorts plain labels
+        present = np.array(sorted(present, key=lambda i: names[i]), dtype=np.int64)
+    data = {}
+    for column in columns:
+        values = seats[column].to_numpy()
+        values = values[ok] if len(values) != len(codes) else values
+        if values.dtype.kind == "f" and np.isnan(values).any():  # groupby skips NaN
+            keep = ~np.isnan(values)
+            n = np.bincount(codes[keep], minlength=len(names))
+            sums = np.bincount(codes[keep], weights=values[keep], minlength=len(names))
+            with np.errstate(invalid="ignore", divide="ignore"):
+                data[column] = sums[present] if total else sums[present] / n[present]
+            continue
+        if total and values.dtype.kind in "iub":  # exact integer sums
+            data[column] = np.array(
+                [values[codes == i].sum(dtype=np.int64) for i in present], dtype=np.int64
+            )
+            continue
+        sums = np.bincount(codes, weights=values, minlength=len(names))
+        data[column] = sums[present] if total else sums[present] / counts[present]
+    index = pd.Index([names[i] for i in present], name=by)
+    return pd.DataFrame(data, index=index, columns=list(columns))
+
+
+def group_sizes(seats: pd.DataFrame, by: str = "policy") -> pd.Series:
+    """Rows per label of ``by`` (observed labels only, as plain strings)."""
+    codes, names = _narrow_codes(seats[by])
+    counts = np.bincount(codes[codes >= 0], minlength=len(names))
+    present = np.flatnonzero(counts)
+    return pd.Series(counts[present], index=[names[i] for i in present])
 
 
 def choice_shares(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -> pd.DataFrame:
@@ -448,12 +555,43 @@ def _choice_intervals(seats: pd.DataFrame, column: str, counts: pd.DataFrame):
     """
     if "game" not in seats.columns:
         return wilson_interval(counts["count"].to_numpy(float), counts["n"].to_numpy(float))
-    pol, pol_names = codes_of(seats["policy"])
-    val, val_names = codes_of(seats[column])
+    pol, pol_names = _narrow_codes(seats["policy"])
+    val, val_names = _narrow_codes(seats[column])
     val_names = [*val_names, "(none)"]  # a missing choice, as crosstab_counts names it
     val = np.where(val < 0, len(val_names) - 1, val)
-    game = _game_codes(seats["game"].to_numpy())
-    n_pol, n_val, n_game = len(pol_names), len(val_names), int(game.max()) + 1
+    game = seats["game"].to_numpy()
+    n_pol, n_val = len(pol_names), len(val_names)
+    size = n_pol * n_val
+    sums = np.zeros((4, n_pol)), np.zeros((3, size))
+    for rows in game_blocks(game):  # per-game sums add up block by block
+        per_pol, per_cell = _choice_sums(pol[rows], val[rows], game[rows], n_pol, n_val)
+        sums[0][:] += per_pol
+        sums[1][:] += per_cell
+    (mm, n_rows, n_games, multi), (k, yy, ym) = sums
+    multi = multi > 0
+    per_pol = np.repeat(np.arange(n_pol), n_val)
+    se = _ratio_se(k, n_rows[per_pol], yy, ym, mm[per_pol], n_games[per_pol])
+    lo, hi = clustered_wilson(k, n_rows[per_pol], se, n_games[per_pol], multi[per_pol])
+    where = {(p, x): i for i, (p, x) in enumerate(
+        (p, x) for p in pol_names for x in val_names)}  # fmt: skip
+    pick = np.array(
+        [
+            where.get((str(p), str(x)), -1)
+            for p, x in zip(counts["policy"], counts["value"], strict=True)
+        ]  # fmt: skip
+    )
+    ok = pick >= 0
+    out_lo = np.where(ok, lo[np.where(ok, pick, 0)], np.nan)
+    out_hi = np.where(ok, hi[np.where(ok, pick, 0)], np.nan)
+    return out_lo, out_hi
+
+
+def _choice_sums(pol, val, game, n_pol: int, n_val: int):
+    """The sums of :func:`_choice_intervals` over the rows of whole games: per policy
+    ``(ΣM², rows, games, any M > 1)`` and per (policy, value) ``(k, ΣY², ΣYM)``, where ``M``
+    counts a policy's rows in a game and ``Y`` those that chose the value."""
+    game = _game_codes(game)
+    n_game = int(game.max()) + 1 if len(game) else 1
     # rows of each policy in each game: m, and per policy ΣM², games, any game with M > 1
     key = pol.astype(np.int64) * n_game + game
     del game
@@ -470,34 +608,36 @@ def _choice_intervals(seats: pd.DataFrame, column: str, counts: pd.DataFrame):
     del key
     pol_of_pg = cell_pg // n_game
     m = m.astype(float)
-    mm = np.bincount(pol_of_pg, weights=m * m, minlength=n_pol)
-    n_rows = np.bincount(pol_of_pg, weights=m, minlength=n_pol)
-    n_games = np.bincount(pol_of_pg, minlength=n_pol)
-    multi = np.bincount(pol_of_pg, weights=m > 1, minlength=n_pol) > 0
+    per_pol = np.stack(
+        [
+            np.bincount(pol_of_pg, weights=m * m, minlength=n_pol),
+            np.bincount(pol_of_pg, weights=m, minlength=n_pol),
+            np.bincount(pol_of_pg, minlength=n_pol).astype(float),
+            np.bincount(pol_of_pg, weights=m > 1, minlength=n_pol),
+        ]
+    )
     # rows choosing each value in each (policy, game): y
     cell, y = np.unique(pg_of_row * n_val + val, return_counts=True)
     pg, v = cell // n_val, cell % n_val
     y = y.astype(float)
     index = pol_of_pg[pg] * n_val + v
     size = n_pol * n_val
-    k = np.bincount(index, weights=y, minlength=size)
-    yy = np.bincount(index, weights=y * y, minlength=size)
-    ym = np.bincount(index, weights=y * m[pg], minlength=size)
-    per_pol = np.repeat(np.arange(n_pol), n_val)
-    se = _ratio_se(k, n_rows[per_pol], yy, ym, mm[per_pol], n_games[per_pol])
-    lo, hi = clustered_wilson(k, n_rows[per_pol], se, n_games[per_pol], multi[per_pol])
-    where = {(p, x): i for i, (p, x) in enumerate(
-        (p, x) for p in pol_names for x in val_names)}  # fmt: skip
-    pick = np.array(
+    per_cell = np.stack(
         [
-            where.get((str(p), str(x)), -1)
-            for p, x in zip(counts["policy"], counts["value"], strict=True)
-        ]  # fmt: skip
+            np.bincount(index, weights=y, minlength=size),
+            np.bincount(index, weights=y * y, minlength=size),
+            np.bincount(index, weights=y * m[pg], minlength=size),
+        ]
     )
-    ok = pick >= 0
-    out_lo = np.where(ok, lo[np.where(ok, pick, 0)], np.nan)
-    out_hi = np.where(ok, hi[np.where(ok, pick, 0)], np.nan)
-    return out_lo, out_hi
+    return per_pol, per_cell
+
+
+def n_distinct(values: np.ndarray) -> int:
+    """How many different values (``np.unique(values).size``), without a sorted copy of the
+    rows when they are already sorted (a run's game column)."""
+    if len(values) and not np.any(values[1:] < values[:-1]):
+        return 1 + int(np.count_nonzero(values[1:] != values[:-1]))
+    return int(np.unique(values).size)
 
 
 def _game_codes(game: np.ndarray) -> np.ndarray:
@@ -545,7 +685,7 @@ def fights_by_mob_and_policy(seats: pd.DataFrame, policy_order=None) -> pd.DataF
     """Fight win rate per mob and policy: ``[mob, policy, k, n, rate, lo, hi]``."""
     mobs = mob_names(seats.columns)
     cols = [f"fights_{m}" for m in mobs] + [f"wins_{m}" for m in mobs]
-    sums = seats.groupby("policy", observed=True, sort=True)[cols].sum()
+    sums = group_means(seats, cols, total=True)
     frames = []
     for m in mobs:
         frames.append(
@@ -596,8 +736,7 @@ def win_rate_when_owning(seats: pd.DataFrame, prefix: str) -> pd.DataFrame:
 def play_style(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -> pd.DataFrame:
     """Mean per game of the count columns (mobs defeated, buildings built, ...) per policy."""
     cols = [c for c in PLAY_STYLE if c in seats.columns]
-    means = seats.groupby("policy", observed=True, sort=True)[cols].mean()
-    means.index = means.index.astype(str)
+    means = group_means(seats, cols)
     if policy_order is not None:
         means = means.reindex([p for p in policy_order if p in means.index])
     return means

@@ -208,6 +208,15 @@ class TournamentResult:
     params: dict = field(default_factory=dict)
     name: str | None = None
 
+    def __repr__(self) -> str:  # the frames would fill the screen
+        elo = ", ".join(
+            f"{r.policy} {r.elo:+.0f} [{r.lo:+.0f}, {r.hi:+.0f}]" for r in self.ratings.itertuples()
+        )
+        return (
+            f"<TournamentResult {', '.join(self.policies)}: {self.players} players, "
+            f"{self.n_games:,} games on {self.seeds:,} seeds; Elo {elo}>"
+        )
+
 
 def _default_anchor(policies: Sequence[str], anchor: str | None) -> str | None:
     if anchor == "auto":

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import importlib
 import sys
+from pathlib import Path
 
 import click
 
 from bnb_sim import __version__
+from bnb_sim.cli.settings import attach_envvars, load_defaults
 from bnb_sim.errors import BnbError
 
 # name -> (module, attribute, one-line help shown by `bnb --help`)
@@ -85,7 +87,9 @@ class LazyGroup(click.Group):
             return None
         module_name, attribute, _ = COMMANDS[name]
         module = importlib.import_module(module_name)
-        return getattr(module, attribute)
+        command = getattr(module, attribute)
+        attach_envvars(command, (name,))  # BNB_<COMMAND>_<OPTION> (bnb_sim.cli.settings)
+        return command
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
@@ -94,7 +98,17 @@ class LazyGroup(click.Group):
                 formatter.write_dl(rows)
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+_EPILOG = """\b
+Every option can also come from the environment, BNB_<COMMAND>_<OPTION> (e.g.
+BNB_SIMULATE_CHUNK_SIZE=20000; BNB_THREADS and BNB_QUIET for every command), or from
+a config file (--config FILE, else ~/.config/bnb-sim/config.toml): [defaults] for
+every command, [simulate], [components.show], ... for one. The command line wins,
+then the environment, then the file (docs/design.md, "Settings")."""
+
+
+@click.group(
+    cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]}, epilog=_EPILOG
+)
 @click.version_option(__version__, prog_name="bnb")
 @click.option(
     "--plugin-debug",
@@ -103,12 +117,31 @@ class LazyGroup(click.Group):
     "stops the run with one line instead of corrupting memory (slower; also "
     "BNB_PLUGIN_DEBUG=1).",
 )
-def cli(plugin_debug: bool) -> None:
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    envvar="BNB_CONFIG",
+    metavar="FILE",
+    help="Option defaults from this TOML file (also BNB_CONFIG). Default: "
+    "~/.config/bnb-sim/config.toml when it exists.",
+)
+@click.option(
+    "--no-config",
+    is_flag=True,
+    envvar="BNB_NO_CONFIG",
+    help="Ignore the config file (also BNB_NO_CONFIG=1).",
+)
+@click.pass_context
+def cli(ctx: click.Context, plugin_debug: bool, config_file: Path | None, no_config: bool) -> None:
     """bnb-sim: a Monte Carlo strategy analyzer for Minecraft: Builders & Biomes."""
     if plugin_debug:
         import os
 
         os.environ["BNB_PLUGIN_DEBUG"] = "1"  # read where plugins compile (also in workers)
+    if not no_config and not ctx.resilient_parsing:
+        # before click builds the sub-command's context, which reads its part of the map
+        ctx.default_map = load_defaults(ctx, config_file)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -247,8 +247,11 @@ def run(
     load = load_average()  # before our own threads add to it
     results: dict[str, Any] = {"machine": {**machine(), "load_average": load}}
     speeds = []
+    from bnb_sim.feedback import status
+
     for policy in ("random", "heuristic"):
         for threads in (1, None):
+            status(f"games/s: {policy}, {threads or 'all'} thread(s)")
             speeds.append(
                 games_per_second(
                     policy, threads=threads, seconds=seconds, repeats=repeats, readings=readings
@@ -257,8 +260,11 @@ def run(
     results["games"] = speeds
     results["readings"] = dict(readings or {})
     results["machine"]["threading_layer"] = _threading_layer()
+    status("exact odds/s")
     results["exact_odds"] = exact_odds_per_second(0.25 if quick else 0.5)
+    status("Monte Carlo combats/s")
     results["monte_carlo"] = monte_carlo_per_second(repeats=repeats)
+    status("CLI start times" + (" (one with an empty numba cache)" if cold else ""))
     results["cli"] = cli_start(repeats=repeats, cold=cold)
     results["warnings"] = busy_warnings(results)
     if json:
@@ -316,12 +322,14 @@ def text(results: dict[str, Any]) -> str:
     "at 2 and 1 threads, and the thread scaling (docs/simulate.md, 'Warm-up and benchmarks').",
 )
 @readings_option
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 def bench(
     as_json: bool,
     quick: bool,
     no_cold: bool,
     reference: str | None,
     reading: tuple[str, ...],
+    quiet: bool,
     game=None,
 ) -> None:
     """Measure games/s (random, heuristic; 1 and all threads), exact odds/s, Monte Carlo
@@ -330,12 +338,15 @@ def bench(
     scripts/bench_engine.py has the longer benchmarks (1M games end to end with Parquet,
     peak memory, JIT versus NUMBA_DISABLE_JIT).
     """
-    if other_game_handler(click.get_current_context(), "bench", game):
-        return
-    if reference is not None:
-        run_reference(reference, json=as_json, quick=quick)
-        return
-    run(json=as_json, quick=quick, cold=not no_cold, readings=cli_readings(reading))
+    from bnb_sim.feedback import status_lines
+
+    with status_lines(not quiet, prefix="bnb bench: "):
+        if other_game_handler(click.get_current_context(), "bench", game):
+            return
+        if reference is not None:
+            run_reference(reference, json=as_json, quick=quick)
+            return
+        run(json=as_json, quick=quick, cold=not no_cold, readings=cli_readings(reading))
 
 
 def run_reference(reference: str, json: bool = False, quick: bool = False) -> dict[str, Any]:

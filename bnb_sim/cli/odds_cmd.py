@@ -140,6 +140,7 @@ def _table_text(rows: list[Any], detonate: dict[str, int]) -> str:
     help=f"Also run N Monte Carlo fights (1 to {MAX_SIMULATE:,}) as a check.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for --simulate.")
+@click.option("--quiet", "-q", is_flag=True, help="No notice on stderr while the kernels compile.")
 def odds(
     pile: str,
     hearts: int | None,
@@ -148,6 +149,7 @@ def odds(
     as_json: bool,
     simulate: int | None,
     seed: int,
+    quiet: bool = False,
     game=None,
     **game_specific,
 ) -> None:
@@ -180,12 +182,17 @@ def odds(
     comps = odds_api.get_components(components)
     n_sim = simulate or 0
     single = hearts is not None or mob is not None
-    if not single:
-        rows = odds_api.combat_odds_table(pile, components=comps, simulate=n_sim, seed=seed)
-    else:
-        rows = [
-            odds_api.combat_odds(pile, hearts, mob=mob, components=comps, simulate=n_sim, seed=seed)
-        ]
+    from bnb_sim.feedback import compile_notice
+
+    with compile_notice(not quiet):  # a first run compiles the odds kernels
+        if not single:
+            rows = odds_api.combat_odds_table(pile, components=comps, simulate=n_sim, seed=seed)
+        else:
+            rows = [
+                odds_api.combat_odds(
+                    pile, hearts, mob=mob, components=comps, simulate=n_sim, seed=seed
+                )
+            ]
     if as_json:
         if single:
             payload = rows[0].to_dict()

@@ -270,6 +270,7 @@ def purchase_lines(game: Any, result: list[dict]) -> list[str]:
     help="= --reading pickaxe=...; may a player decline the block of a revealed stone "
     "pickaxe (R-FIGHT-3)? Default: optional.",
 )
+@click.option("--quiet", "-q", is_flag=True, help="No notice on stderr while the engine compiles.")
 def play(
     seed: int,
     players: int,
@@ -282,6 +283,7 @@ def play(
     variant: str | None,
     seating: str | None,
     pickaxe: str | None,
+    quiet: bool = False,
     game=None,
     **game_specific,
 ) -> None:
@@ -291,8 +293,12 @@ def play(
         raise click.BadParameter(f"must be >= 0, got {game_index}", param_hint="'--game-index'")
     if seed < 0:
         raise click.BadParameter(f"must be >= 0, got {seed}", param_hint="'--seed'")
-    if other_game_handler(click.get_current_context(), "play", game):
-        return
+    from bnb_sim.feedback import compile_notice
+
+    elsewhere = game is not None and game.entry("play") is not None  # another game's engine
+    with compile_notice(not quiet and elsewhere):  # a first run compiles it (minutes)
+        if other_game_handler(click.get_current_context(), "play", game):
+            return
     if picture is not None and picture.suffix.lower() not in (".svg", ".png"):
         raise click.BadParameter("must end in .svg or .png", param_hint="'--svg'")
 
@@ -309,9 +315,10 @@ def play(
         ),
         log=True,
     )
-    game = Game(config, game_index)
-    market = market_lines(game)  # the marketplace as dealt, before anything is bought
-    game.play()
+    with compile_notice(not quiet):
+        game = Game(config, game_index)
+        market = market_lines(game)  # the marketplace as dealt, before anything is bought
+        game.play()
     if picture is not None:
         from bnb_sim.analysis.render import save_table
 

@@ -14,11 +14,13 @@ from bnb_sim.cli.options import echo_report, json_option, out_option, refuse_ove
 @out_option(None, "Folder for the report (created if needed). Default: reports/<run dir name>.")
 @click.option("--title", default=None, help="Report title. Default: from the run dir name.")
 @json_option
-def report(run_dir: Path, out: Path | None, title: str | None, as_json: bool) -> None:
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+def report(run_dir: Path, out: Path | None, title: str | None, as_json: bool, quiet: bool) -> None:
     """Write report.md, a self-contained report.html, PNG figures and summary.json for RUN_DIR.
 
     Win rates (per policy, seat, policy x seat) with 95% Wilson intervals, first-player
     advantage and balance, XP, game length, scoring choices, fights and provenance.
+    Progress lines (reading, each table, writing) go to stderr unless --quiet.
     """
     from bnb_sim.games import game_of_run
     from bnb_sim.runner.storage import read_meta
@@ -27,5 +29,8 @@ def report(run_dir: Path, out: Path | None, title: str | None, as_json: bool) ->
     if out is None:
         out = Path("reports") / (run_dir.resolve().name or "run")
     refuse_overwrite(out)
-    written = write_report(run_dir, out, title=title)
+    from bnb_sim.feedback import status_lines
+
+    with status_lines(not quiet, prefix="bnb report: "):
+        written = write_report(run_dir, out, title=title)
     echo_report(written, as_json)

@@ -152,7 +152,10 @@ def _plugin_step(name: str, files: list[str]):
     help="Also compile the policy plugins that are installed.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the timings as one JSON object.")
-def warmup(components, plugins: bool, as_json: bool) -> None:
+@click.option(
+    "--quiet", "-q", is_flag=True, help="Print only the total and the cache folder, not each step."
+)
+def warmup(components, plugins: bool, as_json: bool, quiet: bool = False) -> None:
     """Compile (or load) every kernel once, then print where the numba cache lives.
 
     Run once per host before starting many worker processes (Dask), and in container images;
@@ -179,7 +182,7 @@ def warmup(components, plugins: bool, as_json: bool) -> None:
             entry.update(ok=False, error=str(exc))
         entry["seconds"] = round(time.perf_counter() - t0, 3)
         timings.append(entry)
-        if not as_json:
+        if not as_json and (not quiet or not entry["ok"]):  # a failed plugin always shows
             status = "ok" if entry["ok"] else f"FAILED: {entry['error']}"
             click.echo(f"{label:<44s} {entry['seconds']:7.2f} s  {status}")
     total = time.perf_counter() - start

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from bnb_sim.errors import BnbError, RunError
+from bnb_sim.feedback import status
 
 TABLES = ("seats", "games")
 
@@ -99,6 +100,7 @@ def export_csv(run: str | os.PathLike, out: str | os.PathLike, force: bool = Fal
         for table in TABLES:
             final = out / f"{table}.csv"
             partial = out / f".{table}.csv.partial"
+            status(f"writing {final} ({len(parts)} part(s))")
             try:
                 written["rows"][table] = _write_table_csv(run, table, parts, partial)
                 os.replace(partial, final)

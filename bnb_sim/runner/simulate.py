@@ -181,6 +181,16 @@ class RunSummary:
             "win_rates": {label: rate.to_dict() for label, rate in self.win_rates.items()},
         }
 
+    def __repr__(self) -> str:
+        rates = "; ".join(f"{label} {rate}" for label, rate in self.win_rates.items())
+        return (
+            f"<RunSummary {self.path}: {self.games:,} games ({self.status}), "
+            f"{self.games_per_second:,.0f} games/s; win rates {rates}>"
+        )
+
+    def __str__(self) -> str:
+        return self.text()
+
     def text(self) -> str:
         """A few lines for people: games, time, speed, win rates with n and interval, path."""
         resumed = f" ({self.played:,} played now)" if self.played != self.games else ""
