@@ -154,14 +154,14 @@ def test_experiment_tune_items_refuse_bad_readings(extra, needle):
 
 
 # --------------------------------------------------------------------------------------
-# search bots: their budget, c and margin are parameters like a heuristic's weights
+# search bots: their budget, c, margin and widen are parameters like a heuristic's weights
 
 
 def test_search_bot_parameters_are_tunable():
     plan = plan_policy_tune("ismcts:iterations=4,rollout=greedy", against=["random"],
                             players=2, budget=400)  # fmt: skip
     names = {p.name: p for p in plan.space.params}
-    assert set(names) == {"iterations", "c", "margin"}
+    assert set(names) == {"iterations", "c", "margin", "widen"}
     assert (names["iterations"].lo, names["iterations"].hi) == (1, 12)  # an integer range
     assert plan.start["iterations"] == 4 and plan.fixed == {"rollout": "greedy"}
     text = plan.spec_text({"iterations": 7, "c": 1.25})
@@ -170,7 +170,9 @@ def test_search_bot_parameters_are_tunable():
     from bnb_sim.policies.search_spec import search_settings
 
     settings = search_settings(spec.kind, spec.params)
-    assert settings == {"iterations": 7, "c": 1.25, "rollout": "greedy", "margin": 0.02}
+    assert settings == {
+        "iterations": 7, "c": 1.25, "widen": 8.0, "rollout": "greedy", "margin": 0.02
+    }  # fmt: skip
     # a budget range is integer without ':int', and must be at least 1
     mc = plan_policy_tune("mc:rollouts=2", against=["random"], players=2, budget=400,
                           params=["rollouts=1..3"])  # fmt: skip
