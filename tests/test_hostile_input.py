@@ -804,3 +804,22 @@ def test_30_dask_probe_names_what_went_wrong_with_a_non_dask_server():
             _probe(f"tcp://127.0.0.1:{port}")
     finally:
         server.close()
+
+
+def test_8_a_stop_request_between_kernels_stops_the_next_one(probes):
+    """A SIGTERM that lands while no kernel runs (a chunk being set up) must not be lost: the
+    next kernel takes it and the chunk stops at once instead of playing to its end."""
+    from bnb_sim.runner import batch
+
+    config = bnb_sim.GameConfig.create(2, ["p_slow:n=300000000", "random"], seed=1)
+    _ = config.kernel_inputs  # compile the plugin before timing
+    batch.request_stop()  # no kernel runs now
+    t0 = time.perf_counter()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            batch.play_arrays(config, 0, 4, threads=1)
+    finally:
+        batch.clear_stop_request()
+    assert time.perf_counter() - t0 < 20
+    play = bnb_sim.GameConfig.create(2, ["random"], seed=1)
+    batch.play_arrays(play, 0, 2, threads=1)  # taken once: the next kernel plays normally

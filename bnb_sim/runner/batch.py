@@ -29,13 +29,25 @@ class GameFailed(BnbError):
 #: thread's game; a plugin stuck inside one decision is left behind in its daemon thread).
 STOP_GRACE_SECONDS = 10.0
 _ACTIVE_STOPS: list[np.ndarray] = []
+#: A stop request made while no kernel runs (a signal while a chunk's kernel is being set
+#: up) is kept for the next kernel that starts, until the run that asked clears it.
+_STOP_PENDING = [False]
 
 
 def request_stop() -> None:
-    """Ask every batch kernel running in this process to stop before its next decision (for
-    signal handlers: a chunk cut short raises instead of returning rows)."""
-    for stop in list(_ACTIVE_STOPS):
+    """Ask every batch kernel running in this process to stop before its next decision, or,
+    when none runs, the next one to start (for signal handlers: a chunk cut short raises
+    instead of returning rows)."""
+    active = list(_ACTIVE_STOPS)
+    for stop in active:
         stop[0] = 1
+    if not active:
+        _STOP_PENDING[0] = True
+
+
+def clear_stop_request() -> None:
+    """End a stop request (the run that made it has wound down)."""
+    _STOP_PENDING[0] = False
 
 
 def _run_kernel(kernel, args, stop: np.ndarray, threads: int | None) -> None:
@@ -65,6 +77,9 @@ def _run_kernel(kernel, args, stop: np.ndarray, threads: int | None) -> None:
 
     worker = threading.Thread(target=target, name="bnb-kernel", daemon=True)
     _ACTIVE_STOPS.append(stop)
+    if _STOP_PENDING[0]:  # a request that came while no kernel ran: this one takes it
+        _STOP_PENDING[0] = False
+        stop[0] = 1
     try:
         worker.start()
         while worker.is_alive():

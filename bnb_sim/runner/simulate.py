@@ -617,9 +617,12 @@ class _StopFlag:
             )
 
     def __exit__(self, *exc) -> None:
+        from bnb_sim.runner.batch import clear_stop_request
+
         for signum, old in self._old.items():
             signal.signal(signum, old)
         self._old.clear()
+        clear_stop_request()
 
 
 def _new_dirs(path: Path) -> list[Path]:
