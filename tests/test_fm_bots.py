@@ -27,19 +27,14 @@ def paired_score(a: str, b: str, n_setups: int, seed: int) -> tuple[float, int]:
     return points, 2 * n_setups
 
 
-KNOWN_GAP = pytest.mark.xfail(
-    reason="with the expansion the heuristic's lead over greedy shrinks to 51-55% (300 paired "
-    "set-ups, intervals include 50%): its potential weights are tuned for the base game",
-    strict=False,
-)
-
-
 @pytest.mark.parametrize(
-    "stronger, weaker",
-    [pytest.param("heuristic", "greedy", marks=KNOWN_GAP), ("greedy", "random")],
+    ("stronger", "weaker", "n_setups"),
+    # heuristic leads greedy by about 2.5 points of the pair score with the expansion
+    # (52.5% [52.1, 53.0] over 20,000 paired set-ups): 4,000 set-ups tell it from 50%
+    [("heuristic", "greedy", 4000), ("greedy", "random", 300)],
 )
-def test_r_fm_4_stronger_policy_still_wins_more_with_the_expansion(stronger, weaker):
-    points, n = paired_score(stronger, weaker, 300, seed=2020)
+def test_r_fm_4_stronger_policy_still_wins_more_with_the_expansion(stronger, weaker, n_setups):
+    points, n = paired_score(stronger, weaker, n_setups, seed=2020)
     low, high = wilson(points, n)
     print(f"{stronger} vs {weaker} (FM): {points / n:.3f} [{low:.3f}, {high:.3f}] over {n}")
     assert low > 0.5, f"{stronger} scored {points / n:.3f} [{low:.3f}, {high:.3f}]"
