@@ -223,6 +223,28 @@ def test_warmup_reports_the_cache(capsys):
     assert any("batch kernel" in step["step"] for step in report["steps"])
 
 
+def test_bench_measures_the_expansion_beside_the_base_game():
+    """R-FM-*: bnb bench prints the Farmer's Market's games/s next to the base game's, same
+    bots, and their ratio (measured alternately in one run)."""
+    from bnb_sim.cli import bench_cmd
+
+    rows = bench_cmd.expansion_ratios(policies=("random",), seconds=0.05, repeats=1)
+    (row,) = rows
+    assert row["base_games_per_second"] > 0 and row["expansion_games_per_second"] > 0
+    assert row["ratio"] == row["expansion_games_per_second"] / row["base_games_per_second"]
+    text = bench_cmd.text(
+        {
+            "machine": bench_cmd.machine(),
+            "games": [],
+            "expansion": rows,
+            "exact_odds": {"tokens": 21, "per_second": 1000.0, "ms": 1.0},
+            "monte_carlo": {"combats_per_second": 1e6},
+            "cli": {"help_s": 0.1, "odds_warm_s": 0.5, "simulate_warm_s": 1.0},
+        }
+    )
+    assert "with farmers-market" in text and "ratio" in text
+
+
 def test_bench_measures_games_per_second():
     from bnb_sim.cli import bench_cmd
 

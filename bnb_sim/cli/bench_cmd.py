@@ -77,9 +77,10 @@ def games_per_second(
     repeats: int = 3,
     seed: int = 0,
     readings: dict[str, str] | None = None,
+    expansion: str | None = None,
 ) -> dict[str, Any]:
     """Batch-kernel speed: median games/s of ``repeats`` runs of about ``seconds`` each,
-    under the given rule ``readings`` (defaults for the others)."""
+    under the given rule ``readings`` (defaults for the others), with ``expansion`` or not."""
     from bnb_sim._jit import numba
     from bnb_sim.runner.batch import play_arrays
     from bnb_sim.runner.config import GameConfig
@@ -88,7 +89,7 @@ def games_per_second(
     quiet_numba_warnings()
     limit = int(numba.config.NUMBA_NUM_THREADS)
     threads = limit if threads is None else max(1, min(threads, limit))
-    config = GameConfig.create(players, [policy], seed=seed, readings=readings)
+    config = GameConfig.create(players, [policy], seed=seed, readings=readings, expansion=expansion)
     play_arrays(config, 0, 8, threads)  # load the kernel, build the tables
     n = 64
     while True:  # calibrate: grow n until one run takes a tenth of the target
@@ -111,7 +112,36 @@ def games_per_second(
         "games": n,
         "games_per_second": n / _median(times),
         "spread": max(times) / min(times),
+        "expansion": expansion,
     }
+
+
+def expansion_ratios(
+    expansion: str = "farmers-market",
+    policies: tuple[str, ...] = ("random", "heuristic"),
+    *,
+    seconds: float = 0.4,
+    repeats: int = 3,
+    readings: dict[str, str] | None = None,
+) -> list[dict[str, Any]]:
+    """Games/s of the same bots without and with ``expansion`` (4 players, all threads),
+    measured alternately so that other work on the machine slows both alike; the ratio is
+    expansion over base."""
+    rows = []
+    for policy in policies:
+        runs: dict[str, list[float]] = {"base": [], "expansion": []}
+        for _ in range(repeats):
+            for key, exp in (("base", None), ("expansion", expansion)):
+                one = games_per_second(
+                    policy, seconds=seconds, repeats=1, readings=readings, expansion=exp
+                )
+                runs[key].append(one["games_per_second"])
+        base, with_exp = _median(runs["base"]), _median(runs["expansion"])
+        rows.append({
+            "policy": policy, "expansion": expansion, "base_games_per_second": base,
+            "expansion_games_per_second": with_exp, "ratio": with_exp / base,
+        })  # fmt: skip
+    return rows
 
 
 def default_tokens():
@@ -258,6 +288,8 @@ def run(
                 )
             )
     results["games"] = speeds
+    status("games/s with the Farmer's Market expansion, alternating with the base game")
+    results["expansion"] = expansion_ratios(seconds=seconds / 2, repeats=repeats, readings=readings)
     results["readings"] = dict(readings or {})
     results["machine"]["threading_layer"] = _threading_layer()
     status("exact odds/s")
@@ -289,6 +321,12 @@ def text(results: dict[str, Any]) -> str:
         lines.append(
             f"  {g['policy']:<10s} {g['threads']:>2d} thread{'s' if g['threads'] > 1 else ' '}"
             f"  {g['games_per_second']:>12,.0f}"
+        )
+    for r in results.get("expansion", []):
+        lines.append(
+            f"  {r['policy']:<10s} with {r['expansion']}: {r['expansion_games_per_second']:,.0f}"
+            f" against {r['base_games_per_second']:,.0f} games/s without, ratio "
+            f"{r['ratio']:.2f} (all threads, alternating)"
         )
     e, mc = results["exact_odds"], results["monte_carlo"]
     lines.append(
