@@ -10,21 +10,11 @@ import json
 import pandas as pd
 import pytest
 from fake_runs import FakeSpec, write_fake_run
+from test_cli_simulate import run_cli
 
-from bnb_sim.cli import main
 from bnb_sim.runner.storage import load_run
 
 PLAY = ["--seed", "3", "--threads", "1", "-q"]
-
-
-def run_cli(capsys, args) -> tuple[int, str, str]:
-    code = 0
-    try:
-        main([str(a) for a in args])
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(scope="module")

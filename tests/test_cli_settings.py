@@ -8,8 +8,9 @@ import json
 import click
 import pytest
 from fake_runs import FakeSpec, write_fake_run
+from test_cli_simulate import run_cli
 
-from bnb_sim.cli import COMMANDS, cli, main
+from bnb_sim.cli import COMMANDS, cli
 
 
 @pytest.fixture(autouse=True)
@@ -21,16 +22,6 @@ def clean_environment(monkeypatch, tmp_path):
         if name.startswith("BNB_") and name != "BNB_PROGRESS_INTERVAL":
             monkeypatch.delenv(name)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
-
-
-def run_cli(capsys, args) -> tuple[int, str, str]:
-    code = 0
-    try:
-        main([str(a) for a in args])
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(scope="module")
