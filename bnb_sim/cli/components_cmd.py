@@ -161,14 +161,9 @@ def _farmers_market(fm: dict, v) -> list[str]:
     """The expansion's tables (R-FM-*): counts, farmland sides, the 18 item tiles."""
     key = "farmers_market"
     out = ["", "Farmer's Market"]
-    for f in (
-        "vegetable_tokens",
-        "xp_per_farming_space",
-        "market_x",
-        "market_a",
-        "market_b",
-        "lap_counters",
-    ):
+    from bnb_sim.components.expansion import FIELDS
+
+    for f in FIELDS:
         out.append(f"  {f:<22} {v(f'{key}.{f}'):>4}")
     for side in fm["farmland"]:
         sk = f"{key}.farmland.{side}"
