@@ -17,6 +17,9 @@ Design (docs/design.md, "Statistics"):
   dependence that CRN creates between those games is kept inside the resampled unit.
 * **Head-to-head.** Score of the row policy against the column policy over all their
   meetings, with n (meetings) and the same seed-bootstrap interval.
+* **Strength against budget.** When two or more entrants are one search bot differing only
+  in budget (:mod:`bnb_sim.analysis.budget_series`), their Elo and win rate by budget, as a
+  table and a plot on a log axis.
 * **Win rates** per policy (and per seat) with Wilson intervals clustered by seed
   (:func:`~bnb_sim.analysis.stats.rates_by_cluster`), and **XP** means with t intervals
   clustered by seed (:func:`~bnb_sim.analysis.stats.clustered_mean_ci`): all games of a seed
@@ -42,6 +45,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import plots, tables
+from bnb_sim.analysis.budget_series import budget_section, budget_summary
 from bnb_sim.analysis.ratings import bradley_terry, elo_from_theta
 from bnb_sim.analysis.report import ReportBuilder, Section, readings_text
 from bnb_sim.analysis.stats import (
@@ -448,7 +452,8 @@ def _prefix(name: str | None) -> str:
 
 
 def tournament_sections(result: TournamentResult, name: str | None = None) -> list[Section]:
-    """Report sections of a tournament: design, ratings, head-to-head, win rates and XP."""
+    """Report sections of a tournament: design, ratings, strength against budget (only when
+    entrants are one search bot at several budgets), head-to-head, win rates and XP."""
     name = name if name is not None else result.name
     pre = _prefix(name)
     slug = (name or "tournament").lower()
@@ -588,7 +593,11 @@ def tournament_sections(result: TournamentResult, name: str | None = None) -> li
             ),
             "Final XP per player and game (Student t interval clustered by seed).",
         )
-    return [design, ratings, h2h, wins]
+    sections = [design, ratings, h2h, wins]
+    budget = budget_section(result, pre, slug)
+    if budget is not None:  # only when entrants are one search bot at several budgets
+        sections.insert(2, budget)
+    return sections
 
 
 def _records(df: pd.DataFrame) -> list[dict]:
@@ -628,6 +637,7 @@ def tournament_summary(result: TournamentResult) -> dict[str, Any]:
         "xp": _records(result.xp),
         "tie_rate": result.tie_rate,
         "params": result.params,
+        "strength_vs_budget": budget_summary(result),
     }
 
 
