@@ -105,10 +105,90 @@ def test_bad_hotv_items_are_one_line_naming_the_key(tmp_path, item, message):
     assert message in str(info.value) and "\n" not in str(info.value)
 
 
-def test_a_hotv_sweep_item_is_refused_with_the_command_to_use(tmp_path):
-    path = write(tmp_path, '[[sweep]]\ngame = "hotv"\ngames = 5\n', dice=False)
-    with pytest.raises(BnbError, match="bnb sweep --game hotv"):
+SWEEP = textwrap.dedent(
+    """
+    [experiment]
+    seed = 9
+
+    [[sweep]]
+    game = "hotv"
+    name = "start"
+    games = 60
+    players = 2
+    pets = "wolf,cat"
+    difficulty = "easy"
+    set = { "path.start_easy" = [8, 10] }
+    """
+)
+
+
+def test_a_hotv_sweep_item_plays_what_bnb_sweep_game_hotv_plays(tmp_path, capsys):
+    from tests.test_hotv_sim import run_cli
+
+    experiment = load_experiment(write(tmp_path, SWEEP, dice=False))
+    (item,) = experiment.items
+    assert (item.kind, item.game) == ("sweep", "heroes_village")
+    assert experiment_games(experiment) == 3 * 60  # the component file and two variants
+    outcomes = run_experiment(experiment, threads=1)
+    assert list(outcomes[0].result) == [
+        "components", "path.start_easy=8", "path.start_easy=10"
+    ]  # fmt: skip
+    report = build_experiment_report(experiment, outcomes)
+    report.write(tmp_path / "report")
+    summary = json.loads((tmp_path / "report" / "summary.json").read_text())
+    (reported,) = summary["items"]
+    assert reported["kind"] == "sweep" and reported["n_games"] == 180
+    out = tmp_path / "cli"
+    code, stdout, err = run_cli(capsys, [
+        "sweep", "--game", "hotv", "--set", "path.start_easy=8,10", "--games", "60",
+        "--players", "2", "--pets", "wolf,cat", "--difficulty", "easy", "--seed", "9",
+        "-o", out, "--quiet",
+    ])  # fmt: skip
+    assert code == 0, err
+    cli = json.loads((out / "summary.json").read_text())["variants"]
+    assert reported["variants"] == cli  # the same games, the same numbers
+    text = (tmp_path / "report" / "report.md").read_text()
+    assert "start: Heroes of the Village component sweep" in text
+    assert "path.start_easy=10" in text and "(reference)" in text
+    assert any("start: the team wins most often" in f["text"] for f in summary["key_findings"])
+
+
+def test_a_big_hotv_sweep_item_needs_yes(tmp_path):
+    text = SWEEP.replace("games = 60", "games = 10000000").replace("[8, 10]", "[2, 4, 6, 8, 10]")
+    experiment = load_experiment(write(tmp_path, text, dice=False))
+    assert experiment_games(experiment) == 6 * 10_000_000
+    text = text.replace("[2, 4, 6, 8, 10]", "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]")
+    experiment = load_experiment(write(tmp_path, text, dice=False))
+    assert experiment_games(experiment) == 11 * 10_000_000
+    with pytest.raises(BnbError, match="--yes"):
+        run_experiment(experiment, threads=1)
+
+
+@pytest.mark.parametrize(
+    ("item", "message"),
+    [
+        ("games = 5", "sweep[1].set: is required"),
+        ('set = { "path.start_normal" = [7] }', "sweep[1].games: is required"),
+        ('games = 5\nhearts = 2\nset = { "path.start_normal" = 7 }',
+         "unknown key 'sweep[1].hearts'"),
+        ('games = 5\nset = { "path.nowhere" = [1, 2] }', "sweep[1].set: path.nowhere"),
+        ('games = 5\nset = { "path.start_normal" = [7, 7] }', "listed twice"),
+        ('games = 5\nset = { "path.start_normal" = [] }', "at least one value"),
+        ('games = 5\nmode = "zip"\nset = { "path.start_normal" = [7, 8], "path.start_easy" = [1] }',
+         "same number of values"),
+        ('games = 5\nmode = "diagonal"\nset = { "path.start_normal" = 7 }', "mode: must be"),
+        ('games = 5\npets = "all"\nset = { "path.start_normal" = 7 }', "sweep[1].pets: a sweep"),
+        ('games = 5\npolicies = ["heuristic"]\nset = { "path.start_normal" = 7 }',
+         "sweep[1].policies: unknown policy"),
+        ('games = 5\nbuildings = "99"\nset = { "path.start_normal" = 7 }', "sweep[1].buildings"),
+    ],
+)  # fmt: skip
+def test_bad_hotv_sweep_items_are_one_line_naming_the_key(tmp_path, item, message):
+    path = write(tmp_path, f'[[sweep]]\ngame = "hotv"\n{item}\n', dice=False)
+    with pytest.raises(BnbError) as info:
         load_experiment(path)
+    assert message in str(info.value) and "\n" not in str(info.value)
+    assert str(info.value).startswith(path.name) or str(path) in str(info.value)
 
 
 def test_tournament_game_hotv_ranks_team_policies_on_the_same_games(tmp_path, capsys):

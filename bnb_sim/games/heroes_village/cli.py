@@ -535,35 +535,15 @@ def _set_path(data: dict, path: str, value) -> None:
         raise SpecError(f"--set {path}: no such component value")
 
 
-def sweep(
-    *, sets, zip_mode=False, games=2000, players=4, policies="team", components=None, seed=0,
-    threads=None, quiet=False, out=None, pets=None, difficulty=None, buildings=None,
-    yes=False, defaults=frozenset(), **_ignored,
-) -> None:  # fmt: skip
-    """``bnb sweep --game hotv --set PATH=V1,V2``: the same game indices under each
-    component variant; win rates and paired differences against the component file."""
+def sweep_variants(base, parsed, zip_mode=False, origin="--set"):
+    """``[(label, components)]``: the component file first (label ``"components"``), then
+    every combination (or, with ``zip_mode``, every position) of ``parsed``'s values, a list
+    of ``(path, [values])``."""
     import copy
     import itertools
 
-    import numpy as np
-    import pandas as pd
-
-    from bnb_sim.analysis.report import ReportBuilder, Section
-    from bnb_sim.analysis.stats import Rate, paired_difference
-    from bnb_sim.analysis.sweep import parse_set_option
-    from bnb_sim.analysis.tables import fmt_rate, fmt_signed_pp
     from bnb_sim.games.heroes_village.components import components_from_dict
-    from bnb_sim.games.heroes_village.runner import make_config, play_block
 
-    if pets == "all":
-        raise SpecError("sweep --game hotv: give one pet team")
-    base = _components(components)
-    if "policies" in defaults:
-        policies = "team"
-    if isinstance(policies, str):
-        policies = policies.split(",")
-    specs = [p.strip() for p in policies if p.strip()]
-    parsed = [parse_set_option(x) for x in sets]
     combos = (list(zip(*[v for _, v in parsed], strict=False)) if zip_mode
               else list(itertools.product(*[v for _, v in parsed])))  # fmt: skip
     raw = {k: v for k, v in base.data.items() if not k.startswith("_")}
@@ -573,26 +553,75 @@ def sweep(
         for (path, _), value in zip(parsed, combo, strict=True):
             _set_path(data, path, value)
         label = ", ".join(f"{path}={value}" for (path, _), value in zip(parsed, combo, strict=True))
-        variants.append((label, components_from_dict(data, f"--set {label}")))
-    from bnb_sim.runner.budget import confirm_games
+        variants.append((label, components_from_dict(data, f"{origin} {label}")))
+    return variants
 
-    confirm_games(len(variants) * games, "sweep --game hotv", yes=yes)
+
+def play_sweep(variants, *, games, players, specs, pets=None, difficulty="normal",
+               buildings=None, seed=0, threads=None, say=None) -> dict:  # fmt: skip
+    """``{label: won (bool array)}``: the same game indices ``0..games-1`` under each
+    variant (paired); ``say(label, rate)`` after each."""
+    from bnb_sim.analysis.stats import Rate
+    from bnb_sim.games.heroes_village.runner import make_config, play_block
+
     won = {}
     for label, comps in variants:
         cfg = make_config(comps, players, specs, pets, difficulty or "normal", buildings, seed)
         won[label] = play_block(cfg, 0, games, threads)[1]["won"].to_numpy()
-        if not quiet:
-            click.echo(f"  {label}: {Rate.from_bools(won[label])}", err=True)
+        if say is not None:
+            say(label, Rate.from_bools(won[label]))
+    return won
+
+
+def sweep_table(won: dict):
+    """The sweep's table: each variant's win rate and its paired difference against the
+    component file (the first variant)."""
+    import pandas as pd
+
+    from bnb_sim.analysis.stats import Rate, paired_difference
+    from bnb_sim.analysis.tables import fmt_rate, fmt_signed_pp
+
     rows = []
     reference = won["components"]
-    for label, _ in variants:
-        r = Rate.from_bools(won[label])
-        d = paired_difference(won[label].astype(float), reference.astype(float))
+    for label, values in won.items():
+        r = Rate.from_bools(values)
+        d = paired_difference(values.astype(float), reference.astype(float))
         rows.append({"variant": label, "games": f"{r.n:,}",
                      "win rate [95% CI]": fmt_rate(r.rate, r.lo, r.hi),
                      "vs components, paired [95% CI]": "(reference)" if label == "components"
                      else fmt_signed_pp(d["mean_diff"], d["lo"], d["hi"])})  # fmt: skip
-    table = pd.DataFrame(rows)
+    return pd.DataFrame(rows)
+
+
+def sweep(
+    *, sets, zip_mode=False, games=2000, players=4, policies="team", components=None, seed=0,
+    threads=None, quiet=False, out=None, pets=None, difficulty=None, buildings=None,
+    yes=False, defaults=frozenset(), **_ignored,
+) -> None:  # fmt: skip
+    """``bnb sweep --game hotv --set PATH=V1,V2``: the same game indices under each
+    component variant; win rates and paired differences against the component file."""
+    from bnb_sim.analysis.report import ReportBuilder, Section
+    from bnb_sim.analysis.stats import Rate
+    from bnb_sim.analysis.sweep import parse_set_option
+
+    if pets == "all":
+        raise SpecError("sweep --game hotv: give one pet team")
+    base = _components(components)
+    if "policies" in defaults:
+        policies = "team"
+    if isinstance(policies, str):
+        policies = policies.split(",")
+    specs = [p.strip() for p in policies if p.strip()]
+    variants = sweep_variants(base, [parse_set_option(x) for x in sets], zip_mode)
+    from bnb_sim.runner.budget import confirm_games
+
+    confirm_games(len(variants) * games, "sweep --game hotv", yes=yes)
+    won = play_sweep(
+        variants, games=games, players=players, specs=specs, pets=pets,
+        difficulty=difficulty, buildings=buildings, seed=seed, threads=threads,
+        say=None if quiet else lambda label, rate: click.echo(f"  {label}: {rate}", err=True),
+    )  # fmt: skip
+    table = sweep_table(won)
     click.echo(table.to_string(index=False))
     if out is not None:
         section = Section("Component sweep")
@@ -602,13 +631,12 @@ def sweep(
         )
         section.table(table)
         section.summary["variants"] = {
-            label: Rate.from_bools(won[label]).to_dict() for label, _ in variants
+            label: Rate.from_bools(values).to_dict() for label, values in won.items()
         }
         builder = ReportBuilder("Heroes of the Village: component sweep")
         builder.add(section)
         written = builder.write(out)
         click.echo(f"report: {written['html']}")
-    _ = np
 
 
 # ----------------------------------------------------------------------------- warmup

@@ -1,7 +1,7 @@
 """Heroes of the Village items of experiment files (``bnb run FILE.toml``).
 
-An item with ``game = "hotv"`` (or ``"heroes-of-the-village"``) in a ``[[simulation]]`` or
-``[[compare]]`` table is this game's::
+An item with ``game = "hotv"`` (or ``"heroes-of-the-village"``) in a ``[[simulation]]``,
+``[[compare]]`` or ``[[sweep]]`` table is this game's::
 
     [[simulation]]
     game = "hotv"
@@ -23,6 +23,14 @@ An item with ``game = "hotv"`` (or ``"heroes-of-the-village"``) in a ``[[simulat
     pets = "wolf,cat,fox"
     precision = 0.01              # and/or max_games
 
+    [[sweep]]
+    game = "hotv"
+    games = 2000                  # per variant, the same game indices (paired)
+    players = 3
+    policies = ["team"]
+    set = { "path.start_normal" = [6, 8, 10] }   # several paths: every combination
+    mode = "grid"                 # or "zip": the values position by position
+
 The shared experiment code (:mod:`bnb_sim.analysis.experiment`) hands such a table to
 :func:`parse_item` (the game's ``experiment_item`` entry point) and then asks the item for
 its games, its text and its report sections; nothing there names this game.
@@ -38,12 +46,13 @@ from typing import Any
 from bnb_sim.errors import BnbError
 
 GAME = "heroes_village"
-KINDS = ("simulation", "compare")
+KINDS = ("simulation", "compare", "sweep")
 _COMMON = ("game", "name", "seed", "components", "set", "players", "pets", "difficulty",
            "buildings")  # fmt: skip
 ALLOWED = {
     "simulation": (*_COMMON, "games", "policies", "run_dir"),
     "compare": (*_COMMON, "a", "b", "precision", "max_games"),
+    "sweep": (*_COMMON, "games", "policies", "mode"),
 }
 MAX_GAMES = 10_000_000
 
@@ -69,6 +78,9 @@ class HotvItem:
     b: str = ""
     precision: float | None = None
     max_games: int = 200_000
+    sets: list = field(default_factory=list)  # a sweep's [(path, [values])]
+    mode: str = "grid"
+    variants: list = field(default_factory=list)  # a sweep's [(label, components)]
     readings: dict = field(default_factory=dict)
     game: str = GAME
 
@@ -82,12 +94,16 @@ class HotvItem:
         """Games it plays at most (every pet team, both sides of a comparison)."""
         if self.kind == "compare":
             return 2 * self.max_games
+        if self.kind == "sweep":
+            return self.games * len(self.variants)  # the component file is one of them
         return self.games * self.teams()
 
     def games_text(self) -> str:
         if self.kind == "compare":
             rule = f"precision ±{100 * self.precision:g} pp, " if self.precision else ""
             return f"{rule}at most {self.max_games:,} paired games"
+        if self.kind == "sweep":
+            return f"{self.games:,} games x {len(self.variants)} variants"
         teams = self.teams()
         return f"{self.games:,} games" + (f" x {teams} pet teams" if teams > 1 else "")
 
@@ -107,6 +123,8 @@ class HotvItem:
     def played(self, result) -> int:
         if self.kind == "compare":
             return 2 * int(result["games"])
+        if self.kind == "sweep":
+            return sum(len(won) for won in result.values())
         return len(result[1])
 
     # -- playing ---------------------------------------------------------------------------
@@ -122,7 +140,22 @@ class HotvItem:
                 difficulty=self.difficulty, buildings=self.buildings, seed=self.seed,
                 precision=self.precision, max_games=self.max_games, threads=threads,
             )  # fmt: skip
+        if self.kind == "sweep":
+            return self._sweep(threads, progress)
         return self._simulate(threads, progress)
+
+    def _sweep(self, threads, progress):
+        """``{variant label: won}``, played as ``bnb sweep --game hotv`` plays them."""
+        from bnb_sim.games.heroes_village.cli import play_sweep
+
+        if progress is not None:
+            progress(f"  {self.games_text()}: {self.what()}")
+        say = None if progress is None else lambda label, rate: progress(f"  {label}: {rate}")
+        return play_sweep(
+            self.variants, games=self.games, players=self.players, specs=self.policies,
+            pets=self.pets, difficulty=self.difficulty, buildings=self.buildings,
+            seed=self.seed, threads=threads, say=say,
+        )  # fmt: skip
 
     def _simulate(self, threads, progress):
         import tempfile
@@ -150,6 +183,8 @@ class HotvItem:
         """``(sections, summary, findings)`` of the played item."""
         if self.kind == "compare":
             return self._compare_report(result)
+        if self.kind == "sweep":
+            return self._sweep_report(result)
         from bnb_sim.games.heroes_village import report as R
 
         seats, games, meta = result
@@ -212,6 +247,31 @@ class HotvItem:
         )
         return [sec], summary, [finding]
 
+    def _sweep_report(self, won):
+        from bnb_sim.analysis.report import Finding, Section
+        from bnb_sim.analysis.stats import Rate
+        from bnb_sim.games.heroes_village.cli import sweep_table
+
+        table = sweep_table(won)
+        sec = Section(f"{self.name}: Heroes of the Village component sweep")
+        sec.text(
+            f"{self.what()}; {self.difficulty}. {self.games:,} games per variant on the same "
+            "game indices (paired); each variant's difference against the component file "
+            "has a paired t interval."
+        )
+        sec.table(table)
+        variants = {label: Rate.from_bools(values).to_dict() for label, values in won.items()}
+        summary = {"kind": "sweep", "game": GAME, "n_games": self.played(won),
+                   "variants": variants}  # fmt: skip
+        best = max(variants, key=lambda label: variants[label]["rate"])
+        shown = table.set_index("variant").loc[best, "win rate [95% CI]"]
+        finding = Finding(
+            f"{self.name}: the team wins most often with {best} ({shown}, n = "
+            f"{self.games:,} Heroes of the Village games per variant).",
+            {"kind": "sweep", "game": GAME, "best": best, **variants[best]},
+        )
+        return [sec], summary, [finding]
+
 
 def _name_sections(sections, name: str, summary: dict) -> None:
     from bnb_sim.analysis import report as R
@@ -236,8 +296,8 @@ def parse_item(kind: str, table: dict, *, source: str, where: str, seed: int,
 
     if kind not in KINDS:
         raise BnbError(
-            f"{source}: {where}: Heroes of the Village items are [[simulation]] and "
-            f"[[compare]] (for a component sweep, use bnb sweep --game hotv)"
+            f"{source}: {where}: Heroes of the Village items are [[simulation]], "
+            "[[compare]] and [[sweep]]"
         )
     r = _Reader(source, where, table, ALLOWED[kind])
     name = r.str("name", where.replace("[", " ").rstrip("]"))  # "simulation 1", as the others
@@ -247,7 +307,7 @@ def parse_item(kind: str, table: dict, *, source: str, where: str, seed: int,
     players = r.int("players", 3, low=2, high=4)
     difficulty = r.str("difficulty", "normal", ("normal", "easy"))
     files = [str(_resolve(base_dir, f)) for f in component_files + r.str_list("components", [])]
-    overrides = r.mapping("set")
+    overrides = r.mapping("set") if kind != "sweep" else {}  # a sweep's set is its values
     comps = _components(r, files, overrides)
     common = dict(
         kind=kind, name=name, seed=r.int("seed", seed, low=0, high=2**63 - 1),
@@ -261,6 +321,8 @@ def parse_item(kind: str, table: dict, *, source: str, where: str, seed: int,
             policies=r.str_list("policies", ["team"]),
             run_dir=_run_dir(r, base_dir),
         )
+    elif kind == "sweep":
+        item = _sweep_item(r, common)
     else:
         item = HotvItem(
             **common,
@@ -273,6 +335,41 @@ def parse_item(kind: str, table: dict, *, source: str, where: str, seed: int,
             r.fail("precision", f"must be between 0 and 1, got {item.precision:g}")
     _check(r, item)
     return item
+
+
+def _sweep_item(r, common: dict) -> HotvItem:
+    """A ``[[sweep]]``: ``set`` maps component paths to their values (a value or a list)."""
+    from bnb_sim.analysis.experiment import _REQUIRED
+    from bnb_sim.games.heroes_village.cli import sweep_variants
+
+    raw = r.mapping("set")
+    if not raw:
+        r.fail("set", 'is required, e.g. set = { "path.start_normal" = [6, 8, 10] }')
+    sets = [(p, list(v) if isinstance(v, list) else [v]) for p, v in raw.items()]
+    for path, values in sets:
+        if not values:
+            r.fail("set", f"{path}: give at least one value")
+        if len({repr(v) for v in values}) != len(values):
+            r.fail("set", f"{path}: a value is listed twice")
+    mode = r.str("mode", "grid", ("grid", "zip"))
+    if mode == "zip" and len({len(v) for _, v in sets}) > 1:
+        r.fail("set", "mode = 'zip' needs the same number of values for every path")
+    if common["pets"] == "all":
+        r.fail("pets", "a sweep plays one pet team (a simulation with pets = 'all' ranks them)")
+    try:
+        variants = sweep_variants(common["components"], sets, mode == "zip",
+                                  origin=f"{r.source}: {r.where}.set")  # fmt: skip
+    except BnbError as exc:
+        msg = str(exc).replace("--set ", "", 1)
+        raise BnbError(msg if r.source in msg else f"{r.source}: {r.where}.set: {msg}") from None
+    return HotvItem(
+        **common,
+        games=r.int("games", _REQUIRED, low=2, high=MAX_GAMES),
+        policies=r.str_list("policies", ["team"]),
+        sets=sets,
+        mode=mode,
+        variants=variants,
+    )
 
 
 def _resolve(base_dir: Path, path: str) -> Path:
@@ -304,7 +401,7 @@ def _check(r, item: HotvItem) -> None:
 
     where = "policies"
     try:
-        specs = item.policies if item.kind == "simulation" else [item.a]
+        specs = item.policies if item.kind != "compare" else [item.a]
         if item.kind == "compare":
             where = "a"
             make_config(item.components, item.players, [item.a], item.pets, item.difficulty,
