@@ -670,7 +670,7 @@ def load_experiment(path: str | os.PathLike) -> Experiment:
 
 
 def _games_text(spec) -> str:
-    if hasattr(spec, "games_text"):  # an item of another game describes itself
+    if callable(getattr(spec, "games_text", None)):  # an item of another game describes itself
         return spec.games_text()
     if spec.kind == "tune":
         from bnb_sim.tune.experiment_item import games_text
@@ -691,7 +691,7 @@ def _games_text(spec) -> str:
 
 
 def _what(spec) -> str:
-    if hasattr(spec, "what"):
+    if callable(getattr(spec, "what", None)):
         return spec.what()
     if spec.kind == "tune":
         from bnb_sim.tune.experiment_item import what_text
@@ -708,7 +708,7 @@ def _what(spec) -> str:
 
 def _played(outcome: ItemOutcome) -> int:
     spec, result = outcome.spec, outcome.result
-    if hasattr(spec, "played"):
+    if callable(getattr(spec, "played", None)):
         return spec.played(result)
     if spec.kind == "tune":
         return int(result["games"])
@@ -726,7 +726,7 @@ def _spec_readings(spec) -> str:
     from bnb_sim import readings as R
     from bnb_sim.runner.experiments import design_readings
 
-    if hasattr(spec, "readings_text"):
+    if callable(getattr(spec, "readings_text", None)):
         return spec.readings_text()
     if spec.kind == "simulation":
         values = R.resolve(spec.readings).to_dict()
@@ -900,7 +900,7 @@ def build_experiment_report(
     for outcome in outcomes:
         spec, result = outcome.spec, outcome.result
         prefix = f"{spec.name}: "
-        if hasattr(spec, "report"):  # an item of another game reports itself
+        if callable(getattr(spec, "report", None)):  # an item of another game reports itself
             sections, summary, findings = spec.report(result)
             builder.findings += findings
         elif spec.kind == "simulation":

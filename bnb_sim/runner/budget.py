@@ -42,7 +42,7 @@ def tournament_games(n_policies: int, players: int, games: int) -> int:
 
 def item_games(spec) -> int:
     """Games an experiment item will play at most (a *Spec of ``analysis.experiment``)."""
-    if hasattr(spec, "budget"):  # an item of another game counts its own
+    if callable(getattr(spec, "budget", None)):  # an item of another game counts its own
         return int(spec.budget())
     if spec.kind == "tournament":
         return tournament_games(len(spec.policies), spec.players, spec.games)

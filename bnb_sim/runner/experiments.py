@@ -635,7 +635,7 @@ def run_sweep(
 def run_item(spec, *, threads: int | None = None, progress: Progress = None, yes: bool = False):
     """Play one item of an experiment (a *Spec of :mod:`bnb_sim.analysis.experiment`); the
     caller has counted its games (:func:`run_experiment`)."""
-    if hasattr(spec, "run"):  # an item of another game plays itself
+    if callable(getattr(spec, "run", None)):  # an item of another game plays itself
         return spec.run(threads=threads, progress=progress, yes=yes)
     common = dict(seed=spec.seed, components=spec.components, readings=spec.readings)
     if spec.kind != "simulation":
