@@ -20,19 +20,20 @@ import tempfile
 import warnings
 
 _PACKAGE = pathlib.Path(__file__).resolve().parent
-# Folders whose modules contain @njit code; a change in any of them invalidates the cache.
-_KERNEL_FOLDERS = ("engine", "policies")
-# In the game packages (bnb_sim/games/<game>/), the modules with kernels and the modules
-# whose constants kernels read carry this marker; their reports and CLI code do not, so
-# editing those does not recompile anything.
+# Folders whose modules all feed kernels (@njit code and the constants it reads); a change in
+# any of them invalidates the cache.
+_KERNEL_FOLDERS = ("games/builders_biomes/engine", "games/builders_biomes/policies")
+# Elsewhere (the shared modules such as rng.py and plugins.py, the game packages under
+# bnb_sim/games/), the modules with kernels and the modules whose constants kernels read carry
+# this marker; reports and CLI code do not, so editing those does not recompile anything.
 KERNEL_MARKER = b"bnb_sim._jit"
 CONSTANTS_MARKER = b"# numba-constants"
 
 
-def _game_kernel_files() -> list[pathlib.Path]:
+def _marked_kernel_files() -> list[pathlib.Path]:
     return [
         path
-        for path in sorted((_PACKAGE / "games").rglob("*.py"))
+        for path in sorted(_PACKAGE.rglob("*.py"))
         if KERNEL_MARKER in (text := path.read_bytes()) or CONSTANTS_MARKER in text
     ]
 
@@ -40,11 +41,11 @@ def _game_kernel_files() -> list[pathlib.Path]:
 def kernel_fingerprint() -> str:
     """Short hash of the source of every module that holds jitted code."""
     digest = hashlib.sha256()
-    files = [pathlib.Path(__file__).resolve()]
+    files = {pathlib.Path(__file__).resolve()}
     for folder in _KERNEL_FOLDERS:
-        files.extend(sorted((_PACKAGE / folder).rglob("*.py")))
-    files.extend(_game_kernel_files())
-    for path in files:
+        files.update((_PACKAGE / folder).rglob("*.py"))
+    files.update(_marked_kernel_files())
+    for path in sorted(files):
         digest.update(path.relative_to(_PACKAGE).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

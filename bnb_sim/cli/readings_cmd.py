@@ -1,6 +1,6 @@
 """``bnb readings``: every rule reading, its values, its default and the rule it interprets.
 
-Pure Python (no numba): the table lives in :mod:`bnb_sim.readings`.
+Pure Python (no numba): the table lives in :mod:`bnb_sim.games.builders_biomes.readings`.
 """
 
 from __future__ import annotations
