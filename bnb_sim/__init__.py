@@ -1,4 +1,5 @@
-"""bnb-sim: a Monte Carlo strategy analyzer for Minecraft: Builders & Biomes.
+"""bnb-sim: a Monte Carlo strategy analyzer for the Minecraft board games Builders & Biomes (with
+its Farmer's Market expansion) and Heroes of the Village.
 
 The public API is imported lazily (PEP 562) so that ``import bnb_sim`` is cheap and does not
 import numba until a kernel is used.
