@@ -37,7 +37,7 @@ from default_tokens import (  # noqa: E402
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bnb_sim import odds as odds_api
+from bnb_sim.games.builders_biomes import odds as odds_api
 from bnb_sim.errors import BnbError, SpecError
 from bnb_sim.games.builders_biomes.engine.odds import exact_odds, pile_index, pile_table
 

@@ -10,7 +10,7 @@ import engine_helpers as H
 import numpy as np
 import pytest
 
-from bnb_sim import readings as R
+from bnb_sim.games.builders_biomes import readings as R
 from bnb_sim.cli import main
 from bnb_sim.errors import BnbError, RunError
 from bnb_sim.games.builders_biomes.engine import layout as L
