@@ -37,8 +37,8 @@ from default_tokens import (  # noqa: E402
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bnb_sim import odds as odds_api
 from bnb_sim.errors import BnbError, SpecError
+from bnb_sim.games.builders_biomes import odds as odds_api
 from bnb_sim.games.builders_biomes.engine.odds import exact_odds, pile_index, pile_table
 
 MOBS = {"spider": 1, "zombie": 2, "skeleton": 3, "creeper": 4, "witch": 5, "enderman": 6}

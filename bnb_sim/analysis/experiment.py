@@ -349,7 +349,7 @@ def _policies(source: str, where: str, specs: list[str], players: int | None) ->
 
 def _reading_table(reader: _Reader) -> dict[str, str]:
     """``readings = { hunger = "one-by-one", ... }`` of a table, validated."""
-    from bnb_sim import readings as R
+    from bnb_sim.games.builders_biomes import readings as R
 
     table = reader.table.get("readings", {})
     if not isinstance(table, Mapping):
@@ -366,7 +366,7 @@ def _reading_table(reader: _Reader) -> dict[str, str]:
 def _item_readings(r: _Reader, kind: str, head: dict, head_variant: str | None, players):
     """``(explicit readings, resolved readings)`` of an item: the [experiment] readings, the
     item's own, and the ``variant``/``seating`` keys (aliases; a contradiction is an error)."""
-    from bnb_sim import readings as R
+    from bnb_sim.games.builders_biomes import readings as R
     from bnb_sim.runner.experiments import design_readings
 
     own = _reading_table(r)
@@ -419,7 +419,7 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
     default_variant = head.str("variant", None)
     head_readings = _reading_table(head)
     if default_variant is not None:
-        from bnb_sim import readings as R
+        from bnb_sim.games.builders_biomes import readings as R
 
         try:
             R.resolve(head_readings, aliases={"variant": default_variant})
@@ -725,7 +725,7 @@ def _played(outcome: ItemOutcome) -> int:
 
 def _spec_readings(spec) -> str:
     """Every reading an item plays under (the design's seating for non-simulations)."""
-    from bnb_sim import readings as R
+    from bnb_sim.games.builders_biomes import readings as R
     from bnb_sim.runner.experiments import design_readings
 
     if callable(getattr(spec, "readings_text", None)):

@@ -179,7 +179,7 @@ def odds(
     if seed < 0:
         raise click.BadParameter(f"must be >= 0, got {seed}", param_hint="'--seed'")
 
-    from bnb_sim import odds as odds_api
+    from bnb_sim.games.builders_biomes import odds as odds_api
 
     comps = odds_api.get_components(components)
     n_sim = simulate or 0

@@ -259,7 +259,7 @@ def cli_readings(reading: tuple[str, ...], **aliases) -> dict[str, str]:
     """The readings a command was given: ``--reading`` assignments plus the alias flags
     (``aliases``: flag label such as ``--variant`` -> value or None). A flag that
     contradicts a ``--reading`` of the same name is a one-line error."""
-    from bnb_sim import readings as R
+    from bnb_sim.games.builders_biomes import readings as R
 
     given = R.parse_assignments(reading)
     R.resolve(given, aliases=aliases)  # raises on a contradiction

@@ -19,7 +19,7 @@ def readings(name: str | None, as_json: bool) -> None:
     rules another way, the run chooses. Set one with --reading NAME=VALUE on play, simulate,
     tournament, compare, sweep, bench and tune, readings={...} in the Python API, or a [readings]
     table in an experiment file."""
-    from bnb_sim import readings as R
+    from bnb_sim.games.builders_biomes import readings as R
 
     chosen = [R.check_name(name)] if name else list(R.READINGS.values())
     if as_json:

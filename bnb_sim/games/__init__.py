@@ -118,7 +118,7 @@ register(
         title="Minecraft: Builders & Biomes",
         aliases=("builders-and-biomes", "bnb"),
         entries={
-            "load_components": "bnb_sim.components:load_components",
+            "load_components": "bnb_sim.games.builders_biomes.components:load_components",
             "write_report": "bnb_sim.analysis.report:write_report",
             "columns": "bnb_sim.games.builders_biomes:columns",
         },

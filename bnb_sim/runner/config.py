@@ -13,8 +13,8 @@ from functools import cached_property
 
 import numpy as np
 
-from bnb_sim import readings as R
 from bnb_sim.errors import ArgumentTypeError, BnbError
+from bnb_sim.games.builders_biomes import readings as R
 from bnb_sim.games.builders_biomes.components import Components, load_components
 from bnb_sim.games.builders_biomes.policies.registry import PolicySpec, parse_policies
 

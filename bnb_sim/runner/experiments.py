@@ -59,7 +59,7 @@ def design_readings(readings, variant, *, seating: str | None = None, what: str 
     sweeps), as a dict. ``readings``: a mapping of the readings the user gave. A seating
     reading that differs from the design's, or one ``variant`` per player (the designs move
     the players between seats), is an error."""
-    from bnb_sim import readings as R
+    from bnb_sim.games.builders_biomes import readings as R
 
     resolved = R.resolve(readings, aliases={"variant": variant}).to_dict()
     if seating is not None:
