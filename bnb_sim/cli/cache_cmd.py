@@ -57,7 +57,8 @@ def cache(ctx: click.Context, as_json: bool) -> None:
     "--all", "everything", is_flag=True, help="Also remove this installation's own kernels."
 )
 @click.option("--yes", is_flag=True, help="Do not ask (needed with --all when not interactive).")
-def clear(everything: bool, yes: bool) -> None:
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing.")
+def clear(everything: bool, yes: bool, quiet: bool) -> None:
     """Remove the kernel caches this installation does not use (old versions, other clones:
     a clone whose cache is removed compiles again on its next run)."""
     from bnb_sim.cache_paths import remove_folder
@@ -74,4 +75,5 @@ def clear(everything: bool, yes: bool) -> None:
     for row in doomed:
         remove_folder(Path(row["path"]))
         freed += row["bytes"]
-    click.echo(f"removed {len(doomed)} folder(s), {_size(freed)}")
+    if not quiet:
+        click.echo(f"removed {len(doomed)} folder(s), {_size(freed)}")
