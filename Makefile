@@ -19,8 +19,11 @@ demo: install
 	$(BIN)/bnb run --builtin demo --out reports/demo --force
 
 ## Lint and the whole test suite (what CI runs).
+# The kernels are compiled once by one process (numba's cache is not safe against two
+# processes compiling the same kernel at once), then the tests run on every core (at most 4).
 test: install lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/bnb warmup --quiet --no-plugins
+	$(BIN)/python -m pytest -q -n auto --maxprocesses 4 --dist loadfile
 
 lint: install
 	$(BIN)/ruff check bnb_sim tests scripts examples

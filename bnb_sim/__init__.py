@@ -1,4 +1,5 @@
-"""bnb-sim: a Monte Carlo strategy analyzer for Minecraft: Builders & Biomes.
+"""bnb-sim: a Monte Carlo strategy analyzer for the Minecraft board games Builders & Biomes (with
+its Farmer's Market expansion) and Heroes of the Village.
 
 The public API is imported lazily (PEP 562) so that ``import bnb_sim`` is cheap and does not
 import numba until a kernel is used.
@@ -16,19 +17,19 @@ _EXPORTS = {
     "collectable": "bnb_sim.api",
     "largest_group": "bnb_sim.api",
     "count_matching": "bnb_sim.api",
-    "combat_odds": "bnb_sim.odds",
-    "simulate_combat": "bnb_sim.odds",
-    "CombatOdds": "bnb_sim.odds",
-    "load_components": "bnb_sim.components",
-    "Components": "bnb_sim.components",
-    "new_game": "bnb_sim.game",
-    "Game": "bnb_sim.game",
+    "combat_odds": "bnb_sim.games.builders_biomes.odds",
+    "simulate_combat": "bnb_sim.games.builders_biomes.odds",
+    "CombatOdds": "bnb_sim.games.builders_biomes.odds",
+    "load_components": "bnb_sim.games.builders_biomes.components",
+    "Components": "bnb_sim.games.builders_biomes.components",
+    "new_game": "bnb_sim.games.builders_biomes.game",
+    "Game": "bnb_sim.games.builders_biomes.game",
     "GameConfig": "bnb_sim.runner.config",
     "simulate": "bnb_sim.runner.simulate",
     "load_run": "bnb_sim.runner.storage",
     "write_report": "bnb_sim.analysis.report",
-    "READINGS": "bnb_sim.readings",
-    "Readings": "bnb_sim.readings",
+    "READINGS": "bnb_sim.games.builders_biomes.readings",
+    "Readings": "bnb_sim.games.builders_biomes.readings",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

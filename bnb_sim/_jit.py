@@ -13,85 +13,16 @@ inside the commands that need kernels, so ``bnb --help`` and ``bnb report`` stay
 
 from __future__ import annotations
 
-import hashlib
-import os
-import pathlib
-import tempfile
 import warnings
 
-_PACKAGE = pathlib.Path(__file__).resolve().parent
-# Folders whose modules contain @njit code; a change in any of them invalidates the cache.
-_KERNEL_FOLDERS = ("engine", "policies")
-# In the game packages (bnb_sim/games/<game>/), the modules with kernels and the modules
-# whose constants kernels read carry this marker; their reports and CLI code do not, so
-# editing those does not recompile anything.
-KERNEL_MARKER = b"bnb_sim._jit"
-CONSTANTS_MARKER = b"# numba-constants"
-
-
-def _game_kernel_files() -> list[pathlib.Path]:
-    return [
-        path
-        for path in sorted((_PACKAGE / "games").rglob("*.py"))
-        if KERNEL_MARKER in (text := path.read_bytes()) or CONSTANTS_MARKER in text
-    ]
-
-
-def kernel_fingerprint() -> str:
-    """Short hash of the source of every module that holds jitted code."""
-    digest = hashlib.sha256()
-    files = [pathlib.Path(__file__).resolve()]
-    for folder in _KERNEL_FOLDERS:
-        files.extend(sorted((_PACKAGE / folder).rglob("*.py")))
-    files.extend(_game_kernel_files())
-    for path in files:
-        digest.update(path.relative_to(_PACKAGE).as_posix().encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def _writable(folder: pathlib.Path) -> bool:
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        probe = folder / ".write-probe"
-        probe.write_text("ok")
-        probe.unlink()
-        return True
-    except OSError:
-        return False
-
-
-def cache_root() -> pathlib.Path:
-    """The folder that holds the fingerprinted caches (not including the fingerprint)."""
-    user_dir = os.environ.get("BNB_USER_NUMBA_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
-    if user_dir and not user_dir.endswith(_FINGERPRINT_SUFFIX):
-        return pathlib.Path(user_dir)
-    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return pathlib.Path(xdg) / "bnb-sim"
-
-
-_FINGERPRINT_SUFFIX = "-bnbsim"
-
-
-def cache_dir() -> pathlib.Path:
-    """Where this installation's compiled kernels live."""
-    folder = cache_root() / f"numba-{kernel_fingerprint()}{_FINGERPRINT_SUFFIX}"
-    if not _writable(folder):
-        folder = pathlib.Path(tempfile.gettempdir()) / "bnb-sim" / folder.name
-        folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def _configure() -> str:
-    user_dir = os.environ.get("NUMBA_CACHE_DIR")
-    if user_dir and not user_dir.endswith(_FINGERPRINT_SUFFIX):
-        # Remember the user's choice so that worker processes that inherit our environment
-        # derive the same folder instead of nesting fingerprints.
-        os.environ["BNB_USER_NUMBA_CACHE_DIR"] = user_dir
-    folder = str(cache_dir())
-    os.environ["NUMBA_CACHE_DIR"] = folder
-    return folder
-
+from bnb_sim.cache_paths import (  # noqa: F401 (re-exported: the cache's public names)
+    CONSTANTS_MARKER,
+    KERNEL_MARKER,
+    _configure,
+    cache_dir,
+    cache_root,
+    kernel_fingerprint,
+)
 
 CACHE_DIR = _configure()
 

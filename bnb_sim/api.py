@@ -40,7 +40,7 @@ def collectable(occupancy, min_exposed_sides: int = 2) -> np.ndarray:
     ``min_exposed_sides`` of its four side faces are exposed (on the outside of the cube or
     next to an empty position of the same layer). Returns a bool array of the same shape.
     """
-    from bnb_sim.engine.cube import collectable_array
+    from bnb_sim.games.builders_biomes.engine.cube import collectable_array
 
     cube = _as_cube(occupancy)
     sides = _args.integer(min_exposed_sides, "min_exposed_sides", 0, 4)
@@ -50,7 +50,7 @@ def collectable(occupancy, min_exposed_sides: int = 2) -> np.ndarray:
 
 @lru_cache(maxsize=1)
 def _table() -> np.ndarray:
-    from bnb_sim.components.arrays import group_table
+    from bnb_sim.games.builders_biomes.components.arrays import group_table
 
     return group_table()
 

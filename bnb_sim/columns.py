@@ -1,7 +1,8 @@
 """Names shared by the engine's output, the run files and the reports (pure Python).
 
 The order of ``XP_SOURCES`` is the engine's order of XP sources (``XP_*`` in
-``bnb_sim.engine.state``); the rules behind them: R-BUILD-3, R-FIGHT-5, R-FIGHT-3, R-SCORE-2
+``bnb_sim.games.builders_biomes.engine.state``); the rules behind them: R-BUILD-3, R-FIGHT-5,
+R-FIGHT-3, R-SCORE-2
 (rounds A, B, C) and R-END-1.
 """
 
@@ -15,7 +16,8 @@ XP_SOURCES = (
     "xp_bonus_mobs",
 )
 
-# Per-seat counters in the engine's order (``S_*`` of ``bnb_sim.engine.state``).
+# Per-seat counters in the engine's order (``S_*`` of
+# ``bnb_sim.games.builders_biomes.engine.state``).
 STAT_COLUMNS = (
     "mobs_defeated",
     "buildings_built",

@@ -48,7 +48,7 @@ def _median_time(func, repeats: int) -> tuple[float, list[float]]:
 
 
 def bench_collectable(repeats: int = 5, n: int = 5_000_000) -> dict[str, float]:
-    from bnb_sim.engine.cube import bench_collectable as kernel
+    from bnb_sim.games.builders_biomes.engine.cube import bench_collectable as kernel
 
     kernel(10, 2)  # load or compile
     median, times = _median_time(lambda: kernel(n, 2), repeats)
@@ -56,7 +56,7 @@ def bench_collectable(repeats: int = 5, n: int = 5_000_000) -> dict[str, float]:
 
 
 def bench_exact(repeats: int = 200) -> dict[str, float]:
-    from bnb_sim.engine.odds import exact_odds
+    from bnb_sim.games.builders_biomes.engine.odds import exact_odds
 
     arrays, tokens, reveal = default_tokens()
     pile = arrays.tok_start + arrays.tok_table
@@ -66,7 +66,7 @@ def bench_exact(repeats: int = 200) -> dict[str, float]:
 
 
 def bench_pile_table(repeats: int = 3) -> dict[str, float]:
-    from bnb_sim.engine.odds import pile_table
+    from bnb_sim.games.builders_biomes.engine.odds import pile_table
 
     arrays, tokens, reveal = default_tokens()
     start = time.perf_counter()

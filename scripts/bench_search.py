@@ -27,14 +27,14 @@ from numba.extending import intrinsic
 
 from bnb_sim._jit import numba
 from bnb_sim.cli.bench_cmd import machine
-from bnb_sim.engine.layout import RNG_POLICY
-from bnb_sim.engine.legal import legal_bits
-from bnb_sim.engine.play import MEM_SIZE, new_game, play_game
-from bnb_sim.engine.state import C_PHASE, C_STATUS, PH_OVER, ST_OK
-from bnb_sim.engine.step import apply_action
-from bnb_sim.policies.determinize import determinize
-from bnb_sim.policies.kinds import SEARCH_ROLLOUT, SEARCH_WEIGHTS
-from bnb_sim.policies.search import (
+from bnb_sim.games.builders_biomes.engine.layout import RNG_POLICY
+from bnb_sim.games.builders_biomes.engine.legal import legal_bits
+from bnb_sim.games.builders_biomes.engine.play import MEM_SIZE, new_game, play_game
+from bnb_sim.games.builders_biomes.engine.state import C_PHASE, C_STATUS, PH_OVER, ST_OK
+from bnb_sim.games.builders_biomes.engine.step import apply_action
+from bnb_sim.games.builders_biomes.policies.determinize import determinize
+from bnb_sim.games.builders_biomes.policies.kinds import SEARCH_ROLLOUT, SEARCH_WEIGHTS
+from bnb_sim.games.builders_biomes.policies.search import (
     forget,
     new_search_scratch,
     rollout,

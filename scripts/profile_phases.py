@@ -4,7 +4,8 @@ decision and applying it.
 
     python scripts/profile_phases.py [--policy heuristic] [--players 4] [--games 5000]
 
-It replays the loop of :func:`bnb_sim.engine.play.play_out` with the cycle counter
+It replays the loop of :func:`bnb_sim.games.builders_biomes.engine.play.play_out` with the cycle
+counter
 (``llvm.readcyclecounter``, i.e. ``rdtsc`` on x86) read around each step, one thread, on the
 same games as ``bnb simulate --seed 1``. Counts include ~20 cycles of counter overhead per
 step. Use it before optimising: the numbers tell which phase and which step to look at (the
@@ -24,12 +25,12 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from bnb_sim._jit import numba
-from bnb_sim.engine import state as S
-from bnb_sim.engine.layout import P_SIZE
-from bnb_sim.engine.legal import legal_bits
-from bnb_sim.engine.play import MEM_SIZE, new_game, seat_decision
-from bnb_sim.engine.step import apply_action
-from bnb_sim.policies.search import new_search_scratch
+from bnb_sim.games.builders_biomes.engine import state as S
+from bnb_sim.games.builders_biomes.engine.layout import P_SIZE
+from bnb_sim.games.builders_biomes.engine.legal import legal_bits
+from bnb_sim.games.builders_biomes.engine.play import MEM_SIZE, new_game, seat_decision
+from bnb_sim.games.builders_biomes.engine.step import apply_action
+from bnb_sim.games.builders_biomes.policies.search import new_search_scratch
 from bnb_sim.runner.config import GameConfig
 
 

@@ -1,7 +1,8 @@
 """Set up positions for rule tests by writing into a Game's arrays (``_pub``, ``_hid``).
 
 Every helper keeps the arrays consistent, so that
-``bnb_sim.engine.invariants.check_invariants(pub, hid, k)`` still returns 0 afterwards
+``bnb_sim.games.builders_biomes.engine.invariants.check_invariants(pub, hid, k)`` still returns 0
+afterwards
 (:func:`assert_consistent`): blocks taken out of the cube or handed to a supply go through the
 "spent" counters (blocks that left the game), tiles placed somewhere are taken out of the
 stacks, tokens given to a pile come from the table or from another pile.
@@ -16,8 +17,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from bnb_sim.engine import layout as L
-from bnb_sim.engine import state as S
+from bnb_sim.games.builders_biomes.engine import layout as L
+from bnb_sim.games.builders_biomes.engine import state as S
 
 COLLECT, EXPLORE, BUILD, FIGHT, WEAPON = range(5)
 PASS = S.PASS
@@ -26,7 +27,7 @@ CHARS = ("biome", "material", "type")
 
 @lru_cache(maxsize=1)
 def default_components():
-    from bnb_sim.components import load_components
+    from bnb_sim.games.builders_biomes.components import load_components
 
     return load_components()
 
@@ -47,7 +48,7 @@ def config(players=2, policies=("random",), seed=0, **options):
 
 
 def assert_consistent(game) -> None:
-    from bnb_sim.engine.invariants import INVARIANT_MESSAGES, check_invariants
+    from bnb_sim.games.builders_biomes.engine.invariants import INVARIANT_MESSAGES, check_invariants
 
     code = int(check_invariants(game._pub, game._hid, game._k))
     assert code == 0, f"invariant {code}: {INVARIANT_MESSAGES.get(code)}"
@@ -272,7 +273,7 @@ def occupancy(game) -> np.ndarray:
 
 
 def _refresh_cube(game) -> None:
-    from bnb_sim.engine.cube import visible_bits
+    from bnb_sim.games.builders_biomes.engine.cube import visible_bits
 
     blocks = game._hid[L.H_BLOCK : L.H_BLOCK + 64]
     occ = 0

@@ -39,7 +39,7 @@ def test_clone_goes_on_alike_and_leaves_the_original_alone():
 def test_rate_and_combat_odds_reprs_are_short():
     rate = Rate.of(503, 1000)
     assert repr(rate) == f"Rate({rate})" and "n=1,000" in repr(rate)
-    from bnb_sim.odds import combat_odds
+    from bnb_sim.games.builders_biomes.odds import combat_odds
 
     odds = combat_odds("iron_sword*2,bow", 5)
     text = repr(odds)

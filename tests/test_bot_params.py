@@ -11,9 +11,9 @@ import pytest
 
 from bnb_sim.cli import main
 from bnb_sim.errors import BnbError, PolicyError
-from bnb_sim.policies.priority_compile import compile_bot, split_bot_arg
-from bnb_sim.policies.priority_layout import B_RULES, CONDITIONS, R_CONDS
-from bnb_sim.policies.registry import canonical_spec, parse_policy
+from bnb_sim.games.builders_biomes.policies.priority_compile import compile_bot, split_bot_arg
+from bnb_sim.games.builders_biomes.policies.priority_layout import B_RULES, CONDITIONS, R_CONDS
+from bnb_sim.games.builders_biomes.policies.registry import canonical_spec, parse_policy
 from tests import engine_helpers as H
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -154,7 +154,7 @@ def test_an_override_on_the_command_line_is_one_line_exit_2(tmp_path, capsys):
 
 
 def test_an_override_changes_the_decision_and_nothing_compiles(tmp_path):
-    from bnb_sim.engine.play import play_batch
+    from bnb_sim.games.builders_biomes.engine.play import play_batch
 
     path = _write(tmp_path, FIRST_TURN)
     default = H.new_game(2, [f"bot:{path}", "random"], seating="fixed")
@@ -188,7 +188,7 @@ def test_the_example_builder_plays_as_before_its_thresholds_had_names(tmp_path):
 
 
 def compile_bot_file(path):
-    from bnb_sim.policies.priority_compile import load_bot
+    from bnb_sim.games.builders_biomes.policies.priority_compile import load_bot
 
     return load_bot(str(path))
 

@@ -1,4 +1,5 @@
-"""Monte Carlo combat kernels (bnb_sim.engine.combat) on hand-built token arrays.
+"""Monte Carlo combat kernels (bnb_sim.games.builders_biomes.engine.combat) on hand-built token
+arrays.
 
 R-FIGHT-2 (reveal 3 + 1 per bow, chains, stop when empty), R-FIGHT-3 (hoe XP, pickaxe blocks),
 R-FIGHT-4 (optimal TNT), R-FIGHT-5 (hearts sum vs mob hearts).
@@ -19,7 +20,7 @@ from default_tokens import (  # noqa: E402
     TOKENS,
 )
 
-from bnb_sim.engine.combat import (
+from bnb_sim.games.builders_biomes.engine.combat import (
     N_STATS,
     STAT_HOE_XP,
     STAT_PICKAXE_BLOCKS,
@@ -32,8 +33,8 @@ from bnb_sim.engine.combat import (
     reveal_tokens,
     simulate_combats,
 )
-from bnb_sim.engine.odds import exact_odds
-from bnb_sim.engine.rng import seed_stream
+from bnb_sim.games.builders_biomes.engine.odds import exact_odds
+from bnb_sim.rng import seed_stream
 
 MASTER = np.uint64(0x1234_5678_9ABC_DEF0)
 

@@ -21,7 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bnb_sim.components import (
+from bnb_sim.errors import ComponentError, SpecError
+from bnb_sim.games.builders_biomes.components import (
     DEFAULT_COMPONENTS_PATH,
     Components,
     components_from_dict,
@@ -29,9 +30,8 @@ from bnb_sim.components import (
     load_components,
     parse_assignment,
 )
-from bnb_sim.components import arrays as A
-from bnb_sim.components.loader import MAX_BYTES, load_default_data
-from bnb_sim.errors import ComponentError, SpecError
+from bnb_sim.games.builders_biomes.components import arrays as A
+from bnb_sim.games.builders_biomes.components.loader import MAX_BYTES, load_default_data
 
 if sys.version_info >= (3, 11):
     import tomllib

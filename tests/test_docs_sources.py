@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from bnb_sim.components import load_components
-from bnb_sim.components.sources import SOURCES, cited_keys
+from bnb_sim.games.builders_biomes.components import load_components
+from bnb_sim.sources import SOURCES, cited_keys
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

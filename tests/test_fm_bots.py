@@ -52,9 +52,9 @@ def test_r_fm_5_r_fm_6_bots_buy_items_and_score_farming():
 
 @pytest.mark.parametrize("policy", ["greedy", "heuristic"])
 def test_r_fm_6_bots_score_farming_in_round_c_when_it_pays(policy):
-    from bnb_sim.engine import layout as L
-    from bnb_sim.engine import state as S
-    from bnb_sim.game import new_game
+    from bnb_sim.games.builders_biomes.engine import layout as L
+    from bnb_sim.games.builders_biomes.engine import state as S
+    from bnb_sim.games.builders_biomes.game import new_game
 
     game = new_game(1, 0, 2, [policy], expansion=FM)
     while game.phase == "farmland":

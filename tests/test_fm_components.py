@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bnb_sim.cli import main
-from bnb_sim.components import load_components
 from bnb_sim.errors import ComponentError
+from bnb_sim.games.builders_biomes.components import load_components
 
 FM = "farmers-market"
 # R-FM-5: the published costs (the wiki's item table); names 5..17 are ours.

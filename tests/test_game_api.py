@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bnb_sim.engine import layout as L
-from bnb_sim.engine import state as S
 from bnb_sim.errors import BnbError
-from bnb_sim.game import Game
+from bnb_sim.games.builders_biomes.engine import layout as L
+from bnb_sim.games.builders_biomes.engine import state as S
+from bnb_sim.games.builders_biomes.game import Game
 from bnb_sim.runner.batch import play_block
 
 

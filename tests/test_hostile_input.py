@@ -20,6 +20,7 @@ import pandas as pd
 import pytest
 
 import bnb_sim
+from bnb_sim import entry_points
 from bnb_sim.errors import BnbError, ComponentError, PolicyError, SpecError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,7 +31,7 @@ PROBES = textwrap.dedent(
     """Probe plugins: raise, spin, write out of bounds."""
     import numba
 
-    from bnb_sim.policies.plugin import Plugin
+    from bnb_sim.plugins import Plugin
 
 
     @numba.njit
@@ -151,7 +152,7 @@ def _override(tmp_path: Path, body: str) -> Path:
 
 @pytest.mark.parametrize("name", ["won", "won_x"])
 def test_5_mob_name_that_collides_with_a_fixed_column_is_refused(tmp_path, name):
-    from bnb_sim.components import load_components
+    from bnb_sim.games.builders_biomes.components import load_components
 
     path = _override(tmp_path, MOB_TILE.format(name=name))
     if name == "won":
@@ -176,7 +177,7 @@ def test_5_building_type_collision_is_refused(tmp_path):
         'material = ["wood", "sand", "stone", "obsidian"]\n'
         'type = ["farm", "farm", "house", "bridge"]\n',
     )
-    from bnb_sim.components import load_components
+    from bnb_sim.games.builders_biomes.components import load_components
 
     with pytest.raises(ComponentError):
         load_components(path)
@@ -587,7 +588,7 @@ def test_21_sweep_refuses_before_playing_and_leaves_no_folder(tmp_path):
              "heuristic:reveal=1e7"]
 )  # fmt: skip
 def test_18_weights_are_bounded(spec):
-    from bnb_sim.policies.registry import parse_policy
+    from bnb_sim.games.builders_biomes.policies.registry import parse_policy
 
     with pytest.raises(PolicyError, match="outside"):
         parse_policy(spec)
@@ -673,7 +674,7 @@ def test_30_experiment_component_errors_name_the_experiment_file_and_key(tmp_pat
     [("heuristic:", "nothing after ':'"), ("heuristic:board=1,board=2", "given twice")],
 )
 def test_30_odd_policy_specs_are_refused(spec, match):
-    from bnb_sim.policies.registry import parse_policy
+    from bnb_sim.games.builders_biomes.policies.registry import parse_policy
 
     with pytest.raises(PolicyError, match=match):
         parse_policy(spec)
@@ -687,14 +688,14 @@ def test_30_one_spec_written_two_ways_is_one_tournament_entrant():
 
 
 def test_30_a_plugin_with_a_built_in_name_warns(tmp_path, monkeypatch):
-    from bnb_sim.policies import registry
+    from bnb_sim.games.builders_biomes.policies import registry
 
     info = tmp_path / "shadow-0.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: shadow\nVersion: 0.0\n")
     (info / "entry_points.txt").write_text("[bnb_sim.policies]\nrandom = nowhere:X\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(registry, "_SHADOW_WARNED", set())
+    monkeypatch.setattr(entry_points, "_SHADOW_WARNED", set())
     with pytest.warns(UserWarning, match="'random' is shadowed"):
         assert "random" not in registry.plugin_names()
 
@@ -741,7 +742,7 @@ CRASHING = textwrap.dedent(
     """
     import ctypes
 
-    from bnb_sim.policies.plugin import Plugin
+    from bnb_sim.plugins import Plugin
 
 
     def _fine(obs, legal, static, rng, params, mem):

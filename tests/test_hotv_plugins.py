@@ -12,19 +12,20 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from bnb_sim import entry_points as entry_point_module
 from bnb_sim.errors import PolicyError
+from bnb_sim.games.builders_biomes.policies import registry
 from bnb_sim.games.heroes_village import layout as L
 from bnb_sim.games.heroes_village.components import load_components
 from bnb_sim.games.heroes_village.policies import PLUGIN, parse_policy
 from bnb_sim.games.heroes_village.runner import make_config, play_arrays, play_block
-from bnb_sim.policies import registry
 
 EXAMPLE = pathlib.Path(__file__).resolve().parents[1] / "examples" / "bnb_plugin_example"
 COMPS = load_components()
 
 BAD = textwrap.dedent(
     """
-    from bnb_sim.policies.plugin import Plugin
+    from bnb_sim.plugins import Plugin
 
 
     def _illegal(obs, legal, static, rng, params, mem):
@@ -70,14 +71,14 @@ def entry_points(monkeypatch, tmp_path):
         "peek": "bnb_test_hotv_plugins:PEEK",
     }
     eps = [
-        metadata.EntryPoint(name=n, value=v, group=registry.ENTRY_POINT_GROUP)
+        metadata.EntryPoint(name=n, value=v, group=entry_point_module.ENTRY_POINT_GROUP)
         for n, v in mapping.items()
     ]
 
     def fake(group=None, **_):
         return [ep for ep in eps if group in (None, ep.group)]
 
-    monkeypatch.setattr(registry, "metadata", types.SimpleNamespace(entry_points=fake))
+    monkeypatch.setattr(entry_point_module, "metadata", types.SimpleNamespace(entry_points=fake))
 
 
 def config(policies, **kw):

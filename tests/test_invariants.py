@@ -5,10 +5,10 @@ from __future__ import annotations
 import engine_helpers as H
 import pytest
 
-from bnb_sim.engine import invariants as I
-from bnb_sim.engine import layout as L
-from bnb_sim.engine import state as S
 from bnb_sim.errors import PolicyError
+from bnb_sim.games.builders_biomes.engine import invariants as I
+from bnb_sim.games.builders_biomes.engine import layout as L
+from bnb_sim.games.builders_biomes.engine import state as S
 from bnb_sim.runner.batch import GameFailed, play_block
 
 BLOCKS = [

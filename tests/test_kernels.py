@@ -17,7 +17,15 @@ import pytest
 import bnb_sim
 
 PACKAGE = Path(bnb_sim.__file__).parent
-KERNEL_FOLDERS = ("engine", "policies")
+GAME = PACKAGE / "games" / "builders_biomes"
+# where the game loop's code lives: the first game's engine and bots, and the shared modules
+# its loop calls (module names below are relative to these folders)
+KERNEL_FILES = (
+    (GAME, "engine/*.py"),
+    (GAME, "policies/*.py"),
+    (PACKAGE, "rng.py"),
+    (PACKAGE, "plugins.py"),
+)
 
 # (module, function): allocate arrays, so they keep the runtime; none runs inside the loop
 ALLOCATING = {
@@ -37,9 +45,9 @@ ALLOCATING = {
 
 
 def _decorated_functions():
-    for folder in KERNEL_FOLDERS:
-        for path in sorted((PACKAGE / folder).glob("*.py")):
-            module = path.relative_to(PACKAGE).as_posix()
+    for base, pattern in KERNEL_FILES:
+        for path in sorted(base.glob(pattern)):
+            module = path.relative_to(base).as_posix()
             for node in ast.walk(ast.parse(path.read_text())):
                 if not isinstance(node, ast.FunctionDef):
                     continue

@@ -1,4 +1,5 @@
-"""Exact combat odds (bnb_sim.engine.odds), the all-piles table, the façade and ``bnb odds``.
+"""Exact combat odds (bnb_sim.games.builders_biomes.engine.odds), the all-piles table, the façade
+and ``bnb odds``.
 
 Oracles: brute force over every order of small piles, and a closed form for piles whose only
 extra-reveal tokens are bows (the revealed tokens are those up to the third non-bow: a
@@ -36,9 +37,9 @@ from default_tokens import (  # noqa: E402
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bnb_sim import odds as odds_api
-from bnb_sim.engine.odds import exact_odds, pile_index, pile_table
 from bnb_sim.errors import BnbError, SpecError
+from bnb_sim.games.builders_biomes import odds as odds_api
+from bnb_sim.games.builders_biomes.engine.odds import exact_odds, pile_index, pile_table
 
 MOBS = {"spider": 1, "zombie": 2, "skeleton": 3, "creeper": 4, "witch": 5, "enderman": 6}
 FULL_SPEC = (

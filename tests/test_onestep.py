@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 import bnb_sim
-from bnb_sim.components.arrays import TILE_BONUS_MOB
-from bnb_sim.engine import layout as L
-from bnb_sim.engine.state import C_ROUNDS_DONE
-from bnb_sim.policies import onestep as O
+from bnb_sim.games.builders_biomes.components.arrays import TILE_BONUS_MOB
+from bnb_sim.games.builders_biomes.engine import layout as L
+from bnb_sim.games.builders_biomes.engine.state import C_ROUNDS_DONE
+from bnb_sim.games.builders_biomes.policies import onestep as O
 
 
 def _group(k, mask):

@@ -101,7 +101,7 @@ def test_play_with_a_components_file(capsys, tmp_path):
     code, out, err = run(capsys, "play", "--seed", "2", "--json", "--components", str(path))
     assert code == 0, err
     payload = json.loads(out)
-    from bnb_sim.components import load_components
+    from bnb_sim.games.builders_biomes.components import load_components
 
     comps = load_components([str(path)])
     assert payload["config"]["components"]["content_hash"] == comps.content_hash

@@ -11,9 +11,10 @@ from importlib import metadata
 import engine_helpers as H
 import pytest
 
+from bnb_sim import entry_points as entry_point_module
 from bnb_sim.errors import PolicyError
-from bnb_sim.policies import registry
-from bnb_sim.policies.plugin import PLUGIN_SIGNATURE
+from bnb_sim.games.builders_biomes.policies import registry
+from bnb_sim.plugins import PLUGIN_SIGNATURE
 from bnb_sim.runner.batch import play_block
 
 EXAMPLE = pathlib.Path(__file__).resolve().parents[1] / "examples" / "bnb_plugin_example"
@@ -21,7 +22,7 @@ EXAMPLE = pathlib.Path(__file__).resolve().parents[1] / "examples" / "bnb_plugin
 BAD_PLUGINS = textwrap.dedent(
     '''
     """Plugins that go wrong, for tests."""
-    from bnb_sim.policies.plugin import Plugin
+    from bnb_sim.plugins import Plugin
 
 
     def _illegal(obs, legal, static, rng, params, mem):
@@ -56,14 +57,16 @@ def entry_points(monkeypatch, tmp_path):
 
     def register(mapping):
         eps = [
-            metadata.EntryPoint(name=n, value=v, group=registry.ENTRY_POINT_GROUP)
+            metadata.EntryPoint(name=n, value=v, group=entry_point_module.ENTRY_POINT_GROUP)
             for n, v in mapping.items()
         ]
 
         def fake(group=None, **_):
             return [ep for ep in eps if group in (None, ep.group)]
 
-        monkeypatch.setattr(registry, "metadata", types.SimpleNamespace(entry_points=fake))
+        monkeypatch.setattr(
+            entry_point_module, "metadata", types.SimpleNamespace(entry_points=fake)
+        )
 
     return register
 
@@ -145,7 +148,7 @@ def test_plugin_that_fails_to_import_gives_one_clean_line(entry_points):
 
 def test_entry_point_must_name_a_plugin(entry_points):
     entry_points({"bnb-test-int": "bnb_test_bad_plugins:NOT_A_PLUGIN"})
-    with pytest.raises(PolicyError, match="must point to a bnb_sim.policies.plugin.Plugin"):
+    with pytest.raises(PolicyError, match="must point to a bnb_sim.plugins.Plugin"):
         registry.parse_policy("bnb-test-int")
 
 

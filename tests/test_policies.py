@@ -10,11 +10,15 @@ import numpy as np
 import pytest
 
 from bnb_sim import combat_odds
-from bnb_sim.engine import layout as L
 from bnb_sim.errors import PolicyError
-from bnb_sim.policies import onestep
-from bnb_sim.policies.kinds import GREEDY_PARAMS, HEURISTIC_DEFAULTS, HEURISTIC_WEIGHTS
-from bnb_sim.policies.registry import parse_policies, parse_policy
+from bnb_sim.games.builders_biomes.engine import layout as L
+from bnb_sim.games.builders_biomes.policies import onestep
+from bnb_sim.games.builders_biomes.policies.kinds import (
+    GREEDY_PARAMS,
+    HEURISTIC_DEFAULTS,
+    HEURISTIC_WEIGHTS,
+)
+from bnb_sim.games.builders_biomes.policies.registry import parse_policies, parse_policy
 from bnb_sim.runner.batch import play_block
 
 
@@ -73,7 +77,7 @@ def _two_mobs(policy, pile, seed=1):
 
 @pytest.mark.parametrize("policy", ["greedy", "heuristic"])
 def test_policy_tables_hold_the_exact_win_probability(policy):
-    from bnb_sim.engine.static import ft_columns
+    from bnb_sim.games.builders_biomes.engine.static import ft_columns
 
     for extra in EXTRAS:
         pile = _pile(extra)

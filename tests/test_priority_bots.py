@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from bnb_sim.errors import PolicyError
-from bnb_sim.policies.priority_compile import compile_bot
-from bnb_sim.policies.priority_layout import CONDITIONS
-from bnb_sim.policies.registry import parse_policy
+from bnb_sim.games.builders_biomes.policies.priority_compile import compile_bot
+from bnb_sim.games.builders_biomes.policies.priority_layout import CONDITIONS
+from bnb_sim.games.builders_biomes.policies.registry import parse_policy
 from tests import engine_helpers as H
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,7 +103,7 @@ def test_compiled_rule_labels_and_intervals():
         "x",
     )
     assert bot.rules == ("turn[1]: build when xp_lead > 2 and xp_lead <= 7, max_per_turn=1",)
-    from bnb_sim.policies.priority_layout import B_RULES, R_CONDS
+    from bnb_sim.games.builders_biomes.policies.priority_layout import B_RULES, R_CONDS
 
     cid, lo, hi = bot.params[B_RULES + R_CONDS : B_RULES + R_CONDS + 3]
     assert (cid, lo, hi) == (CONDITIONS["xp_lead"][0], 3.0, 7.0)  # integer: > 2 is >= 3
@@ -185,8 +185,8 @@ def test_a_bot_without_rules_plays_exactly_its_fallback(tmp_path):
 
 
 def _value(game, name):
-    from bnb_sim.engine.observation import prepare_observation
-    from bnb_sim.policies.priority import condition_value
+    from bnb_sim.games.builders_biomes.engine.observation import prepare_observation
+    from bnb_sim.games.builders_biomes.policies.priority import condition_value
 
     seat = game.current_seat
     prepare_observation(game._pub, game._hid, seat)
@@ -225,7 +225,7 @@ def test_every_condition_reads_what_the_seat_sees(tmp_path):
         "weapons_taken": pub[L.stat_at(seat, S.S_WEAPONS_TAKEN)],
         "tiles_left": sum(pub[L.P_STACK_H : L.P_STACK_H + 16]),
     }
-    from bnb_sim.engine.observation import prepare_observation
+    from bnb_sim.games.builders_biomes.engine.observation import prepare_observation
 
     prepare_observation(pub, game._hid, seat)
     expected["pile"] = sum(pub[L.P_OWN_PILE : L.P_OWN_PILE + 16])
@@ -250,7 +250,7 @@ def test_every_condition_reads_what_the_seat_sees(tmp_path):
     occ = int(pub[L.P_OCC]) & (2**64 - 1)
     layers = [(occ >> (16 * layer)) & 0xFFFF for layer in range(4)]
     expected["layer_blocks_left"] = bin(next((b for b in layers if b), 0)).count("1")
-    from bnb_sim.components.arrays import RULE_ACTIONS_PER_TURN
+    from bnb_sim.games.builders_biomes.components.arrays import RULE_ACTIONS_PER_TURN
 
     per_turn = k[L.K_RULES + RULE_ACTIONS_PER_TURN]
     expected["extra_action"] = int(pub[S.C_ACTIONS_DONE] >= per_turn)
@@ -297,7 +297,7 @@ def test_runs_are_deterministic_and_store_rule_hits(tmp_path):
 
 
 def test_a_new_bot_file_compiles_nothing(tmp_path):
-    from bnb_sim.engine.play import play_batch
+    from bnb_sim.games.builders_biomes.engine.play import play_batch
     from bnb_sim.runner.batch import play_block
 
     first = H.config(2, [f"bot:{EXAMPLES[0]}", "greedy"])
@@ -369,7 +369,7 @@ def test_experiment_files_accept_bots_and_report_their_rules(tmp_path, capsys):
 
 
 def test_the_reference_documents_every_name():
-    from bnb_sim.policies.priority_layout import CAPS, CHOICES, PHASES
+    from bnb_sim.games.builders_biomes.policies.priority_layout import CAPS, CHOICES, PHASES
 
     text = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
     for name in [*PHASES, *CHOICES, *CONDITIONS, *CAPS]:
@@ -390,8 +390,8 @@ def test_limits_of_a_bot_file():
 def test_the_program_layout_does_not_overlap_the_fallback_weights():
     """A heuristic weight added later (the Farmer's Market's) must move the program, not
     overlap it: the weights, the fallback kind, the rule count and the phase table are apart."""
-    from bnb_sim.policies import priority_layout as L
-    from bnb_sim.policies.kinds import N_PARAMS
+    from bnb_sim.games.builders_biomes.policies import priority_layout as L
+    from bnb_sim.games.builders_biomes.policies.kinds import N_PARAMS
 
     starts = [0, L.B_FALLBACK, L.B_N_RULES, L.B_PHASES, L.B_RULES]
     ends = [N_PARAMS, L.B_FALLBACK + 1, L.B_N_RULES + 1, L.B_PHASES + 2 * L.N_PHASES]

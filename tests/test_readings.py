@@ -10,12 +10,12 @@ import engine_helpers as H
 import numpy as np
 import pytest
 
-from bnb_sim import readings as R
 from bnb_sim.cli import main
-from bnb_sim.engine import layout as L
-from bnb_sim.engine import state as S
-from bnb_sim.engine.scoring import end_game, round_points
 from bnb_sim.errors import BnbError, RunError
+from bnb_sim.games.builders_biomes import readings as R
+from bnb_sim.games.builders_biomes.engine import layout as L
+from bnb_sim.games.builders_biomes.engine import state as S
+from bnb_sim.games.builders_biomes.engine.scoring import end_game, round_points
 
 
 def run_cli(capsys, args) -> tuple[int, str, str]:

@@ -105,8 +105,8 @@ def test_render_module_is_numba_free(game, tmp_path):
 
 
 def test_an_explore_without_a_step_says_so(game):
-    from bnb_sim.describe import decode_event
-    from bnb_sim.engine import state as S
+    from bnb_sim.games.builders_biomes.describe import decode_event
+    from bnb_sim.games.builders_biomes.engine import state as S
 
     assert decode_event(game, 0, S.EV_MOVE, 12, 12, 0)["text"] == (
         "stays at (2,2) (explores without moving)"

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bnb_sim.api import collectable
-from bnb_sim.engine import layout as L
-from bnb_sim.engine import state as S
 from bnb_sim.errors import BnbError
+from bnb_sim.games.builders_biomes.engine import layout as L
+from bnb_sim.games.builders_biomes.engine import state as S
 
 
 def reference_collectable(cube: np.ndarray, min_sides: int = 2) -> np.ndarray:

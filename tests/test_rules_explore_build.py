@@ -5,9 +5,9 @@ from __future__ import annotations
 import engine_helpers as H
 import pytest
 
-from bnb_sim.engine import layout as L
-from bnb_sim.engine import state as S
-from bnb_sim.engine.scoring import round_points
+from bnb_sim.games.builders_biomes.engine import layout as L
+from bnb_sim.games.builders_biomes.engine import state as S
+from bnb_sim.games.builders_biomes.engine.scoring import round_points
 
 
 def _within(p: int, steps: int) -> list[int]:

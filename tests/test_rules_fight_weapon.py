@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from bnb_sim import combat_odds
-from bnb_sim.engine import layout as L
-from bnb_sim.engine import state as S
-from bnb_sim.engine.scoring import end_game
+from bnb_sim.games.builders_biomes.engine import layout as L
+from bnb_sim.games.builders_biomes.engine import state as S
+from bnb_sim.games.builders_biomes.engine.scoring import end_game
 
 START = {"wooden_sword": 1, "stone_sword": 1, "poisonous_potato": 3}
 

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 import bnb_sim
-from bnb_sim.engine import layout as L
-from bnb_sim.engine import market as M
-from bnb_sim.engine import state as S
+from bnb_sim.games.builders_biomes.engine import layout as L
+from bnb_sim.games.builders_biomes.engine import market as M
+from bnb_sim.games.builders_biomes.engine import state as S
 
 FM = "farmers-market"
 BUY = S.ACT_BUY
@@ -19,7 +19,7 @@ BUY = S.ACT_BUY
 
 @lru_cache(maxsize=1)
 def fm_components():
-    from bnb_sim.components import load_components
+    from bnb_sim.games.builders_biomes.components import load_components
 
     return load_components(expansion=FM)
 

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from bnb_sim.api import count_matching, largest_group
-from bnb_sim.engine import layout as L
-from bnb_sim.engine import state as S
-from bnb_sim.engine.scoring import end_game, round_points, start_round
 from bnb_sim.errors import BnbError
+from bnb_sim.games.builders_biomes.engine import layout as L
+from bnb_sim.games.builders_biomes.engine import state as S
+from bnb_sim.games.builders_biomes.engine.scoring import end_game, round_points, start_round
 from bnb_sim.runner.batch import play_block
 
 A, B, C = 0, 1, 2

@@ -9,11 +9,16 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from bnb_sim.engine import layout as L
-from bnb_sim.engine import state as S
-from bnb_sim.engine.geometry import cell_of_slot, cells_next_to, slot_of_cell, stack_of_cell
 from bnb_sim.errors import BnbError
-from bnb_sim.game import Game
+from bnb_sim.games.builders_biomes.engine import layout as L
+from bnb_sim.games.builders_biomes.engine import state as S
+from bnb_sim.games.builders_biomes.engine.geometry import (
+    cell_of_slot,
+    cells_next_to,
+    slot_of_cell,
+    stack_of_cell,
+)
+from bnb_sim.games.builders_biomes.game import Game
 
 
 # ---- R-SETUP-1 --------------------------------------------------------------------------

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from engine_helpers import config, new_game
 
-from bnb_sim.engine import layout as L
-from bnb_sim.engine import state as S
 from bnb_sim.errors import PolicyError
-from bnb_sim.policies.registry import parse_policy
+from bnb_sim.games.builders_biomes.engine import layout as L
+from bnb_sim.games.builders_biomes.engine import state as S
+from bnb_sim.games.builders_biomes.policies.registry import parse_policy
 
 SEARCH_SPECS = ("mc:rollouts=2", "ismcts:iterations=24")
 
@@ -93,8 +93,8 @@ def decision_points(players=2, games=2, every=3, seed=5):
 
 
 def _search_inputs(spec, players=2):
-    from bnb_sim.engine.play import MEM_SIZE
-    from bnb_sim.policies.search import new_search_scratch
+    from bnb_sim.games.builders_biomes.engine.play import MEM_SIZE
+    from bnb_sim.games.builders_biomes.policies.search import new_search_scratch
 
     cfg = config(players, [spec])
     k, ft, kinds, params, _ = cfg.kernel_inputs
@@ -102,9 +102,9 @@ def _search_inputs(spec, players=2):
 
 
 def _decide(spec_inputs, pub, hid, rng):
-    from bnb_sim.engine.legal import legal_bits
-    from bnb_sim.engine.observation import prepare_observation
-    from bnb_sim.policies.search import search_decide
+    from bnb_sim.games.builders_biomes.engine.legal import legal_bits
+    from bnb_sim.games.builders_biomes.engine.observation import prepare_observation
+    from bnb_sim.games.builders_biomes.policies.search import search_decide
 
     k, ft, kinds, params, scratch = spec_inputs
     pub, hid, rng = pub.copy(), hid.copy(), rng.copy()
@@ -118,7 +118,7 @@ def _decide(spec_inputs, pub, hid, rng):
 
 
 def _sample(k, pub, hid, rng, seat):
-    from bnb_sim.policies.determinize import DET_SCRATCH, determinize
+    from bnb_sim.games.builders_biomes.policies.determinize import DET_SCRATCH, determinize
 
     rng = rng.copy()
     spub = np.zeros(L.P_SIZE, np.int64)
@@ -205,7 +205,7 @@ def _tree_children(spec, game):
     inputs = _search_inputs(spec)
     _decide(inputs, game._pub, game._hid, game._rng)
     tree_i = inputs[4][9]
-    from bnb_sim.policies.search import T_CHILD, T_NEXT
+    from bnb_sim.games.builders_biomes.policies.search import T_CHILD, T_NEXT
 
     def children(node):
         count, child = 0, tree_i[node, T_CHILD]
@@ -238,7 +238,7 @@ def test_ismcts_below_one_visit_per_decision_plays_the_rollout_policys_choice():
     """A budget smaller than the number of legal decisions leaves every tried root child at
     one visit: the tie goes to the rollout policy's choice (node 1, expanded first), not to
     the lowest action (which made ismcts:iterations=8 lose every game to heuristic)."""
-    from bnb_sim.policies.search import T_ACTION, T_CHILD, T_NEXT
+    from bnb_sim.games.builders_biomes.policies.search import T_ACTION, T_CHILD, T_NEXT
 
     inputs = _search_inputs("ismcts:iterations=3")
     tree_i = inputs[4][9]

@@ -15,8 +15,8 @@ from bnb_sim.analysis.sweep import (
     split_values,
 )
 from bnb_sim.cli import main
-from bnb_sim.components import load_components
 from bnb_sim.errors import BnbError, ComponentError
+from bnb_sim.games.builders_biomes.components import load_components
 
 POLICIES = ["heuristic", "greedy", "random", "random"]
 

@@ -234,7 +234,7 @@ def test_cli_tune_bad_input(capsys, tmp_path, args, needle):
 def test_tuned_heuristic_improvement_holds_on_fresh_seeds(tmp_path, capsys):
     """From a crippled start (no weight on the board), tuning the board weight against greedy
     gives a better bot, and the improvement holds on seeds no stage of the tuning saw."""
-    from bnb_sim.policies.registry import parse_policy
+    from bnb_sim.games.builders_biomes.policies.registry import parse_policy
     from bnb_sim.runner.experiments import run_compare
 
     out = tmp_path / "tp"
@@ -268,7 +268,7 @@ GAME_ARGS = ["--param", "mobs.enderman.hearts=5..6", "--target", "game_length=mi
 def test_game_tuning_is_deterministic_resumable_and_writes_a_loadable_override(
     tmp_path, capsys, monkeypatch
 ):
-    from bnb_sim.components import load_components
+    from bnb_sim.games.builders_biomes.components import load_components
     from bnb_sim.tune import game_tune
 
     main(["tune", "game", *GAME_ARGS, "--json", "--out", str(tmp_path / "a")])

@@ -167,7 +167,7 @@ def test_search_bot_parameters_are_tunable():
     text = plan.spec_text({"iterations": 7, "c": 1.25})
     assert text.startswith("ismcts:") and "iterations=7" in text and "rollout=greedy" in text
     spec = plan.spec_for({"iterations": 7, "c": 1.25}, "candidate")
-    from bnb_sim.policies.search_spec import search_settings
+    from bnb_sim.games.builders_biomes.policies.search_spec import search_settings
 
     settings = search_settings(spec.kind, spec.params)
     assert settings == {
@@ -185,7 +185,7 @@ def test_search_bot_parameters_are_tunable():
 
 
 def test_a_search_bot_answer_is_a_spec_file(tmp_path):
-    from bnb_sim.policies.registry import parse_policy
+    from bnb_sim.games.builders_biomes.policies.registry import parse_policy
     from bnb_sim.tune.policy_tune import write_weights
 
     plan = plan_policy_tune("mc:rollouts=2,rollout=greedy", against=["random"], players=2,

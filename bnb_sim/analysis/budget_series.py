@@ -1,7 +1,8 @@
 """Strength against budget in a tournament: entrants that are one search bot at several budgets.
 
 A *budget family* is two or more entrants of a tournament that are the same search bot
-(``mc`` or ``ismcts``, :mod:`bnb_sim.policies.search_spec`) with the same settings except
+(``mc`` or ``ismcts``, :mod:`bnb_sim.games.builders_biomes.policies.search_spec`) with the same
+settings except
 the budget (``rollouts`` for ``mc``, ``iterations`` for ``ismcts``) and at least two
 different budgets. Their strength is read from the tournament's own estimates: the
 Bradley--Terry Elo with its bootstrap interval over seeds and the win rate with its Wilson
@@ -50,8 +51,8 @@ def _fmt_setting(value) -> str:
 
 def _search_settings(spec: str) -> tuple[str, int, tuple] | None:
     """(bot, budget, other settings) of a search-bot spec, or None for any other policy."""
-    from bnb_sim.policies.kinds import SEARCH_DEFAULTS
-    from bnb_sim.policies.search_spec import parse_search, search_settings
+    from bnb_sim.games.builders_biomes.policies.kinds import SEARCH_DEFAULTS
+    from bnb_sim.games.builders_biomes.policies.search_spec import parse_search, search_settings
 
     name, _, arg = spec.strip().partition(":")
     if name not in BUDGET_KEYS:

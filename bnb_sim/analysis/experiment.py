@@ -60,7 +60,9 @@ class _Common:
     name: str
     seed: int
     variant: str
-    components: Any  # a bnb_sim.components.Components (files and `set` applied)
+    components: (
+        Any  # a bnb_sim.games.builders_biomes.components.Components (files and `set` applied)
+    )
     component_files: list[str]
     overrides: dict[str, Any]
     readings: dict[str, str] = field(default_factory=dict)  # the readings the file sets
@@ -309,8 +311,8 @@ def _components(
     overrides: dict,
     expansion: str | None = None,
 ):
-    from bnb_sim.components import load_components
     from bnb_sim.errors import ComponentError
+    from bnb_sim.games.builders_biomes.components import load_components
 
     resolved = []
     for f in files:
@@ -330,7 +332,7 @@ def _components(
 def _policies(source: str, where: str, specs: list[str], players: int | None) -> list[str]:
     """Policy labels (parsed, so a bad spec fails now); at most ``players`` of them."""
     from bnb_sim.analysis.tournament import split_policy_list
-    from bnb_sim.policies.registry import parse_policy
+    from bnb_sim.games.builders_biomes.policies.registry import parse_policy
 
     out = []
     for spec in split_policy_list(specs):
@@ -347,7 +349,7 @@ def _policies(source: str, where: str, specs: list[str], players: int | None) ->
 
 def _reading_table(reader: _Reader) -> dict[str, str]:
     """``readings = { hunger = "one-by-one", ... }`` of a table, validated."""
-    from bnb_sim import readings as R
+    from bnb_sim.games.builders_biomes import readings as R
 
     table = reader.table.get("readings", {})
     if not isinstance(table, Mapping):
@@ -364,7 +366,7 @@ def _reading_table(reader: _Reader) -> dict[str, str]:
 def _item_readings(r: _Reader, kind: str, head: dict, head_variant: str | None, players):
     """``(explicit readings, resolved readings)`` of an item: the [experiment] readings, the
     item's own, and the ``variant``/``seating`` keys (aliases; a contradiction is an error)."""
-    from bnb_sim import readings as R
+    from bnb_sim.games.builders_biomes import readings as R
     from bnb_sim.runner.experiments import design_readings
 
     own = _reading_table(r)
@@ -417,7 +419,7 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
     default_variant = head.str("variant", None)
     head_readings = _reading_table(head)
     if default_variant is not None:
-        from bnb_sim import readings as R
+        from bnb_sim.games.builders_biomes import readings as R
 
         try:
             R.resolve(head_readings, aliases={"variant": default_variant})
@@ -550,7 +552,7 @@ def _item(kind: str, r: _Reader, common: dict, comps, bootstrap: int, base_dir: 
         players = _players(r, 2)
         policies = _policies(source, where, r.str_list("policies", _REQUIRED), None)
         from bnb_sim.analysis.tournament import schedule
-        from bnb_sim.policies.registry import check_distinct, parse_policy
+        from bnb_sim.games.builders_biomes.policies.registry import check_distinct, parse_policy
 
         try:
             schedule(policies, players)
@@ -638,7 +640,7 @@ def _item(kind: str, r: _Reader, common: dict, comps, bootstrap: int, base_dir: 
 
 def load_experiment(path: str | os.PathLike) -> Experiment:
     """Read and validate an experiment file (raises :class:`BnbError` with one line)."""
-    from bnb_sim.components.loader import tomllib
+    from bnb_sim.toml_files import tomllib
 
     path = Path(path)
     source = path.name
@@ -723,7 +725,7 @@ def _played(outcome: ItemOutcome) -> int:
 
 def _spec_readings(spec) -> str:
     """Every reading an item plays under (the design's seating for non-simulations)."""
-    from bnb_sim import readings as R
+    from bnb_sim.games.builders_biomes import readings as R
     from bnb_sim.runner.experiments import design_readings
 
     if callable(getattr(spec, "readings_text", None)):

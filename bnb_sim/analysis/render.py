@@ -1,6 +1,7 @@
 """A picture of a game's table: every player's board, the cube's layers and the scores.
 
-:func:`draw_table` turns the plain data of :meth:`bnb_sim.game.Game.table` into a matplotlib
+:func:`draw_table` turns the plain data of :meth:`bnb_sim.games.builders_biomes.game.Game.table`
+into a matplotlib
 figure; :func:`save_table` writes it as SVG or PNG (by the file's suffix). ``bnb play --svg
 FILE`` uses both. Pure Python and matplotlib: no numba, no engine.
 

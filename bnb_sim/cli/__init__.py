@@ -68,6 +68,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "Write a run as CSV files (seats, games, parameters) for spreadsheets.",
     ),
     "bench": ("bnb_sim.cli.bench_cmd", "bench", "Measure games/s, odds/s and CLI start time."),
+    "cache": (
+        "bnb_sim.cli.cache_cmd",
+        "cache",
+        "Show the compiled-kernel caches and their sizes; clear old ones.",
+    ),
     "warmup": (
         "bnb_sim.cli.warmup_cmd",
         "warmup",
@@ -134,7 +139,8 @@ then the environment, then the file (docs/design.md, "Settings")."""
 )
 @click.pass_context
 def cli(ctx: click.Context, plugin_debug: bool, config_file: Path | None, no_config: bool) -> None:
-    """bnb-sim: a Monte Carlo strategy analyzer for Minecraft: Builders & Biomes."""
+    """bnb-sim: a Monte Carlo strategy analyzer for the Minecraft board games Builders & Biomes
+    (with its Farmer's Market expansion) and Heroes of the Village (--game hotv)."""
     if plugin_debug:
         import os
 

@@ -146,8 +146,8 @@ def expansion_ratios(
 
 def default_tokens():
     """Default component arrays, the five token-effect arrays, and the reveal count."""
-    from bnb_sim.components import load_components
-    from bnb_sim.components.arrays import RULE_FIGHT_REVEAL
+    from bnb_sim.games.builders_biomes.components import load_components
+    from bnb_sim.games.builders_biomes.components.arrays import RULE_FIGHT_REVEAL
 
     arrays = load_components().arrays
     names = ("tok_hearts", "tok_extra_reveals", "tok_xp", "tok_blocks", "tok_detonate")
@@ -156,7 +156,7 @@ def default_tokens():
 
 def exact_odds_per_second(seconds: float = 0.5) -> dict[str, Any]:
     """Exact odds of the 21-token pile (every starting and colourless token), warm."""
-    from bnb_sim.engine.odds import exact_odds
+    from bnb_sim.games.builders_biomes.engine.odds import exact_odds
 
     arrays, tokens, reveal = default_tokens()
     pile = arrays.tok_start + arrays.tok_table
@@ -173,7 +173,7 @@ def monte_carlo_per_second(n: int = 1_000_000, repeats: int = 3) -> dict[str, An
     """Monte Carlo combats per second with the full pile against 4 hearts."""
     import numpy as np
 
-    from bnb_sim.engine.combat import simulate_combats
+    from bnb_sim.games.builders_biomes.engine.combat import simulate_combats
 
     arrays, tokens, reveal = default_tokens()
     pile = arrays.tok_start + arrays.tok_table

@@ -112,7 +112,7 @@ def compare(
     )
     from bnb_sim.analysis.report import _jsonable
     from bnb_sim.analysis.tournament import split_policy_list
-    from bnb_sim.policies.registry import parse_policy
+    from bnb_sim.games.builders_biomes.policies.registry import parse_policy
     from bnb_sim.runner.budget import confirm_games
     from bnb_sim.runner.experiments import design_readings, run_compare
 

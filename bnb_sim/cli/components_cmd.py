@@ -40,7 +40,7 @@ def show(components, as_json: bool, game=None) -> None:
 @click.argument("file", metavar="FILE")
 def validate(file: str) -> None:
     """Check FILE (a complete file or an override of the defaults)."""
-    from bnb_sim.components import load_components
+    from bnb_sim.games.builders_biomes.components import load_components
 
     comps = load_components(file)
     click.echo(f"{file}: valid ({comps.n_estimates} estimated values)")
@@ -161,7 +161,7 @@ def _farmers_market(fm: dict, v) -> list[str]:
     """The expansion's tables (R-FM-*): counts, farmland sides, the 18 item tiles."""
     key = "farmers_market"
     out = ["", "Farmer's Market"]
-    from bnb_sim.components.expansion import FIELDS
+    from bnb_sim.games.builders_biomes.components.expansion import FIELDS
 
     for f in FIELDS:
         out.append(f"  {f:<22} {v(f'{key}.{f}'):>4}")
@@ -183,7 +183,7 @@ def _farmers_market(fm: dict, v) -> list[str]:
 
 
 def _legend(notes) -> list[str]:
-    from bnb_sim.components.sources import legend
+    from bnb_sim.sources import legend
 
     pairs = legend(notes)
     if not pairs:

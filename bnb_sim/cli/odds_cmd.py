@@ -1,6 +1,7 @@
 """``bnb odds``: exact combat odds of a weapon pile (R-FIGHT-2 to R-FIGHT-5).
 
-Numba loads only inside the command body (through :mod:`bnb_sim.odds`), so ``bnb --help`` and
+Numba loads only inside the command body (through :mod:`bnb_sim.games.builders_biomes.odds`), so
+``bnb --help`` and
 ``bnb odds --help`` stay fast.
 """
 
@@ -13,7 +14,8 @@ import click
 
 from bnb_sim.cli.options import components_option, game_option, game_options, other_game_handler
 
-MAX_SIMULATE = 10_000_000  # same as bnb_sim.odds.MAX_SIMULATE (kept here to avoid the import)
+# the same as bnb_sim.games.builders_biomes.odds.MAX_SIMULATE (kept here to avoid the import)
+MAX_SIMULATE = 10_000_000
 
 
 def _pct(p: float) -> str:
@@ -177,7 +179,7 @@ def odds(
     if seed < 0:
         raise click.BadParameter(f"must be >= 0, got {seed}", param_hint="'--seed'")
 
-    from bnb_sim import odds as odds_api
+    from bnb_sim.games.builders_biomes import odds as odds_api
 
     comps = odds_api.get_components(components)
     n_sim = simulate or 0

@@ -12,7 +12,8 @@ folder that exists and is not empty is replaced only with ``--force`` (the same 
 with ``--json`` one JSON object (the paths and the report's ``summary.json``) as all of stdout.
 
 ``@components_option`` adds ``--components FILE`` (repeatable: files apply in order over the
-defaults) and passes the loaded :class:`~bnb_sim.components.Components` to the command as
+defaults) and passes the loaded :class:`~bnb_sim.games.builders_biomes.components.Components` to
+the command as
 ``components``. Nothing is imported until the command runs, so ``bnb --help`` stays cheap; a
 bad file raises :class:`~bnb_sim.errors.ComponentError`, which ``bnb_sim.cli.main`` prints as
 one line with exit code 2.
@@ -39,7 +40,7 @@ def _load(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]):
     game = ctx.meta.get("bnb.game")  # set by an eager --game option
     expansion = ctx.meta.get(_EXPANSION)  # set by the eager --expansion option
     if game is None:
-        from bnb_sim.components import load_components
+        from bnb_sim.games.builders_biomes.components import load_components
     else:
         load_components = game.entry("load_components")
     if expansion is None:
@@ -191,7 +192,7 @@ def policy_options(
 
 def complete_policy(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Shell completion of a policy spec: the built-in policies and installed plugins."""
-    from bnb_sim.policies.registry import BUILTIN, plugin_names
+    from bnb_sim.games.builders_biomes.policies.registry import BUILTIN, plugin_names
 
     names = [*BUILTIN, "heuristic:", *plugin_names()]
     return [name for name in names if name.startswith(incomplete)]
@@ -258,7 +259,7 @@ def cli_readings(reading: tuple[str, ...], **aliases) -> dict[str, str]:
     """The readings a command was given: ``--reading`` assignments plus the alias flags
     (``aliases``: flag label such as ``--variant`` -> value or None). A flag that
     contradicts a ``--reading`` of the same name is a one-line error."""
-    from bnb_sim import readings as R
+    from bnb_sim.games.builders_biomes import readings as R
 
     given = R.parse_assignments(reading)
     R.resolve(given, aliases=aliases)  # raises on a contradiction

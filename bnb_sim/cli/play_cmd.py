@@ -174,7 +174,7 @@ def header(game: Any) -> list[str]:
         f"  readings: {config.readings.describe()}",
     ]
     boards = config.components.board_names
-    from bnb_sim.engine.layout import P_BOARD_ID
+    from bnb_sim.games.builders_biomes.engine.layout import P_BOARD_ID
 
     for seat in range(config.n_players):
         board = boards[int(game._pub[P_BOARD_ID + seat])]
@@ -190,7 +190,7 @@ def market_lines(game: Any) -> list[str]:
     comps = game.config.components
     if comps.expansion is None:
         return []
-    from bnb_sim.engine.layout import H_FM_MARKET
+    from bnb_sim.games.builders_biomes.engine.layout import H_FM_MARKET
 
     items = comps.data["farmers_market"]["items"]
     by_letter: dict[str, list[str]] = {"X": [], "A": [], "B": []}
@@ -302,7 +302,7 @@ def play(
     if picture is not None and picture.suffix.lower() not in (".svg", ".png"):
         raise click.BadParameter("must end in .svg or .png", param_hint="'--svg'")
 
-    from bnb_sim.game import Game
+    from bnb_sim.games.builders_biomes.game import Game
     from bnb_sim.runner.config import GameConfig
 
     config = GameConfig.create(

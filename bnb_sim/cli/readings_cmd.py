@@ -1,6 +1,6 @@
 """``bnb readings``: every rule reading, its values, its default and the rule it interprets.
 
-Pure Python (no numba): the table lives in :mod:`bnb_sim.readings`.
+Pure Python (no numba): the table lives in :mod:`bnb_sim.games.builders_biomes.readings`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ def readings(name: str | None, as_json: bool) -> None:
     rules another way, the run chooses. Set one with --reading NAME=VALUE on play, simulate,
     tournament, compare, sweep, bench and tune, readings={...} in the Python API, or a [readings]
     table in an experiment file."""
-    from bnb_sim import readings as R
+    from bnb_sim.games.builders_biomes import readings as R
 
     chosen = [R.check_name(name)] if name else list(R.READINGS.values())
     if as_json:

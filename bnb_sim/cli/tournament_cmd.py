@@ -87,7 +87,7 @@ def tournament(
         split_policy_list,
     )
     from bnb_sim.errors import BnbError
-    from bnb_sim.policies.registry import check_distinct, parse_policy
+    from bnb_sim.games.builders_biomes.policies.registry import check_distinct, parse_policy
     from bnb_sim.runner.budget import confirm_games, tournament_games
     from bnb_sim.runner.experiments import design_readings, run_tournament
 

@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from bnb_sim.cli.options import components_option
-from bnb_sim.components.loader import DEFAULT_LABEL
+from bnb_sim.games.builders_biomes.components.loader import DEFAULT_LABEL
 
 FULL_PILE = (
     "wooden_sword,stone_sword*3,potato*3,iron_sword*4,diamond_sword*2,bow*2,hoe*2,pickaxe*2,tnt*2"
@@ -39,14 +39,14 @@ def _steps(components, plugins: bool) -> list[tuple[str, Any]]:
         return step
 
     def one_game() -> None:
-        from bnb_sim.game import new_game
+        from bnb_sim.games.builders_biomes.game import new_game
 
         game = new_game(0, 0, 2, ["heuristic", "greedy"], components=components, log=True)
         game.play()
         game.result()
 
     def odds() -> None:
-        from bnb_sim.odds import combat_odds, combat_odds_table
+        from bnb_sim.games.builders_biomes.odds import combat_odds, combat_odds_table
 
         combat_odds(FULL_PILE, 4, components=components, simulate=1000, seed=0)
         combat_odds_table("wooden_sword", components=components)
@@ -56,7 +56,7 @@ def _steps(components, plugins: bool) -> list[tuple[str, Any]]:
 
         collectable(np.ones((4, 4, 4), bool))
 
-    from bnb_sim.components import load_components
+    from bnb_sim.games.builders_biomes.components import load_components
 
     comps = components if components is not None else load_components()
     low, high = comps.rule("players_min"), comps.rule("players_max")
@@ -80,7 +80,7 @@ def _steps(components, plugins: bool) -> list[tuple[str, Any]]:
         if game_steps is not None:
             steps += game_steps()
     if plugins:
-        from bnb_sim.policies.registry import plugin_names
+        from bnb_sim.games.builders_biomes.policies.registry import plugin_names
 
         files = [f for f in comps.files if f != DEFAULT_LABEL] if components is not None else []
         for name in plugin_names():

@@ -8,8 +8,21 @@ game's kernels compile only when it is played.
 Shared code (the CLI commands, ``bnb report``) looks a game up with :func:`get_game` and
 calls :meth:`GameSpec.entry`; it never branches on a game's name. A command handler that a
 game does not declare (``None``) means the command's own code serves it: Builders & Biomes,
-the first game, is still served that way while its modules live under ``bnb_sim/engine``,
-``bnb_sim/components`` and ``bnb_sim/runner``.
+the first game, is served that way (the runner and the report were written for it first).
+
+The package mirrors this: one sub-package per game, each with its rules (jitted kernels),
+policies, component data model and façades, and the shared parts beside them::
+
+    bnb_sim/
+      games/
+        builders_biomes/   engine/ (rules kernels), policies/, components/, game.py, odds.py
+        heroes_village/    engine.py, play.py, policies.py, bots.py, odds.py, runner.py, report.py
+      rng.py               counter-based random streams (every game)
+      plugins.py           third-party policies: compiling and calling them (every game)
+      entry_points.py      third-party policies: finding them, parsing their parameters
+      toml_files.py        reading TOML input safely (component, bot and experiment files)
+      runner/ analysis/ tune/ cli/   batches, storage, statistics, reports, tuning, ``bnb``
+      data/                each game's default component file
 
 Entry points a game may declare (``module:attribute``):
 
@@ -105,7 +118,7 @@ register(
         title="Minecraft: Builders & Biomes",
         aliases=("builders-and-biomes", "bnb"),
         entries={
-            "load_components": "bnb_sim.components:load_components",
+            "load_components": "bnb_sim.games.builders_biomes.components:load_components",
             "write_report": "bnb_sim.analysis.report:write_report",
             "columns": "bnb_sim.games.builders_biomes:columns",
         },

@@ -96,7 +96,7 @@ def _run_kernel(kernel, args, stop: np.ndarray, threads: int | None) -> None:
 
 def play_arrays(config: GameConfig, start: int, n: int, threads: int | None = None):
     """Raw int64 output of the batch kernel for games ``start .. start + n - 1``."""
-    from bnb_sim.engine.play import N_GAME_COLUMNS, n_seat_columns, play_batch
+    from bnb_sim.games.builders_biomes.engine.play import N_GAME_COLUMNS, n_seat_columns, play_batch
 
     k, ft, kinds, params, plugins = config.kernel_inputs
     n_players = config.n_players
@@ -115,7 +115,7 @@ def play_arrays(config: GameConfig, start: int, n: int, threads: int | None = No
 def n_rule_hit_columns(config: GameConfig) -> int:
     """Seat columns for the rule hits of priority-list bots: one per rule of the longest bot
     in the run plus one for the fallback; none when no seat is a bot (docs/run-format.md)."""
-    from bnb_sim.policies.kinds import BOT
+    from bnb_sim.games.builders_biomes.policies.kinds import BOT
 
     bots = [p for p in config.policies if p.kind == BOT]
     return max(len(p.rules) for p in bots) + 1 if bots else 0
@@ -123,10 +123,10 @@ def n_rule_hit_columns(config: GameConfig) -> int:
 
 def check_status(config: GameConfig, start: int, game_out: np.ndarray) -> None:
     """Raise a clear error for the first game that did not finish normally."""
-    from bnb_sim.engine import play as P
-    from bnb_sim.engine import state as S
-    from bnb_sim.engine.invariants import INVARIANT_MESSAGES
-    from bnb_sim.policies.plugin import PLUGIN_RAISED
+    from bnb_sim.games.builders_biomes.engine import play as P
+    from bnb_sim.games.builders_biomes.engine import state as S
+    from bnb_sim.games.builders_biomes.engine.invariants import INVARIANT_MESSAGES
+    from bnb_sim.plugins import PLUGIN_RAISED
 
     bad = np.flatnonzero(game_out[:, P.GAME_STATUS] != S.ST_OK)
     if bad.size == 0:
@@ -156,7 +156,7 @@ def check_status(config: GameConfig, start: int, game_out: np.ndarray) -> None:
 def _replay_plugin_error(config: GameConfig, game: int, seat: int, label: str) -> None:
     """A plugin raised inside the kernel: replay that game with the Game API, which calls the
     plugin from Python at the failing decision and raises PolicyError with its exception."""
-    from bnb_sim.game import Game
+    from bnb_sim.games.builders_biomes.game import Game
 
     try:
         Game(config, game).play()
@@ -176,7 +176,7 @@ FM_XP_COLUMNS = ("xp_items_play", "xp_items_end", "xp_farming")
 def _fm_columns(comps, seats: dict, seat_out: np.ndarray, at: int) -> None:
     """Farmer's Market seat columns (docs/run-format.md): its XP sources (so that ``xp`` stays
     the sum of the ``xp_*`` columns), purchases, vegetables, one bool per item, laps (R-FM-7)."""
-    from bnb_sim.engine import play as P
+    from bnb_sim.games.builders_biomes.engine import play as P
 
     for j, name in enumerate(FM_XP_COLUMNS):
         seats[name] = seat_out[:, at + j].astype(np.int32)
@@ -193,7 +193,7 @@ def _fm_columns(comps, seats: dict, seat_out: np.ndarray, at: int) -> None:
 
 def frames(config: GameConfig, start: int, seat_out: np.ndarray, game_out: np.ndarray):
     """Per-seat and per-game DataFrames (docs/run-format.md) from the kernel output."""
-    from bnb_sim.engine import play as P
+    from bnb_sim.games.builders_biomes.engine import play as P
 
     comps = config.components
     n_players = config.n_players

@@ -13,10 +13,10 @@ from functools import cached_property
 
 import numpy as np
 
-from bnb_sim import readings as R
-from bnb_sim.components import Components, load_components
 from bnb_sim.errors import ArgumentTypeError, BnbError
-from bnb_sim.policies.registry import PolicySpec, parse_policies
+from bnb_sim.games.builders_biomes import readings as R
+from bnb_sim.games.builders_biomes.components import Components, load_components
+from bnb_sim.games.builders_biomes.policies.registry import PolicySpec, parse_policies
 
 VARIANTS = ("standard", "beginner")
 SEATINGS = {"fixed": 0, "rotate": 1, "random": 2}
@@ -36,7 +36,8 @@ class GameConfig:
 
     * ``policies``: one :class:`PolicySpec` per player (player ``p`` plays seat
       ``(p - rotation) % n``; see the ``seating`` reading).
-    * ``readings``: the rule readings (:mod:`bnb_sim.readings`: hunger, bonus_biomes, bow,
+    * ``readings``: the rule readings (:mod:`bnb_sim.games.builders_biomes.readings`: hunger,
+      bonus_biomes, bow,
       pickaxe, boards, seating, variant); ``variant``, ``seating`` and ``pickaxe_optional``
       read them back for older callers.
     * ``check``: run the invariant checker after every decision (slow; for debugging).
@@ -176,7 +177,7 @@ class GameConfig:
         return master_key(self.seed)
 
     def options_vector(self) -> np.ndarray:
-        from bnb_sim.engine import state as S
+        from bnb_sim.games.builders_biomes.engine import state as S
 
         r = self.readings
         opts = np.zeros(S.N_OPTS, np.int64)
@@ -196,8 +197,15 @@ class GameConfig:
     @cached_property
     def kernel_inputs(self):
         """``(k, ft, kinds, params, plugins)`` for the engine's drivers (built once)."""
-        from bnb_sim.engine.static import build_static
-        from bnb_sim.policies.kinds import BOT, GREEDY, HEURISTIC, ISMCTS, MC, N_PARAMS
+        from bnb_sim.games.builders_biomes.engine.static import build_static
+        from bnb_sim.games.builders_biomes.policies.kinds import (
+            BOT,
+            GREEDY,
+            HEURISTIC,
+            ISMCTS,
+            MC,
+            N_PARAMS,
+        )
 
         arrays = self.components.arrays
         # search bots may roll out with a one-step bot, which reads the tables
@@ -208,7 +216,7 @@ class GameConfig:
         except ValueError as exc:
             raise BnbError(f"components: {exc}") from None
         if self.components.expansion is not None:  # Farmer's Market (R-FM-*)
-            from bnb_sim.engine.static import fill_farmers_market
+            from bnb_sim.games.builders_biomes.engine.static import fill_farmers_market
 
             fill_farmers_market(k, self.components.data, self.readings)
         width = max([N_PARAMS] + [len(p.params) for p in self.policies])
@@ -218,8 +226,8 @@ class GameConfig:
         kinds = np.array([p.kind for p in self.policies], np.int64)
         # Always four entries: the tuple's length is part of the kernel's type, so padding it
         # lets one compiled kernel serve 2, 3 and 4 players.
-        from bnb_sim.engine.layout import MAX_SEATS
-        from bnb_sim.policies.plugin import no_plugin
+        from bnb_sim.games.builders_biomes.engine.layout import MAX_SEATS
+        from bnb_sim.plugins import no_plugin
 
         plugins = tuple(p.plugin_function() for p in self.policies)
         plugins = plugins + (no_plugin,) * (MAX_SEATS - len(plugins))
@@ -250,7 +258,7 @@ _TABLES: dict[str, object] = {}
 
 def _cached_tables(components: Components):
     """Policy tables depend only on the weapon and mob numbers; reuse them across configs."""
-    from bnb_sim.policies.tables import build_policy_tables
+    from bnb_sim.games.builders_biomes.policies.tables import build_policy_tables
 
     key = components.content_hash
     if key not in _TABLES:
@@ -271,7 +279,7 @@ def _announce_slow_tables(components: Components) -> None:
     hundreds of thousands of piles)."""
     import sys
 
-    from bnb_sim.engine.odds import table_shape
+    from bnb_sim.games.builders_biomes.engine.odds import table_shape
 
     a = components.arrays
     piles = table_shape(a.tok_start, a.tok_table, a.tok_detonate)[3]

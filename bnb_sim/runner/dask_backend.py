@@ -121,7 +121,7 @@ def config_from_payload(payload: dict[str, Any]) -> Any:
         config = rebuild(payload)
         _remember(key, config)
     if config is None:
-        from bnb_sim.components import components_from_dict
+        from bnb_sim.games.builders_biomes.components import components_from_dict
 
         comps = components_from_dict(payload["components"], name=payload.get("source", "run"))
         if comps.content_hash != payload["content_hash"]:

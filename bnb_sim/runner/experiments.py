@@ -59,7 +59,7 @@ def design_readings(readings, variant, *, seating: str | None = None, what: str 
     sweeps), as a dict. ``readings``: a mapping of the readings the user gave. A seating
     reading that differs from the design's, or one ``variant`` per player (the designs move
     the players between seats), is an error."""
-    from bnb_sim import readings as R
+    from bnb_sim.games.builders_biomes import readings as R
 
     resolved = R.resolve(readings, aliases={"variant": variant}).to_dict()
     if seating is not None:
@@ -121,7 +121,7 @@ def _play_block(config, start: int, n: int, threads: int | None):
 
 def _specs(policies: Sequence[str]):
     from bnb_sim.analysis.tournament import split_policy_list
-    from bnb_sim.policies.registry import parse_policy
+    from bnb_sim.games.builders_biomes.policies.registry import parse_policy
 
     return [parse_policy(p) for p in split_policy_list(list(policies))]
 
@@ -253,10 +253,10 @@ def play_tournament(
     ``(combo * players + rotation) * games + seed_index`` and ``seed_index`` the game index.
     """
     from bnb_sim.analysis.tournament import schedule, seatings
-    from bnb_sim.components import Components, load_components
+    from bnb_sim.games.builders_biomes.components import Components, load_components
 
     confirm_games(tournament_games(len(policies), players, games), "tournament", yes=yes)
-    from bnb_sim.policies.registry import check_distinct
+    from bnb_sim.games.builders_biomes.policies.registry import check_distinct
 
     chosen = design_readings(readings, variant, seating="fixed", what="tournament")
     specs = _specs(policies)
@@ -400,7 +400,7 @@ def compare_player(
     opponents on every seed.
     """
     from bnb_sim.analysis.compare import FIELD, HEAD_TO_HEAD
-    from bnb_sim.components import Components, load_components
+    from bnb_sim.games.builders_biomes.components import Components, load_components
 
     play_block = _play_block
     if not isinstance(components, Components):
@@ -584,7 +584,7 @@ def run_sweep(
     baseline (a Components, a path or None for the default file).
     """
     from bnb_sim.analysis.sweep import analyse_sweep, build_variants
-    from bnb_sim.components import Components, load_components
+    from bnb_sim.games.builders_biomes.components import Components, load_components
 
     if not isinstance(components, Components):
         components = load_components(components)

@@ -249,7 +249,7 @@ def check_games(games: Any, *, yes: bool = False) -> int:
 def default_chunk_size(games: int, config: GameConfig, threads: int) -> int:
     """About 0.5-1 s of work per chunk: games per thread (more for all-random tables) times
     threads, between 1,000 and 50,000 (memory), and never more than the run."""
-    from bnb_sim.policies.kinds import RANDOM
+    from bnb_sim.games.builders_biomes.policies.kinds import RANDOM
 
     all_random = all(p.kind == RANDOM for p in config.policies)
     per_thread = _PER_THREAD_RANDOM if all_random else _PER_THREAD_OTHER

@@ -88,7 +88,7 @@ def plan_from_payload(payload: dict[str, Any]):
     key = payload["key"]
     plan = _PLANS.get(key)
     if plan is None:
-        from bnb_sim.components import components_from_dict
+        from bnb_sim.games.builders_biomes.components import components_from_dict
 
         comps = components_from_dict(payload["components"], name=payload.get("source", "tune"))
         if comps.content_hash != payload["content_hash"]:

@@ -150,8 +150,8 @@ def plan_game_tune(
     ``readings``: rule readings (name -> value, as ``--reading``; ``variant`` is an alias);
     the seating rotates with the game index (the design's), one variant per player is
     refused."""
-    from bnb_sim.components import Components, load_components
-    from bnb_sim.policies.registry import parse_policies
+    from bnb_sim.games.builders_biomes.components import Components, load_components
+    from bnb_sim.games.builders_biomes.policies.registry import parse_policies
 
     if not isinstance(components, Components):
         components = load_components(list(component_files) or None)
@@ -497,7 +497,7 @@ def _override_entries(tuned: dict, paths: Sequence[str]) -> dict[tuple, dict]:
 
 
 def _retag(value: Any, reason: str) -> Any:
-    from bnb_sim.components.model import SWEEP_REASON
+    from bnb_sim.games.builders_biomes.components.model import SWEEP_REASON
 
     if value == SWEEP_REASON:
         return reason
@@ -511,7 +511,7 @@ def _retag(value: Any, reason: str) -> Any:
 def write_override(plan: GameTune, point: dict, path: Path, header: Sequence[str] = ()) -> Path:
     """Write ``point`` as a component override and check it loads back to those values."""
     from bnb_sim.analysis.sweep import _lookup
-    from bnb_sim.components import load_components
+    from bnb_sim.games.builders_biomes.components import load_components
 
     tuned = plan.components_for(point).data
     reason = f"{TUNE_REASON} ({', '.join(t.describe() for t in plan.targets)})"

@@ -141,7 +141,7 @@ class PolicyTune:
 
     def spec_for(self, point: dict, label: str):
         """The PolicySpec of a point (every other parameter at its start value)."""
-        from bnb_sim.policies.registry import parse_policy
+        from bnb_sim.games.builders_biomes.policies.registry import parse_policy
 
         return replace(parse_policy(self.spec_text(point)), label=label)
 
@@ -149,7 +149,7 @@ class PolicyTune:
         """The policy spec of a point, e.g. ``mc:rollouts=12,margin=0.05,rollout=heuristic``."""
         values = {**self.base_values, **point}
         if self.family == "bot":  # bot:FILE:min_blocks=3,p=0.6
-            from bnb_sim.policies.priority_compile import bot_spec
+            from bnb_sim.games.builders_biomes.policies.priority_compile import bot_spec
 
             return bot_spec(self.fixed["file"], values, self.integers)
         parts = [f"{k}={int(v) if k in SEARCH_BUDGETS else _num(v)}" for k, v in values.items()]
@@ -179,8 +179,8 @@ SEARCH_BUDGETS = ("rollouts", "iterations")  # whole numbers: always integer par
 def _policy_family(policy: str):
     """``(family, names, values, fixed)`` of a tunable policy spec: its numeric parameters
     and the settings that stay as they are (raises for random/greedy/a bot without params)."""
-    from bnb_sim.policies.kinds import BOT, HEURISTIC, ISMCTS, MC, PLUGIN
-    from bnb_sim.policies.registry import load_plugin, parse_policy
+    from bnb_sim.games.builders_biomes.policies.kinds import BOT, HEURISTIC, ISMCTS, MC, PLUGIN
+    from bnb_sim.games.builders_biomes.policies.registry import load_plugin, parse_policy
 
     spec = parse_policy(policy)
     family = policy.strip().partition(":")[0]
@@ -191,7 +191,7 @@ def _policy_family(policy: str):
         names = list(load_plugin(spec.plugin).params)
         return family, names, dict(zip(names, spec.params, strict=True)), {}
     if spec.kind in (MC, ISMCTS):  # the budget, c and margin; the rollout policy stays
-        from bnb_sim.policies.search_spec import search_settings
+        from bnb_sim.games.builders_biomes.policies.search_spec import search_settings
 
         settings = search_settings(spec.kind, spec.params)
         fixed = {"rollout": settings.pop("rollout")}
@@ -213,7 +213,7 @@ def _policy_family(policy: str):
 
 def _bot_thresholds(policy: str) -> tuple[str, dict]:
     """A ``bot:`` spec's file and its thresholds (name -> BotParam, overrides applied)."""
-    from bnb_sim.policies.registry import parse_bot
+    from bnb_sim.games.builders_biomes.policies.registry import parse_bot
 
     path, bot = parse_bot(policy.strip().partition(":")[2])
     return path, {p.name: p for p in bot.thresholds}
@@ -312,8 +312,8 @@ def plan_policy_tune(
     ``readings``: rule readings (name -> value, as ``--reading``; ``variant`` is an alias).
     The candidate moves through every seat, so the seating is the design's (fixed seats,
     rotated by the driver) and one variant per player is refused."""
-    from bnb_sim.components import Components, load_components
-    from bnb_sim.policies.registry import parse_policy
+    from bnb_sim.games.builders_biomes.components import Components, load_components
+    from bnb_sim.games.builders_biomes.policies.registry import parse_policy
 
     against = [a.strip() for a in against if a.strip()]
     if not against:
@@ -472,9 +472,9 @@ def _config_like(template, policies):
     """
     from dataclasses import replace as dc_replace
 
-    from bnb_sim.engine.layout import MAX_SEATS
-    from bnb_sim.policies.kinds import N_PARAMS
-    from bnb_sim.policies.plugin import no_plugin
+    from bnb_sim.games.builders_biomes.engine.layout import MAX_SEATS
+    from bnb_sim.games.builders_biomes.policies.kinds import N_PARAMS
+    from bnb_sim.plugins import no_plugin
 
     config = dc_replace(template, policies=tuple(policies))
     k, ft, _, _, _ = template.kernel_inputs
@@ -498,8 +498,8 @@ def field_scores(plan: PolicyTune, spec, seed: int, start: int, n: int, threads=
     """
     import warnings
 
-    from bnb_sim.engine import play as P
-    from bnb_sim.policies.registry import parse_policy
+    from bnb_sim.games.builders_biomes.engine import play as P
+    from bnb_sim.games.builders_biomes.policies.registry import parse_policy
     from bnb_sim.runner.batch import play_arrays
     from bnb_sim.runner.config import GameConfig
 
@@ -759,7 +759,7 @@ def write_weights(
 
     A search bot's or a bot file's answer is ``spec`` (the tuned spec text), written
     as the last line of ``tuned-spec.txt`` beside ``path`` (that path is returned)."""
-    from bnb_sim.policies.registry import parse_policy
+    from bnb_sim.games.builders_biomes.policies.registry import parse_policy
 
     if family in SEARCH_FAMILIES or family == "bot":  # bot:FILE:NAME=VALUE,... as for mc
         return _write_spec(path.with_name(SPEC_FILE), spec, header)
@@ -778,7 +778,7 @@ def write_weights(
 
 
 def _write_spec(path: Path, spec: str | None, header: Sequence[str]) -> Path:
-    from bnb_sim.policies.registry import parse_policy
+    from bnb_sim.games.builders_biomes.policies.registry import parse_policy
 
     if not spec:
         raise BnbError("tune: no tuned spec to write")

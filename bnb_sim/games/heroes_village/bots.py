@@ -9,7 +9,6 @@ best one; its own random stream breaks ties.
 from __future__ import annotations
 
 from bnb_sim._jit import kernel
-from bnb_sim.engine.rng import bounded_row
 from bnb_sim.games.heroes_village.layout import (
     A_BUILD,
     A_COLLECT,
@@ -79,6 +78,7 @@ from bnb_sim.games.heroes_village.policies import (
     W_REDSTONE,
     W_URGENCY,
 )
+from bnb_sim.rng import bounded_row
 
 # scratch layout of ``buf`` (float64)
 B_SHORT = 0  # blocks still to find per type (needs minus what the team holds)

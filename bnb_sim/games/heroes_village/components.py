@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from bnb_sim.components.loader import read_toml
 from bnb_sim.errors import ComponentError
 from bnb_sim.games.heroes_village import layout as L
+from bnb_sim.toml_files import read_toml
 
 DEFAULT_PATH = Path(__file__).resolve().parents[2] / "data" / "heroes_village.toml"
 DEFAULT_LABEL = "heroes_village.toml (default)"

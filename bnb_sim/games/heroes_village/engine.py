@@ -3,7 +3,7 @@
 One game lives in a flat ``int64`` array ``s`` (slots named in ``layout``), its component data
 in the flat ``int64`` array ``k`` and its random streams in ``rng`` (one xoshiro256** state
 per chance source and per seat's policy, seeded from (master, game index, stream) by
-``bnb_sim.engine.rng``). Every function here is a ``kernel``: it works in the arrays it is
+``bnb_sim.rng``). Every function here is a ``kernel``: it works in the arrays it is
 given and allocates nothing.
 
 Free movement (R-HV-2) makes the position of the pieces irrelevant: a player may stand on any
@@ -13,7 +13,6 @@ tile before any action, so the engine records which tiles are laid, not where.
 from __future__ import annotations
 
 from bnb_sim._jit import kernel
-from bnb_sim.engine.rng import bounded_row, seed_stream, shuffle_inplace
 from bnb_sim.games.heroes_village.layout import (
     A_BUILD,
     A_COLLECT,
@@ -164,6 +163,7 @@ from bnb_sim.games.heroes_village.layout import (
     T_WINS_BY_VALUE,
     WOLF,
 )
+from bnb_sim.rng import bounded_row, seed_stream, shuffle_inplace
 
 # ----------------------------------------------------------------------------- logging
 

@@ -1,7 +1,7 @@
 """Whole Heroes of the Village games in nopython code: one game, and a batch over ``prange``.
 
 A game is a pure function of (component arrays, policies, pets, master key, game index): its
-streams come from the game index (``bnb_sim.engine.rng``) and it writes only its own output
+streams come from the game index (``bnb_sim.rng``) and it writes only its own output
 rows, so results do not depend on threads, chunks or machines.
 """
 

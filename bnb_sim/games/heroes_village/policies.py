@@ -23,6 +23,7 @@ RANDOM = 0
 TEAM = 1
 PLUGIN = 2  # a third-party policy (``bnb_sim.policies`` entry point with game="heroes_village")
 KIND_NAMES = {RANDOM: "random", TEAM: "team", PLUGIN: "plugin"}
+BUILTIN_NAMES = ("random", "team")
 
 # Named weights of the team bot (order = position in the parameter vector). Each is the value
 # the bot puts on one unit of the thing named, in "needed blocks".
@@ -88,12 +89,10 @@ class HotvPolicy:
 
     def plugin_function(self):
         """The plugin's compiled cfunc (``no_plugin`` for built-in bots); imports numba."""
-        from bnb_sim.policies.plugin import compile_plugin, no_plugin
+        from bnb_sim.plugins import compile_plugin, no_plugin
 
         if self.kind != PLUGIN:
             return no_plugin
-        from bnb_sim.policies.registry import load_plugin
-
         return compile_plugin(self.plugin, load_plugin(self.plugin))
 
 
@@ -111,8 +110,8 @@ def _weights_from_pairs(text: str, spec: str) -> dict[str, float]:
 
 
 def _weights_from_file(path: Path, spec: str) -> dict[str, float]:
-    from bnb_sim.components.loader import read_toml
     from bnb_sim.errors import ComponentError
+    from bnb_sim.toml_files import read_toml
 
     if path.stat().st_size > MAX_FILE_BYTES:
         raise PolicyError(f"policy {spec!r}: {path} is larger than 64 KiB")
@@ -157,9 +156,16 @@ def parse_policy(spec: str) -> HotvPolicy:
 def plugin_names() -> list[str]:
     """Entry-point names of the ``bnb_sim.policies`` group (not imported yet); which of them
     play this game shows when one is loaded."""
-    from bnb_sim.policies.registry import plugin_names as names
+    from bnb_sim.entry_points import entry_point_names
 
-    return [n for n in names() if n not in ("random", "team")]
+    return entry_point_names(reserved=BUILTIN_NAMES)
+
+
+def load_plugin(name: str):
+    """The :class:`~bnb_sim.plugins.Plugin` a plugin entry point names."""
+    from bnb_sim.entry_points import load_entry_point
+
+    return load_entry_point(name, lambda: [*BUILTIN_NAMES, *plugin_names()])
 
 
 def _plugin_policy(text: str, name: str, arg: str) -> HotvPolicy:
@@ -172,7 +178,7 @@ def _plugin_policy(text: str, name: str, arg: str) -> HotvPolicy:
             f"unknown policy {name!r} for heroes-of-the-village (choose random or team, e.g. "
             "team:complete=5, or a plugin of this game)"
         )
-    from bnb_sim.policies.registry import load_plugin, parse_assignments
+    from bnb_sim.entry_points import parse_assignments
 
     plugin = load_plugin(name)
     if get_game(plugin.game).name != "heroes_village":

@@ -118,7 +118,7 @@ class HotvConfig:
     def arrays(self):
         """``(k, kf, kinds, params, plugins)`` for the kernels (cached; compiles plugins)."""
         if self._arrays is None:
-            from bnb_sim.policies.plugin import no_plugin
+            from bnb_sim.plugins import no_plugin
 
             k, kf = self.components.static_arrays(self.start_space, self.chosen, self.check)
             seats = self.seats
@@ -227,8 +227,8 @@ def _plugin_failure(config: HotvConfig, team, game: int) -> None:
     """Replay a game that stopped on an illegal decision to name the policy and, for a
     plugin that raised, its exception (numba raises it when ``decide`` runs from Python)."""
     from bnb_sim.games.heroes_village.play import replay_game
-    from bnb_sim.policies.plugin import PLUGIN_RAISED, first_line, plugin_dispatcher
-    from bnb_sim.policies.registry import load_plugin
+    from bnb_sim.games.heroes_village.policies import load_plugin
+    from bnb_sim.plugins import PLUGIN_RAISED, first_line, plugin_dispatcher
 
     k, kf, kinds, params, plugins = config.arrays()
     s, rng, mem, mask = replay_game(

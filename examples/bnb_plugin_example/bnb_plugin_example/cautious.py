@@ -23,14 +23,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bnb_sim.components.arrays import RULE_FIGHT_REVEAL, TILE_BUILDING
-from bnb_sim.engine import layout as _L
-from bnb_sim.engine import state as _S
-from bnb_sim.engine.observation import static_layout
-from bnb_sim.engine.rng import bounded
-from bnb_sim.policies.plugin import Plugin
+from bnb_sim.games.builders_biomes.components.arrays import RULE_FIGHT_REVEAL, TILE_BUILDING
+from bnb_sim.games.builders_biomes.engine import layout as _L
+from bnb_sim.games.builders_biomes.engine import state as _S
+from bnb_sim.games.builders_biomes.engine.observation import static_layout
+from bnb_sim.plugins import Plugin
+from bnb_sim.rng import bounded
 
-# ---- offsets into ``static`` (bnb_sim.engine.observation.static_layout()) ------------------
+# ---- offsets into ``static`` (bnb_sim.games.builders_biomes.engine.observation.static_layout())
+# ------------------
 _STATIC = static_layout()
 TILE_KIND = _STATIC["tile_kind"][0]
 TILE_HEARTS = _STATIC["tile_hearts"][0]
@@ -45,7 +46,8 @@ GROUP = _STATIC["group_table"][0]
 BUILDING = TILE_BUILDING
 EMERALD = 4
 
-# ---- observation offsets (bnb_sim.engine.observation.flat_layout()) ----------------------
+# ---- observation offsets (bnb_sim.games.builders_biomes.engine.observation.flat_layout())
+# ----------------------
 PHASE = _S.C_PHASE
 SEAT = _S.C_SEAT
 ACTIONS_DONE = _S.C_ACTIONS_DONE
@@ -62,7 +64,8 @@ BOARD_MASK = _L.P_BOARD_MASK
 OWN_PILE = _L.P_OWN_PILE
 N_BLOCK_TYPES = _L.N_BLOCK_TYPES
 
-# ---- phases and actions (bnb_sim.engine.state) ---------------------------------------------
+# ---- phases and actions (bnb_sim.games.builders_biomes.engine.state)
+# ---------------------------------------------
 PH_TURN = _S.PH_TURN
 PH_COLLECT = _S.PH_COLLECT
 PH_EXPLORE = _S.PH_EXPLORE

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from numba import njit
 
-from bnb_sim.engine.rng import uniform
 from bnb_sim.games.heroes_village import layout as _L
-from bnb_sim.policies.plugin import Plugin
+from bnb_sim.plugins import Plugin
+from bnb_sim.rng import uniform
 
 PH_PICK = _L.PH_PICK
 S_PHASE, S_NEED, S_DONE = _L.S_PHASE, _L.S_NEED, _L.S_DONE

@@ -1,0 +1,164 @@
+"""Apply one legal decision to the state (the engine's ``step``)."""
+
+from __future__ import annotations
+
+from bnb_sim._jit import kernel
+from bnb_sim.games.builders_biomes.engine.build import build
+from bnb_sim.games.builders_biomes.engine.collect import collectable_now, take_block
+from bnb_sim.games.builders_biomes.engine.explore import explore
+from bnb_sim.games.builders_biomes.engine.fight import (
+    bow_decision,
+    continue_fight,
+    resolve_fight,
+    start_fight,
+)
+from bnb_sim.games.builders_biomes.engine.layout import (
+    K_FM_COLLECT_PER_BLOCK,
+    K_FM_ON,
+    ability_at,
+    xp_at,
+)
+from bnb_sim.games.builders_biomes.engine.market import (
+    AB_COLLECT_XP,
+    AB_REFIGHT,
+    buy_item,
+    buyable_slots,
+    place_farmland,
+)
+from bnb_sim.games.builders_biomes.engine.scoring import score_choice
+from bnb_sim.games.builders_biomes.engine.state import (
+    C_BLOCKS_OWED,
+    C_BUILD_STACK,
+    C_CHANGES,
+    C_FIGHT_STACK,
+    C_FIGHT_TILE,
+    C_FM_REFIGHT,
+    C_LAST_WIN,
+    C_PHASE,
+    C_PICKS_OWED,
+    C_SCORE_ROUND,
+    C_SEAT,
+    EV_REFIGHT,
+    PASS,
+    PH_BOW,
+    PH_BUILD_SPACE,
+    PH_BUILD_TILE,
+    PH_BUY,
+    PH_COLLECT,
+    PH_EXPLORE,
+    PH_FARMLAND,
+    PH_FIGHT_MOB,
+    PH_HUNGER,
+    PH_PICKAXE,
+    PH_SCORE,
+    PH_TNT,
+    PH_TURN,
+    PH_WEAPON,
+    XP_ITEMS_PLAY,
+    log_event,
+)
+from bnb_sim.games.builders_biomes.engine.turn import (
+    after_round,
+    begin_action,
+    finish_action,
+    pass_turn,
+    return_hunger_mobs,
+)
+from bnb_sim.games.builders_biomes.engine.weapon import take_weapon
+
+
+@kernel(inline="always")
+def _refight_due(pub, k, seat):
+    """R-FM-5 (bed): after a lost fight the seat may fight the mob once more."""
+    return (
+        pub[ability_at(seat, AB_REFIGHT)] > 0
+        and pub[C_LAST_WIN] == 0
+        and pub[C_FM_REFIGHT] == 0
+        and k[K_FM_ON] != 0
+    )
+
+
+@kernel
+def _refight(pub, hid, k, seat):
+    """The bed's second fight: the pile is reshuffled and revealed again (R-FM-5)."""
+    pub[C_FM_REFIGHT] = 1
+    log_event(hid, k, seat, EV_REFIGHT, pub[C_FIGHT_TILE], 0, 0)
+    start_fight(pub, hid, k, seat, pub[C_FIGHT_STACK])
+
+
+@kernel
+def _fight_goes_on(pub, hid, rng, k, seat):
+    phase = continue_fight(pub, hid, rng, k, seat)
+    if phase == PH_TURN and _refight_due(pub, k, seat):
+        _refight(pub, hid, k, seat)
+        phase = continue_fight(pub, hid, rng, k, seat)
+    if phase == PH_TURN:
+        finish_action(pub, hid, k)
+    else:
+        pub[C_PHASE] = phase
+
+
+@kernel
+def apply_action(pub, hid, rng, k, action):
+    """Carry out ``action`` (already checked legal) for the seat that decides now."""
+    phase = pub[C_PHASE]
+    seat = pub[C_SEAT]
+    if not (phase == PH_BUILD_TILE or (phase == PH_TURN and action != PASS)):
+        pub[C_CHANGES] += 1  # choosing an action type or a tile alone changes nothing yet
+    if phase == PH_TURN:
+        if action == PASS:
+            pass_turn(pub, hid, k, seat)
+        else:
+            pub[C_PHASE] = begin_action(pub, hid, k, seat, action)
+    elif phase == PH_COLLECT:
+        take_block(pub, hid, k, seat, action, 0)
+        if k[K_FM_COLLECT_PER_BLOCK] != 0:  # R-FM-10 reading fm_collect_xp=block
+            pub[xp_at(seat, XP_ITEMS_PLAY)] += pub[ability_at(seat, AB_COLLECT_XP)]
+        pub[C_BLOCKS_OWED] -= 1
+        if pub[C_BLOCKS_OWED] <= 0 or collectable_now(pub, k) == 0:
+            finish_action(pub, hid, k)  # R-CUBE-2: one block if only one was collectable
+    elif phase == PH_EXPLORE:
+        explore(pub, hid, k, seat, action)
+        finish_action(pub, hid, k)
+    elif phase == PH_BUILD_TILE:
+        pub[C_BUILD_STACK] = action
+        pub[C_PHASE] = PH_BUILD_SPACE
+    elif phase == PH_BUILD_SPACE:
+        build(pub, hid, k, seat, pub[C_BUILD_STACK], action)
+        finish_action(pub, hid, k)
+    elif phase == PH_FIGHT_MOB:
+        start_fight(pub, hid, k, seat, action)
+        _fight_goes_on(pub, hid, rng, k, seat)
+    elif phase == PH_PICKAXE:
+        if action != PASS:
+            take_block(pub, hid, k, seat, action, 1)
+        pub[C_PICKS_OWED] -= 1
+        _fight_goes_on(pub, hid, rng, k, seat)
+    elif phase == PH_BOW:
+        bow_decision(pub, hid, k, seat, action != PASS)
+        _fight_goes_on(pub, hid, rng, k, seat)
+    elif phase == PH_HUNGER:
+        return_hunger_mobs(pub, hid, k, seat, action)
+    elif phase == PH_TNT:
+        resolve_fight(pub, hid, k, seat, action)
+        if _refight_due(pub, k, seat):
+            _refight(pub, hid, k, seat)
+            _fight_goes_on(pub, hid, rng, k, seat)
+        else:
+            finish_action(pub, hid, k)
+    elif phase == PH_FARMLAND:
+        place_farmland(pub, hid, k, seat, action)
+    elif phase == PH_BUY:
+        if action == PASS:
+            finish_action(pub, hid, k)
+        else:
+            buy_item(pub, hid, k, seat, action)
+            if buyable_slots(pub, k, seat) == 0:
+                finish_action(pub, hid, k)
+    elif phase == PH_WEAPON:
+        take_weapon(pub, hid, k, seat, action)
+        finish_action(pub, hid, k)
+    elif phase == PH_SCORE:
+        rnd = pub[C_SCORE_ROUND]
+        if score_choice(pub, hid, k, seat, action):
+            after_round(pub, hid, k, rnd)

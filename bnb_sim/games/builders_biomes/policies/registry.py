@@ -1,0 +1,234 @@
+"""Parse policy specs (``--policy``) into data: a kind id, a parameter vector, a label.
+
+Grammar::
+
+    random
+    greedy
+    heuristic                      default weights
+    heuristic:weights.toml         weights from a TOML file (top level or a [weights] table)
+    heuristic:board=1.5,weapon=2   weights inline (unnamed weights keep their defaults)
+    bot:my_bot.toml                a priority-list bot file (docs/bots.md)
+    bot:my_bot.toml:min_xp=4,p=0.6 the same with values of its [params] table overridden
+    mc[:rollouts=8,rollout=heuristic,margin=0.02]            flat Monte Carlo search
+    ismcts[:iterations=64,c=0.7,rollout=heuristic,...]     open-loop ISMCTS (search.py)
+    NAME[:ARG]                     a third-party plugin registered under the entry-point
+                                   group ``bnb_sim.policies`` (ARG: a TOML file or k=v pairs
+                                   for its parameters)
+
+Pure Python: parsing a spec never imports numba; plugins are imported (and compiled) only
+by :meth:`PolicySpec.plugin_function`, i.e. when a game is actually played.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bnb_sim.entry_points import (
+    entry_point_names,
+    load_entry_point,
+    parse_assignments,
+    parse_number,
+)
+from bnb_sim.errors import PolicyError
+from bnb_sim.games.builders_biomes.policies.kinds import (
+    BOT,
+    GREEDY,
+    GREEDY_PARAMS,
+    HEURISTIC,
+    HEURISTIC_DEFAULTS,
+    HEURISTIC_WEIGHTS,
+    ISMCTS,
+    KIND_NAMES,
+    MC,
+    N_PARAMS,
+    PLUGIN,
+    RANDOM,
+)
+
+BUILTIN = ("random", "greedy", "heuristic", "mc", "ismcts", "bot")
+MAX_PLUGIN_PARAMS = 256
+#: Largest |weight| of a built-in bot: the evaluation adds weighted terms of up to ~1e3, and
+#: 1e308-sized weights made it inf - inf = NaN (an illegal decision -1 partway through a run).
+MAX_WEIGHT = 1e6
+
+
+@dataclass(frozen=True)
+class PolicySpec:
+    """A policy as data: what the engine needs to play it, and how reports name it."""
+
+    label: str
+    kind: int
+    params: tuple[float, ...] = field(default_factory=tuple)
+    plugin: str | None = None  # entry-point name for PLUGIN
+    rules: tuple[str, ...] = ()  # BOT: one label per rule, in program order
+
+    @property
+    def kind_name(self) -> str:
+        return KIND_NAMES[self.kind]
+
+    def weights(self) -> dict[str, float]:
+        """Named weights of a greedy/heuristic policy (empty for others)."""
+        if self.kind in (GREEDY, HEURISTIC):
+            return dict(zip(HEURISTIC_WEIGHTS, self.params, strict=True))
+        return {}
+
+    def plugin_function(self):
+        """The plugin's compiled cfunc (imports and compiles on first use)."""
+        if self.kind != PLUGIN or self.plugin is None:
+            from bnb_sim.plugins import no_plugin
+
+            return no_plugin
+        from bnb_sim.plugins import compile_plugin
+
+        return compile_plugin(self.plugin, load_plugin(self.plugin))
+
+    def to_dict(self) -> dict:
+        out = {"label": self.label, "kind": self.kind_name, "params": list(self.params)}
+        if self.plugin:
+            out["plugin"] = self.plugin
+        if self.kind in (GREEDY, HEURISTIC):
+            out["weights"] = self.weights()
+        if self.kind == BOT:
+            out["rules"] = list(self.rules)
+        elif self.kind in (MC, ISMCTS):
+            from bnb_sim.games.builders_biomes.policies.search_spec import search_settings
+
+            out["search"] = search_settings(self.kind, self.params)
+        return out
+
+
+def plugin_names() -> list[str]:
+    """Plugin names this game can be asked for: the entry points not shadowed by a built-in."""
+    return entry_point_names(reserved=BUILTIN)
+
+
+def load_plugin(name: str):
+    """The :class:`~bnb_sim.plugins.Plugin` a plugin entry point names."""
+    return load_entry_point(name, known_policies)
+
+
+def known_policies() -> list[str]:
+    return list(BUILTIN) + plugin_names()
+
+
+def _bot_overrides(arg: str, where: str) -> dict[str, float]:
+    """``NAME=VALUE,...`` after a bot file: numbers by name (names checked by the compiler)."""
+    values = {}
+    for part in arg.split(","):
+        key, eq, text = (s.strip() for s in part.partition("="))
+        if not eq or not key:
+            raise PolicyError(f"{where}: '{part.strip()}' is not NAME=VALUE")
+        if key in values:
+            raise PolicyError(f"{where}: parameter '{key}' is given twice")
+        values[key] = parse_number(text, f"{where}: parameter '{key}'")
+    return values
+
+
+def parse_bot(arg: str):
+    """``FILE`` or ``FILE:NAME=VALUE,...`` -> ``(FILE, CompiledBot)`` with the overrides."""
+    from bnb_sim.games.builders_biomes.policies.priority_compile import load_bot, split_bot_arg
+
+    path, assignments = split_bot_arg(arg)
+    overrides = _bot_overrides(assignments, f"bot file {path}") if assignments else None
+    return path, load_bot(path, overrides)
+
+
+def parse_policy(spec: str) -> PolicySpec:
+    """Turn one ``--policy`` value into a :class:`PolicySpec` (raises PolicyError)."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise PolicyError("a policy spec must be a non-empty string")
+    spec = spec.strip()
+    name, colon, arg = spec.partition(":")
+    where = f"policy '{spec}'"
+    if colon and not arg.strip():
+        raise PolicyError(
+            f"{where}: nothing after ':' (give NAME=VALUE,... or a .toml file, or drop the ':')"
+        )
+    if name == "random":
+        if arg:
+            raise PolicyError(f"{where}: random takes no parameters")
+        return PolicySpec(spec, RANDOM, (0.0,) * N_PARAMS)
+    if name == "greedy":
+        if arg:
+            raise PolicyError(f"{where}: greedy takes no parameters (use heuristic:...)")
+        return PolicySpec(spec, GREEDY, tuple(GREEDY_PARAMS[n] for n in HEURISTIC_WEIGHTS))
+    if name == "heuristic":
+        weights = dict(zip(HEURISTIC_WEIGHTS, HEURISTIC_DEFAULTS, strict=True))
+        if arg:
+            weights.update(parse_assignments(arg, list(HEURISTIC_WEIGHTS), where))
+        for key, value in weights.items():  # beyond this, sums of weighted terms overflow
+            if abs(value) > MAX_WEIGHT:
+                limit = f"{MAX_WEIGHT:g}"
+                raise PolicyError(f"{where}: weight '{key}' = {value:g} is outside ±{limit}")
+        return PolicySpec(spec, HEURISTIC, tuple(weights[n] for n in HEURISTIC_WEIGHTS))
+    if name == "bot":
+        if not arg:
+            raise PolicyError(f"{where}: bot needs a file: bot:my_bot.toml")
+        _path, bot = parse_bot(arg)
+        return PolicySpec(spec, BOT, bot.params, rules=bot.rules)
+    if name in ("mc", "ismcts"):
+        from bnb_sim.games.builders_biomes.policies.search_spec import parse_search
+
+        kind, params = parse_search(name, arg, where)
+        return PolicySpec(spec, kind, params)
+    if name in plugin_names():
+        plugin = load_plugin(name)
+        from bnb_sim.games import DEFAULT_GAME, get_game
+
+        if get_game(plugin.game).name != DEFAULT_GAME:
+            raise PolicyError(
+                f"{where}: policy plugin '{name}' plays {get_game(plugin.game).title} "
+                f"(use it with --game {plugin.game})"
+            )
+        params = dict(plugin.params)
+        if arg:
+            params.update(parse_assignments(arg, list(plugin.params), where))
+        return PolicySpec(spec, PLUGIN, tuple(params.values()), plugin=name)
+    raise PolicyError(f"unknown policy '{name}' (known: {', '.join(known_policies())})")
+
+
+def parse_policies(specs, n_players: int) -> tuple[PolicySpec, ...]:
+    """Specs for ``n_players`` players: given in order, cycling when fewer are given."""
+    specs = list(specs)
+    if not specs:
+        raise PolicyError("at least one --policy is needed")
+    if len(specs) > n_players:
+        raise PolicyError(f"{len(specs)} policies for {n_players} players")
+    parsed = [parse_policy(s) for s in specs]
+    return tuple(parsed[i % len(parsed)] for i in range(n_players))
+
+
+def canonical_spec(spec: str) -> str:
+    """A spec written one way: numbers as floats, no spaces, names in order
+    (``heuristic: board=1`` and ``heuristic:board=1.0`` are the same entrant)."""
+    name, colon, arg = spec.strip().partition(":")
+    prefix = name.strip()
+    if name.strip() == "bot":  # bot:FILE:k=v,...: the file stays as written
+        from bnb_sim.games.builders_biomes.policies.priority_compile import split_bot_arg
+
+        path, arg = split_bot_arg(arg)
+        prefix = f"bot:{path}"
+    if not colon or arg.endswith(".toml") or "=" not in arg:
+        return spec.strip()
+    pairs = []
+    for part in arg.split(","):
+        key, _, text = (x.strip() for x in part.partition("="))
+        try:
+            text = repr(float(text))
+        except ValueError:
+            pass
+        pairs.append(f"{key}={text}")
+    return f"{prefix}:{','.join(sorted(pairs))}"
+
+
+def check_distinct(specs, what: str) -> None:
+    """Refuse one policy spec listed twice, however it is written."""
+    seen: dict[str, str] = {}
+    for spec in specs:
+        label = spec.label if isinstance(spec, PolicySpec) else str(spec)
+        key = canonical_spec(label)
+        if key in seen:
+            raise PolicyError(
+                f"{what}: '{seen[key]}' and '{label}' are the same policy spec; list it once"
+            )
+        seen[key] = label
