@@ -292,7 +292,7 @@ def sweep(
     policy_list = _policy_list(policies, "policies")
     if not policy_list:
         raise BnbError("sweep: name at least one policy")
-    policy_list = [policy_list[i % len(policy_list)] for i in range(players)]
+    policy_list = policy_list[:players]  # cycled over the seats, as the command does
     comps = _components(components, expansion)
     variants = build_variants(comps, parsed, mode)
     confirm_games(len(variants) * games, "sweep", yes=yes)

@@ -85,7 +85,7 @@ def test_rows_of_several_runs_can_be_told_apart(tmp_path, run_dir):
     both = []
     for path, seed in ((run_dir, 3), (other, 4)):
         seats, games, meta = load_run(path)
-        assert meta["run_id"] == storage.run_id_of(meta["identity"])
+        assert meta["run_id"] == storage.run_id_of(meta)
         assert len(meta["run_id"]) == 16
         for frame in (seats, games):
             assert isinstance(frame["run_id"].dtype, pd.CategoricalDtype)
@@ -102,6 +102,20 @@ def test_rows_of_several_runs_can_be_told_apart(tmp_path, run_dir):
         .column(pq.read_schema(file).get_field_index("run_id"))
     )
     assert "RLE_DICTIONARY" in column.encodings and column.total_compressed_size < 200
+
+
+def test_the_run_id_follows_from_what_decides_the_rows():
+    """Not chunk size, threads or the backend (the rows do not depend on them), but the seed,
+    any other parameter and the components."""
+    meta = make_meta(SPEC)
+    same = storage.run_id_of(meta)
+    params = meta["params"]
+    for change in ({"chunk_size": 7}, {"threads": 1}, {"dask": "local"}, {"backend": "dask"}):
+        assert storage.run_id_of({**meta, "params": {**params, **change}}) == same, change
+    for change in ({"seed": params["seed"] + 1}, {"games": params["games"] + 1}):
+        assert storage.run_id_of({**meta, "params": {**params, **change}}) != same, change
+    other = {**meta, "components": {**meta["components"], "content_hash": "sha256:other"}}
+    assert storage.run_id_of(other) != same
 
 
 def test_parts_carry_the_run_metadata(run_dir):
@@ -253,7 +267,8 @@ def test_write_part_checks_the_contract(tmp_path):
     writer.write_meta({"params": {"seed": np.int64(7)}, "parts": np.int64(1)})
     meta = json.loads((tmp_path / "run" / "run.json").read_text())
     identity = meta.pop("identity")
-    assert meta.pop("run_id") == identity[7 : 7 + 16]
+    run_id = meta.pop("run_id")
+    assert run_id == storage.run_id_of(meta) and len(run_id) == 16
     assert meta == {
         "params": {"seed": 7},
         "parts": 1,

@@ -140,14 +140,18 @@ RUN_KEY = b"bnb_sim.run"
 _RUN_ID_DIGITS = 16
 
 
-def run_id_of(identity: str) -> str:
-    """The run id of a run with this identity hash: its first 16 hex digits.
+def run_id_of(meta: Mapping[str, Any]) -> str:
+    """The run id of the run described by ``meta`` (run.json): 16 hex digits of the hash of
+    what decides its rows, the identity hash (:func:`~bnb_sim.runner.verify.identity_hash`)
+    without ``chunk_size``.
 
     It follows from the parameters, seed and components, like every row: runs that share it
-    hold the same rows (the same command played twice, or on other machines), and runs that
-    differ in anything that changes a row have different ids.
+    hold the same rows (the same command played twice, with other chunk sizes or threads, or
+    on other machines and Dask), and runs that differ in anything that changes a row have
+    different ids.
     """
-    return identity.split(":", 1)[-1][:_RUN_ID_DIGITS]
+    params = {k: v for k, v in (meta.get("params") or {}).items() if k != "chunk_size"}
+    return identity_hash({**meta, "params": params}).split(":", 1)[-1][:_RUN_ID_DIGITS]
 
 
 def run_info(meta: Mapping[str, Any]) -> dict[str, Any]:
@@ -155,7 +159,7 @@ def run_info(meta: Mapping[str, Any]) -> dict[str, Any]:
     from bnb_sim import __version__
 
     info = {
-        "run_id": run_id_of(meta["identity"]),
+        "run_id": run_id_of(meta),
         "seed": meta["params"]["seed"],
         "bnb_sim": __version__,
         "game": meta.get("game", "builders_biomes"),
@@ -677,7 +681,7 @@ class RunWriter:
         meta.pop("part_files", None)
         meta = _normalised(meta)
         meta["identity"] = identity_hash(meta)
-        meta["run_id"] = run_id_of(meta["identity"])  # the parts' run_id column
+        meta["run_id"] = run_id_of(meta)  # the parts' run_id column
         meta["part_files"] = {str(k): self._records[k] for k in sorted(self._records)}
         text = json.dumps(meta, indent=2) + "\n"
         _write_bytes_atomic(self.path / META_NAME, text.encode("utf-8"))
