@@ -50,6 +50,8 @@ SEAT_FIXED_COLUMNS = (
     *(name for name in STAT_COLUMNS if name not in UNSTORED_STATS),
     "rank",
     "won",
+    "total_xp_after_a",
+    "total_xp_after_b",
 )
 #: Per mob species ``X``: ``fights_X``, ``wins_X``, ``defeated_X``; per building type ``T``:
 #: ``built_T`` (names from the component file).

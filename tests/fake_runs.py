@@ -241,6 +241,13 @@ def make_frames(spec: FakeSpec) -> tuple[pd.DataFrame, pd.DataFrame]:
         cols[f"choice_{rnd}"] = np.asarray(values, dtype=object)[pick]
     cols["rank"] = rank.ravel()
     cols["won"] = won.ravel()
+    # XP totals right after rounds A and B: a share of the XP earned in play, plus the round
+    # (derived, no draws, so the other columns and their known truth stay as they were)
+    in_play = (xp_parts["xp_buildings"] + xp_parts["xp_mobs"]) // 3
+    cols["total_xp_after_a"] = (xp_parts["xp_round_a"] + in_play).astype(np.int16)
+    cols["total_xp_after_b"] = (cols["total_xp_after_a"] + xp_parts["xp_round_b"] + in_play).astype(
+        np.int16
+    )
     per_seat = 12 + rng.poisson(6, g)
     extra = rng.integers(0, n, g)
     turns = per_seat[:, None] + (np.arange(n)[None, :] < extra[:, None])

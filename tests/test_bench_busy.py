@@ -73,3 +73,29 @@ def test_readme_speed_script_prints_the_table_with_its_machine_line():
     assert "scripts/readme_speed.py" in readme
     for row in rows:
         assert row.split("|")[1] in readme
+
+
+def test_bench_announces_a_cold_compile_before_measuring(monkeypatch, capsys):
+    """A first `bnb bench` compiles the engine: it says so (as `bnb simulate` does) before the
+    measurements, and the compile is timed apart from them."""
+    from bnb_sim import feedback
+
+    calls = []
+    monkeypatch.setattr(feedback, "cache_is_cold", lambda folder: True)
+    monkeypatch.setattr("bnb_sim.runner.batch.play_block", lambda *a, **k: calls.append("compile"))
+
+    def measured(name):
+        def fake(*args, **kwargs):
+            calls.append(name)
+            raise SystemExit(0)  # stop after the first measurement
+
+        return fake
+
+    monkeypatch.setattr(bench_cmd, "machine", lambda: {})
+    monkeypatch.setattr(bench_cmd, "games_per_second", measured("games"))
+    try:
+        bench_cmd.run(quick=True)
+    except SystemExit:
+        pass
+    assert calls == ["compile", "games"]
+    assert "compiling the game engine, first run only" in capsys.readouterr().err

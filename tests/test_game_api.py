@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bnb_sim.errors import BnbError
+from bnb_sim.errors import ArgumentTypeError, BnbError
 from bnb_sim.games.builders_biomes.engine import layout as L
 from bnb_sim.games.builders_biomes.engine import state as S
 from bnb_sim.games.builders_biomes.game import Game
@@ -41,6 +41,44 @@ def test_game_played_step_by_step_equals_the_batch(players, policies, seating, v
                 i,
                 column,
             )
+
+
+def test_result_as_frame_equals_the_rows_of_simulate():
+    """``result(as_frame=True)`` is the DataFrame ``simulate`` gives for the same game:
+    columns, dtypes (categories included) and values."""
+    from bnb_sim import new_game, simulate
+
+    policies = ["heuristic", "greedy", "random"]
+    seats = simulate(6, 3, policies, seed=12)
+    for index in (0, 4):
+        game = new_game(seed=12, game_index=index, players=3, policies=policies).play()
+        frame = game.result(as_frame=True)
+        want = seats[seats["game"] == index].reset_index(drop=True)
+        pd.testing.assert_frame_equal(frame, want, check_categorical=True)
+        assert frame.to_dict("records") == game.result()
+    with pytest.raises(ArgumentTypeError, match="as_frame"):
+        game.result(as_frame="yes")
+
+
+def test_xp_after_rounds_a_and_b_are_the_totals_when_each_round_ends():
+    """total_xp_after_a/b hold each seat's XP right after every player scored round A / B
+    (R-SCORE-2), here read off a game played step by step."""
+    from bnb_sim.games.builders_biomes.engine.state import C_ROUNDS_DONE
+
+    for index in range(3):
+        game = H.new_game(3, ["heuristic", "greedy", "random"], seed=21, game_index=index)
+        seen = {}
+        while not game.is_over():
+            game.apply_action(game.policy_action())
+            done = int(game._pub[C_ROUNDS_DONE])
+            for rnd in (0, 1):
+                if done >> rnd & 1 and rnd not in seen:
+                    seen[rnd] = game.xp()
+        frame = game.result(as_frame=True)
+        assert frame["total_xp_after_a"].tolist() == seen[0]
+        assert frame["total_xp_after_b"].tolist() == seen[1]
+        assert (frame["total_xp_after_a"] >= frame["xp_round_a"]).all()
+        assert (frame["xp"] >= frame["total_xp_after_b"]).all()
 
 
 def test_new_game_and_play_match_the_batch_xp_and_ranks():

@@ -50,6 +50,21 @@ def test_run_json_declares_the_identity_under_params(whole):
     assert len(games) == GAMES * 15 and len(seats) == GAMES * 30
 
 
+def test_rows_and_parts_carry_the_run_id_and_seed(whole):
+    """Heroes of the Village runs go through the same writer: every row carries the run's id
+    and seed, every part the run metadata."""
+    from bnb_sim import __version__
+    from bnb_sim.runner.storage import RUN_KEY
+
+    meta = read_meta(whole)
+    seats, games, _ = load_run(whole)
+    for frame in (seats, games):
+        assert set(frame["run_id"]) == {meta["run_id"]} and set(frame["seed"]) == {5}
+    info = json.loads(pq.read_metadata(whole / "seats" / "part-000002.parquet").metadata[RUN_KEY])
+    assert info["game"] == "heroes_village" and info["bnb_sim"] == __version__
+    assert info["run_id"] == meta["run_id"] and info["seed"] == 5
+
+
 def test_a_torn_part_is_played_again_on_resume_with_the_same_rows(whole, tmp_path):
     run = tmp_path / "run"
     shutil.copytree(whole, run)

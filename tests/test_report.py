@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 from fake_runs import CHARACTERISTICS, FakeSpec, make_frames, make_meta, truth, write_fake_run
 
+from bnb_sim.analysis import report as report_module
 from bnb_sim.analysis import tables
 from bnb_sim.analysis.report import ReportBuilder, Section, seat_policy_confound, write_report
 from bnb_sim.cli import main
@@ -413,3 +414,9 @@ def test_tables_formatting_helpers():
     assert tables.fmt_sd(float("nan")) == "n/a"
     frame = pd.DataFrame({"rate": [0.9049, 0.618], "lo": [0.90, 0.60], "hi": [0.909, 0.63]})
     assert tables.rate_cells(frame) == ["90.49% [90.00, 90.90]", "61.80% [60.00, 63.00]"]
+
+
+def test_summary_json_has_a_schema_version(report):
+    _, summary, _ = report
+    assert summary["schema_version"] == report_module.SUMMARY_SCHEMA_VERSION == 1
+    assert next(iter(summary)) == "schema_version"  # the first key, for readers that peek

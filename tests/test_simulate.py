@@ -13,7 +13,7 @@ import bnb_sim
 from bnb_sim.errors import BnbError, PolicyError, RunError
 from bnb_sim.runner import simulate as sim
 from bnb_sim.runner.simulate import RunInterrupted, RunSummary, plan_run, simulate
-from bnb_sim.runner.storage import load_run, read_meta
+from bnb_sim.runner.storage import RUN_COLUMNS, load_run, read_meta
 
 GAMES, PLAYERS, POLICIES, SEED = 300, 2, ["random"], 11
 
@@ -25,6 +25,8 @@ def reference() -> pd.DataFrame:
 
 
 def _same_rows(got: pd.DataFrame, want: pd.DataFrame) -> None:
+    # a stored run's rows also carry its id and seed (docs/run-format.md)
+    got = got.drop(columns=[c for c in RUN_COLUMNS if c in got and c not in want])
     assert list(got.columns) == list(want.columns)
     pd.testing.assert_frame_equal(
         got.reset_index(drop=True), want.reset_index(drop=True), check_categorical=False

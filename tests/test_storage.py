@@ -55,7 +55,9 @@ def test_round_trip_keeps_rows_order_and_contract_dtypes(run_dir):
     want_seats, want_games = make_frames(SPEC)
     assert meta["status"] == "complete" and meta["parts"] == 3
     assert len(seats) == 1200 and len(games) == 300
-    assert list(seats.columns) == list(want_seats.columns)
+    assert list(seats.columns) == [*want_seats.columns, "run_id", "seed"]
+    assert list(games.columns) == [*want_games.columns, "run_id", "seed"]
+    seats = seats.drop(columns=["run_id", "seed"])
     assert np.all(np.diff(games["game"].to_numpy()) == 1)
     for name, arrow_type in {**SEAT_COLUMNS}.items():
         assert str(seats[name].dtype) == EXPECTED_DTYPES[str(arrow_type)], name
@@ -73,6 +75,87 @@ def test_round_trip_keeps_rows_order_and_contract_dtypes(run_dir):
         check_dtype=False,
     )
     assert games["winner_policy"].astype(str).tolist() == want_games["winner_policy"].tolist()
+
+
+def test_rows_of_several_runs_can_be_told_apart(tmp_path, run_dir):
+    """Every row carries its run's id and seed (dictionary-encoded: a categorical with one
+    category per part, an int8 code per row), and run.json names the same id."""
+    other = tmp_path / "r2"
+    write_fake_run(other, FakeSpec(n_games=300, chunk_size=100, seed=4))
+    both = []
+    for path, seed in ((run_dir, 3), (other, 4)):
+        seats, games, meta = load_run(path)
+        assert meta["run_id"] == storage.run_id_of(meta)
+        assert len(meta["run_id"]) == 16
+        for frame in (seats, games):
+            assert isinstance(frame["run_id"].dtype, pd.CategoricalDtype)
+            assert frame["run_id"].cat.codes.dtype == np.int8
+            assert set(frame["run_id"]) == {meta["run_id"]}
+            assert frame["seed"].dtype == np.int64 and set(frame["seed"]) == {seed}
+        both.append(seats)
+    together = pd.concat(both, ignore_index=True)
+    assert together.groupby("run_id", observed=True).size().tolist() == [1200, 1200]
+    file = run_dir / "seats" / part_name(0)
+    column = (
+        pq.ParquetFile(file)
+        .metadata.row_group(0)
+        .column(pq.read_schema(file).get_field_index("run_id"))
+    )
+    assert "RLE_DICTIONARY" in column.encodings and column.total_compressed_size < 200
+
+
+def test_the_run_id_follows_from_what_decides_the_rows():
+    """Not chunk size, threads or the backend (the rows do not depend on them), but the seed,
+    any other parameter and the components."""
+    meta = make_meta(SPEC)
+    same = storage.run_id_of(meta)
+    params = meta["params"]
+    for change in ({"chunk_size": 7}, {"threads": 1}, {"dask": "local"}, {"backend": "dask"}):
+        assert storage.run_id_of({**meta, "params": {**params, **change}}) == same, change
+    for change in ({"seed": params["seed"] + 1}, {"games": params["games"] + 1}):
+        assert storage.run_id_of({**meta, "params": {**params, **change}}) != same, change
+    other = {**meta, "components": {**meta["components"], "content_hash": "sha256:other"}}
+    assert storage.run_id_of(other) != same
+
+
+def test_parts_carry_the_run_metadata(run_dir):
+    from bnb_sim import __version__
+
+    meta = read_meta(run_dir)
+    for table in ("seats", "games"):
+        kv = pq.read_metadata(run_dir / table / part_name(1)).metadata
+        info = json.loads(kv[storage.RUN_KEY])
+        assert info == {
+            "run_id": meta["run_id"], "seed": 3, "bnb_sim": __version__,
+            "game": "builders_biomes", "kind": meta["kind"],
+        }  # fmt: skip
+
+
+def test_resume_adds_the_run_columns_to_parts_of_an_older_version(tmp_path, run_dir):
+    """A run written before the run columns existed gets them when it is resumed."""
+    path = tmp_path / "old"
+    _copy_run(run_dir, path)
+    for table in ("seats", "games"):
+        for k in range(3):
+            file = path / table / part_name(k)
+            data = pq.read_table(file)
+            data = data.drop_columns(["run_id", "seed"])
+            data = data.replace_schema_metadata({storage.STAMP_KEY: data_stamp(file)})
+            buf = storage._encode(data)
+            file.write_bytes(buf.to_pybytes())
+    meta = json.loads((path / "run.json").read_text())
+    meta["part_files"] = {}  # the checksums changed with the files
+    (path / "run.json").write_text(json.dumps(meta))
+    assert not storage.has_run_columns(path / "seats" / part_name(0))
+    with RunWriter(path, resume=True) as writer:
+        assert writer.verify_parts(3) == []
+        writer.finish()
+    seats, games, _ = load_run(path)
+    assert set(seats["seed"]) == {3} and set(games["run_id"]) == {meta["run_id"]}
+
+
+def data_stamp(file):
+    return pq.read_metadata(file).metadata[storage.STAMP_KEY]
 
 
 def test_column_selection_by_list_and_predicate(run_dir):
@@ -184,6 +267,8 @@ def test_write_part_checks_the_contract(tmp_path):
     writer.write_meta({"params": {"seed": np.int64(7)}, "parts": np.int64(1)})
     meta = json.loads((tmp_path / "run" / "run.json").read_text())
     identity = meta.pop("identity")
+    run_id = meta.pop("run_id")
+    assert run_id == storage.run_id_of(meta) and len(run_id) == 16
     assert meta == {
         "params": {"seed": 7},
         "parts": 1,

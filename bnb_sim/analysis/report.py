@@ -276,6 +276,11 @@ BOT_STRENGTH_NOTE = (
 )
 
 
+#: The version of the layout of ``summary.json`` (docs/run-format.md, "Report summaries"): it
+#: goes up when a key is renamed, removed or changes its meaning, not when one is added.
+SUMMARY_SCHEMA_VERSION = 1
+
+
 class ReportBuilder:
     """Collects sections; writes ``report.md``, ``report.html``, PNGs and ``summary.json``."""
 
@@ -347,12 +352,13 @@ class ReportBuilder:
         return "\n".join(parts)
 
     def collect_summary(self) -> dict[str, Any]:
-        """The builder's own ``summary`` items, then every section's (later ones win).
+        """``schema_version``, the builder's own ``summary`` items, then every section's
+        (later ones win).
 
         ``warnings`` is the exception: the lists of all sections are joined (first entry per
         code kept), so ``summary.json`` always has a ``warnings`` list, empty if none.
         """
-        merged = dict(self.summary)
+        merged = {"schema_version": SUMMARY_SCHEMA_VERSION, **self.summary}
         warnings = list(self.summary.get("warnings", []))
         for section in self.sections:
             merged.update(section.summary)
@@ -896,6 +902,99 @@ def game_length_section(games: pd.DataFrame) -> Section:
     return section
 
 
+def margins_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = None):
+    """How close games are (the winner's XP lead over the next best) and how often the
+    leader after scoring round A, and B, goes on to win (R-SCORE-2, R-END-2). None for runs
+    without whole games of two or more players."""
+    margin = tables.winning_margin(seats)
+    if margin is None:
+        return None
+    section = Section("Margins and comebacks", anchor="margins")
+    n = int(margin["n"])
+    section.text(
+        "The **winning margin** is the winner's XP minus the next best player's XP, per game "
+        "(0: the most XP was shared and the tie-break on blocks decided, or the win was shared, "
+        "R-END-2). A **comeback** is a game that the player leading right after a scoring round "
+        "does not win."
+    )
+    bins = margin["bins"]
+    section.table(
+        pd.DataFrame(
+            [
+                ("mean XP [95% CI]", tables.fmt_mean(margin["mean"], margin["lo"], margin["hi"],
+                                                     2, margin["note"])),
+                ("median", f"{margin['median']:g}"),
+                ("90th percentile", f"{margin['p90']:g}"),
+                *((f"{r['margin']} XP", f"{tables.fmt_rate(r['rate'], r['lo'], r['hi'])}")
+                  for r in bins.to_dict("records")),
+                ("games", f"{n:,}"),
+            ],
+            columns=["winning margin", "value (share of games [95% CI])"],
+        ),
+        "Winning margin: mean with a t interval over games; the share of games in each band "
+        "with Wilson intervals.",
+    )  # fmt: skip
+    section.figure(
+        "winning-margin",
+        plots.integer_histogram(
+            margin["counts"],
+            f"Winning margin ({n:,} games)",
+            "winner's XP minus the next best player's XP",
+            "games",
+        ),
+        "Number of games by the winner's lead in XP.",
+    )
+    summary: dict[str, Any] = {
+        "winning_margin": {
+            k: margin[k] for k in ("mean", "lo", "hi", "n", "sd", "note", "median", "p90")
+        },
+        "winning_margin_bins": bins.to_dict("records"),
+    }
+    summary["winning_margin"]["bins"] = summary.pop("winning_margin_bins")
+    leads = tables.leader_wins(seats, policy_order)
+    if not len(leads):
+        section.text(
+            "Comebacks: this run has no `total_xp_after_a`/`total_xp_after_b` columns (it was "
+            "written by an older bnb-sim), so the leader after each round is not known."
+        )
+        section.summary.update(summary)
+        return section
+    players = int(margin["players"])
+    overall = leads[leads["leader"] == "all"]
+    section.table(
+        pd.DataFrame(
+            {
+                "leader after round": leads["round"],
+                "leader": leads["leader"],
+                "goes on to win [95% CI]": tables.rate_cells(leads),
+                "n (games with a sole leader)": leads["n"].map("{:,}".format),
+                "shared lead (left out)": leads["shared_lead"].map(
+                    lambda v: "" if pd.isna(v) else f"{int(v):,}"
+                ),
+            }
+        ),
+        "How often the player with the most XP right after scoring round A (and B) wins the "
+        f"game, alone or sharing the win (Wilson intervals over games; a player wins 1 game in "
+        f"{players} on average). Games where several players shared the lead are left out.",
+    )
+    section.figure(
+        "comebacks",
+        plots.rate_bars(
+            [f"after round {r}" for r in overall["round"]],
+            {"leader wins": overall.reset_index(drop=True)},
+            "Does the leader after a scoring round win?",
+            "share of games the leader wins",
+            reference=1 / players if players else None,
+            reference_label=f"1 in {players}" if players else None,
+        ),
+        "Share of games won by the player leading right after scoring round A and B, with 95% "
+        "intervals; the dashed line is one game in as many as there are players.",
+    )
+    summary["leader_wins"] = leads.to_dict("records")
+    section.summary.update(summary)
+    return section
+
+
 def choices_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -> Section:
     """Which value each policy chose in scoring rounds A, B and C."""
     section = Section("Scoring-round choices")
@@ -1292,8 +1391,9 @@ def run_findings(summary: Mapping, prefix: str = "") -> list[Finding]:
 # --------------------------------------------------------------------------------------
 # entry points
 
-_SKIP_SEAT_COLUMNS = {"player", "rank", "turns", "n_players"}
-_SKIP_GAME_COLUMNS = {"winner_policy", "first_policy"}
+# run_id and seed are the same on every row of a run (run.json has them)
+_SKIP_SEAT_COLUMNS = {"player", "rank", "turns", "n_players", "run_id", "seed"}
+_SKIP_GAME_COLUMNS = {"winner_policy", "first_policy", "run_id", "seed"}
 
 
 def _items_section(seats: pd.DataFrame, order: list[str]):
@@ -1328,6 +1428,7 @@ def build_simulate_report(
         ("win rates", lambda: win_rate_section(seats, games, order, meta)),
         ("XP", lambda: xp_section(seats, order)),
         ("game length", lambda: game_length_section(games)),
+        ("margins and comebacks", lambda: margins_section(seats, order)),
         ("scoring choices", lambda: choices_section(seats, order)),
         ("fights", lambda: fights_section(seats, order)),
         ("ownership", lambda: ownership_section(seats, order)),

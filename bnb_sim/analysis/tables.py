@@ -436,6 +436,125 @@ def round_trigger_turns(games: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+# --------------------------------------------------------------------------------------
+# margins and comebacks
+
+#: Seat columns with each seat's XP total right after a scoring round was scored (R-SCORE-2).
+STANDING_COLUMNS = {"A": "total_xp_after_a", "B": "total_xp_after_b"}
+#: The bins of the winning-margin distribution (XP, both ends included).
+MARGIN_BINS = ((0, 0), (1, 2), (3, 5), (6, 10), (11, 20), (21, None))
+
+
+def per_game(seats: pd.DataFrame, columns: Sequence[str | np.ndarray]):
+    """Each of ``columns`` (a column name, or an array aligned with the rows) as a
+    ``(games, players)`` matrix in seat order, or None unless every game has the same number
+    of rows. A run's rows come game by game in seat order, so that is a reshape (no copy);
+    other frames are sorted first."""
+    game = seats["game"].to_numpy()
+    if not game.size:
+        return None
+    seat = seats["seat"].to_numpy() if "seat" in seats.columns else None
+    order = None
+    if not np.all(game[1:] >= game[:-1]) or (seat is not None and not _seats_in_order(game, seat)):
+        order = np.lexsort([game] if seat is None else [seat, game])
+        game = game[order]
+    starts = np.flatnonzero(np.r_[True, game[1:] != game[:-1]])
+    sizes = np.diff(np.r_[starts, game.size])
+    del starts
+    if sizes.min() != sizes.max():
+        return None
+    width = int(sizes[0])
+    out = []
+    for column in columns:
+        values = seats[column].to_numpy() if isinstance(column, str) else np.asarray(column)
+        if order is not None:
+            values = values[order]
+        out.append(values.reshape(-1, width))
+    return out
+
+
+def _seats_in_order(game: np.ndarray, seat: np.ndarray) -> bool:
+    same = game[1:] == game[:-1]
+    return bool(np.all(seat[1:][same] > seat[:-1][same]))
+
+
+def winning_margin(seats: pd.DataFrame) -> dict | None:
+    """The winner's lead: per game the best XP minus the next best (0 when the most XP was
+    shared, the tie then decided by blocks or shared, R-END-2). ``mean, lo, hi, n, sd``
+    (t interval over games, which are independent), ``median``, ``p90``, ``players``,
+    ``counts`` (games
+    per margin) and ``bins`` (share of games per :data:`MARGIN_BINS` with Wilson intervals).
+    None for one-player games or frames without whole games."""
+    matrices = per_game(seats, ["xp"])
+    if matrices is None or matrices[0].shape[1] < 2:
+        return None
+    xp = matrices[0]
+    top = np.partition(xp, xp.shape[1] - 2, axis=1)[:, -2:]
+    margin = (top[:, 1].astype(np.int64) - top[:, 0]).astype(np.int64)
+    del top
+    n = int(margin.size)
+    rows = []
+    for low, high in MARGIN_BINS:
+        inside = margin >= low if high is None else (margin >= low) & (margin <= high)
+        label = f"{low} or more" if high is None else (f"{low}" if low == high else f"{low}–{high}")
+        rows.append(rate_row({"margin": label}, int(np.count_nonzero(inside)), n))
+    p50, p90 = np.percentile(margin, [50, 90])
+    return {
+        **mean_ci(margin),
+        "median": float(p50),
+        "p90": float(p90),
+        "players": int(xp.shape[1]),
+        "counts": value_counts_int(margin),
+        "bins": pd.DataFrame(rows),
+    }
+
+
+def leader_wins(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -> pd.DataFrame:
+    """How often the player leading right after scoring round A (and B) goes on to win
+    (alone or sharing the win): ``[round, leader, k, n, rate, lo, hi, shared_lead, games]``
+    with Wilson intervals over the games with a sole leader (``n``; ``shared_lead`` games
+    had several players on the most XP and are left out); ``leader`` is ``all`` or, when
+    several policies play, the leader's policy. Empty without the standing columns
+    (:data:`STANDING_COLUMNS`)."""
+    present = {r: c for r, c in STANDING_COLUMNS.items() if c in seats.columns}
+    names = ["round", "leader", *RATE_COLUMNS, "shared_lead", "games"]
+    if not present:
+        return pd.DataFrame(columns=names)
+    codes, labels = _narrow_codes(seats["policy"])
+    matrices = per_game(seats, ["won", codes, *present.values()])
+    if matrices is None:
+        return pd.DataFrame(columns=names)
+    won, policy = matrices[0], matrices[1]
+    rows = []
+    several = len(labels) > 1 and np.unique(codes).size > 1
+    for (rnd, _), standing in zip(present.items(), matrices[2:], strict=True):
+        scored = standing.max(axis=1) >= 0  # -1: the round was never scored
+        best = standing.max(axis=1, keepdims=True)
+        sole = scored & (np.count_nonzero(standing == best, axis=1) == 1)
+        leader = np.argmax(standing, axis=1)
+        games = np.flatnonzero(sole)
+        leader_won = won[games, leader[games]]
+        shared = int(np.count_nonzero(scored & ~sole))
+        rows.append({"round": rnd, "leader": "all",
+                     **rate_row({}, int(leader_won.sum()), int(games.size)),
+                     "shared_lead": shared, "games": int(np.count_nonzero(scored))})  # fmt: skip
+        if several:
+            who = policy[games, leader[games]]
+            for code in sorted(set(who.tolist())):
+                mine = who == code
+                rows.append({"round": rnd, "leader": labels[code],
+                             **rate_row({}, int(leader_won[mine].sum()), int(mine.sum())),
+                             "shared_lead": np.nan, "games": np.nan})  # fmt: skip
+    out = pd.DataFrame(rows, columns=names)
+    if several and policy_order is not None:
+        rank = {p: i for i, p in enumerate(["all", *policy_order])}
+        out = out.sort_values(
+            ["round", "leader"], key=lambda c: c.map(rank) if c.name == "leader" else c,
+            kind="stable",
+        ).reset_index(drop=True)  # fmt: skip
+    return out
+
+
 def codes_of(values: pd.Series) -> tuple[np.ndarray, list[str]]:
     """Integer codes and string labels of a column (fast for categoricals); NaN -> -1."""
     if isinstance(values.dtype, pd.CategoricalDtype):

@@ -168,6 +168,10 @@ def _run(runner, plan, out, *, resume, force, threads, dask, quiet, as_json):
     """Run with a progress bar; Ctrl-C keeps the finished evaluations and says how to go on."""
     from bnb_sim.tune.store import TUNE_FILE
 
+    if dask is not None:  # before anything is written: a bad address, Dask not installed
+        from bnb_sim.runner.dask_backend import check_address
+
+        check_address(dask)
     advance, say, close = _bar(not (quiet or as_json), sum(plan.planned_games.values()))
     try:
         return runner(

@@ -224,6 +224,8 @@ def frames(config: GameConfig, start: int, seat_out: np.ndarray, game_out: np.nd
             seats[name] = column.astype(np.int16)
     seats["rank"] = seat_out[:, P.SEAT_RANK].astype(np.int8)
     seats["won"] = seat_out[:, P.SEAT_WON].astype(bool)
+    seats["total_xp_after_a"] = seat_out[:, P.SEAT_XP_AFTER_ROUND].astype(np.int16)
+    seats["total_xp_after_b"] = seat_out[:, P.SEAT_XP_AFTER_ROUND + 1].astype(np.int16)
     n_species = len(comps.mob_names)
     for sp, mob in enumerate(comps.mob_names):
         seats[f"fights_{mob}"] = seat_out[:, P.SEAT_SPECIES + sp].astype(np.int16)

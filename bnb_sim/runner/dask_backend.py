@@ -47,18 +47,34 @@ _ADDRESS = re.compile(r"^(?:(?:tcp|tls|ws|wss|ucx)://)?[A-Za-z0-9_.\-\[\]:]+:\d{
 _NUMBA_WARNING = "First-class function type feature is experimental"
 
 
+#: What every ``--dask`` / ``dask=`` says when Dask is not installed (it is an extra).
+DASK_MISSING = "dask is not installed: pip install 'bnb-sim[dask]'"
+
+
+def require_dask() -> None:
+    """BnbError (one line: how to install it) unless ``dask`` and ``distributed`` import."""
+    try:
+        import dask  # noqa: F401
+        import distributed  # noqa: F401
+    except ImportError:
+        raise BnbError(DASK_MISSING) from None
+
+
 def check_address(address: Any) -> str:
-    """``"local"`` or a scheduler address (``tcp://host:port`` or ``host:port``); BnbError else."""
+    """``"local"`` or a scheduler address (``tcp://host:port`` or ``host:port``); BnbError if
+    it is neither, or if Dask is not installed (:func:`require_dask`). Every path that plays
+    on Dask calls this before it does anything else."""
     if not isinstance(address, str) or not address.strip():
         raise BnbError(f"dask must be 'local' or a scheduler address, got {address!r}")
     text = address.strip()
-    if text == LOCAL:
-        return text
-    if not _ADDRESS.match(text):
+    if text != LOCAL and not _ADDRESS.match(text):
         raise BnbError(
             f"dask: '{text}' is not a scheduler address (expected 'local', "
             "'tcp://host:port' or 'host:port')"
         )
+    require_dask()
+    if text == LOCAL:
+        return text
     return text if "://" in text else f"tcp://{text}"
 
 

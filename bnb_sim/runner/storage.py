@@ -49,6 +49,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.dataset as ds
@@ -103,6 +104,8 @@ SEAT_COLUMNS: dict[str, pa.DataType] = {
     "choice_c": pa.string(),
     "rank": pa.int8(),
     "won": pa.bool_(),
+    "total_xp_after_a": pa.int16(),
+    "total_xp_after_b": pa.int16(),
     "turns": pa.int16(),
 }
 # Per-species / per-type seat columns (names follow the component file): all int16.
@@ -124,6 +127,69 @@ GAME_COLUMNS: dict[str, pa.DataType] = {
 }
 
 ColumnSelection = Sequence[str] | Callable[[str], bool] | None
+
+#: The columns every part of every run ends with (both tables, every game), so rows of
+#: several runs concatenated can be told apart: ``run_id`` (dictionary-encoded, so it costs a
+#: few bytes per part on disk and an int8 code per row in memory) and the run's ``seed``.
+RUN_COLUMNS: dict[str, pa.DataType] = {
+    "run_id": pa.dictionary(pa.int8(), pa.string()),
+    "seed": pa.int64(),
+}
+#: Parquet key-value metadata of each part that describes its run (beside the stamp).
+RUN_KEY = b"bnb_sim.run"
+_RUN_ID_DIGITS = 16
+
+
+def run_id_of(meta: Mapping[str, Any]) -> str:
+    """The run id of the run described by ``meta`` (run.json): 16 hex digits of the hash of
+    what decides its rows, the identity hash (:func:`~bnb_sim.runner.verify.identity_hash`)
+    without ``chunk_size``.
+
+    It follows from the parameters, seed and components, like every row: runs that share it
+    hold the same rows (the same command played twice, with other chunk sizes or threads, or
+    on other machines and Dask), and runs that differ in anything that changes a row have
+    different ids.
+    """
+    params = {k: v for k, v in (meta.get("params") or {}).items() if k != "chunk_size"}
+    return identity_hash({**meta, "params": params}).split(":", 1)[-1][:_RUN_ID_DIGITS]
+
+
+def run_info(meta: Mapping[str, Any]) -> dict[str, Any]:
+    """The run metadata written into each part (``bnb_sim.run``): run id, seed, version."""
+    from bnb_sim import __version__
+
+    info = {
+        "run_id": run_id_of(meta),
+        "seed": meta["params"]["seed"],
+        "bnb_sim": __version__,
+        "game": meta.get("game", "builders_biomes"),
+        "kind": meta.get("kind"),
+    }
+    return info
+
+
+def _with_run_columns(table: pa.Table, info: Mapping[str, Any]) -> pa.Table:
+    """``table`` with the run columns (replaced if present: a legacy part being restamped)."""
+    for name in RUN_COLUMNS:
+        if name in table.column_names:
+            table = table.drop_columns([name])
+    n = table.num_rows
+    run_id = pa.DictionaryArray.from_arrays(
+        pa.array(np.zeros(n, np.int8)), pa.array([info["run_id"]], pa.string())
+    )
+    seed = pa.array(np.full(n, info["seed"], np.int64))
+    return table.append_column(pa.field("run_id", RUN_COLUMNS["run_id"]), run_id).append_column(
+        pa.field("seed", RUN_COLUMNS["seed"]), seed
+    )
+
+
+def has_run_columns(file: str | os.PathLike) -> bool:
+    """Whether a part file has the run columns (parts written before they existed do not)."""
+    try:
+        names = pq.read_schema(file).names
+    except (pa.ArrowException, OSError):
+        return True  # not ours to judge: check_part reports a bad file
+    return all(name in names for name in RUN_COLUMNS)
 
 
 def part_name(k: int) -> str:
@@ -531,8 +597,8 @@ class RunWriter:
             problems = {t: r for t, r in results[k].items() if isinstance(r, PartProblem)}
             if not problems:
                 self._records[k] = _record(shape, k, results[k])
-                if legacy:
-                    self._restamp(k, shape)
+                if legacy or not all(has_run_columns(self.part_path(t, k)) for t in TABLES):
+                    self._restamp(k, shape)  # parts of an older bnb-sim get the run columns
                 continue
             self._records.pop(k, None)
             todo.append(k)
@@ -551,7 +617,8 @@ class RunWriter:
         return todo
 
     def _restamp(self, k: int, shape: RunShape) -> None:
-        """Rewrite a verified part of a legacy run with its stamp (one decode and encode)."""
+        """Rewrite a verified part of a legacy run (or of an older bnb-sim) with its stamp and
+        the run columns (one decode and encode)."""
         tables = {t: pq.read_table(self.part_path(t, k)) for t in TABLES}
         self._write_tables(k, tables, shape.identity)
 
@@ -589,9 +656,13 @@ class RunWriter:
         if rows != want:
             raise ValueError(f"part {k} holds {rows} rows, its {n_games} games make {want}")
         record: dict[str, Any] = {"first_game": first, "n_games": n_games}
+        info = run_info({**self.meta, "identity": identity})
+        about = json.dumps(info)
         for table, data in tables.items():
             stamp = make_stamp(table, k, first, n_games, rows, identity)
-            buf = _encode(data.replace_schema_metadata({STAMP_KEY: json.dumps(stamp)}))
+            data = _with_run_columns(data, info)
+            kv = {STAMP_KEY: json.dumps(stamp), RUN_KEY: about}
+            buf = _encode(data.replace_schema_metadata(kv))
             _write_bytes_atomic(self.part_path(table, k), buf)
             record[table] = {"rows": rows[table], "bytes": buf.size, "sha256": sha256_bytes(buf)}
         self._records[k] = record
@@ -602,13 +673,15 @@ class RunWriter:
 
     def write_meta(self, meta: dict[str, Any]) -> None:
         """Write ``run.json`` atomically; fills in ``format`` and ``status`` (``partial``), the
-        run's ``identity`` hash and the ``part_files`` records of the parts written so far."""
+        run's ``identity`` hash, its ``run_id`` and the ``part_files`` records of the parts
+        written so far."""
         meta = dict(meta)
         meta.setdefault("format", FORMAT)
         meta.setdefault("status", "partial")
         meta.pop("part_files", None)
         meta = _normalised(meta)
         meta["identity"] = identity_hash(meta)
+        meta["run_id"] = run_id_of(meta)  # the parts' run_id column
         meta["part_files"] = {str(k): self._records[k] for k in sorted(self._records)}
         text = json.dumps(meta, indent=2) + "\n"
         _write_bytes_atomic(self.path / META_NAME, text.encode("utf-8"))

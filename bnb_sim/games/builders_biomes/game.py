@@ -6,6 +6,7 @@
         action = game.policy_action()          # or pick any of game.legal_actions()
         game.apply_action(action)
     game.result()                              # one dict per seat
+    game.result(as_frame=True)                 # the same rows as simulate()'s DataFrame
 
 The kernels are the batch engine's own (``legal_bits``, ``seat_decision``, ``apply_action``), so a
 game played here is identical to game ``game_index`` of a batch with the same seed, players
@@ -14,11 +15,16 @@ and policies. Hidden information stays hidden unless you ask for it (:meth:`Game
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from bnb_sim import _args
 from bnb_sim.errors import ArgumentTypeError, BnbError, PolicyError
 from bnb_sim.runner.config import GameConfig
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 PHASE_LABELS = {
     "turn": "choose an action (or end the turn)",
@@ -348,8 +354,14 @@ class Game:
             for s in range(self.n_players)
         ]
 
-    def result(self) -> list[dict]:
-        """Per seat: policy, XP by source, blocks, rank, won (R-END-2). Only when over."""
+    def result(self, as_frame: bool = False) -> list[dict] | pd.DataFrame:
+        """Per seat: policy, XP by source, blocks, rank, won (R-END-2). Only when over.
+
+        A list of one dict per seat; with ``as_frame=True`` the same rows as a DataFrame with
+        the columns and dtypes of :func:`bnb_sim.simulate`'s frame (``docs/run-format.md``):
+        they equal the rows of this game in ``simulate`` with the same seed, players,
+        policies and options (``seats[seats["game"] == game.game_index]``, index reset).
+        """
         from bnb_sim.games.builders_biomes.engine.play import (
             N_GAME_COLUMNS,
             n_seat_columns,
@@ -361,6 +373,7 @@ class Game:
         )
         from bnb_sim.runner.batch import frames, n_rule_hit_columns
 
+        as_frame = _args.boolean(as_frame, "as_frame")
         if not self.is_over():
             raise BnbError("the game is not over yet")
         n = self.n_players
@@ -374,6 +387,8 @@ class Game:
             seat_out[:, base : base + n_hits - 1] = self._mem[:, MEM_HITS : MEM_HITS + n_hits - 1]
             seat_out[:, base + n_hits - 1] = self._mem[:, MEM_FALLBACK_HITS]
         seats, _ = frames(self.config, self.game_index, seat_out, game_out)
+        if as_frame:
+            return seats
         return seats.to_dict("records")
 
     def table(self) -> dict:

@@ -17,6 +17,7 @@ from bnb_sim.games.builders_biomes.engine.layout import (
     K_FM_ON,
     K_N_SPECIES,
     K_OPTS,
+    MAX_SEATS,
     MAX_SPECIES,
     P_BOARD_ID,
     P_FM_BOUGHT,
@@ -49,6 +50,7 @@ from bnb_sim.games.builders_biomes.engine.state import (
     C_STATUS_INFO,
     C_TOKENS,
     C_TURN,
+    C_XP_AFTER_ROUND,
     N_ACTIONS,
     N_STATS,
     N_XP,
@@ -201,7 +203,8 @@ SEAT_BLOCKS_LEFT = SEAT_XP_SOURCES + N_XP
 SEAT_STATS = SEAT_BLOCKS_LEFT + 1  # N_STATS columns
 SEAT_RANK = SEAT_STATS + N_STATS
 SEAT_WON = SEAT_RANK + 1
-SEAT_SPECIES = SEAT_WON + 1
+SEAT_XP_AFTER_ROUND = SEAT_WON + 1  # 2 columns: XP total right after round A, after round B
+SEAT_SPECIES = SEAT_XP_AFTER_ROUND + 2
 
 
 # Farmer's Market runs add, after those: the expansion's XP sources, items bought, vegetables
@@ -287,6 +290,8 @@ def write_rows(pub, hid, k, row, seat_out, game_out):
             out[SEAT_STATS + j] = pub[stat_at(seat, j)]
         out[SEAT_RANK] = rank[seat]
         out[SEAT_WON] = 1 if rank[seat] == 1 else 0
+        for r in range(2):
+            out[SEAT_XP_AFTER_ROUND + r] = pub[C_XP_AFTER_ROUND + r * MAX_SEATS + seat]
         if rank[seat] == 1:
             winners += 1
             winner_seat = seat

@@ -11,6 +11,7 @@ from bnb_sim.games.builders_biomes.engine.layout import (
     K_OPTS,
     K_SCORE_CARD,
     MAX_HELD,
+    MAX_SEATS,
     P_FM_XP_FARMING,
     P_HELD,
     P_N_HELD,
@@ -34,6 +35,7 @@ from bnb_sim.games.builders_biomes.engine.state import (
     C_SCORE_STEP,
     C_SEAT,
     C_TURN_SEAT,
+    C_XP_AFTER_ROUND,
     EV_BONUS,
     EV_GAME_OVER,
     EV_ROUND,
@@ -101,6 +103,9 @@ def score_choice(pub, hid, k, seat, value):
         return False
     pub[C_ROUNDS_DONE] |= 1 << rnd
     pub[C_ROUNDS_PENDING] &= ~(1 << rnd)
+    if rnd < 2:  # who leads right after rounds A and B: the report's comebacks (run files only)
+        for s in range(n):
+            pub[C_XP_AFTER_ROUND + rnd * MAX_SEATS + s] = xp_total(pub, s)
     return True
 
 

@@ -24,6 +24,7 @@ from bnb_sim.games.builders_biomes.engine.layout import (
     K_N_TOKEN_TYPES,
     K_OPTS,
     K_STACK_H,
+    MAX_SEATS,
     MAX_STACK_H,
     N_BLOCK_TYPES,
     P_BOARD_ID,
@@ -54,6 +55,7 @@ from bnb_sim.games.builders_biomes.engine.state import (
     C_TOKENS,
     C_TURN,
     C_TURN_SEAT,
+    C_XP_AFTER_ROUND,
     OPT_BEGINNER,
     OPT_BOARDS_FIXED,
     OPT_SEATING,
@@ -178,6 +180,8 @@ def setup_game(pub, hid, rng, k, master, game_index, n_players):
         seed_stream(rng[RNG_POLICY + seat], master, game_index, STREAM_POLICY + seat)
         for r in range(3):
             pub[stat_at(seat, S_CHOICE + r)] = -1
+        for r in range(2):  # -1 until round A / B is scored (run files: total_xp_after_*)
+            pub[C_XP_AFTER_ROUND + r * MAX_SEATS + seat] = -1
     pub[C_N_PLAYERS] = n_players
     pub[C_GAME_INDEX] = game_index
     pub[C_ROTATION] = rotation

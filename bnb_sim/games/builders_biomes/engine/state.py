@@ -140,6 +140,9 @@ C_BOW_OFFERS = 45  # extra reveals a bow offers that the player has not decided 
 C_FM_PLACED = 46  # Farmer's Market: farmlands placed so far (R-FM-3)
 C_FM_REFIGHT = 47  # Farmer's Market: 1 once the bed's second fight was used in this fight
 N_CTL = 48
+# Beyond N_CTL: engine bookkeeping for the run files only, outside the observation, so no
+# policy can see it (and no decision depends on it).
+C_XP_AFTER_ROUND = 48  # 48..51 round A, 52..55 round B: each seat's XP right after the round
 
 ST_OK = 0
 ST_TURN_LIMIT = 1

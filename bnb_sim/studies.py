@@ -1,0 +1,395 @@
+"""Tournaments, comparisons, sweeps and experiment files from Python: the code of ``bnb
+tournament``, ``bnb compare``, ``bnb sweep`` and ``bnb run``, with the same checks, the same
+games and the same numbers (docs/simulate.md, "Python").
+
+::
+
+    import bnb_sim
+    t = bnb_sim.tournament(["heuristic", "greedy", "random"], players=2, games=500)
+    t.ratings                      # DataFrame: policy, elo, lo, hi, games
+    c = bnb_sim.compare("heuristic", "greedy", precision=0.03, out="reports/c")
+    c.verdict, c.difference        # the verdict and the win-rate difference with its interval
+    s = bnb_sim.sweep({"mobs.enderman.hearts": [5, 6, 7]}, games=2000, policies=["heuristic"])
+    s.win_effects                  # DataFrame: variant, policy, mean_diff, lo, hi, n, p_value
+    e = bnb_sim.run_experiment(builtin="demo", out="reports/demo")
+
+Each returns the dataclass the command's report is built from (tables are tidy DataFrames of
+numbers with n and 95% intervals); ``out=FOLDER`` also writes that report (``report.html``,
+``report.md``, PNGs, ``summary.json``), as the command does. Bad input raises a
+:class:`~bnb_sim.errors.BnbError` with one line before any game is played. Nothing is printed
+unless ``progress=True`` (a bar with rate and ETA on stderr).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bnb_sim import _args
+from bnb_sim.errors import ArgumentTypeError, BnbError
+
+__all__ = ["ExperimentResult", "compare", "run_experiment", "sweep", "tournament"]
+
+
+# --------------------------------------------------------------------------------------
+# argument checks shared by the four
+
+
+def _policy_list(value: Any, name: str) -> list[str]:
+    """A list of policy specs from a list of strings or one comma-separated string."""
+    from bnb_sim.analysis.tournament import split_policy_list
+
+    if isinstance(value, str):
+        return split_policy_list(value)
+    if not isinstance(value, list | tuple) or not all(isinstance(p, str) for p in value):
+        raise ArgumentTypeError(
+            f"{name} must be a list of policy specs (strings) or 'a,b,c', got {_args.show(value)}"
+        )
+    return split_policy_list(list(value))
+
+
+def _components(components: Any, expansion: str | None):
+    """A Components from None, a path, a list of paths or a Components (and the expansion)."""
+    from bnb_sim.games.builders_biomes.components import Components, load_components
+
+    if expansion is not None:
+        _args.text(expansion, "expansion")
+    if isinstance(components, Components):
+        if expansion is not None and components.expansion != expansion:
+            raise BnbError(
+                f"expansion={expansion!r} but the components were loaded without it "
+                f"(load them with load_components(..., expansion={expansion!r}))"
+            )
+        return components
+    return load_components(components, expansion=expansion)
+
+
+def _threads(threads: Any) -> int | None:
+    return None if threads is None else _args.integer(threads, "threads", 1, 1024)
+
+
+def _out(out: Any) -> Path | None:
+    """The report folder, checked to be writable before anything is played (None: none)."""
+    if out is None:
+        return None
+    from bnb_sim.analysis.publish import check_writable
+
+    _args.path(out, "out")
+    check_writable(out)
+    return Path(out)
+
+
+@contextlib.contextmanager
+def _playing(progress: Any, players: Sequence[int]):
+    """Compile (or load) the kernels, then play with a progress bar when ``progress``."""
+    from bnb_sim.feedback import games_meter, warm_engine
+
+    shown = _args.boolean(progress, "progress")
+    warm_engine([int(n) for n in players if n] or [2], notice=shown)
+    with games_meter(shown):
+        yield
+
+
+def _write(builder, out: Path | None) -> None:
+    if out is not None:
+        builder.write(out)
+
+
+# --------------------------------------------------------------------------------------
+# the four
+
+
+def tournament(
+    policies: Sequence[str] | str,
+    players: int = 2,
+    games: int = 1000,
+    *,
+    seed: int = 0,
+    components: Any = None,
+    expansion: str | None = None,
+    readings: Mapping[str, str] | None = None,
+    variant: str | None = None,
+    threads: int | None = None,
+    bootstrap: int = 200,
+    anchor: str | None = "auto",
+    out: str | os.PathLike | None = None,
+    progress: bool = False,
+    yes: bool = False,
+):
+    """Round robin of ``policies`` (``bnb tournament``): every combination of ``players`` of
+    them at a table, each in all its seatings, on the seeds ``0 .. games-1``.
+
+    Returns a :class:`~bnb_sim.analysis.tournament.TournamentResult`: ``ratings``
+    (Bradley-Terry Elo with bootstrap intervals over seeds; ``anchor`` pinned to 0: ``"auto"``
+    is ``random`` when it plays, None the mean), ``win_rates``, ``win_rates_by_seat``,
+    ``xp``, the head-to-head matrices ``h2h_score``/``h2h_lo``/``h2h_hi``/``h2h_n``,
+    ``n_games``, ``tie_rate``. ``components``: a Components, a path or a list of paths (None:
+    the defaults); ``expansion``: ``"farmers-market"``; ``readings``: rule readings by name.
+    """
+    from bnb_sim.analysis.tournament import build_tournament_report, schedule
+    from bnb_sim.games.builders_biomes.policies.registry import check_distinct, parse_policy
+    from bnb_sim.runner.budget import confirm_games, tournament_games
+    from bnb_sim.runner.experiments import design_readings, run_tournament
+
+    specs = _policy_list(policies, "policies")
+    players = _args.integer(players, "players", 2, 4)
+    games = _args.integer(games, "games", 2)
+    seed = _args.integer(seed, "seed", 0)
+    bootstrap = _args.integer(bootstrap, "bootstrap", 0, 100_000)
+    if anchor is not None:
+        anchor = _args.text(anchor, "anchor")
+    yes = _args.boolean(yes, "yes")
+    threads = _threads(threads)
+    parsed = [parse_policy(p) for p in specs]
+    schedule([p.label for p in parsed], players)
+    check_distinct(parsed, "tournament")
+    chosen = design_readings(readings, variant, seating="fixed", what="tournament")
+    confirm_games(tournament_games(len(specs), players, games), "tournament", yes=yes)
+    comps = _components(components, expansion)
+    folder = _out(out)
+    with _playing(progress, [players]):
+        result = run_tournament(
+            specs, players, games, seed=seed, components=comps, readings=chosen,
+            threads=threads, n_boot=bootstrap, anchor=anchor, yes=yes,
+        )  # fmt: skip
+    _write(build_tournament_report(result) if folder else None, folder)
+    return result
+
+
+def compare(
+    a: str,
+    b: str,
+    *,
+    opponents: Sequence[str] | str = (),
+    players: int | None = None,
+    sprt: tuple[float, float] | None = None,
+    precision: float | None = None,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    max_games: int = 200_000,
+    seed: int = 0,
+    components: Any = None,
+    expansion: str | None = None,
+    readings: Mapping[str, str] | None = None,
+    variant: str | None = None,
+    threads: int | None = None,
+    out: str | os.PathLike | None = None,
+    progress: bool = False,
+    yes: bool = False,
+):
+    """Is policy ``a`` better than ``b``? (``bnb compare``) Both play the same seeds: head to
+    head with the seats swapped, or (``opponents``) in turn in the same seat against the same
+    opponents. It stops by the SPRT decision (``sprt=(elo0, elo1)`` with errors ``alpha``,
+    ``beta``), the ``precision`` target (the 95% half-width of the win-rate difference), or
+    after ``max_games``; with neither rule it plays ``max_games``.
+
+    Returns a :class:`~bnb_sim.analysis.compare.CompareResult`: ``verdict``, ``decision``,
+    ``difference`` (win-rate difference with its 95% interval), ``score``, ``elo``, ``rates``,
+    ``n_games``, ``n_pairs`` and the stopping ``reason``.
+    """
+    from bnb_sim.analysis import compare as C
+    from bnb_sim.games.builders_biomes.policies.registry import parse_policy
+    from bnb_sim.runner.budget import confirm_games
+    from bnb_sim.runner.experiments import design_readings, run_compare
+
+    a, b = _args.text(a, "a"), _args.text(b, "b")
+    rivals = _policy_list(opponents, "opponents") if opponents else []
+    if players is not None:
+        players = _args.integer(players, "players", 2, 4)
+    if sprt is not None:
+        if not isinstance(sprt, list | tuple) or len(sprt) != 2:
+            raise ArgumentTypeError(f"sprt must be a pair (elo0, elo1), got {_args.show(sprt)}")
+        sprt = (float(sprt[0]), float(sprt[1]))
+    max_games = _args.integer(max_games, "max_games", 4, 100_000_000)
+    seed = _args.integer(seed, "seed", 0)
+    yes = _args.boolean(yes, "yes")
+    threads = _threads(threads)
+    if (sprt is None) == (precision is None):
+        raise BnbError("compare: give exactly one of sprt=(elo0, elo1) and precision=H")
+    C.make_rule(sprt, precision, alpha, beta)
+    confirm_games(max_games, "compare", yes=yes)
+    for spec in [a, b, *rivals]:
+        parse_policy(spec)
+    if not rivals and players not in (None, 2):
+        raise BnbError("compare: a head-to-head comparison (no opponents) has 2 players")
+    if rivals and players is not None and len(rivals) > players - 1:
+        raise BnbError(f"compare: {len(rivals)} opponents do not fit {players} players")
+    design = "rotate" if rivals else "fixed"
+    chosen = design_readings(readings, variant, seating=design, what="compare")
+    comps = _components(components, expansion)
+    folder = _out(out)
+    with _playing(progress, [players or (len(rivals) + 2 if rivals else 2)]):
+        result = run_compare(
+            a, b, opponents=rivals, players=players, sprt=sprt, precision=precision,
+            alpha=alpha, beta=beta, max_games=max_games, seed=seed, components=comps,
+            readings=chosen, threads=threads, yes=yes,
+        )  # fmt: skip
+    _write(C.build_compare_report(result) if folder else None, folder)
+    return result
+
+
+def sweep(
+    sets: Mapping[str, Sequence[Any]] | Sequence[tuple[str, Sequence[Any]]],
+    *,
+    games: int = 2000,
+    players: int = 4,
+    policies: Sequence[str] | str = ("heuristic",),
+    zip: bool = False,
+    seed: int = 0,
+    components: Any = None,
+    expansion: str | None = None,
+    readings: Mapping[str, str] | None = None,
+    variant: str | None = None,
+    threads: int | None = None,
+    out: str | os.PathLike | None = None,
+    progress: bool = False,
+    yes: bool = False,
+):
+    """The same games under component variants (``bnb sweep``): ``sets`` maps a dotted
+    component path to the values to try (``{"mobs.enderman.hearts": [5, 6, 7]}``); the
+    variants are every combination (or, with ``zip=True``, the i-th values together), and
+    each is compared with the baseline ``components`` on the same seeds. ``policies`` are
+    cycled over the ``players`` seats, which rotate.
+
+    Returns a :class:`~bnb_sim.analysis.sweep.SweepResult`: ``win_rates``, ``win_effects``,
+    ``xp``, ``xp_effects``, ``source_effects``, ``fights``, ``length``, ``ties`` (paired
+    differences against the baseline, with 95% intervals, n and p-values).
+    """
+    from bnb_sim.analysis.sweep import build_sweep_report, build_variants
+    from bnb_sim.runner.budget import confirm_games
+    from bnb_sim.runner.experiments import design_readings, run_sweep
+
+    if isinstance(sets, Mapping):
+        pairs = list(sets.items())
+    elif isinstance(sets, list | tuple) and all(
+        isinstance(s, list | tuple) and len(s) == 2 for s in sets
+    ):
+        pairs = [tuple(s) for s in sets]
+    else:
+        raise ArgumentTypeError(
+            "sets must map component paths to lists of values "
+            f"({{'mobs.enderman.hearts': [5, 6]}}), got {_args.show(sets)}"
+        )
+    parsed = []
+    for path, values in pairs:
+        path = _args.text(path, "a sets path")
+        if isinstance(values, str) or not isinstance(values, list | tuple) or not values:
+            raise ArgumentTypeError(
+                f"sets[{path!r}] must be a non-empty list of values, got {_args.show(values)}"
+            )
+        parsed.append((path, list(values)))
+    games = _args.integer(games, "games", 2, 10_000_000)
+    players = _args.integer(players, "players", 2, 4)
+    seed = _args.integer(seed, "seed", 0)
+    yes = _args.boolean(yes, "yes")
+    threads = _threads(threads)
+    mode = "zip" if _args.boolean(zip, "zip") else "grid"
+    policy_list = _policy_list(policies, "policies")
+    if not policy_list:
+        raise BnbError("sweep: name at least one policy")
+    policy_list = policy_list[:players]  # cycled over the seats, as the command does
+    comps = _components(components, expansion)
+    variants = build_variants(comps, parsed, mode)
+    confirm_games(len(variants) * games, "sweep", yes=yes)
+    chosen = design_readings(readings, variant, seating="rotate", what="sweep")
+    folder = _out(out)
+    with _playing(progress, [players]):
+        result = run_sweep(
+            games=games, players=players, policies=policy_list, mode=mode, seed=seed,
+            components=comps, readings=chosen, threads=threads, variants=variants, yes=yes,
+        )  # fmt: skip
+    _write(build_sweep_report(result) if folder else None, folder)
+    return result
+
+
+@dataclass
+class ExperimentResult:
+    """A played experiment file: its items' outcomes in file order.
+
+    ``outcomes[i].result`` is ``(seats, games, meta)`` for a ``[[simulation]]`` item and a
+    TournamentResult, CompareResult, SweepResult (or the item's own result, for a tuning or
+    Heroes of the Village item) otherwise; ``outcomes[i].spec`` is the item as parsed and
+    ``outcomes[i].seconds`` its playing time. ``report`` holds the written paths when
+    ``out`` was given.
+    """
+
+    experiment: Any
+    outcomes: list[Any]
+    seconds: float
+    compile_seconds: float
+    report: dict[str, Any] | None = field(default=None)
+
+    def __getitem__(self, name: str) -> Any:
+        """The result of the item called ``name``."""
+        for outcome in self.outcomes:
+            if outcome.spec.name == name:
+                return outcome.result
+        names = ", ".join(o.spec.name for o in self.outcomes)
+        raise KeyError(f"no item {name!r} in this experiment (items: {names})")
+
+    def __repr__(self) -> str:
+        items = ", ".join(f"{o.spec.kind} '{o.spec.name}'" for o in self.outcomes)
+        return (
+            f"<ExperimentResult {self.experiment.title!r}: {len(self.outcomes)} items "
+            f"({items}); {self.seconds:.1f} s>"
+        )
+
+
+def run_experiment(
+    path: str | os.PathLike | None = None,
+    *,
+    builtin: str | None = None,
+    out: str | os.PathLike | None = None,
+    threads: int | None = None,
+    progress: bool = False,
+    yes: bool = False,
+) -> ExperimentResult:
+    """Play an experiment file (``bnb run``; docs/experiments.md): a TOML ``path``, or a
+    ``builtin`` one by name (``"demo"``). Its games are counted first (above 100,000,000
+    nothing plays without ``yes=True``). With ``out`` the one report of the whole experiment
+    is written there. Returns an :class:`ExperimentResult` (``result["item name"]`` is one
+    item's result)."""
+    from bnb_sim.analysis.experiment import (
+        build_experiment_report,
+        builtin_path,
+        load_experiment,
+    )
+    from bnb_sim.runner import experiments as runner
+    from bnb_sim.runner.budget import confirm_games, experiment_games
+
+    if (path is None) == (builtin is None):
+        raise BnbError("run_experiment: give a path or builtin=NAME (one of them)")
+    if builtin is not None:
+        source = builtin_path(_args.text(builtin, "builtin"))
+    else:
+        source = _args.path(path, "path")
+    yes = _args.boolean(yes, "yes")
+    experiment = load_experiment(source)
+    confirm_games(experiment_games(experiment), f"run: {source}", yes=yes)
+    threads = _threads(threads)
+    folder = _out(out)
+    started = time.perf_counter()
+    counts = [getattr(spec, "players", None) or 2 for spec in experiment.items]
+    with _playing(progress, counts):
+        compile_seconds = time.perf_counter() - started
+        say = _say if _args.boolean(progress, "progress") else None
+        outcomes = runner.run_experiment(experiment, threads=threads, progress=say, yes=yes)
+    seconds = time.perf_counter() - started
+    result = ExperimentResult(experiment, outcomes, seconds, compile_seconds)
+    if folder is not None:
+        builder = build_experiment_report(
+            experiment, outcomes, seconds=seconds, compile_seconds=compile_seconds
+        )
+        result.report = builder.write(folder)
+    return result
+
+
+def _say(text: str) -> None:
+    import sys
+
+    print(text, file=sys.stderr, flush=True)
