@@ -55,6 +55,7 @@ __all__ = [
     "split_values",
     "sweep_sections",
     "sweep_summary",
+    "variant_combinations",
 ]
 
 MAX_VARIANTS = 50
@@ -139,19 +140,16 @@ class Variant:
     baseline: bool = False
 
 
-def build_variants(
-    base,
+def variant_combinations(
     sets: Sequence[tuple[str, Sequence[Any]]],
     mode: str = "grid",
     origin: str = "--set",
     max_variants: int = MAX_VARIANTS,
-) -> list[Variant]:
-    """Variants of ``base`` (a Components) for ``sets`` = ``[(path, [values...]), ...]``.
-
-    Variants come in grid (or zip) order; the baseline keeps its place when the file's values
-    are among the swept ones and comes first otherwise. Raises :class:`ComponentError` for a
-    bad path or value and :class:`BnbError` for an empty sweep, a zip of unequal lengths or
-    too many variants.
+) -> list[tuple]:
+    """The value combinations of ``sets`` = ``[(path, [values...]), ...]``: every combination
+    (``"grid"``) or the i-th values together (``"zip"``), in order. Any game's sweep checks its
+    ``--set`` lists here: :class:`BnbError` for an empty sweep, a path set twice, a zip of
+    unequal lengths or too many variants, :class:`ComponentError` for a path without values.
     """
     sets = [(str(p), list(v)) for p, v in sets]
     if not sets:
@@ -185,6 +183,26 @@ def build_variants(
         raise BnbError(
             f"sweep: {len(combos)} variants; the limit is {max_variants} besides the baseline"
         )
+    return combos
+
+
+def build_variants(
+    base,
+    sets: Sequence[tuple[str, Sequence[Any]]],
+    mode: str = "grid",
+    origin: str = "--set",
+    max_variants: int = MAX_VARIANTS,
+) -> list[Variant]:
+    """Variants of ``base`` (a Components) for ``sets`` = ``[(path, [values...]), ...]``.
+
+    Variants come in grid (or zip) order; the baseline keeps its place when the file's values
+    are among the swept ones and comes first otherwise. Raises :class:`ComponentError` for a
+    bad path or value and :class:`BnbError` for an empty sweep, a zip of unequal lengths or
+    too many variants.
+    """
+    sets = [(str(p), list(v)) for p, v in sets]
+    combos = variant_combinations(sets, mode, origin, max_variants)
+    paths = [p for p, _ in sets]
     base_values = {p: _lookup(base.data, p) for p in paths}
     variants: list[Variant] = []
     baseline: Variant | None = None

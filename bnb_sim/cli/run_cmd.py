@@ -76,23 +76,56 @@ def progress_printer(quiet: bool):
     return say
 
 
-def warm_and_meter(quiet: bool, players):
+def warm_and_meter(quiet: bool, players, steps=None):
     """A context for a command that plays games: first the kernels are compiled (announced
     when the cache is cold, bnb_sim.feedback.compile_notice) or loaded, then every game
     played shows in a progress meter with rate and ETA (a bar on a terminal, a plain line
-    every 10 s on a pipe). Yields the seconds spent compiling/loading the kernels."""
+    every 10 s on a pipe). Yields the seconds spent compiling/loading the kernels.
+
+    The kernels are the first game's batch kernel for each of ``players``, or, given
+    ``steps`` (:func:`experiment_warmups`), exactly those warm-up functions."""
     import contextlib
 
-    from bnb_sim.feedback import games_meter, warm_engine
+    from bnb_sim.feedback import compile_notice, games_meter, warm_engine
 
     @contextlib.contextmanager
     def block():
-        counts = [int(n) for n in players if n] or [2]
-        seconds = warm_engine(counts, notice=not quiet)
+        if steps is None:
+            counts = [int(n) for n in players if n] or [2]
+            seconds = warm_engine(counts, notice=not quiet)
+        else:
+            start = time.perf_counter()
+            with compile_notice(not quiet):
+                for step in steps.values():
+                    step()
+            seconds = time.perf_counter() - start
         with games_meter(not quiet):
             yield seconds
 
     return block()
+
+
+def experiment_warmups(items) -> dict:
+    """``{engine key: warm-up function}`` for the engines the items of an experiment play,
+    each once. An item of another game names its engine with ``warmup()`` (``(key, step)``);
+    the others (Builders & Biomes items and ``[[tune]]``) play the first game's batch kernel
+    for their player count."""
+    import functools
+
+    from bnb_sim import feedback
+
+    def first_game(n: int) -> None:
+        feedback.warm_engine([n], notice=False)
+
+    steps: dict = {}
+    for spec in items:
+        if callable(getattr(spec, "warmup", None)):
+            key, step = spec.warmup()
+        else:
+            n = int(getattr(spec, "players", None) or 2)
+            key, step = ("builders_biomes", n), functools.partial(first_game, n)
+        steps.setdefault(key, step)
+    return dict(sorted(steps.items(), key=lambda kv: str(kv[0]), reverse=True))
 
 
 def prepare_out(out: Path) -> Path:
@@ -194,8 +227,8 @@ def run(
 
     from bnb_sim.runner.experiments import run_experiment
 
-    counts = [getattr(spec, "players", None) or 2 for spec in experiment.items]
-    with warm_and_meter(quiet, counts) as compile_seconds:
+    steps = experiment_warmups(experiment.items)  # only the engines its items play
+    with warm_and_meter(quiet, (), steps) as compile_seconds:
         outcomes = run_experiment(experiment, threads=threads, progress=say, yes=yes)
     from bnb_sim.analysis.experiment import build_experiment_report
 

@@ -338,34 +338,37 @@ def odds(*, mob=None, pet=None, as_json=False, components=None, **_ignored) -> N
 
 
 def compare(
-    *, a, b, players=None, sprt=None, precision=None, max_games=200_000, as_json=False,
-    components=None, seed=0, threads=None, quiet=False, pets=None, difficulty=None,
-    buildings=None, opponents=None, yes=False, **_ignored,
+    *, a, b, players=None, sprt=None, alpha=0.05, beta=0.05, precision=None, max_games=200_000,
+    as_json=False, components=None, seed=0, threads=None, quiet=False, pets=None,
+    difficulty=None, buildings=None, opponents=None, yes=False, defaults=frozenset(),
+    **_ignored,
 ) -> None:  # fmt: skip
     """``bnb compare --game hotv A B``: two team policies on the same game indices (paired).
 
     Stops at ``--max-games`` paired games, or earlier once the 95% half-width of the paired
-    win-rate difference is at most ``--precision``.
+    win-rate difference is at most ``--precision``, or once ``--sprt ELO0 ELO1`` decides.
     """
-    if sprt:
-        raise BnbError("compare --game hotv: --sprt is not available for this game; use "
-                       "--precision or --max-games")  # fmt: skip
     if opponents:
         raise BnbError("compare --game hotv: the players are a team; --opponents does not apply")
     if pets == "all":
         raise SpecError("compare --game hotv: give one pet team (simulate --pets all ranks them)")
+    check_stopping(sprt, precision, alpha, beta, given={n for n in ("alpha", "beta")
+                                                        if n not in defaults})  # fmt: skip
     from bnb_sim.runner.budget import confirm_games
 
     confirm_games(2 * max_games, "compare --game hotv", yes=yes)  # A's and B's games
 
-    def say(start, diff):
+    def say(start, diff, rule=None):
         if not quiet and not as_json:
-            click.echo(f"  {start:,} paired games: {100 * diff['mean_diff']:+.2f} pp", err=True)
+            llr = "" if rule is None else f", LLR {rule.llr:+.2f} in [{rule.lower:.2f}, " \
+                                          f"{rule.upper:.2f}]"  # fmt: skip
+            click.echo(f"  {start:,} paired games: {100 * diff['mean_diff']:+.2f} pp{llr}",
+                       err=True)  # fmt: skip
 
     result = compare_policies(
         _components(components), a, b, players=players, pets=pets, difficulty=difficulty,
         buildings=buildings, seed=seed, precision=precision, max_games=max_games,
-        threads=threads, progress=say,
+        threads=threads, progress=say, sprt=sprt, alpha=alpha, beta=beta,
     )  # fmt: skip
     if as_json:
         data = {k: v for k, v in result.items() if k not in ("rate_a", "rate_b")}
@@ -382,20 +385,65 @@ def compare(
     shown = fmt_signed_pp(diff["mean_diff"], diff["lo"], diff["hi"])
     click.echo(f"  A - B: {shown} (paired t), McNemar p = {test['p_value']:.3g}; "
                f"stopped by {result['stopped']}")  # fmt: skip
+    if "sprt" in result:
+        click.echo(f"  {sprt_text(result['sprt'], a, b)}")
+
+
+def check_stopping(sprt, precision, alpha=0.05, beta=0.05, given=()) -> None:
+    """Refuse a bad stopping rule before a game is played (one line): ``--sprt`` is checked
+    as the first game's ``bnb compare`` checks it; ``--sprt`` and ``--precision`` exclude each
+    other; ``--alpha``/``--beta`` (named in ``given`` when the user set them) need ``--sprt``."""
+    from bnb_sim.analysis.compare import make_rule
+
+    if sprt and precision is not None:
+        raise BnbError("compare --game hotv: give --sprt or --precision, not both")
+    if sprt:
+        make_rule(tuple(sprt), None, alpha, beta)
+        return
+    for name in sorted(given):
+        raise BnbError(f"compare --game hotv: --{name} applies to --sprt only")
+    if precision is not None and not 0 < precision < 1:
+        raise BnbError(f"compare --game hotv: --precision must be between 0 and 1 (e.g. 0.02), "
+                       f"got {precision:g}")  # fmt: skip
+
+
+def sprt_text(t: dict, a: str, b: str) -> str:
+    """One sentence on an SPRT's outcome (``t`` = :meth:`SPRT.summary`)."""
+    if t["decision"] == "H1":
+        verdict = f"{a} is better (elo >= {t['elo1']:g}, at {t['decision_n']:,} pairs)"
+    elif t["decision"] == "H0":
+        verdict = f"{a} is not better (elo <= {t['elo0']:g}, at {t['decision_n']:,} pairs)"
+    else:
+        verdict = "no decision"
+    return (f"SPRT [{t['elo0']:g}, {t['elo1']:g}] on the pair scores (1 + A - B)/2: {verdict}; "
+            f"LLR {t['llr']:+.2f} in [{t['lower']:.2f}, {t['upper']:.2f}], pair-score Elo "
+            f"{t['elo']:+.1f} [{t['elo_lo']:+.1f}, {t['elo_hi']:+.1f}] (not adjusted for the "
+            "sequential stop).")  # fmt: skip
 
 
 def compare_policies(
     comps, a, b, *, players=None, pets=None, difficulty=None, buildings=None, seed=0,
-    precision=None, max_games=200_000, threads=None, progress=None,
+    precision=None, max_games=200_000, threads=None, progress=None, sprt=None, alpha=0.05,
+    beta=0.05,
 ) -> dict[str, Any]:  # fmt: skip
     """Team policies A and B on the same game indices (paired), in blocks of 2,000, until
-    ``max_games`` pairs or a 95% half-width of at most ``precision``; the result as data
-    (``rate_a``/``rate_b`` are :class:`~bnb_sim.analysis.stats.Rate` objects)."""
+    ``max_games`` pairs, a 95% half-width of at most ``precision``, or a decision of the
+    SPRT ``sprt = (elo0, elo1)``; the result as data (``rate_a``/``rate_b`` are
+    :class:`~bnb_sim.analysis.stats.Rate` objects).
+
+    The SPRT is the first game's (:class:`~bnb_sim.analysis.sequential.SPRT`, checked after
+    every pair) on the pair score ``(1 + won_A - won_B) / 2`` of each game index: 1 when A's
+    team won where B's lost, 0 for the reverse, ½ when both went the same way. Its Elo is the
+    pair-score Elo of the first game's comparison against a field (docs/statistics.md);
+    ``elo >= E`` means a paired win-rate difference of at least ``2 s(E) - 1``.
+    """
     import numpy as np
 
+    from bnb_sim.analysis.compare import make_rule
     from bnb_sim.analysis.stats import Rate, mcnemar, paired_difference
     from bnb_sim.games.heroes_village.runner import make_config, play_block
 
+    rule = make_rule(tuple(sprt), None, alpha, beta) if sprt else None
     configs = [
         make_config(comps, players, [spec], pets, difficulty or "normal", buildings, seed)
         for spec in (a, b)
@@ -408,21 +456,33 @@ def compare_policies(
             won[i].append(play_block(cfg, start, n, threads)[1]["won"].to_numpy())
         start += n
         diff = paired_difference(np.concatenate(won[0]), np.concatenate(won[1]))
+        if rule is not None:
+            rule.update((1.0 + won[0][-1].astype(float) - won[1][-1].astype(float)) / 2.0)
         if progress is not None:
-            progress(start, diff)
+            progress(start, diff, rule) if rule is not None else progress(start, diff)
+        if rule is not None and rule.decision is not None:
+            break
         if precision and (diff["hi"] - diff["lo"]) / 2 <= precision:
             break
     wa, wb = np.concatenate(won[0]), np.concatenate(won[1])
     ra, rb = Rate.from_bools(wa), Rate.from_bools(wb)
     diff = paired_difference(wa, wb)
-    return {
+    if rule is not None:
+        stopped = rule.reason or "max-games"
+    elif precision and (diff["hi"] - diff["lo"]) / 2 <= precision:
+        stopped = "precision"
+    else:
+        stopped = "max-games"
+    result = {
         "game": "heroes_village", "a": a, "b": b, "pets": list(configs[0].teams[0]),
         "players": configs[0].n_players, "difficulty": configs[0].difficulty,
         "games": int(len(wa)), "win_rate_a": ra.to_dict(), "win_rate_b": rb.to_dict(),
-        "difference": diff, "mcnemar": mcnemar(wa, wb),
-        "stopped": "precision" if precision and (diff["hi"] - diff["lo"]) / 2 <= precision
-        else "max-games", "rate_a": ra, "rate_b": rb,
+        "difference": diff, "mcnemar": mcnemar(wa, wb), "stopped": stopped,
+        "rate_a": ra, "rate_b": rb,
     }  # fmt: skip
+    if rule is not None:
+        result["sprt"] = rule.summary()
+    return result
 
 
 # ----------------------------------------------------------------------------- tournament
@@ -538,14 +598,14 @@ def _set_path(data: dict, path: str, value) -> None:
 def sweep_variants(base, parsed, zip_mode=False, origin="--set"):
     """``[(label, components)]``: the component file first (label ``"components"``), then
     every combination (or, with ``zip_mode``, every position) of ``parsed``'s values, a list
-    of ``(path, [values])``."""
+    of ``(path, [values])``; the lists are checked as the first game's sweep checks them
+    (a zip of unequal lengths, a path set twice, too many variants: one line)."""
     import copy
-    import itertools
 
+    from bnb_sim.analysis.sweep import variant_combinations
     from bnb_sim.games.heroes_village.components import components_from_dict
 
-    combos = (list(zip(*[v for _, v in parsed], strict=False)) if zip_mode
-              else list(itertools.product(*[v for _, v in parsed])))  # fmt: skip
+    combos = variant_combinations(parsed, "zip" if zip_mode else "grid", origin)
     raw = {k: v for k, v in base.data.items() if not k.startswith("_")}
     variants = [("components", base)]
     for combo in combos:

@@ -281,7 +281,7 @@ def pouch_total(s):
     return total
 
 
-@kernel
+@kernel(inline="always")
 def can_hold(s, k, seat, block):
     """R-HV-5: whether ``seat`` has a free slot for ``block`` (three general slots for wood,
     sand, stone or darkness, one for redstone; the Llama's extra slots take anything)."""
@@ -297,7 +297,7 @@ def can_hold(s, k, seat, block):
     return over <= extra
 
 
-@kernel
+@kernel(inline="always")
 def draw_from_pouch(s, rng, n):
     """Draw up to ``n`` blocks blind into ``S_DRAWN`` (R-HV-4: all if fewer); returns the
     number drawn."""
@@ -356,7 +356,7 @@ def is_over(s):
     return s[S_PHASE] == PH_OVER
 
 
-@kernel
+@kernel(inline="always")
 def stack_top(s, stack):
     h = s[S_STACK_H + stack]
     if h == 0:
@@ -364,7 +364,7 @@ def stack_top(s, stack):
     return s[S_STACK + stack * MAX_TILES + h - 1]
 
 
-@kernel
+@kernel(inline="always")
 def top_usable(s, k, stack):
     """Whether the top tile of ``stack`` shows at least one block still in the supply."""
     tile = stack_top(s, stack)
@@ -419,7 +419,7 @@ def free_lay(s, k, log):
 # ----------------------------------------------------------------------------- legal moves
 
 
-@kernel
+@kernel(inline="always")
 def build_gain(s, k, seat, j, use_dark):
     """Blocks ``seat`` would hand in to chosen building ``j`` (R-HV-7)."""
     inv = S_INV + seat * N_BLOCKS
@@ -486,7 +486,7 @@ def legal_mask(s, k, mask):
 # ----------------------------------------------------------------------------- actions
 
 
-@kernel
+@kernel(inline="always")
 def place_mob(s, k, tile, log):
     """Put the next mob token on ``tile``'s collecting symbol (R-HV-4); none if the pile is
     empty."""

@@ -21,7 +21,7 @@ An item with ``game = "hotv"`` (or ``"heroes-of-the-village"``) in a ``[[simulat
     b = "team:complete=6"
     players = 3
     pets = "wolf,cat,fox"
-    precision = 0.01              # and/or max_games
+    precision = 0.01              # and/or max_games; or sprt = [0, 10] (alpha, beta)
 
     [[sweep]]
     game = "hotv"
@@ -51,7 +51,7 @@ _COMMON = ("game", "name", "seed", "components", "set", "players", "pets", "diff
            "buildings")  # fmt: skip
 ALLOWED = {
     "simulation": (*_COMMON, "games", "policies", "run_dir"),
-    "compare": (*_COMMON, "a", "b", "precision", "max_games"),
+    "compare": (*_COMMON, "a", "b", "sprt", "alpha", "beta", "precision", "max_games"),
     "sweep": (*_COMMON, "games", "policies", "mode"),
 }
 MAX_GAMES = 10_000_000
@@ -78,6 +78,9 @@ class HotvItem:
     b: str = ""
     precision: float | None = None
     max_games: int = 200_000
+    sprt: tuple[float, float] | None = None
+    alpha: float = 0.05
+    beta: float = 0.05
     sets: list = field(default_factory=list)  # a sweep's [(path, [values])]
     mode: str = "grid"
     variants: list = field(default_factory=list)  # a sweep's [(label, components)]
@@ -101,6 +104,8 @@ class HotvItem:
     def games_text(self) -> str:
         if self.kind == "compare":
             rule = f"precision ±{100 * self.precision:g} pp, " if self.precision else ""
+            if self.sprt:
+                rule = f"SPRT [{self.sprt[0]:g}, {self.sprt[1]:g}], "
             return f"{rule}at most {self.max_games:,} paired games"
         if self.kind == "sweep":
             return f"{self.games:,} games x {len(self.variants)} variants"
@@ -127,6 +132,12 @@ class HotvItem:
             return sum(len(won) for won in result.values())
         return len(result[1])
 
+    def warmup(self):
+        """``(key, step)``: the engine this item plays (items with equal keys share it) and a
+        function that compiles it or loads it from the cache, so ``bnb run`` warms only the
+        engines its items need (this game's batch kernel, never the first game's)."""
+        return (GAME, "batch kernel"), warm_batch_kernel
+
     # -- playing ---------------------------------------------------------------------------
     def run(self, *, threads=None, progress=None, yes=False):
         from bnb_sim.runner.budget import confirm_games
@@ -139,6 +150,7 @@ class HotvItem:
                 self.components, self.a, self.b, players=self.players, pets=self.pets,
                 difficulty=self.difficulty, buildings=self.buildings, seed=self.seed,
                 precision=self.precision, max_games=self.max_games, threads=threads,
+                sprt=self.sprt, alpha=self.alpha, beta=self.beta,
             )  # fmt: skip
         if self.kind == "sweep":
             return self._sweep(threads, progress)
@@ -229,6 +241,10 @@ class HotvItem:
             f"{result['stopped']}. The difference has a paired t interval; the p value is the "
             "exact McNemar test."
         )
+        if "sprt" in result:
+            from bnb_sim.games.heroes_village.cli import sprt_text
+
+            sec.text(sprt_text(result["sprt"], self.a, self.b))
         sec.table(pd.DataFrame({
             "policy": [f"A {self.a}", f"B {self.b}", "A - B (paired)"],
             "team win rate [95% CI]": [str(result["rate_a"]), str(result["rate_b"]), shown],
@@ -239,6 +255,8 @@ class HotvItem:
             "difference": {k: diff[k] for k in ("mean_diff", "lo", "hi") if k in diff},
             "mcnemar_p": test["p_value"], "stopped": result["stopped"],
         }  # fmt: skip
+        if "sprt" in result:
+            summary["sprt"] = result["sprt"]
         finding = Finding(
             f"{self.name}: {self.a} minus {self.b}: {shown} team win rate over "
             f"{result['games']:,} paired Heroes of the Village games (McNemar p = "
@@ -330,11 +348,45 @@ def parse_item(kind: str, table: dict, *, source: str, where: str, seed: int,
             b=r.str("b", _REQUIRED),
             precision=r.float("precision", None),
             max_games=r.int("max_games", 200_000, low=2, high=MAX_GAMES),
+            sprt=_sprt(r),
+            alpha=r.float("alpha", 0.05),
+            beta=r.float("beta", 0.05),
         )
         if item.precision is not None and not 0 < item.precision < 1:
             r.fail("precision", f"must be between 0 and 1, got {item.precision:g}")
+        from bnb_sim.games.heroes_village.cli import check_stopping
+
+        given = {key for key in ("alpha", "beta") if r.has(key)}
+        try:
+            check_stopping(item.sprt, item.precision, item.alpha, item.beta, given)
+        except BnbError as exc:  # the CLI's words, said of the file's keys
+            key = next((k for k in ("sprt", "alpha", "beta") if r.has(k)), "sprt")
+            r.fail(key, str(exc).split(": ", 1)[-1].replace("--", ""))
     _check(r, item)
     return item
+
+
+def _sprt(r) -> tuple[float, float] | None:
+    """``sprt = [ELO0, ELO1]`` of a ``[[compare]]``, as the first game's items give it."""
+    if not r.has("sprt"):
+        return None
+    value = r.table["sprt"]
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+    ):
+        r.fail("sprt", f"must be [ELO0, ELO1], got {value!r}")
+    return float(value[0]), float(value[1])
+
+
+def warm_batch_kernel() -> None:
+    """Compile (or load) this game's batch kernel: one game of the default components."""
+    from bnb_sim.games.heroes_village.components import load_components
+    from bnb_sim.games.heroes_village.runner import make_config, play_arrays
+
+    config = make_config(load_components(), 2, ["random"], None)
+    play_arrays(config, config.teams[0], 0, 1, 1)
 
 
 def _sweep_item(r, common: dict) -> HotvItem:

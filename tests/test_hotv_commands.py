@@ -1,0 +1,217 @@
+"""Heroes of the Village commands as the first game's: sweep lists, warm-up, SPRT comparisons."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+from bnb_sim.analysis.experiment import load_experiment
+from bnb_sim.errors import BnbError
+
+
+def run_cli(capsys, args):
+    from bnb_sim.cli import main
+
+    code = 0
+    try:
+        main([str(a) for a in args])
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ----------------------------------------------------------------------------- sweep --zip
+
+
+def test_sweep_game_hotv_zip_of_unequal_lists_is_one_line(tmp_path, capsys):
+    """``--zip`` pairs the i-th values: lists of unequal length are refused before a game is
+    played, with the first game's words, not silently shortened to the shorter list."""
+    out = tmp_path / "sweep"
+    code, stdout, err = run_cli(capsys, [
+        "sweep", "--game", "hotv", "--set", "path.start_normal=7,8,9", "--set",
+        "path.start_easy=10,11", "--zip", "--games", "10", "--players", "2", "-o", out,
+    ])  # fmt: skip
+    assert code == 2, (stdout, err)
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    assert "path.start_normal: 3, path.start_easy: 2" in err and not out.exists()
+    from bnb_sim.analysis.sweep import variant_combinations
+
+    sets = [("path.start_normal", [7, 8, 9]), ("path.start_easy", [10, 11])]
+    with pytest.raises(BnbError) as expected:  # the first game's check, word for word
+        variant_combinations(sets, "zip")
+    assert str(expected.value) in err
+
+
+def test_sweep_game_hotv_zip_and_grid_of_equal_lists_still_play(capsys):
+    from bnb_sim.games.heroes_village.cli import sweep_variants
+    from bnb_sim.games.heroes_village.components import load_components
+
+    base = load_components()
+    sets = [("path.start_normal", [7, 8]), ("path.start_easy", [10, 11])]
+    zipped = [label for label, _ in sweep_variants(base, sets, zip_mode=True)]
+    assert zipped == ["components", "path.start_normal=7, path.start_easy=10",
+                      "path.start_normal=8, path.start_easy=11"]  # fmt: skip
+    assert len(sweep_variants(base, sets)) == 1 + 4
+    with pytest.raises(BnbError, match="set twice"):
+        sweep_variants(base, [("path.start_normal", [7]), ("path.start_normal", [8])])
+
+
+# ----------------------------------------------------------------------------- bnb run warm-up
+
+HOTV_ONLY = textwrap.dedent(
+    """
+    [[simulation]]
+    game = "hotv"
+    name = "one"
+    games = 20
+    players = 2
+
+    [[compare]]
+    game = "hotv"
+    name = "two"
+    a = "team"
+    b = "random"
+    players = 2
+    max_games = 40
+    """
+)
+
+
+def test_bnb_run_of_hotv_items_warms_only_the_hotv_engine(tmp_path, capsys, monkeypatch):
+    """The first game's engine is not compiled for a file with only Heroes items."""
+    import bnb_sim.feedback
+    from bnb_sim.games.heroes_village import experiment as E
+
+    first_game, hotv = [], []
+
+    def no_first_game(players, *args, **kwargs):
+        first_game.append(list(players))
+        return 0.0
+
+    real = E.warm_batch_kernel
+
+    def counted():
+        hotv.append(1)
+        real()
+
+    monkeypatch.setattr(bnb_sim.feedback, "warm_engine", no_first_game)
+    monkeypatch.setattr(E, "warm_batch_kernel", counted)
+    path = tmp_path / "exp.toml"
+    path.write_text(HOTV_ONLY)
+    code, out, err = run_cli(capsys, ["run", path, "-o", tmp_path / "rep", "--quiet"])
+    assert code == 0, err
+    assert first_game == [] and hotv == [1]  # one warm-up for both items of the game
+
+
+def test_experiment_warmups_name_each_engine_once(tmp_path):
+    from bnb_sim.cli.run_cmd import experiment_warmups
+
+    path = tmp_path / "exp.toml"
+    path.write_text(HOTV_ONLY + textwrap.dedent(
+        """
+        [[simulation]]
+        name = "base"
+        games = 10
+        players = 3
+        policies = ["random"]
+
+        [[simulation]]
+        name = "base again"
+        games = 10
+        players = 3
+        policies = ["greedy"]
+        """
+    ))  # fmt: skip
+    keys = list(experiment_warmups(load_experiment(path).items))
+    assert keys == [("heroes_village", "batch kernel"), ("builders_biomes", 3)]
+
+
+# ----------------------------------------------------------------------------- compare --sprt
+
+
+def test_compare_game_hotv_sprt_decides_as_the_first_games_sprt(capsys):
+    """``--sprt ELO0 ELO1`` runs the first game's SPRT on the pair scores (1 + A - B)/2 of
+    the game indices: it accepts H1 for team over random, H0 the other way round, and its
+    decision is the one the SPRT takes on the same won/lost rows."""
+    from bnb_sim.analysis.sequential import SPRT
+    from bnb_sim.games.heroes_village.components import load_components
+    from bnb_sim.games.heroes_village.runner import make_config, play_block
+
+    code, out, err = run_cli(capsys, ["compare", "--game", "hotv", "team", "random", "--players",
+                                      "2", "--sprt", "0", "30", "--json"])  # fmt: skip
+    assert code == 0, err
+    data = json.loads(out)
+    test = data["sprt"]
+    assert test["decision"] == "H1" and data["stopped"] == "sprt: accepted H1 (elo >= 30)"
+    assert data["games"] == 2000  # the first block decided
+    won = [
+        play_block(make_config(load_components(), 2, [p], None), 0, 2000)[1]["won"].to_numpy()
+        for p in ("team", "random")
+    ]
+    ref = SPRT(0, 30).update((1.0 + won[0].astype(float) - won[1].astype(float)) / 2.0)
+    assert (ref.decision, ref.decision_n) == ("H1", test["decision_n"])
+    assert test["llr"] == pytest.approx(ref.llr)
+    code, out, err = run_cli(capsys, ["compare", "--game", "hotv", "random", "team", "--players",
+                                      "2", "--sprt", "0", "30"])  # fmt: skip
+    assert code == 0, err
+    assert "stopped by sprt: accepted H0 (elo <= 0)" in out
+    assert "random is not better" in out and "LLR" in out
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--sprt", "10", "0"], "--sprt needs ELO0 < ELO1"),
+        (["--sprt", "0", "10", "--precision", "0.01"], "--sprt or --precision, not both"),
+        (["--alpha", "0.1"], "--alpha applies to --sprt only"),
+        (["--sprt", "0", "10", "--beta", "0.7"], "--alpha and --beta must be between"),
+        (["--precision", "2"], "--precision must be between 0 and 1"),
+    ],
+)
+def test_bad_hotv_stopping_rules_are_one_line(capsys, extra, message):
+    code, out, err = run_cli(capsys, ["compare", "--game", "hotv", "team", "random", *extra])
+    assert code == 2 and message in err, err
+    assert len(err.strip().splitlines()) == 1 and not out
+
+
+def test_a_hotv_compare_item_takes_sprt(tmp_path, capsys):
+    path = tmp_path / "exp.toml"
+    path.write_text(textwrap.dedent(
+        """
+        [[compare]]
+        game = "hotv"
+        name = "sprt"
+        a = "team"
+        b = "random"
+        players = 2
+        sprt = [0, 30]
+        max_games = 20000
+        """
+    ))  # fmt: skip
+    code, out, err = run_cli(capsys, ["run", path, "-o", tmp_path / "rep", "--quiet"])
+    assert code == 0, err
+    summary = json.loads((tmp_path / "rep" / "summary.json").read_text())
+    item = summary["items"][0] if "items" in summary else summary
+    assert "sprt: accepted H1 (elo >= 30)" in json.dumps(item)
+    report = (tmp_path / "rep" / "report.md").read_text()
+    assert "SPRT [0, 30]" in report
+
+
+@pytest.mark.parametrize(
+    ("item", "message"),
+    [
+        ("sprt = [5]", "compare 'x'.sprt: must be [ELO0, ELO1]"),
+        ("sprt = [5, 1]", "compare 'x'.sprt: sprt needs ELO0 < ELO1"),
+        ("sprt = [0, 5]\nprecision = 0.01", "compare 'x'.sprt: give sprt or precision"),
+        ("alpha = 0.1", "compare 'x'.alpha: alpha applies to sprt only"),
+    ],
+)
+def test_bad_hotv_compare_items_name_the_key(tmp_path, item, message):
+    path = tmp_path / "exp.toml"
+    path.write_text(f'[[compare]]\ngame = "hotv"\nname = "x"\na = "team"\nb = "random"\n{item}\n')
+    with pytest.raises(BnbError) as caught:
+        load_experiment(path)
+    assert message in str(caught.value) and "\n" not in str(caught.value)
