@@ -215,3 +215,18 @@ def test_bad_hotv_compare_items_name_the_key(tmp_path, item, message):
     with pytest.raises(BnbError) as caught:
         load_experiment(path)
     assert message in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_compare_game_hotv_writes_its_report_with_out(capsys, tmp_path):
+    """``-o DIR`` writes the comparison's report (it was silently ignored), and a folder that
+    is not empty is refused before any game is played."""
+    rep = tmp_path / "rep"
+    args = ["compare", "--game", "hotv", "team", "random", "--players", "2", "--max-games", "2000"]
+    code, out, err = run_cli(capsys, [*args, "-o", rep, "--quiet"])
+    assert code == 0, err
+    summary = json.loads((rep / "summary.json").read_text())
+    assert summary["kind"] == "compare" and summary["game"] == "heroes_village"
+    assert summary["n_games"] == 4000 and summary["difference"]["mean_diff"] > 0
+    assert "team minus random" in (rep / "report.md").read_text()
+    code, out, err = run_cli(capsys, [*args, "-o", rep])
+    assert code == 2 and "--force" in err

@@ -341,7 +341,7 @@ def compare(
     *, a, b, players=None, sprt=None, alpha=0.05, beta=0.05, precision=None, max_games=200_000,
     as_json=False, components=None, seed=0, threads=None, quiet=False, pets=None,
     difficulty=None, buildings=None, opponents=None, yes=False, defaults=frozenset(),
-    **_ignored,
+    out=None, **_ignored,
 ) -> None:  # fmt: skip
     """``bnb compare --game hotv A B``: two team policies on the same game indices (paired).
 
@@ -357,6 +357,10 @@ def compare(
     from bnb_sim.runner.budget import confirm_games
 
     confirm_games(2 * max_games, "compare --game hotv", yes=yes)  # A's and B's games
+    if out is not None:
+        from bnb_sim.cli.run_cmd import prepare_out
+
+        prepare_out(out)  # refused before any game is played
 
     def say(start, diff, rule=None):
         if not quiet and not as_json:
@@ -370,6 +374,8 @@ def compare(
         buildings=buildings, seed=seed, precision=precision, max_games=max_games,
         threads=threads, progress=say, sprt=sprt, alpha=alpha, beta=beta,
     )  # fmt: skip
+    if out is not None:
+        _write_compare_report(result, a, b, out, seed, quiet=quiet or as_json)
     if as_json:
         data = {k: v for k, v in result.items() if k not in ("rate_a", "rate_b")}
         click.echo(json.dumps(data, indent=2, default=float))
@@ -387,6 +393,26 @@ def compare(
                f"stopped by {result['stopped']}")  # fmt: skip
     if "sprt" in result:
         click.echo(f"  {sprt_text(result['sprt'], a, b)}")
+
+
+def _write_compare_report(result, a: str, b: str, out, seed: int, quiet: bool) -> None:
+    """``-o DIR``: the comparison's report (the same section as a ``[[compare]]`` item's)."""
+    from bnb_sim.analysis.report import ReportBuilder
+    from bnb_sim.cli.run_cmd import echo_written
+    from bnb_sim.games.heroes_village.experiment import compare_report
+
+    sections, summary, findings = compare_report(result, "comparison", a, b)
+    builder = ReportBuilder(
+        f"bnb-sim: Heroes of the Village comparison, {a} vs {b}",
+        f"{result['games']:,} paired games · seed {seed}",
+    )
+    for section in sections:
+        builder.add(section)
+    builder.summary.update(summary)
+    builder.findings += findings
+    written = builder.write(out)
+    if not quiet:
+        echo_written(written)
 
 
 def check_stopping(sprt, precision, alpha=0.05, beta=0.05, given=()) -> None:

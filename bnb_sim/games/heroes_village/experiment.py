@@ -226,44 +226,7 @@ class HotvItem:
         return sections, summary, findings
 
     def _compare_report(self, result):
-        import pandas as pd
-
-        from bnb_sim.analysis.report import Finding, Section
-        from bnb_sim.analysis.tables import fmt_signed_pp
-
-        diff, test = result["difference"], result["mcnemar"]
-        shown = fmt_signed_pp(diff["mean_diff"], diff["lo"], diff["hi"])
-        sec = Section(f"{self.name}: Heroes of the Village comparison")
-        sec.text(
-            f"Every seat plays A, then every seat plays B, on the same game indices (paired): "
-            f"{result['games']:,} pairs, {result['players']} players, pets "
-            f"{','.join(result['pets'])}, {result['difficulty']}; stopped by "
-            f"{result['stopped']}. The difference has a paired t interval; the p value is the "
-            "exact McNemar test."
-        )
-        if "sprt" in result:
-            from bnb_sim.games.heroes_village.cli import sprt_text
-
-            sec.text(sprt_text(result["sprt"], self.a, self.b))
-        sec.table(pd.DataFrame({
-            "policy": [f"A {self.a}", f"B {self.b}", "A - B (paired)"],
-            "team win rate [95% CI]": [str(result["rate_a"]), str(result["rate_b"]), shown],
-        }))  # fmt: skip
-        summary = {
-            "kind": "compare", "game": GAME, "n_games": 2 * int(result["games"]),
-            "win_rate_a": result["win_rate_a"], "win_rate_b": result["win_rate_b"],
-            "difference": {k: diff[k] for k in ("mean_diff", "lo", "hi") if k in diff},
-            "mcnemar_p": test["p_value"], "stopped": result["stopped"],
-        }  # fmt: skip
-        if "sprt" in result:
-            summary["sprt"] = result["sprt"]
-        finding = Finding(
-            f"{self.name}: {self.a} minus {self.b}: {shown} team win rate over "
-            f"{result['games']:,} paired Heroes of the Village games (McNemar p = "
-            f"{test['p_value']:.3g}).",
-            {"kind": "compare", "game": GAME, **summary["difference"]},
-        )
-        return [sec], summary, [finding]
+        return compare_report(result, self.name, self.a, self.b)
 
     def _sweep_report(self, won):
         from bnb_sim.analysis.report import Finding, Section
@@ -289,6 +252,49 @@ class HotvItem:
             {"kind": "sweep", "game": GAME, "best": best, **variants[best]},
         )
         return [sec], summary, [finding]
+
+
+def compare_report(result, name: str, a: str, b: str):
+    """``(sections, summary, findings)`` of a Heroes of the Village comparison (an experiment
+    item's, or ``bnb compare --game hotv -o DIR``'s)."""
+    import pandas as pd
+
+    from bnb_sim.analysis.report import Finding, Section
+    from bnb_sim.analysis.tables import fmt_signed_pp
+
+    diff, test = result["difference"], result["mcnemar"]
+    shown = fmt_signed_pp(diff["mean_diff"], diff["lo"], diff["hi"])
+    sec = Section(f"{name}: Heroes of the Village comparison")
+    sec.text(
+        f"Every seat plays A, then every seat plays B, on the same game indices (paired): "
+        f"{result['games']:,} pairs, {result['players']} players, pets "
+        f"{','.join(result['pets'])}, {result['difficulty']}; stopped by "
+        f"{result['stopped']}. The difference has a paired t interval; the p value is the "
+        "exact McNemar test."
+    )
+    if "sprt" in result:
+        from bnb_sim.games.heroes_village.cli import sprt_text
+
+        sec.text(sprt_text(result["sprt"], a, b))
+    sec.table(pd.DataFrame({
+        "policy": [f"A {a}", f"B {b}", "A - B (paired)"],
+        "team win rate [95% CI]": [str(result["rate_a"]), str(result["rate_b"]), shown],
+    }))  # fmt: skip
+    summary = {
+        "kind": "compare", "game": GAME, "n_games": 2 * int(result["games"]),
+        "win_rate_a": result["win_rate_a"], "win_rate_b": result["win_rate_b"],
+        "difference": {k: diff[k] for k in ("mean_diff", "lo", "hi") if k in diff},
+        "mcnemar_p": test["p_value"], "stopped": result["stopped"],
+    }  # fmt: skip
+    if "sprt" in result:
+        summary["sprt"] = result["sprt"]
+    finding = Finding(
+        f"{name}: {a} minus {b}: {shown} team win rate over "
+        f"{result['games']:,} paired Heroes of the Village games (McNemar p = "
+        f"{test['p_value']:.3g}).",
+        {"kind": "compare", "game": GAME, **summary["difference"]},
+    )
+    return [sec], summary, [finding]
 
 
 def _name_sections(sections, name: str, summary: dict) -> None:
