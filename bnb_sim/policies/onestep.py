@@ -571,7 +571,7 @@ def fill_stack_values(pub, seat, mem, k, ft, w, rng, row):
         mem[MEM_STACK_VALUE + stack] = value
 
 
-@kernel
+@kernel(inline="always")
 def prepare_stack_values(pub, seat, mem, k, ft, w, rng, row):
     """Stack values for the current state, recomputed only when the table
     changed since the last decision (choosing an action type or a tile changes nothing, so
@@ -653,9 +653,10 @@ def best_adjacent(pub, seat, mem, stacks, rng, row, randomize):
     return pick_best(mem, MEM_STACK_VALUE, np.uint64(stacks), rng, row, randomize)
 
 
-@kernel
+@kernel(inline="always")
 def action_type_value(pub, seat, mem, k, ft, w, action_type, values, rng, row):
-    """Value of the best decision within an action type (PH_TURN); stack values are filled."""
+    """Value of the best decision within an action type (PH_TURN); stack values are filled.
+    Inlined into its two loops over the action types (a call of ten arguments per type)."""
     here = k[K_ADJ_STACKS + pub[P_POS + seat]]
     if action_type == ACT_COLLECT:
         return collect_value(pub, k, seat, w, values)
