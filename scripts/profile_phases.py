@@ -48,7 +48,8 @@ def cycles(typingctx):
 
 @numba.njit(_nrt=False)
 def timed_loop(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, search, out):
-    """``play_out`` with ``out[step, phase] += cycles`` (steps: legal, decide, apply)."""
+    """``play_out`` with ``out[step, phase] += cycles`` (steps: legal, decide, apply) and
+    ``out[3, phase] += 1`` (decisions)."""
     while pub[S.C_PHASE] != S.PH_OVER:
         phase = pub[S.C_PHASE]
         t0 = cycles()
@@ -76,13 +77,14 @@ def timed_loop(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal
         out[0, phase] += t1 - t0
         out[1, phase] += t2 - t1
         out[2, phase] += t3 - t2
+        out[3, phase] += 1
 
 
 def profile(policy: str, players: int, games: int, seed: int = 1) -> np.ndarray:
-    """Cycles per game, ``[step, phase]`` (steps: legal, decide, apply)."""
+    """Cycles per game, ``[step, phase]`` (steps: legal, decide, apply; row 3: decisions)."""
     config = GameConfig.create(players, [policy], seed=seed)
     k, ft, kinds, params, plugins = config.kernel_inputs
-    out = np.zeros((3, len(S.PHASE_NAMES)), np.int64)
+    out = np.zeros((4, len(S.PHASE_NAMES)), np.int64)
     obs_buf = np.zeros(P_SIZE, np.int64)
     legal_buf = np.zeros(S.N_ACTIONS, np.bool_)
     for game in range(-3, games):  # three games to compile, not counted
@@ -105,13 +107,19 @@ def main() -> None:
     t0 = time.perf_counter()
     per_game = profile(args.policy, args.players, args.games)
     print(f"{args.games} games of {args.players} x {args.policy}, cycles per game")
-    print(f"{'phase':<12}{'legal':>10}{'decide':>10}{'apply':>10}")
+    print(f"{'phase':<12}{'legal':>10}{'decide':>10}{'apply':>10}{'decisions':>11}")
     for phase, name in enumerate(S.PHASE_NAMES):
-        row = per_game[:, phase]
+        row = per_game[:3, phase]
         if row.sum() > 0:
-            print(f"{name:<12}" + "".join(f"{v:>10,.0f}" for v in row))
-    print(f"{'total':<12}" + "".join(f"{v:>10,.0f}" for v in per_game.sum(axis=1)))
-    print(f"all steps: {per_game.sum():,.0f} cycles per game ({time.perf_counter() - t0:.1f} s)")
+            cells = "".join(f"{v:>10,.0f}" for v in row)
+            print(f"{name:<12}{cells}{per_game[3, phase]:>11,.1f}")
+    cells = "".join(f"{v:>10,.0f}" for v in per_game[:3].sum(axis=1))
+    print(f"{'total':<12}{cells}{per_game[3].sum():>11,.1f}")
+    cycles = per_game[:3].sum()
+    print(
+        f"all steps: {cycles:,.0f} cycles per game, {cycles / per_game[3].sum():,.0f} per "
+        f"decision ({time.perf_counter() - t0:.1f} s)"
+    )
 
 
 if __name__ == "__main__":

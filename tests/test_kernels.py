@@ -98,3 +98,23 @@ def test_a_kernel_that_allocates_does_not_compile():
 
     with pytest.raises(TypingError):
         allocate(3)
+
+
+def test_kth_set_bit_matches_clearing_the_lower_bits_one_by_one():
+    """The halving search of ``kth_set_bit`` gives what its definition says: the index of the
+    bit left lowest after clearing ``k`` set bits, -1 once none is left (random choices of
+    the random bot and of the search bots go through it)."""
+    from bnb_sim.engine.bits import kth_set_bit
+
+    def by_definition(x: int, k: int) -> int:
+        for _ in range(max(k, 0)):
+            x &= x - 1
+        return (x & -x).bit_length() - 1 if x else -1
+
+    rng = np.random.default_rng(7)
+    masks = [0, 1, 1 << 63, (1 << 64) - 1, 0x8000000000000001, 0x1FF, 0xF0F0F0F0F0F0F0F0]
+    masks += [int(m) for m in rng.integers(0, 2**63, 40, dtype=np.int64)]
+    masks += [int(m) << 1 | 1 << 63 for m in rng.integers(0, 2**62, 10, dtype=np.int64)]
+    for x in masks:
+        for k in range(-1, bin(x).count("1") + 2):
+            assert kth_set_bit(np.uint64(x), k) == by_definition(x, k), (hex(x), k)

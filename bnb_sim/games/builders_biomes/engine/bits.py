@@ -26,15 +26,24 @@ def lowest_bit_index(x):
 
 @kernel(inline="always")
 def kth_set_bit(x, k):
-    """Index of the k-th (0-based, from the lowest) set bit of ``x``; -1 if there is none."""
+    """Index of the k-th (0-based, from the lowest) set bit of ``x``; -1 if there is none
+    (a negative ``k`` counts as 0).
+
+    It narrows the answer down by halves (32, 16, ..., 1 bits), counting the set bits of the
+    lower half each time: six popcounts and no branch on ``k``. Clearing ``k`` bits in a loop
+    mispredicted the loop's exit on almost every random decision."""
     x = np.uint64(x)
-    for _ in range(k):
-        if x == 0:
-            return -1
-        x &= x - np.uint64(1)
-    if x == 0:
+    k = max(np.int64(k), 0)
+    if k >= popcount(x):
         return -1
-    return lowest_bit_index(x)
+    index = 0
+    for width in (32, 16, 8, 4, 2, 1):
+        low = popcount(x & ((np.uint64(1) << np.uint64(width)) - np.uint64(1)))
+        if k >= low:
+            k -= low
+            x >>= np.uint64(width)
+            index += width
+    return index
 
 
 @kernel(inline="always")

@@ -85,7 +85,7 @@ def reachable_points(pub, k, seat):
     return k[K_REACH + point]
 
 
-@kernel
+@kernel(inline="always")
 def buildable_stacks(pub, k, seat):
     """R-BUILD-1: stacks next to the seat showing a building it can pay for."""
     candidates = k[K_ADJ_STACKS + pub[P_POS + seat]] & pub[C_UP_BUILDINGS]
@@ -126,7 +126,7 @@ def action_type_possible(pub, k, seat, action_type):
     return False
 
 
-@kernel
+@kernel(inline="always")
 def turn_choices(pub, k, seat):
     """R-TURN-1/R-TURN-2: action types available in PH_TURN, and whether the turn may end.
 
@@ -158,9 +158,15 @@ def turn_choices(pub, k, seat):
     return np.uint64(mask), (not main) or mask == 0 or done
 
 
-@kernel
+@kernel(inline="always")
 def legal_bits(pub, k):
-    """``(mask, pass_ok)``: bit ``a`` of the uint64 ``mask`` is set when action ``a`` is legal."""
+    """``(mask, pass_ok)``: bit ``a`` of the uint64 ``mask`` is set when action ``a`` is legal.
+
+    Inlined into the game loops (``play_out``, the search rollouts) like
+    :func:`~bnb_sim.engine.step.apply_action` and the policy dispatch: a call passes every
+    array as its seven fields and zeroes the callee's return slots on entry, which cost as
+    much as the phase dispatch itself; inlined, that is paid once per game.
+    """
     phase = pub[C_PHASE]
     seat = pub[C_SEAT]
     if phase == PH_TURN:

@@ -123,7 +123,9 @@ def seat_decision(
     ``search`` is the scratch of the search bots (:func:`new_search_scratch`).
     """
     seat = pub[C_SEAT]
-    player = (seat + pub[C_ROTATION]) % pub[C_N_PLAYERS]
+    player = seat + pub[C_ROTATION]  # (seat + rotation) % n without a division per step
+    if player >= pub[C_N_PLAYERS]:
+        player -= pub[C_N_PLAYERS]
     if kinds[player] == RANDOM:  # looks at nothing but the legal actions
         return choose_random(mask, pass_ok, rng, RNG_POLICY + seat)
     prepare_observation(pub, hid, seat)

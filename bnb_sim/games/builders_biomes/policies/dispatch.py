@@ -21,12 +21,13 @@ def _plugin_decision(plugin_fn, pub, seat, params, mem, k, mask, pass_ok, rng, o
     return plugin_fn(obs_buf, legal_buf, k, rng[RNG_POLICY + seat], params, mem)
 
 
-@kernel
+@kernel(inline="always")
 def decide(kind, params, plugin_fn, pub, rng, seat, mem, k, ft, mask, pass_ok, obs_buf, legal_buf):
     """The decision of ``seat`` (policy kind ``kind``) given the legal ``(mask, pass_ok)``.
 
     Policies see ``pub`` (with the seat's own pile filled in) and their own random stream,
-    never the hidden state.
+    never the hidden state. Inlined: a pass-through call of a dozen arrays cost more than
+    some decisions.
     """
     if kind == RANDOM:
         return choose_random(mask, pass_ok, rng, RNG_POLICY + seat)

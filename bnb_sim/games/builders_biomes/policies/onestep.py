@@ -440,7 +440,7 @@ def best_block(pub, k, seat, mem, w, candidates, values, rng, row, randomize):
     return pick_best(mem, MEM_BLOCK_SCRATCH, candidates, rng, row, randomize)
 
 
-@kernel
+@kernel(inline="always")
 def collect_value(pub, k, seat, w, values):
     """Value of a collect action: the best block, then the best block after it (R-CUBE-2:
     taking the first can expose new ones)."""
@@ -550,7 +550,7 @@ def tnt_choice(pub, k, w, legal_max):
 
 
 # ---- positions ----------------------------------------------------------------------
-@kernel
+@kernel(inline="always")
 def fill_stack_values(pub, seat, mem, k, ft, w, rng, row):
     """Value of every face-up tile within reach (``mem[MEM_STACK_VALUE + stack]``): the value
     of building it (scaled down while blocks are missing) or the expected value of fighting
@@ -576,7 +576,7 @@ def fill_stack_values(pub, seat, mem, k, ft, w, rng, row):
         mem[MEM_STACK_VALUE + stack] = value
 
 
-@kernel
+@kernel(inline="always")
 def prepare_stack_values(pub, seat, mem, k, ft, w, rng, row):
     """Stack values for the current state, recomputed only when the table
     changed since the last decision (choosing an action type or a tile changes nothing, so
@@ -641,7 +641,7 @@ def best_score_value(pub, seat, k, rnd, rng, row):
     return choice
 
 
-@kernel
+@kernel(inline="always")
 def _affordable(pub, k, seat, stacks):
     result = 0
     while stacks:
@@ -658,9 +658,10 @@ def best_adjacent(pub, seat, mem, stacks, rng, row, randomize):
     return pick_best(mem, MEM_STACK_VALUE, np.uint64(stacks), rng, row, randomize)
 
 
-@kernel
+@kernel(inline="always")
 def action_type_value(pub, seat, mem, k, ft, w, action_type, values, rng, row):
-    """Value of the best decision within an action type (PH_TURN); stack values are filled."""
+    """Value of the best decision within an action type (PH_TURN); stack values are filled.
+    Inlined into its two loops over the action types (a call of ten arguments per type)."""
     here = k[K_ADJ_STACKS + pub[P_POS + seat]]
     if action_type == ACT_COLLECT:
         return collect_value(pub, k, seat, w, values)

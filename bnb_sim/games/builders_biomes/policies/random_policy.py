@@ -8,7 +8,7 @@ from bnb_sim.games.builders_biomes.engine.state import PASS
 from bnb_sim.rng import bounded_row
 
 
-@kernel
+@kernel(inline="always")
 def choose_random(mask, pass_ok, rng, row):
     """Pick one legal decision uniformly with stream ``rng[row]`` (the seat's policy stream)."""
     n_bits = popcount(mask)

@@ -143,7 +143,7 @@ def _copy_state(pub, hid, rng, wpub, whid, wrng):
             wrng[r, w] = rng[r, w]
 
 
-@kernel
+@kernel(inline="always")
 def rollout_action(rkind, rparams, pub, hid, rng, k, ft, smem, mask, pass_ok):
     """The rollout policy's decision for the seat to play (never a search: no recursion)."""
     seat = pub[C_SEAT]
