@@ -104,7 +104,7 @@ def test_kth_set_bit_matches_clearing_the_lower_bits_one_by_one():
     """The halving search of ``kth_set_bit`` gives what its definition says: the index of the
     bit left lowest after clearing ``k`` set bits, -1 once none is left (random choices of
     the random bot and of the search bots go through it)."""
-    from bnb_sim.engine.bits import kth_set_bit
+    from bnb_sim.games.builders_biomes.engine.bits import kth_set_bit
 
     def by_definition(x: int, k: int) -> int:
         for _ in range(max(k, 0)):

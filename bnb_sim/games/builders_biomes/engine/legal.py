@@ -163,7 +163,7 @@ def legal_bits(pub, k):
     """``(mask, pass_ok)``: bit ``a`` of the uint64 ``mask`` is set when action ``a`` is legal.
 
     Inlined into the game loops (``play_out``, the search rollouts) like
-    :func:`~bnb_sim.engine.step.apply_action` and the policy dispatch: a call passes every
+    :func:`~.step.apply_action` and the policy dispatch: a call passes every
     array as its seven fields and zeroes the callee's return slots on entry, which cost as
     much as the phase dispatch itself; inlined, that is paid once per game.
     """

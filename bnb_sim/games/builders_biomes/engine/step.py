@@ -102,7 +102,7 @@ def _fight_goes_on(pub, hid, rng, k, seat):
 def apply_action(pub, hid, rng, k, action):
     """Carry out ``action`` (already checked legal) for the seat that decides now.
 
-    Inlined into the game loops (see :func:`~bnb_sim.engine.legal.legal_bits`): the entry of
+    Inlined into the game loops (see :func:`~.legal.legal_bits`): the entry of
     this dispatcher zeroed a return slot for each of its two dozen call sites on every step.
     """
     phase = pub[C_PHASE]
