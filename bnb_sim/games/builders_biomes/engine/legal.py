@@ -85,7 +85,7 @@ def reachable_points(pub, k, seat):
     return k[K_REACH + point]
 
 
-@kernel(inline="always")
+@kernel
 def buildable_stacks(pub, k, seat):
     """R-BUILD-1: stacks next to the seat showing a building it can pay for."""
     candidates = k[K_ADJ_STACKS + pub[P_POS + seat]] & pub[C_UP_BUILDINGS]
@@ -126,7 +126,7 @@ def action_type_possible(pub, k, seat, action_type):
     return False
 
 
-@kernel(inline="always")
+@kernel
 def turn_choices(pub, k, seat):
     """R-TURN-1/R-TURN-2: action types available in PH_TURN, and whether the turn may end.
 

@@ -440,7 +440,7 @@ def best_block(pub, k, seat, mem, w, candidates, values, rng, row, randomize):
     return pick_best(mem, MEM_BLOCK_SCRATCH, candidates, rng, row, randomize)
 
 
-@kernel(inline="always")
+@kernel
 def collect_value(pub, k, seat, w, values):
     """Value of a collect action: the best block, then the best block after it (R-CUBE-2:
     taking the first can expose new ones)."""
@@ -550,7 +550,7 @@ def tnt_choice(pub, k, w, legal_max):
 
 
 # ---- positions ----------------------------------------------------------------------
-@kernel(inline="always")
+@kernel
 def fill_stack_values(pub, seat, mem, k, ft, w, rng, row):
     """Value of every face-up tile within reach (``mem[MEM_STACK_VALUE + stack]``): the value
     of building it (scaled down while blocks are missing) or the expected value of fighting
@@ -641,7 +641,7 @@ def best_score_value(pub, seat, k, rnd, rng, row):
     return choice
 
 
-@kernel(inline="always")
+@kernel
 def _affordable(pub, k, seat, stacks):
     result = 0
     while stacks:
