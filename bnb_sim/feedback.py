@@ -32,7 +32,7 @@ from typing import Any, TextIO
 #: How often a plain (non-terminal) progress line is printed, in seconds.
 PLAIN_INTERVAL_S = float(os.environ.get("BNB_PROGRESS_INTERVAL", "10"))
 #: The compile time quoted to the user (measured: 1-3 min on 2 busy cores, under 1 min on 8).
-COMPILE_ESTIMATE = "about 1-3 minutes on 2 cores, less on more"
+COMPILE_ESTIMATE = "about 3-8 minutes on 2 cores"
 
 Progress = Callable[[int, int], None]
 
