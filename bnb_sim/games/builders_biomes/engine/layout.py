@@ -102,7 +102,11 @@ FM_LETTER = 1
 FM_ABILITY = 2
 FM_AMOUNT = 3
 K_FM_TILE_VEG = K_FM_ITEM + 4 * MAX_ITEMS  # MAX_TILES: vegetable spaces of each tile (farms)
-K_SIZE = K_FM_TILE_VEG + MAX_TILES
+# The engine's own copy of the tile attributes, tile-major (one tile's attributes share two
+# cache lines; attribute-major, the copy plugins see at K_TILE, spreads them over 16). Aligned
+# to 8 entries (64 bytes) from the array's start.
+K_TILE_ROWS = (K_FM_TILE_VEG + MAX_TILES + 7) // 8 * 8
+K_SIZE = K_TILE_ROWS + MAX_TILES * N_TILE_ATTRS
 
 # ---- pub: public state --------------------------------------------------------------------
 P_CTL = 0  # 64: control record, C_* below
@@ -174,18 +178,18 @@ def set_occ(pub, bits):
 
 @kernel(inline="always")
 def tile_attr(k, attr, tile):
-    return k[K_TILE + attr * MAX_TILES + tile]
+    return k[K_TILE_ROWS + tile * N_TILE_ATTRS + attr]
 
 
 @kernel(inline="always")
 def tile_char(k, char, tile):
     """Value (0..3) of characteristic ``char`` (0 biome, 1 material, 2 type) of a building."""
-    return k[K_TILE + (TILE_BIOME + char) * MAX_TILES + tile]
+    return k[K_TILE_ROWS + tile * N_TILE_ATTRS + TILE_BIOME + char]
 
 
 @kernel(inline="always")
 def tile_cost(k, tile, block):
-    return k[K_TILE + (TILE_COST + block) * MAX_TILES + tile]
+    return k[K_TILE_ROWS + tile * N_TILE_ATTRS + TILE_COST + block]
 
 
 @kernel(inline="always")

@@ -116,6 +116,8 @@ def build_static(arrays, opts, tables=None) -> Static:
     for attr, column in tile_columns.items():
         start = L.K_TILE + attr * L.MAX_TILES
         k[start : start + n_tiles] = column
+        rows = L.K_TILE_ROWS + attr
+        k[rows : rows + n_tiles * L.N_TILE_ATTRS : L.N_TILE_ATTRS] = column
     k[L.K_SCORE_CARD : L.K_SCORE_CARD + 12] = np.asarray(arrays.score_card).reshape(12)
     boards = np.asarray(arrays.boards).reshape(-1)
     k[L.K_BOARDS : L.K_BOARDS + boards.shape[0]] = boards
