@@ -229,6 +229,35 @@ def _pile_row(pub, k):
     return row
 
 
+@kernel(inline="always")
+def _two_best(points):
+    """The values (0..3) with the highest and second-highest ``points`` (first index on ties)."""
+    first = 0
+    for v in range(1, 4):
+        if points[v] > points[first]:
+            first = v
+    second = 1 if first == 0 else 0
+    for v in range(4):
+        if v != first and points[v] > points[second]:
+            second = v
+    return first, second
+
+
+@kernel(inline="always")
+def _best_other(points, first, second, shown, old):
+    """Best of ``points`` over the values other than ``shown`` and ``old``: among the top
+    three, so the first of ``first``, ``second`` and the best of the other two not excluded."""
+    if first != shown and first != old:
+        return points[first]
+    if second != shown and second != old:
+        return points[second]
+    best = 0.0  # the board value is floored at 0 anyway
+    for v in range(4):
+        if v != first and v != second and v != shown and v != old:
+            best = max(best, points[v])
+    return best
+
+
 # ---- board value --------------------------------------------------------------------
 @kernel
 def fill_placement_table(pub, k, seat, w, mem):
@@ -248,33 +277,33 @@ def fill_placement_table(pub, k, seat, w, mem):
             for j in range(36):
                 mem[MEM_TABLE + c * 4 + (j // 4) * 12 + j % 4] = 0.0
             continue
-        base = 0.0
         masks = P_BOARD_MASK + seat * 12 + c * 4  # pub[masks + v]: the mask of value v
+        card = K_SCORE_CARD + c * 4
+        showing = 0  # 3 bits per space: 1 + the value it shows (0: none, for empty spaces)
         for v in range(4):
-            points[v] = counted_spaces(pub, k, seat, pub[masks + v]) * k[K_SCORE_CARD + c * 4 + v]
-            base = max(base, points[v])
+            points[v] = counted_spaces(pub, k, seat, pub[masks + v]) * k[card + v]
+            bits = pub[masks + v]
+            while bits:
+                showing |= (v + 1) << (3 * low_index(bits))
+                bits &= bits - 1
+        base = max(max(max(points[0], points[1]), max(points[2], points[3])), 0.0)
+        first, second = _two_best(points)
         for space in range(9):
             bit = 1 << space
-            old = -1  # the value the space shows now (none for materials/types of empty spaces)
-            for v in range(4):
-                if pub[masks + v] & bit:
-                    old = v
+            old = ((showing >> (3 * space)) & 7) - 1  # the value shown now, -1 for none
             # only two masks change: `shown` gains the space, `old` loses it
             old_points = 0.0
             if old >= 0:
                 left = counted_spaces(pub, k, seat, pub[masks + old] & ~bit)
-                old_points = left * k[K_SCORE_CARD + c * 4 + old]
+                old_points = left * k[card + old]
             for shown in range(4):
                 entry = MEM_TABLE + (space * 3 + c) * 4 + shown
                 if shown == old:
                     mem[entry] = 0.0
                     continue
-                gained = pub[masks + shown] | bit
-                gain = counted_spaces(pub, k, seat, gained) * k[K_SCORE_CARD + c * 4 + shown]
-                best = max(old_points, gain)
-                for v in range(4):
-                    if v != shown and v != old:
-                        best = max(best, points[v])
+                gained = counted_spaces(pub, k, seat, pub[masks + shown] | bit) * k[card + shown]
+                others = _best_other(points, first, second, shown, old)
+                best = max(max(old_points, gained), others)
                 mem[entry] = w[W_BOARD] * (max(best, 0.0) - base)
     for j in range(pub[P_N_HELD + seat]):
         held = pub[P_HELD + seat * MAX_HELD + j]
