@@ -395,10 +395,12 @@ def _place(pub, seat, mem, k, w, tile, version, rng, row):
 @kernel(inline="always")
 def block_values(pub, k, seat, w, out):
     """Value of one more block of each type: any block, emeralds, and blocks that pay for part
-    of a face-up building the seat cannot afford yet."""
-    for m in range(WILD + 1):
-        out[m] = w[W_BLOCK_BASE]
-    out[WILD] += w[W_BLOCK_WILD]
+    of a face-up building the seat cannot afford yet.
+
+    The needed types are gathered in a bit mask first and ``out`` is written after the loop:
+    a store into ``out`` inside it would make every table read of the next building a fresh
+    load (the compiler cannot tell the arrays apart)."""
+    needed = 0  # bit m: some face-up building the seat cannot afford needs more of type m
     up = pub[C_UP_BUILDINGS]
     while up:
         stack = low_index(up)
@@ -408,7 +410,12 @@ def block_values(pub, k, seat, w, out):
             continue
         for m in range(WILD):
             if tile_cost(k, tile, m) > pub[supply_at(seat, m)]:
-                out[m] = w[W_BLOCK_BASE] + w[W_BLOCK_NEED]
+                needed |= 1 << m
+    for m in range(WILD + 1):
+        out[m] = w[W_BLOCK_BASE]
+        if (needed >> m) & 1:
+            out[m] += w[W_BLOCK_NEED]
+    out[WILD] += w[W_BLOCK_WILD]
 
 
 @kernel
