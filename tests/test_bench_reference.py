@@ -89,3 +89,35 @@ def test_a_reference_without_the_loop_functions_is_one_clear_error(tmp_path, cap
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert err.strip() == f"bnb: error: --reference {path}: the module has no make_tiles()"
+
+
+def test_bench_versions_compares_two_checkouts_in_alternating_processes():
+    """scripts/bench_versions.py on the same checkout twice: every run is printed in the
+    alternating order, then the medians and their ratio (no speed asserted)."""
+    import subprocess
+
+    script = ROOT / "scripts" / "bench_versions.py"
+    done = subprocess.run(
+        [sys.executable, str(script), str(ROOT), str(ROOT), "--policy", "random",
+         "--games", "64", "--rounds", "2"],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("machine ") and "numba" in lines[0]
+    runs = [line.split()[2] for line in lines if line.startswith("round ")]
+    assert runs == ["old", "new", "new", "old"]
+    assert re.search(r"^median +old [\d,]+ +new [\d,]+ +new/old \d+\.\d\dx$", lines[-1])
+
+
+def test_bench_versions_refuses_a_folder_that_is_not_a_checkout(tmp_path):
+    import subprocess
+
+    script = ROOT / "scripts" / "bench_versions.py"
+    done = subprocess.run(
+        [sys.executable, str(script), str(tmp_path), str(ROOT)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "is not a bnb-sim checkout" in done.stderr
+    assert "Traceback" not in done.stderr
