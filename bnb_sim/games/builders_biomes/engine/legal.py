@@ -142,12 +142,20 @@ def turn_choices(pub, k, seat):
         can_extra = pub[P_N_HUNGER + seat] > 0 or pub[C_EXTRA_OWED] > 0
     if not main and not can_extra:
         return np.uint64(0), True
-    mask = 0
-    for action_type in range(N_ACTION_TYPES):
-        if main and (pub[C_ACTIONS_USED] >> action_type) & 1:
-            continue
-        if action_type_possible(pub, k, seat, action_type):
-            mask |= 1 << action_type
+    # Every type's test at once, without a branch per type (which one is possible changes from
+    # turn to turn, so the branches were mispredicted); only the test that costs a call is
+    # skipped when the type is used up.
+    used = pub[C_ACTIONS_USED] if main else 0
+    mask = 1 << ACT_EXPLORE  # moving 0 steps is allowed
+    if collectable_now(pub, k) != 0:
+        mask |= 1 << ACT_COLLECT
+    if fightable_stacks(pub, k, seat) != 0:
+        mask |= 1 << ACT_FIGHT
+    if weapon_slots(pub, k, seat) != 0:
+        mask |= 1 << ACT_WEAPON
+    if not (used >> ACT_BUILD) & 1 and buildable_stacks(pub, k, seat) != 0:
+        mask |= 1 << ACT_BUILD
+    mask &= ~used & ((1 << N_ACTION_TYPES) - 1)
     if k[K_FM_ON] != 0:  # R-FM-4: buying is an action too
         if not (main and (pub[C_ACTIONS_USED] >> ACT_BUY) & 1):
             if buyable_slots(pub, k, seat) != 0:
