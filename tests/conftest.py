@@ -8,3 +8,13 @@ def pytest_configure(config):
     config.addinivalue_line(
         "filterwarnings", "ignore:First-class function type feature is experimental"
     )
+
+
+# Files that keep one worker busy for minutes go first: pytest-xdist (``--dist loadfile``, as
+# ``make test`` runs it) hands files out in collection order, and README/docs commands (3-4
+# min of sequential commands) collected late left the other worker idle at the end of CI.
+START_FIRST = ("test_readme_commands.py",)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    items.sort(key=lambda item: item.path.name not in START_FIRST)  # stable: the rest keep order
