@@ -10,9 +10,10 @@ def pytest_configure(config):
     )
 
 
-# Files that keep one worker busy for minutes go first: pytest-xdist (``--dist loadfile``, as
-# ``make test`` runs it) hands files out in collection order, and README/docs commands (3-4
-# min of sequential commands) collected late left the other worker idle at the end of CI.
+# Files that keep one worker busy for minutes go first: with ``--dist loadfile
+# --no-loadscope-reorder`` (as ``make test`` runs it) pytest-xdist hands files out in collection
+# order. README/docs commands (3-4 min of sequential commands) handed out last (xdist's default
+# order, by number of tests) left the other worker idle at the end of CI.
 START_FIRST = ("test_readme_commands.py",)
 
 
