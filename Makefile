@@ -20,12 +20,10 @@ demo: install
 
 ## Lint and the whole test suite (what CI runs).
 # The kernels are compiled once by one process (numba's cache is not safe against two
-# processes compiling the same kernel at once), then the tests run on every core (at most 4),
-# files in collection order (tests/conftest.py puts the minutes-long ones first; xdist's own
-# reordering by test count would hand them out last).
+# processes compiling the same kernel at once), then the tests run on every core (at most 4).
 test: install lint
 	$(BIN)/bnb warmup --quiet --no-plugins
-	$(BIN)/python -m pytest -q -n auto --maxprocesses 4 --dist loadfile --no-loadscope-reorder
+	$(BIN)/python -m pytest -q -n auto --maxprocesses 4 --dist loadfile
 
 lint: install
 	$(BIN)/ruff check bnb_sim tests scripts examples
