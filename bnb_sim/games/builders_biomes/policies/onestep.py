@@ -222,9 +222,7 @@ def _low_u64(bits):
 
 
 @kernel(inline="always")
-def pile_row(pub, k):
-    """Row of the exact-odds table ``ft`` for the seat's weapon pile (mixed radix over the
-    token types, offsets and strides from the policy tables)."""
+def _pile_row(pub, k):
     row = 0
     for t in range(MAX_TOKEN_TYPES):
         row += (pub[P_OWN_PILE + t] - k[K_PILE_MINS + t]) * k[K_PILE_STRIDES + t]
@@ -543,7 +541,7 @@ def mob_value(pub, seat, k, ft, w, tile, pile):
 @kernel(inline="always")
 def weapon_value(pub, k, ft, w):
     n = k[K_FT_HMAX] + 1
-    return w[W_WEAPON] * ft[pile_row(pub, k), 2 * n + 3]
+    return w[W_WEAPON] * ft[_pile_row(pub, k), 2 * n + 3]
 
 
 @kernel
@@ -595,7 +593,7 @@ def fill_stack_values(pub, seat, mem, k, ft, w, rng, row):
     it. Placements come from the per-tile cache; the rest is a few table lookups, cheaper to
     recompute than to key."""
     up = k[K_REACH_STACKS + pub[P_POS + seat]] & (pub[C_UP_BUILDINGS] | pub[C_UP_MOBS])
-    pile = pile_row(pub, k)
+    pile = _pile_row(pub, k)
     version = _version(pub, seat)
     while up:
         stack = low_index(up)

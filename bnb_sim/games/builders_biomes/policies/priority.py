@@ -32,6 +32,8 @@ from bnb_sim.games.builders_biomes.engine.build import blocks_missing
 from bnb_sim.games.builders_biomes.engine.layout import (
     K_ADJ_STACKS,
     K_FT_HMAX,
+    K_PILE_MINS,
+    K_PILE_STRIDES,
     K_REACH_STACKS,
     K_RULES,
     MAX_TOKEN_TYPES,
@@ -81,7 +83,7 @@ from bnb_sim.games.builders_biomes.engine.state import (
     xp_total,
 )
 from bnb_sim.games.builders_biomes.policies.kinds import RANDOM
-from bnb_sim.games.builders_biomes.policies.onestep import choose_onestep, pile_row
+from bnb_sim.games.builders_biomes.policies.onestep import choose_onestep
 from bnb_sim.games.builders_biomes.policies.priority_layout import (
     B_FALLBACK,
     B_PHASES,
@@ -115,12 +117,20 @@ def _bit(mask, i):
 
 
 @kernel(inline="always")
+def _pile_row(pub, k):
+    row = 0
+    for t in range(MAX_TOKEN_TYPES):
+        row += (pub[P_OWN_PILE + t] - k[K_PILE_MINS + t]) * k[K_PILE_STRIDES + t]
+    return row
+
+
+@kernel(inline="always")
 def _p_win(pub, k, ft, tile):
     """Exact probability that the seat's pile beats ``tile`` (R-FIGHT-2, from the table)."""
     h = tile_attr(k, TILE_HEARTS, tile)
     if h > k[K_FT_HMAX]:
         return 0.0
-    return ft[pile_row(pub, k), h]
+    return ft[_pile_row(pub, k), h]
 
 
 @kernel(inline="always")
