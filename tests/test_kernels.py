@@ -40,6 +40,9 @@ ALLOCATING = {
     ("engine/play.py", "play_game"),
     ("engine/play.py", "write_rows"),
     ("engine/play.py", "play_batch"),
+    ("engine/play.py", "play_batch_builtin"),
+    ("engine/play.py", "_one_game"),  # inlined into the drivers above
+    ("engine/play.py", "_play_games"),
     ("policies/search.py", "new_search_scratch"),
 }
 

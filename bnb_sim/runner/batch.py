@@ -25,9 +25,6 @@ class GameFailed(BnbError):
     """A game could not finish (illegal decision, turn limit, broken invariant)."""
 
 
-#: After a stop request, how long to wait for the kernel to notice it (one decision of each
-#: thread's game; a plugin stuck inside one decision is left behind in its daemon thread).
-STOP_GRACE_SECONDS = 10.0
 _ACTIVE_STOPS: list[np.ndarray] = []
 #: A stop request made while no kernel runs (a signal while a chunk's kernel is being set
 #: up) is kept for the next kernel that starts, until the run that asked clears it.
@@ -50,53 +47,44 @@ def clear_stop_request() -> None:
     _STOP_PENDING[0] = False
 
 
-def _run_kernel(kernel, args, stop: np.ndarray, threads: int | None) -> None:
-    """Run ``kernel(*args, stop)``; in the main thread, from a worker thread, so that Ctrl-C
-    and SIGTERM handlers keep running while it plays (numba holds signals until a kernel
-    returns). Any exception here sets ``stop`` and is re-raised once the
-    kernel has noticed (or after :data:`STOP_GRACE_SECONDS`)."""
-    from bnb_sim._jit import numba
+def _run_kernel(kernel, args, n: int, threads: int | None, stop: np.ndarray) -> None:
+    """Run the batch kernel over blocks of the ``n`` games in worker threads
+    (:func:`bnb_sim.runner.blocks.run_blocks`): ``args`` = (the kernel's arguments before
+    ``start``, ``start``, players, seat rows, game rows). A stop request
+    (:func:`request_stop`) reaches it."""
+    from bnb_sim.runner.blocks import run_blocks
 
-    count = None
-    if threads is not None:  # set_num_threads is per calling thread
-        count = max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS))
-    if threading.current_thread() is not threading.main_thread():
-        if count is not None:
-            numba.set_num_threads(count)
-        kernel(*args, stop)
-        return
-    failure: list[BaseException] = []
+    head, start, n_players, seat_out, game_out = args
 
-    def target() -> None:
-        try:
-            if count is not None:
-                numba.set_num_threads(count)
-            kernel(*args, stop)
-        except BaseException as exc:  # handed to the main thread
-            failure.append(exc)
+    def play(first: int, end: int) -> None:
+        kernel(*head, start + first, n_players, seat_out[first * n_players : end * n_players],
+               game_out[first:end], stop)  # fmt: skip
 
-    worker = threading.Thread(target=target, name="bnb-kernel", daemon=True)
-    _ACTIVE_STOPS.append(stop)
-    if _STOP_PENDING[0]:  # a request that came while no kernel ran: this one takes it
-        _STOP_PENDING[0] = False
-        stop[0] = 1
-    try:
-        worker.start()
-        while worker.is_alive():
-            worker.join(0.05)
-    except BaseException:
-        stop[0] = 1
-        worker.join(STOP_GRACE_SECONDS)
-        raise
-    finally:
-        _ACTIVE_STOPS.remove(stop)
-    if failure:
-        raise failure[0]
+    in_main = threading.current_thread() is threading.main_thread()
+
+    def register() -> None:
+        _ACTIVE_STOPS.append(stop)
+        if _STOP_PENDING[0]:  # a request that came while no kernel ran: this one takes it
+            _STOP_PENDING[0] = False
+            stop[0] = 1
+
+    run_blocks(
+        play,
+        n,
+        threads,
+        stop,
+        on_start=register if in_main else None,
+        on_end=(lambda: _ACTIVE_STOPS.remove(stop)) if in_main else None,
+    )
 
 
 def play_arrays(config: GameConfig, start: int, n: int, threads: int | None = None):
     """Raw int64 output of the batch kernel for games ``start .. start + n - 1``."""
-    from bnb_sim.games.builders_biomes.engine.play import N_GAME_COLUMNS, n_seat_columns, play_batch
+    from bnb_sim.games.builders_biomes.engine.play import (
+        N_GAME_COLUMNS,
+        batch_kernel,
+        n_seat_columns,
+    )
 
     k, ft, kinds, params, plugins = config.kernel_inputs
     n_players = config.n_players
@@ -106,8 +94,9 @@ def play_arrays(config: GameConfig, start: int, n: int, threads: int | None = No
     seat_out = np.zeros((n * n_players, width), np.int64)
     game_out = np.zeros((n, N_GAME_COLUMNS), np.int64)
     stop = np.zeros(1, np.int64)
-    args = (k, ft, kinds, params, plugins, config.master, int(start), n_players, seat_out, game_out)
-    _run_kernel(play_batch, args, stop, threads)
+    head = (k, ft, kinds, params, plugins, config.master)
+    args = (head, int(start), n_players, seat_out, game_out)
+    _run_kernel(batch_kernel(kinds, k), args, n, threads, stop)
     check_status(config, start, game_out)
     return seat_out, game_out
 

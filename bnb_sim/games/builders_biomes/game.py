@@ -202,7 +202,7 @@ class Game:
         """The decision the current seat's policy makes now (consumes its random stream, as
         in a batch run)."""
         from bnb_sim.games.builders_biomes.engine.legal import is_legal, legal_bits
-        from bnb_sim.games.builders_biomes.engine.play import seat_decision
+        from bnb_sim.games.builders_biomes.engine.play import decision_kernel
         from bnb_sim.games.builders_biomes.engine.state import N_ACTIONS, P_SIZE
         from bnb_sim.games.builders_biomes.policies.kinds import PLUGIN
         from bnb_sim.plugins import PLUGIN_RAISED
@@ -217,7 +217,7 @@ class Game:
         # a plugin may raise: keep what it can change, to replay the call from Python
         before = (self._rng.copy(), self._mem[seat].copy()) if is_plugin else None
         obs_buf, legal_buf = np.zeros(P_SIZE, np.int64), np.zeros(N_ACTIONS, np.bool_)
-        action = seat_decision(
+        action = decision_kernel(self._kinds, self._k)(
             self._pub,
             self._hid,
             self._rng,

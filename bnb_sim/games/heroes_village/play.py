@@ -1,4 +1,4 @@
-"""Whole Heroes of the Village games in nopython code: one game, and a batch over ``prange``.
+"""Whole Heroes of the Village games in nopython code: one game, and a batch of games.
 
 A game is a pure function of (component arrays, policies, pets, master key, game index): its
 streams come from the game index (``bnb_sim.rng``) and it writes only its own output
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bnb_sim._jit import kernel, njit, prange
+from bnb_sim._jit import kernel, njit
 from bnb_sim.games.heroes_village.bots import B_SIZE, decide
 from bnb_sim.games.heroes_village.engine import apply_action, free_lay, legal_mask, setup_game
 from bnb_sim.games.heroes_village.invariants import check_invariants
@@ -66,7 +66,6 @@ from bnb_sim.games.heroes_village.layout import (
 from bnb_sim.games.heroes_village.policies import PLUGIN
 
 N_SEAT_OUT = N_SEAT_STATS + 2 * MAX_VALUE
-GAMES_PER_BLOCK = 64  # games that share one set of work arrays inside the batch kernel
 
 
 @kernel
@@ -180,25 +179,27 @@ def write_rows(s, k, game_row, seat_rows, first_seat_row):
             seat_rows[first_seat_row + p, c] = s[S_SEAT_STATS + p * SEAT_STRIDE + c]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def play_batch(k, kf, kinds, params, plugins, pets, master, start, n_players, seat_out, game_out):
-    """Play games ``start .. start + len(game_out) - 1`` over ``prange``."""
+    """Play games ``start .. start + len(game_out) - 1`` one after the other.
+
+    The Python layer plays blocks of games in as many threads as asked
+    (:func:`bnb_sim.runner.blocks.run_blocks`), which this kernel allows by releasing the GIL.
+    One set of work arrays serves every game: each game overwrites all it reads (set-up
+    zeroes the state and seeds every stream), so the rows do not depend on the blocks.
+    """
     n = game_out.shape[0]
-    n_blocks = (n + GAMES_PER_BLOCK - 1) // GAMES_PER_BLOCK
-    for block in prange(n_blocks):
-        # one set of work arrays per block of games: every game overwrites all it reads
-        # (set-up zeroes the state and seeds every stream), so rows do not depend on blocks
-        s = np.zeros(S_SIZE, np.int64)
-        rng = np.zeros((N_STREAMS, 4), np.uint64)
-        mask = np.zeros(N_ACTIONS, np.bool_)
-        buf = np.zeros(B_SIZE, np.float64)
-        obs = np.zeros(obs_size(kinds), np.int64)
-        mem = np.zeros((MAX_PLAYERS, PLUGIN_MEM), np.float64)
-        log = np.zeros((0, LOG_WIDTH), np.int64)
-        for i in range(block * GAMES_PER_BLOCK, min(n, (block + 1) * GAMES_PER_BLOCK)):
-            run_game(s, k, kf, kinds, params, plugins, pets, rng, mask, buf, obs, mem, master,
-                     start + i, n_players, log)  # fmt: skip
-            write_rows(s, k, game_out[i], seat_out, i * n_players)
+    s = np.zeros(S_SIZE, np.int64)
+    rng = np.zeros((N_STREAMS, 4), np.uint64)
+    mask = np.zeros(N_ACTIONS, np.bool_)
+    buf = np.zeros(B_SIZE, np.float64)
+    obs = np.zeros(obs_size(kinds), np.int64)
+    mem = np.zeros((MAX_PLAYERS, PLUGIN_MEM), np.float64)
+    log = np.zeros((0, LOG_WIDTH), np.int64)
+    for i in range(n):
+        run_game(s, k, kf, kinds, params, plugins, pets, rng, mask, buf, obs, mem, master,
+                 start + i, n_players, log)  # fmt: skip
+        write_rows(s, k, game_out[i], seat_out, i * n_players)
 
 
 def output_shapes(n_games: int, n_players: int) -> tuple[tuple[int, int], tuple[int, int]]:

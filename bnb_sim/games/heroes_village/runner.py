@@ -186,19 +186,21 @@ def make_config(
 
 def play_arrays(config: HotvConfig, team: Sequence[str], start: int, n: int, threads=None):
     """Raw output of the batch kernel for one pet team and games ``start .. start+n-1``."""
-    from bnb_sim._jit import numba
     from bnb_sim.games.heroes_village.play import output_shapes, play_batch
+    from bnb_sim.runner.blocks import run_blocks
 
     k, kf, kinds, params, plugins = config.arrays()
     seat_shape, game_shape = output_shapes(n, config.n_players)
     seat_out = np.zeros(seat_shape, np.int64)
     game_out = np.zeros(game_shape, np.int64)
-    if threads is not None:
-        numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
-    play_batch(
-        k, kf, kinds, params, plugins, pet_codes(team), config.master, int(start),
-        config.n_players, seat_out, game_out,
-    )  # fmt: skip
+    pets, n_players = pet_codes(team), config.n_players
+
+    def play(first: int, end: int) -> None:
+        seats = seat_out[first * n_players : end * n_players]
+        play_batch(k, kf, kinds, params, plugins, pets, config.master, int(start) + first,
+                   n_players, seats, game_out[first:end])  # fmt: skip
+
+    run_blocks(play, n, threads)
     _check_status(config, team, start, game_out)
     return seat_out, game_out
 

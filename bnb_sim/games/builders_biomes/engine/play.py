@@ -1,4 +1,4 @@
-"""Play whole games in nopython code: one game, and a batch over ``prange``.
+"""Play whole games in nopython code: one game, and a batch of games.
 
 Every game is a pure function of (static arrays, policies, master key, game index): its
 streams are derived inside from the game index (docs/design.md, "Random streams") and each
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bnb_sim._jit import kernel, njit, prange
+from bnb_sim._jit import kernel, njit
 from bnb_sim.games.builders_biomes.engine.invariants import check_invariants
 from bnb_sim.games.builders_biomes.engine.layout import (
     H_BLOCK,
@@ -66,7 +66,15 @@ from bnb_sim.games.builders_biomes.engine.state import (
 )
 from bnb_sim.games.builders_biomes.engine.step import apply_action
 from bnb_sim.games.builders_biomes.policies.dispatch import decide
-from bnb_sim.games.builders_biomes.policies.kinds import ISMCTS, MC, PLUGIN, RANDOM
+from bnb_sim.games.builders_biomes.policies.kinds import (
+    GREEDY,
+    HEURISTIC,
+    ISMCTS,
+    MC,
+    PLUGIN,
+    RANDOM,
+)
+from bnb_sim.games.builders_biomes.policies.onestep import choose_onestep
 from bnb_sim.games.builders_biomes.policies.priority_layout import (
     MEM_BOT_END,
     MEM_FALLBACK_HITS,
@@ -87,16 +95,10 @@ def new_game(k, master, game_index, n_players):
     return pub, hid, rng
 
 
-@njit(cache=True)
-def play_game(k, ft, kinds, params, plugins, master, game_index, n_players, stop):
-    """Play one game to the end; returns ``(pub, hid, mem)`` (``pub[C_STATUS]`` != 0 on
-    error; ``mem``: the policies' memory, where priority-list bots count their rule hits).
-
-    ``kinds[p]``, ``params[p]`` and ``plugins[p]`` describe the policy of player ``p``; seat
-    ``s`` is played by player ``(s + rotation) % n`` (R-SETUP-4). ``stop[0] != 0`` (set by the
-    Python layer on Ctrl-C or SIGTERM) ends the game before the next decision with status
-    ``ST_STOPPED``, so a slow plugin cannot keep the process from stopping.
-    """
+@njit(cache=True, inline="always")
+def _one_game(play_out_fn, k, ft, kinds, params, plugins, master, game_index, n_players, stop):
+    """Set up game ``game_index`` and play it with the loop ``play_out_fn`` (one of the
+    :func:`play_out` variants); returns ``(pub, hid, mem)``."""
     pub, hid, rng = new_game(k, master, game_index, n_players)
     needs_memory = False
     has_plugin = False
@@ -110,8 +112,21 @@ def play_game(k, ft, kinds, params, plugins, master, game_index, n_players, stop
     obs_buf = np.zeros(P_SIZE if has_plugin else 1, np.int64)
     legal_buf = np.zeros(N_ACTIONS if has_plugin else 1, np.bool_)
     search = new_search_scratch(k, kinds, params, n_players, MEM_SIZE)
-    play_out(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, stop, search)
+    play_out_fn(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, stop, search)
     return pub, hid, mem
+
+
+@njit(cache=True)
+def play_game(k, ft, kinds, params, plugins, master, game_index, n_players, stop):
+    """Play one game to the end; returns ``(pub, hid, mem)`` (``pub[C_STATUS]`` != 0 on
+    error; ``mem``: the policies' memory, where priority-list bots count their rule hits).
+
+    ``kinds[p]``, ``params[p]`` and ``plugins[p]`` describe the policy of player ``p``; seat
+    ``s`` is played by player ``(s + rotation) % n`` (R-SETUP-4). ``stop[0] != 0`` (set by the
+    Python layer on Ctrl-C or SIGTERM) ends the game before the next decision with status
+    ``ST_STOPPED``, so a slow plugin cannot keep the process from stopping.
+    """
+    return _one_game(play_out, k, ft, kinds, params, plugins, master, game_index, n_players, stop)
 
 
 @kernel(inline="always")
@@ -150,22 +165,45 @@ def seat_decision(
     )
 
 
-@kernel
-def play_out(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, stop, search):
-    """Ask the policies and apply their decisions until the game is over.
+@kernel(inline="always")
+def seat_decision_builtin(
+    pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, mask, pass_ok, search
+):
+    """:func:`seat_decision` for the built-in one-step bots (random, greedy, heuristic) only:
+    the same decisions, without compiling the search bots, the priority-list interpreter or
+    the plugin path (any other kind decides -1, an illegal action)."""
+    seat = pub[C_SEAT]
+    player = seat + pub[C_ROTATION]
+    if player >= pub[C_N_PLAYERS]:
+        player -= pub[C_N_PLAYERS]
+    if kinds[player] == RANDOM:
+        return choose_random(mask, pass_ok, rng, RNG_POLICY + seat)
+    if kinds[player] == GREEDY or kinds[player] == HEURISTIC:
+        prepare_observation(pub, hid, seat)
+        return choose_onestep(
+            params[player], pub, seat, mem[seat], k, ft, mask, pass_ok, rng, RNG_POLICY + seat
+        )
+    return -1
 
-    Everything the loop reaches is a :data:`~bnb_sim._jit.kernel`: it works in the arrays it
-    is given and never allocates, so it is compiled without reference counting (the
-    increments and decrements numba adds around every array use were half the time of a
-    heuristic decision; see ``_jit.py``).
-    """
+
+@kernel
+def no_checks(pub, hid, k):
+    """The invariant checker of runs that do not check (``--check`` off): always 0."""
+    return 0
+
+
+@kernel(inline="always")
+def _play_loop(decision_fn, checker, pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf,
+               legal_buf, stop, search):  # fmt: skip
+    """Ask the policies (``decision_fn``) and apply their decisions until the game is over;
+    ``checker`` checks the invariants after each decision when the run asks for it."""
     check = k[K_OPTS + OPT_CHECK] != 0
     while pub[C_PHASE] != PH_OVER:
         if stop[0] != 0:
             pub[C_STATUS] = ST_STOPPED
             return
         mask, pass_ok = legal_bits(pub, k)
-        action = seat_decision(
+        action = decision_fn(
             pub,
             hid,
             rng,
@@ -187,11 +225,35 @@ def play_out(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_b
             return
         apply_action(pub, hid, rng, k, action)
         if check:
-            code = check_invariants(pub, hid, k)
+            code = checker(pub, hid, k)
             if code != 0:
                 pub[C_STATUS] = ST_INVARIANT
                 pub[C_STATUS_INFO] = code
                 return
+
+
+@kernel
+def play_out(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, stop, search):
+    """Ask the policies and apply their decisions until the game is over (every policy kind,
+    invariant checks when the run asks for them).
+
+    Everything the loop reaches is a :data:`~bnb_sim._jit.kernel`: it works in the arrays it
+    is given and never allocates, so it is compiled without reference counting (the
+    increments and decrements numba adds around every array use were half the time of a
+    heuristic decision; see ``_jit.py``).
+    """
+    _play_loop(seat_decision, check_invariants, pub, hid, rng, k, ft, kinds, params, plugins,
+               mem, obs_buf, legal_buf, stop, search)  # fmt: skip
+
+
+@kernel
+def play_out_builtin(pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf,
+                     stop, search):  # fmt: skip
+    """:func:`play_out` for runs of the built-in one-step bots without invariant checks: the
+    same games, compiled in a fraction of the time (docs/design.md, "Kernels and the
+    cache")."""
+    _play_loop(seat_decision_builtin, no_checks, pub, hid, rng, k, ft, kinds, params, plugins,
+               mem, obs_buf, legal_buf, stop, search)  # fmt: skip
 
 
 # ---- output rows ----------------------------------------------------------------------
@@ -326,22 +388,62 @@ def write_rows(pub, hid, k, row, seat_out, game_out):
     g[GAME_DECIDING_SEAT] = pub[C_SEAT]
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def play_batch(k, ft, kinds, params, plugins, master, start, n_players, seat_out, game_out, stop):
-    """Play games ``start .. start + len(game_out) - 1`` in parallel; fill the output rows.
-
-    It releases the GIL so that the Python layer can run it in a worker thread and keep
-    handling signals; a game not started (or cut short) after ``stop[0]`` was set gets status
-    ``ST_STOPPED`` and the caller discards the whole chunk.
-    """
+@njit(cache=True, inline="always")
+def _play_games(play_out_fn, k, ft, kinds, params, plugins, master, start, n_players, seat_out,
+                game_out, stop):  # fmt: skip
     n_games = game_out.shape[0]
-    for i in prange(n_games):
+    for i in range(n_games):
         if stop[0] != 0:
             game_out[i, GAME_STATUS] = ST_STOPPED
             continue
-        pub, hid, mem = play_game(k, ft, kinds, params, plugins, master, start + i, n_players, stop)
+        pub, hid, mem = _one_game(
+            play_out_fn, k, ft, kinds, params, plugins, master, start + i, n_players, stop
+        )
         write_rows(pub, hid, k, i, seat_out, game_out)
         write_rule_hits(pub, k, mem, i, seat_out)
+
+
+@njit(cache=True, nogil=True)
+def play_batch(k, ft, kinds, params, plugins, master, start, n_players, seat_out, game_out, stop):
+    """Play games ``start .. start + len(game_out) - 1``; fill the output rows.
+
+    One thread: the Python layer runs blocks of games in as many threads as asked
+    (:func:`bnb_sim.runner.blocks.run_blocks`), which this kernel allows by releasing the GIL.
+    A game not started (or cut short) after ``stop[0]`` was set gets status ``ST_STOPPED`` and
+    the caller discards the whole chunk. Every policy kind; :func:`batch_kernel` picks the
+    variant that compiles only what a run needs.
+    """
+    _play_games(play_out, k, ft, kinds, params, plugins, master, start, n_players, seat_out,
+                game_out, stop)  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def play_batch_builtin(k, ft, kinds, params, plugins, master, start, n_players, seat_out,
+                       game_out, stop):  # fmt: skip
+    """:func:`play_batch` for the built-in one-step bots, without invariant checks."""
+    _play_games(play_out_builtin, k, ft, kinds, params, plugins, master, start, n_players,
+                seat_out, game_out, stop)  # fmt: skip
+
+
+BUILTIN_KINDS = (RANDOM, GREEDY, HEURISTIC)
+
+
+def is_builtin_run(kinds, k) -> bool:
+    """Whether every seat plays a built-in one-step bot and no invariant is checked."""
+    return k[K_OPTS + OPT_CHECK] == 0 and all(int(kind) in BUILTIN_KINDS for kind in kinds)
+
+
+def batch_kernel(kinds, k):
+    """The batch driver for a run: the built-in bots' variant when it suffices (a run of
+    random, greedy and heuristic bots compiles neither the search bots, nor the
+    priority-list interpreter, nor the plugin path, nor the invariant checker), else the
+    one for every policy kind. Both play the same games."""
+    return play_batch_builtin if is_builtin_run(kinds, k) else play_batch
+
+
+def decision_kernel(kinds, k):
+    """:func:`seat_decision` or, for a run of built-in bots, its smaller variant."""
+    return seat_decision_builtin if is_builtin_run(kinds, k) else seat_decision
 
 
 @kernel
