@@ -2,12 +2,15 @@
 
 Run it once per host (and in Docker/CI images) before fanning out Dask workers: numba's cache
 is not safe against many processes compiling the same kernel at the same time
-(docs/design.md, "Kernels and the cache"). numba is imported inside the command only.
+(docs/design.md, "Kernels and the cache"). The kernels are compiled as the games' compile
+jobs (:mod:`bnb_sim.precompile`) in up to ``--jobs`` processes at once, each job after the jobs
+whose kernels it calls. numba is imported inside the command only.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import time
 from typing import Any
 
@@ -16,76 +19,37 @@ import click
 from bnb_sim.cli.options import components_option
 from bnb_sim.games.builders_biomes.components.loader import DEFAULT_LABEL
 
-FULL_PILE = (
-    "wooden_sword,stone_sword*3,potato*3,iron_sword*4,diamond_sword*2,bow*2,hoe*2,pickaxe*2,tnt*2"
-)
 
-
-def _steps(components, plugins: bool) -> list[tuple[str, Any]]:
-    """(label, function) for every kernel entry point."""
-    import numpy as np
-
-    def batch(players: int, check: bool = False):
-        def step() -> None:
-            from bnb_sim.runner.batch import play_block
-            from bnb_sim.runner.config import GameConfig
-
-            policies = ["random", "greedy", "heuristic", "random"][:players]
-            config = GameConfig.create(
-                players, policies, seed=0, components=components, check=check
-            )
-            play_block(config, 0, 2, None)
-
-        return step
-
-    def one_game() -> None:
-        from bnb_sim.games.builders_biomes.game import new_game
-
-        game = new_game(0, 0, 2, ["heuristic", "greedy"], components=components, log=True)
-        game.play()
-        game.result()
-
-    def odds() -> None:
-        from bnb_sim.games.builders_biomes.odds import combat_odds, combat_odds_table
-
-        combat_odds(FULL_PILE, 4, components=components, simulate=1000, seed=0)
-        combat_odds_table("wooden_sword", components=components)
-
-    def cube() -> None:
-        from bnb_sim.api import collectable
-
-        collectable(np.ones((4, 4, 4), bool))
-
-    from bnb_sim.games.builders_biomes.components import load_components
-
-    comps = components if components is not None else load_components()
-    low, high = comps.rule("players_min"), comps.rule("players_max")
-    # The kernel is specialised per player count (the plugin tuple has one entry per player).
-    steps = [
-        (
-            f"batch kernel, {n} players" + (", invariant checks" if n == low else ""),
-            batch(n, n == low),
-        )
-        for n in range(high, low - 1, -1)
-    ]
-    steps += [
-        ("step-by-step game API", one_game),
-        ("combat odds (exact + Monte Carlo)", odds),
-        ("cube bitboards", cube),
-    ]
+def all_jobs() -> list:
+    """Every registered game's compile jobs (the ``compile_jobs`` entry point)."""
     from bnb_sim.games import GAMES
 
-    for spec in GAMES.values():  # the other games' kernels
-        game_steps = spec.entry("warmup_steps")
-        if game_steps is not None:
-            steps += game_steps()
-    if plugins:
-        from bnb_sim.games.builders_biomes.policies.registry import plugin_names
+    jobs = []
+    for spec in GAMES.values():
+        game_jobs = spec.entry("compile_jobs")
+        if game_jobs is not None:
+            jobs += game_jobs()
+    return jobs
 
-        files = [f for f in comps.files if f != DEFAULT_LABEL] if components is not None else []
-        for name in plugin_names():
-            steps.append((f"plugin policy '{name}'", _plugin_step(name, files)))
-    return steps
+
+def usable_cores() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _plugin_steps(components, plugins: bool) -> list[tuple[str, Any]]:
+    if not plugins:
+        return []
+    from bnb_sim.games.builders_biomes.components import load_components
+    from bnb_sim.games.builders_biomes.policies.registry import plugin_names
+
+    comps = components if components is not None else None
+    files = []
+    if comps is not None:
+        files = [f for f in load_components(comps).files if f != DEFAULT_LABEL]
+    return [(f"plugin policy '{name}'", _plugin_step(name, files)) for name in plugin_names()]
 
 
 #: A plugin's warm-up (compile and one game) gets this long in its own process.
@@ -151,49 +115,90 @@ def _plugin_step(name: str, files: list[str]):
     show_default=True,
     help="Also compile the policy plugins that are installed.",
 )
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Processes compiling at once (default: the usable cores).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the timings as one JSON object.")
 @click.option(
     "--quiet", "-q", is_flag=True, help="Print only the total and the cache folder, not each step."
 )
-def warmup(components, plugins: bool, as_json: bool, quiet: bool = False) -> None:
+def warmup(components, plugins: bool, jobs: int | None, as_json: bool, quiet: bool = False) -> None:
     """Compile (or load) every kernel once, then print where the numba cache lives.
 
     Run once per host before starting many worker processes (Dask), and in container images;
-    later runs then load the compiled kernels in about a second.
+    later runs then load the compiled kernels in about a second. The kernels compile in up to
+    --jobs processes at once (about 2-3 minutes on 2 cores from an empty cache).
+    Component files (--components) change no compiled code; they are used for the plugins.
     """
+    import resource
+
     from bnb_sim.errors import BnbError
+    from bnb_sim.precompile import run_jobs
     from bnb_sim.runner.dask_backend import quiet_numba_warnings
 
     quiet_numba_warnings()
     start = time.perf_counter()
-    from bnb_sim._jit import CACHE_DIR, numba
+    from bnb_sim._jit import CACHE_DIR, cache_root, numba
 
     timings: list[dict[str, Any]] = [
         {"step": "import numba", "seconds": round(time.perf_counter() - start, 3), "ok": True}
     ]
-    for label, step in _steps(components, plugins):
+    processes = jobs or usable_cores()
+
+    def show(entry: dict[str, Any]) -> None:
+        timings.append(entry)
+        if not as_json and (not quiet or not entry["ok"]):  # a failure always shows
+            status = "ok" if entry["ok"] else f"FAILED: {entry['error']}"
+            cpu = f"{entry['cpu_seconds']:7.1f} s CPU" if "cpu_seconds" in entry else " " * 13
+            click.echo(f"{entry['step']:<48s} {entry['seconds']:7.1f} s {cpu}  {status}")
+
+    def done(result) -> None:
+        entry = {
+            "step": result.job.label,
+            "job": result.job.name,
+            "ok": result.ok,
+            "seconds": round(result.seconds, 3),
+            "cpu_seconds": round(result.cpu, 3),
+        }
+        if not result.ok:
+            entry["error"] = result.error
+        show(entry)
+
+    if not as_json and not quiet:
+        click.echo(f"compiling in up to {processes} process(es) at once")
+    results = run_jobs(all_jobs(), processes, on_done=done)
+    failed = [r for r in results if not r.ok]
+    for label, step in _plugin_steps(components, plugins):
         t0 = time.perf_counter()
         entry: dict[str, Any] = {"step": label, "ok": True}
         try:
             step()
         except BnbError as exc:
-            if not label.startswith("plugin"):
-                raise
             entry.update(ok=False, error=str(exc))
         entry["seconds"] = round(time.perf_counter() - t0, 3)
-        timings.append(entry)
-        if not as_json and (not quiet or not entry["ok"]):  # a failed plugin always shows
-            status = "ok" if entry["ok"] else f"FAILED: {entry['error']}"
-            click.echo(f"{label:<44s} {entry['seconds']:7.2f} s  {status}")
+        show(entry)
     total = time.perf_counter() - start
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = children.ru_utime + children.ru_stime + own.ru_utime + own.ru_stime
     if as_json:
         out = {
             "cache_dir": CACHE_DIR,
+            "cache_root": str(cache_root()),
             "numba": numba.__version__,
+            "jobs": processes,
             "seconds": round(total, 3),
+            "cpu_seconds": round(cpu, 3),
             "steps": timings,
         }
         click.echo(json.dumps(out, indent=2))
-        return
-    click.echo(f"{'total':<44s} {total:7.2f} s")
-    click.echo(f"numba cache: {CACHE_DIR}")
+    else:
+        click.echo(f"{'total':<48s} {total:7.1f} s {cpu:7.1f} s CPU")
+        click.echo(f"numba cache: {cache_root()}")
+    if failed:
+        names = ", ".join(r.job.label for r in failed)
+        raise BnbError(f"warmup: compiling failed: {names} (see the lines above)")

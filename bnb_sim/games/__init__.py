@@ -36,7 +36,9 @@ Entry points a game may declare (``module:attribute``):
   threads)``: how the shared Dask backend sends its config to a worker as plain data,
   rebuilds it there and plays a chunk (a config names its game in ``config.game``);
 * ``experiment_item(kind, table, ...)``: an item of an experiment file with ``game = NAME``
-  (an object with ``run``, ``budget``, ``report`` and the texts of the overview).
+  (an object with ``run``, ``budget``, ``report`` and the texts of the overview);
+* ``compile_jobs()``: its kernels as :class:`bnb_sim.precompile.Job` s, which ``bnb warmup``
+  compiles in parallel processes.
 """
 
 from __future__ import annotations
@@ -121,6 +123,7 @@ register(
             "load_components": "bnb_sim.games.builders_biomes.components:load_components",
             "write_report": "bnb_sim.analysis.report:write_report",
             "columns": "bnb_sim.games.builders_biomes:columns",
+            "compile_jobs": "bnb_sim.games.builders_biomes.compile_jobs:jobs",
         },
         options=(
             "variant",
@@ -150,6 +153,7 @@ register(
             "odds": "bnb_sim.games.heroes_village.cli:odds",
             "bench": "bnb_sim.games.heroes_village.cli:bench",
             "warmup_steps": "bnb_sim.games.heroes_village.cli:warmup_steps",
+            "compile_jobs": "bnb_sim.games.heroes_village.cli:compile_jobs",
             "compare": "bnb_sim.games.heroes_village.cli:compare",
             "sweep": "bnb_sim.games.heroes_village.cli:sweep",
             "options:sweep": "bnb_sim.games.heroes_village.cli:simulate_options",

@@ -728,30 +728,48 @@ def sweep(
 # ----------------------------------------------------------------------------- warmup
 
 
+def warm_batch() -> None:
+    """Compile (or load) the batch kernel, with the invariant checker."""
+    from bnb_sim.games.heroes_village.components import load_components
+    from bnb_sim.games.heroes_village.runner import make_config, play_arrays
+
+    config = make_config(load_components(), 2, ["team"], None, check=True)
+    play_arrays(config, config.teams[0], 0, 2)
+
+
+def warm_one_game() -> None:
+    """Compile (or load) the one-game kernel that keeps a log."""
+    from bnb_sim.games.heroes_village.components import load_components
+    from bnb_sim.games.heroes_village.play import play_game
+    from bnb_sim.games.heroes_village.runner import make_config, pet_codes
+
+    config = make_config(load_components(), 2, ["random"], None)
+    k, kf, kinds, params, plugins = config.arrays()
+    play_game(k, kf, kinds, params, plugins, pet_codes(config.teams[0]), config.master, 0, 2, 10)
+
+
 def warmup_steps() -> list[tuple[str, Any]]:
     """(label, function) for ``bnb warmup``: this game's kernel entry points."""
-
-    def batch() -> None:
-        from bnb_sim.games.heroes_village.components import load_components
-        from bnb_sim.games.heroes_village.runner import make_config, play_arrays
-
-        config = make_config(load_components(), 2, ["team"], None, check=True)
-        play_arrays(config, config.teams[0], 0, 2)
-
-    def one_game() -> None:
-        from bnb_sim.games.heroes_village.components import load_components
-        from bnb_sim.games.heroes_village.play import play_game
-        from bnb_sim.games.heroes_village.runner import make_config, pet_codes
-
-        config = make_config(load_components(), 2, ["random"], None)
-        k, kf, kinds, params, plugins = config.arrays()
-        play_game(
-            k, kf, kinds, params, plugins, pet_codes(config.teams[0]), config.master, 0, 2, 10
-        )
-
     return [
-        ("Heroes of the Village: batch kernel", batch),
-        ("Heroes of the Village: one game with its log", one_game),
+        ("Heroes of the Village: batch kernel", warm_batch),
+        ("Heroes of the Village: one game with its log", warm_one_game),
+    ]
+
+
+def compile_jobs() -> list:
+    """This game's kernels as compile jobs (:mod:`bnb_sim.precompile`, ``bnb warmup``)."""
+    from bnb_sim.precompile import Job
+
+    here = "bnb_sim.games.heroes_village.cli"
+    return [
+        Job("hotv:batch", "Heroes of the Village: batch kernel", f"{here}:warm_batch", (), 45),
+        Job(
+            "hotv:game",
+            "Heroes of the Village: one game with its log",
+            f"{here}:warm_one_game",
+            ("hotv:batch",),
+            10,
+        ),
     ]
 
 

@@ -1,0 +1,210 @@
+"""The first game's kernels as compile jobs (:mod:`bnb_sim.precompile`).
+
+Each job compiles one part of the kernels, ``after`` the parts it calls, so that parallel
+processes never compile the same function: the rules (the step functions that
+``apply_action`` and ``legal_bits`` reach, set-up, output rows), the one-step bots, the
+tables the one-step bots read (exact combat odds of every pile), the search bots, the
+priority-list interpreter, the invariant checker, the two batch drivers, the step-by-step
+API and the odds command. ``bnb warmup`` runs them all; the first run of a command runs the
+ones it needs (:func:`jobs_for_run`), two at a time on two cores.
+
+A job compiles a kernel without running it (``dispatcher.compile`` with the argument types of
+small sample values, the types the game loop passes) or, for an entry point, runs it once on a
+tiny input. The weights are CPU seconds measured from an empty cache on a 2-core machine.
+"""
+
+from __future__ import annotations
+
+from bnb_sim.precompile import Job
+
+_MODULE = "bnb_sim.games.builders_biomes.compile_jobs"
+
+
+def _job(name, label, after=(), weight=10.0) -> Job:
+    return Job(f"bnb:{name}", label, f"{_MODULE}:compile_{name}", after, weight)
+
+
+def jobs() -> list[Job]:
+    """Every compile job of the game (``bnb warmup``)."""
+    rules, onestep, tables = "bnb:rules", "bnb:onestep", "bnb:tables"
+    return [
+        _job("rules", "rules: set-up, legality, decisions applied, rows", (), 30),
+        _job("onestep", "greedy and heuristic bots", (), 25),
+        _job("tables", "combat-odds tables of the one-step bots", (), 8),
+        _job("builtin", "batch kernel, built-in bots", (rules, onestep, tables), 20),
+        _job("search", "search bots (mc, ismcts)", (rules, onestep), 45),
+        _job("priority", "priority-list bots", (rules, onestep), 18),
+        _job("invariants", "invariant checker", (rules,), 8),
+        _job(
+            "full",
+            "batch kernel, every policy kind and --check",
+            (rules, onestep, tables, "bnb:search", "bnb:priority", "bnb:invariants"),
+            40,
+        ),
+        _job("step", "step-by-step game API", (rules, onestep, tables), 12),
+        _job(
+            "step_full",
+            "step-by-step game API, every policy kind",
+            ("bnb:step", "bnb:search", "bnb:priority", "bnb:invariants"),
+            20,
+        ),
+        _job("odds", "combat odds (exact + Monte Carlo)", (tables,), 8),
+        _job("cube", "cube bitboards", (), 3),
+    ]
+
+
+def jobs_for_run(kinds, check: bool) -> list[str]:
+    """The jobs a batch run of policy ``kinds`` needs (with ``--check`` or not)."""
+    from bnb_sim.games.builders_biomes.engine.play import BUILTIN_KINDS
+
+    builtin = not check and all(int(kind) in BUILTIN_KINDS for kind in kinds)
+    return ["bnb:builtin"] if builtin else ["bnb:full"]
+
+
+# ----------------------------------------------------------------------------- samples
+
+
+def _typed(dispatcher, *values) -> None:
+    """Compile ``dispatcher`` for the types of ``values`` (nothing runs)."""
+    from bnb_sim._jit import numba
+
+    dispatcher.compile(tuple(numba.typeof(v) for v in values))
+
+
+def _config(policies, players=4, check=False):
+    from bnb_sim.runner.config import GameConfig
+
+    return GameConfig.create(players, list(policies), seed=0, check=check)
+
+
+def _state(k):
+    """Zeroed game arrays of the engine's shapes (types are all a compile needs)."""
+    import numpy as np
+
+    from bnb_sim.games.builders_biomes.engine.layout import H_SIZE, N_STREAM_ROWS, P_SIZE
+
+    return (
+        np.zeros(P_SIZE, np.int64),
+        np.zeros(H_SIZE, np.int64),
+        np.zeros((N_STREAM_ROWS, 4), np.uint64),
+    )
+
+
+def _decision_args(config):
+    """(params row, pub, seat, memory row, k, ft, mask, pass_ok, rng, row): a policy's call."""
+    import numpy as np
+
+    from bnb_sim.games.builders_biomes.engine.play import MEM_SIZE
+
+    k, ft, _, params, _ = config.kernel_inputs
+    pub, _, rng = _state(k)
+    mem = np.zeros((config.n_players, MEM_SIZE), np.float64)
+    return params[0], pub, 0, mem[0], k, ft, np.uint64(1), True, rng, 0
+
+
+# ----------------------------------------------------------------------------- jobs
+
+
+def compile_rules() -> None:
+    import numpy as np
+
+    from bnb_sim.games.builders_biomes.engine import play as P
+    from bnb_sim.games.builders_biomes.engine.legal import legal_action_mask, legal_bits
+    from bnb_sim.games.builders_biomes.engine.observation import prepare_observation
+    from bnb_sim.games.builders_biomes.engine.step import apply_action
+    from bnb_sim.games.builders_biomes.policies.search import new_search_scratch
+
+    config = _config(["random"])
+    k, _, kinds, params, _ = config.kernel_inputs
+    pub, hid, rng = P.new_game(k, config.master, 0, 4)  # set-up (compiled and run)
+    _typed(legal_bits, pub, k)
+    _typed(legal_action_mask, pub, k)
+    _typed(apply_action, pub, hid, rng, k, 0)
+    _typed(prepare_observation, pub, hid, 0)
+    seat_out = np.zeros((4, 8), np.int64)
+    game_out = np.zeros((1, P.N_GAME_COLUMNS), np.int64)
+    _typed(P.write_rows, pub, hid, k, 0, seat_out, game_out)
+    _typed(P.write_rule_hits, pub, k, np.zeros((4, P.MEM_SIZE)), 0, seat_out)
+    _typed(new_search_scratch, k, kinds, params, 4, P.MEM_SIZE)
+
+
+def compile_onestep() -> None:
+    from bnb_sim.games.builders_biomes.policies.onestep import choose_onestep
+
+    _typed(choose_onestep, *_decision_args(_config(["random"])))
+
+
+def compile_tables() -> None:
+    _config(["heuristic"]).kernel_inputs  # noqa: B018 (builds the tables: compiles them)
+
+
+def compile_search() -> None:
+    import numpy as np
+
+    from bnb_sim.games.builders_biomes.engine.play import MEM_SIZE
+    from bnb_sim.games.builders_biomes.policies.search import new_search_scratch, search_decide
+
+    config = _config(["mc", "ismcts"], players=2)
+    k, ft, kinds, params, _ = config.kernel_inputs
+    pub, hid, rng = _state(k)
+    scratch = new_search_scratch(k, kinds, params, 2, MEM_SIZE)
+    _typed(search_decide, 8, pub, hid, rng, k, ft, params[0], 0, np.uint64(1), True, scratch)
+
+
+def compile_priority() -> None:
+    from bnb_sim.games.builders_biomes.policies.priority import choose_priority
+
+    _typed(choose_priority, *_decision_args(_config(["random"])))
+
+
+def compile_invariants() -> None:
+    from bnb_sim.games.builders_biomes.engine.invariants import check_invariants
+
+    k = _config(["random"]).kernel_inputs[0]
+    pub, hid, _ = _state(k)
+    _typed(check_invariants, pub, hid, k)
+
+
+def _play(policies, players, check) -> None:
+    from bnb_sim.runner.batch import play_block
+
+    play_block(_config(policies, players, check), 0, 2, 1)
+
+
+def compile_builtin() -> None:
+    _play(["heuristic", "greedy", "random", "random"], 4, False)
+
+
+def compile_full() -> None:
+    _play(["heuristic", "random"], 2, True)
+
+
+def compile_step() -> None:
+    from bnb_sim.games.builders_biomes.game import new_game
+
+    game = new_game(0, 0, 2, ["heuristic", "greedy"], log=True)
+    game.play()
+    game.result()
+
+
+def compile_step_full() -> None:
+    from bnb_sim.games.builders_biomes.game import new_game
+
+    game = new_game(0, 0, 2, ["heuristic", "greedy"], check=True)
+    game.apply_action(game.policy_action())
+
+
+def compile_odds() -> None:
+    from bnb_sim.games.builders_biomes.odds import combat_odds, combat_odds_table
+
+    pile = "wooden_sword,stone_sword*3,potato*3,iron_sword*4,diamond_sword*2,bow*2,hoe*2,tnt*2"
+    combat_odds(pile, 4, simulate=1000, seed=0)
+    combat_odds_table("wooden_sword")
+
+
+def compile_cube() -> None:
+    import numpy as np
+
+    from bnb_sim.api import collectable
+
+    collectable(np.ones((4, 4, 4), bool))
