@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
 """Where the first compile goes: seconds per compiled function, from an empty cache.
 
-    python scripts/profile_compile.py [STEP ...] [--top 40] [--json FILE]
+    python scripts/profile_compile.py [JOB ...] [--top 40] [--json FILE]
 
-Runs the named ``bnb warmup`` steps (default: all of them; ``--list`` prints the labels,
-``simulate`` is the kernel ``bnb simulate --policy heuristic --players 4`` needs) in this
-process with a fresh, throw-away ``NUMBA_CACHE_DIR``, and listens to numba's compile events
-(``numba.core.event``). A function's *inclusive* time holds the compiles of the callees it
-reached first; its *self* time does not. Self times add up to the whole compile.
+Runs the named compile jobs (``bnb warmup``'s; default: all of them, in order; ``--list``
+prints them; ``bnb:builtin`` with what it comes after is the kernel ``bnb simulate --policy
+heuristic`` needs) one after the other in this process, with a fresh, throw-away
+``NUMBA_CACHE_DIR``, and listens to numba's compile events (``numba.core.event``). A
+function's *inclusive* time holds the compiles of the callees it reached first; its *self*
+time does not. Self times add up to the whole compile. Times are CPU seconds of this process.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -26,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
-    parser.add_argument("steps", nargs="*", help="warm-up step labels (substrings)")
+    parser.add_argument("jobs", nargs="*", help="compile jobs (with the jobs they come after)")
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument("--list", action="store_true")
     parser.add_argument("--json", type=Path)
@@ -38,15 +40,15 @@ def main() -> None:
 
     from numba.core import event
 
-    from bnb_sim.cli.warmup_cmd import _steps
+    from bnb_sim.cli.warmup_cmd import all_jobs
+    from bnb_sim.precompile import needed
 
-    steps = _steps(None, plugins=False)
-    steps.append(("simulate", _simulate))
+    jobs = all_jobs()
     if args.list:
-        for label, _ in steps:
-            print(label)
+        for job in jobs:
+            print(f"{job.name:<16s} {job.label}  (after: {', '.join(job.after) or '-'})")
         return
-    chosen = [s for s in steps if not args.steps or any(w in s[0] for w in args.steps)]
+    chosen = needed(jobs, args.jobs) if args.jobs else jobs
 
     stack: list[list] = []  # [name, start, child seconds]
     self_time: dict[str, float] = defaultdict(float)
@@ -57,11 +59,11 @@ def main() -> None:
         def on_start(self, ev):
             disp = ev.data["dispatcher"]
             name = f"{disp.py_func.__module__.split('.')[-1]}.{disp.py_func.__qualname__}"
-            stack.append([name, time.perf_counter(), 0.0])
+            stack.append([name, time.process_time(), 0.0])
 
         def on_end(self, ev):
             name, t0, child = stack.pop()
-            took = time.perf_counter() - t0
+            took = time.process_time() - t0
             self_time[name] += took - child
             incl_time[name] += took
             count[name] += 1
@@ -70,12 +72,16 @@ def main() -> None:
 
     event.register("numba:compile", Listener())
     per_step = []
-    for label, step in chosen:
+    for job in chosen:
+        module, _, name = job.target.partition(":")
         t0 = time.perf_counter()
         c0 = time.process_time()
-        step()
-        per_step.append((label, time.perf_counter() - t0, time.process_time() - c0))
-        print(f"{label:<44s} {per_step[-1][1]:7.1f} s wall {per_step[-1][2]:7.1f} s CPU", flush=True)
+        getattr(importlib.import_module(module), name)()
+        per_step.append((job.name, time.perf_counter() - t0, time.process_time() - c0))
+        print(
+            f"{job.name:<20s} {per_step[-1][1]:7.1f} s wall {per_step[-1][2]:7.1f} s CPU",
+            flush=True,
+        )
     rows = sorted(self_time, key=self_time.get, reverse=True)
     print(f"\n{'function':<52s} {'self s':>8s} {'incl s':>8s} {'n':>3s}")
     for name in rows[: args.top]:
@@ -91,14 +97,6 @@ def main() -> None:
                 indent=1,
             )
         )
-
-
-def _simulate() -> None:
-    from bnb_sim.runner.batch import play_block
-    from bnb_sim.runner.config import GameConfig
-
-    config = GameConfig.create(4, ["heuristic"], seed=0)
-    play_block(config, 0, 2, None)
 
 
 if __name__ == "__main__":
