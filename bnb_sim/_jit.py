@@ -155,6 +155,49 @@ def njit(fn=None, **options):
     return wrap if fn is None else wrap(fn)
 
 
+def _scope_copies_once():
+    """A context in which a numba IR scope is deep-copied once per copy of a function's IR.
+
+    numba's inliner copies the callee's IR block by block, and each block's copy copies the
+    scope again, with every variable of the function: the cost grows with blocks times
+    variables, so an inlined function that inlines others (the Heroes of the Village bot)
+    spent half its compile copying. Inside this context the blocks of one copy share one copy
+    of the scope, as they share the original; the copy is otherwise the same. Outside it (and
+    on a Python without ``copy._reconstruct``) nothing changes.
+    """
+    import contextlib
+    import copy
+
+    from numba.core import ir
+
+    reconstruct = getattr(copy, "_reconstruct", None)
+    active: list[dict] = []
+
+    def deepcopy_scope(self, memo):
+        copies = active[-1]
+        new = copies.get(id(self))
+        if new is None:
+            new = copies[id(self)] = reconstruct(self, memo, *self.__reduce_ex__(4))
+        memo[id(self)] = new
+        return new
+
+    @contextlib.contextmanager
+    def scope_copies():
+        if reconstruct is None or "__deepcopy__" in vars(ir.Scope):
+            yield
+            return
+        active.append({})
+        ir.Scope.__deepcopy__ = deepcopy_scope
+        try:
+            yield
+        finally:
+            active.pop()
+            if not active:
+                del ir.Scope.__deepcopy__
+
+    return scope_copies
+
+
 def _reuse_inlined_ir() -> None:
     """Translate a function inlined with ``inline="always"`` once per process, not once per
     call site.
@@ -184,6 +227,7 @@ def _reuse_inlined_ir() -> None:
     if params != expected or not hasattr(InlineWorker, "inline_ir"):  # pragma: no cover
         return
     translated: dict = {}
+    scope_copies = _scope_copies_once()
 
     def inline_function(self, caller_ir, block, i, function, arg_typs=None):
         if not getattr(function, "__module__", "").startswith("bnb_sim."):
@@ -196,13 +240,50 @@ def _reuse_inlined_ir() -> None:
         # inline_ir works on a deep copy of callee_ir (numba: "Always copy the callee IR,
         # it gets mutated"), so the kept translation stays as it was
         freevars = function.__code__.co_freevars
-        return self.inline_ir(caller_ir, block, i, callee_ir, freevars, arg_typs=arg_typs)
+        with scope_copies():
+            return self.inline_ir(caller_ir, block, i, callee_ir, freevars, arg_typs=arg_typs)
 
     inline_function._bnb_reuse = True
     InlineWorker.inline_function = inline_function
 
 
 _reuse_inlined_ir()
+
+
+def _faster_flag_values() -> None:
+    """Read numba's compile flags without a property call per option.
+
+    Typing looks up every overloaded operation in a cache keyed on the compile flags, and
+    hashing or comparing the flags reads each of their thirty-odd options through a property
+    (``TargetConfig.values``): a tenth of the engine's compile (cProfile). The same dict,
+    read straight from the set values and the options' defaults, changes nothing but the
+    time. Left alone if the result would differ (a numba that reads options otherwise).
+    """
+    from numba.core import targetconfig
+    from numba.core.compiler import Flags
+
+    cls = targetconfig.TargetConfig
+    original = cls.values
+    if getattr(original, "_bnb_fast", False):
+        return
+
+    def values(self):
+        get = self._values.get
+        return {name: get(name, option.default) for name, option in self.options.items()}
+
+    try:
+        probe = Flags()
+        probe.nrt = True
+        probe.error_model = "numpy"
+        if values(probe) != original(probe) or values(Flags()) != original(Flags()):
+            return
+    except Exception:  # pragma: no cover - depends on numba
+        return
+    values._bnb_fast = True
+    cls.values = values
+
+
+_faster_flag_values()
 
 
 def kernel(fn=None, *, inline: str = "never"):
