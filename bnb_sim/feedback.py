@@ -31,8 +31,9 @@ from typing import Any, TextIO
 
 #: How often a plain (non-terminal) progress line is printed, in seconds.
 PLAIN_INTERVAL_S = float(os.environ.get("BNB_PROGRESS_INTERVAL", "10"))
-#: The compile time quoted to the user (measured: 1-3 min on 2 busy cores, under 1 min on 8).
-COMPILE_ESTIMATE = "about 3-8 minutes on 2 cores"
+#: The compile time quoted to the user: a run of the built-in bots from an empty cache (about
+#: a minute on 2 quiet cores); search bots, bot files, plugins or --check add a few minutes.
+COMPILE_ESTIMATE = "about 1 minute on 2 cores (search bots, bot files or --check: 2-4)"
 
 Progress = Callable[[int, int], None]
 
@@ -240,14 +241,20 @@ def cache_is_cold(folder: str | os.PathLike) -> bool:
 
 @contextlib.contextmanager
 def compile_notice(
-    enabled: bool = True, stream: TextIO | None = None, every: float = 1.0
+    enabled: bool = True,
+    stream: TextIO | None = None,
+    every: float = 1.0,
+    *,
+    cold: bool | None = None,
 ) -> Iterator[bool]:
     """Around the first kernel call: if the cache is cold, say so now and keep showing that it
     works (a ticking line on a terminal, a line every 15 s otherwise) until the block ends.
-    Yields whether the cache was cold."""
-    from bnb_sim._jit import CACHE_DIR  # imports numba (about a second)
+    Yields whether the cache was cold (``cold``: the caller knows; default: the first game's
+    kernel folder holds no compiled kernel yet)."""
+    from bnb_sim._jit import CACHE_DIR, cache_dir  # imports numba (about a second)
 
-    cold = cache_is_cold(CACHE_DIR)
+    if cold is None:
+        cold = cache_is_cold(cache_dir("builders_biomes"))
     if not (enabled and cold):
         yield cold
         return
@@ -255,7 +262,7 @@ def compile_notice(
     tty = getattr(stream, "isatty", lambda: False)()
     print(
         f"bnb: compiling the game engine, first run only, {COMPILE_ESTIMATE} "
-        f"(cached in {CACHE_DIR})",
+        f"(cached in {Path(CACHE_DIR).parent})",
         file=stream,
         flush=True,
     )
@@ -285,15 +292,56 @@ def compile_notice(
         print(("\r" if tty else "") + f"  compiled in {elapsed:.0f} s", file=stream, flush=True)
 
 
-def warm_engine(players: list[int], components=None, *, notice: bool = True) -> float:
+def compile_processes() -> int:
+    """Processes a first run compiles in (``BNB_COMPILE_JOBS``; default: the usable cores,
+    at most 4). 1 compiles in the command's own process."""
+    value = os.environ.get("BNB_COMPILE_JOBS", "").strip()
+    if value.isdigit() and int(value) >= 1:
+        return int(value)
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 4))
+
+
+def warm_engine(players: list[int], components=None, *, notice: bool = True, config=None) -> float:
     """Compile (or load from the cache) the batch kernel for each player count now, under
-    :func:`compile_notice`; returns the seconds it took (kept apart from playing time)."""
+    :func:`compile_notice`; returns the seconds it took (kept apart from playing time).
+
+    ``config`` (a :class:`~bnb_sim.runner.config.GameConfig`): the run's own policies and
+    ``--check``, so only the driver it needs compiles; without it, the built-in bots'. On
+    more than one core, the parts the driver calls compile first in parallel processes
+    (:func:`bnb_sim.games.builders_biomes.compile_jobs.jobs_for_run`)."""
+    from bnb_sim.games.builders_biomes import compile_jobs
+    from bnb_sim.precompile import ensure, is_done, mark_done, needed
     from bnb_sim.runner.batch import play_block
     from bnb_sim.runner.config import GameConfig
 
     start = time.perf_counter()
-    with compile_notice(notice):
-        for n in sorted(set(players), reverse=True):
-            config = GameConfig.create(n, ["random"] * n, seed=0, components=components)
-            play_block(config, 0, 1, 1)
+    if config is not None:
+        configs = [config]
+    else:
+        counts = sorted(set(players), reverse=True)
+        configs = [
+            GameConfig.create(n, ["random"] * n, seed=0, components=components) for n in counts
+        ]
+    names = sorted(
+        {
+            name
+            for c in configs
+            for name in compile_jobs.jobs_for_run([p.kind for p in c.policies], c.check)
+        }
+    )
+    jobs = compile_jobs.jobs()
+    todo = [job for job in needed(jobs, names) if not is_done(job)]
+    with compile_notice(notice, cold=bool(todo)):
+        processes = compile_processes()
+        if todo and processes > 1:
+            ensure(jobs, names, processes)  # a job that fails compiles below instead
+        for c in configs:
+            play_block(c, 0, 1, 1)
+    for job in jobs:
+        if job.name in names:
+            mark_done(job)
     return time.perf_counter() - start

@@ -43,6 +43,7 @@ class Job:
     target: str  # "module:function" (no arguments) that compiles or loads the kernels
     after: tuple[str, ...] = ()  # jobs whose kernels this one calls: merged before it starts
     weight: float = 10.0  # expected CPU seconds from an empty cache (longest ready job first)
+    group: str = "shared"  # the kernel group (bnb_sim.cache_paths) whose folder marks it done
 
 
 @dataclass
@@ -69,26 +70,57 @@ def needed(jobs: Sequence[Job], names: Sequence[str]) -> list[Job]:
     return [job for job in jobs if job.name in keep]
 
 
+def marker(job: Job) -> Path:
+    """The file whose presence says that ``job``'s kernels are in this installation's cache
+    (a hint for scheduling only: a job compiles whatever it does not find)."""
+    from bnb_sim.cache_paths import cache_root, folder_name
+
+    return cache_root() / folder_name(job.group) / "jobs" / f"{job.name.replace(':', '-')}.done"
+
+
+def is_done(job: Job) -> bool:
+    return marker(job).is_file()
+
+
+def mark_done(job: Job) -> None:
+    path = marker(job)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.touch()
+
+
+def ensure(
+    jobs: Sequence[Job],
+    names: Sequence[str],
+    processes: int,
+    on_done: Callable[[JobResult], None] | None = None,
+) -> list[JobResult]:
+    """Run the jobs ``names`` need (themselves and what they come after) that are not done
+    yet, in up to ``processes`` processes; nothing when all are done."""
+    todo = [job for job in needed(jobs, names) if not is_done(job)]
+    return run_jobs(todo, processes, on_done) if todo else []
+
+
 def run_jobs(
     jobs: Sequence[Job],
     processes: int,
     on_done: Callable[[JobResult], None] | None = None,
 ) -> list[JobResult]:
     """Run ``jobs`` in up to ``processes`` child processes at a time, each after the jobs it
-    names in ``after`` (a job whose predecessor failed fails without running); the longest
-    ready job starts first. Returns the results in the order they ended."""
+    names in ``after`` (a job whose predecessor failed fails without running; a predecessor
+    not in ``jobs`` must be done already); the longest ready job starts first. Each job that
+    succeeds is marked done (:func:`marker`). Returns the results in the order they ended."""
     from bnb_sim.cache_paths import cache_root
 
     names = {job.name for job in jobs}
     pending = [job for job in jobs]
+    done: dict[str, bool] = {}
     for job in pending:
-        missing = [name for name in job.after if name not in names]
-        if missing:
-            raise ValueError(f"compile job {job.name} comes after unknown jobs {missing}")
+        for name in job.after:
+            if name not in names:
+                done[name] = True  # ensure() left it out: it is done
     shared = cache_root()
     running: dict[str, tuple[Job, subprocess.Popen, Path, float]] = {}
     results: list[JobResult] = []
-    done: dict[str, bool] = {}
     processes = max(1, int(processes))
     try:
         while pending or running:
@@ -115,6 +147,7 @@ def run_jobs(
             if result.ok:
                 with cache_lock(shared):
                     merge_cache(private, shared)
+                    mark_done(job)
             shutil.rmtree(private, ignore_errors=True)
             done[job.name] = result.ok
             results.append(result)

@@ -8,3 +8,38 @@ def pytest_configure(config):
     config.addinivalue_line(
         "filterwarnings", "ignore:First-class function type feature is experimental"
     )
+
+
+# ``BNB_COMPILE_LOG=FILE``: append one line per numba compile a test causes (test id, function,
+# CPU seconds), to find tests that compile what ``bnb warmup`` did not (docs/design.md).
+_COMPILE_LOG = __import__("os").environ.get("BNB_COMPILE_LOG")
+_CURRENT_TEST = ["(collection)"]
+
+if _COMPILE_LOG:
+    import time as _time
+
+    def _log_compiles() -> None:
+        from numba.core import event
+
+        stack = []
+
+        class _Listener(event.Listener):
+            def on_start(self, ev):
+                stack.append(_time.process_time())
+
+            def on_end(self, ev):
+                took = _time.process_time() - stack.pop()
+                if stack:  # a callee: its caller's line counts it
+                    return
+                func = ev.data["dispatcher"].py_func
+                with open(_COMPILE_LOG, "a") as log:
+                    name = f"{func.__module__}.{func.__qualname__}"
+                    log.write(f"{_CURRENT_TEST[0]}\t{name}\t{took:.2f}\n")
+
+        event.register("numba:compile", _Listener())
+
+    def pytest_runtest_setup(item):
+        if not getattr(_log_compiles, "done", False):
+            _log_compiles()
+            _log_compiles.done = True
+        _CURRENT_TEST[0] = item.nodeid

@@ -205,7 +205,7 @@ def simulate(
     if dask is None:  # a cold cache compiles here, announced, not in a silent first chunk
         from bnb_sim.feedback import warm_engine
 
-        warm_engine([plan.config.n_players], notice=not quiet)
+        warm_engine([plan.config.n_players], notice=not quiet, config=plan.config)
     try:
         summary = run_to_dir(
             plan,

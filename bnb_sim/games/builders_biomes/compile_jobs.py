@@ -18,10 +18,11 @@ from __future__ import annotations
 from bnb_sim.precompile import Job
 
 _MODULE = "bnb_sim.games.builders_biomes.compile_jobs"
+GROUP = "builders_biomes"
 
 
 def _job(name, label, after=(), weight=10.0) -> Job:
-    return Job(f"bnb:{name}", label, f"{_MODULE}:compile_{name}", after, weight)
+    return Job(f"bnb:{name}", label, f"{_MODULE}:compile_{name}", after, weight, GROUP)
 
 
 def jobs() -> list[Job]:
@@ -31,14 +32,14 @@ def jobs() -> list[Job]:
         _job("rules", "rules: set-up, legality, decisions applied, rows", (), 30),
         _job("onestep", "greedy and heuristic bots", (), 25),
         _job("tables", "combat-odds tables of the one-step bots", (), 8),
-        _job("builtin", "batch kernel, built-in bots", (rules, onestep, tables), 20),
+        _job("builtin", "batch kernel, built-in bots", (rules, onestep), 20),
         _job("search", "search bots (mc, ismcts)", (rules, onestep), 45),
         _job("priority", "priority-list bots", (rules, onestep), 18),
         _job("invariants", "invariant checker", (rules,), 8),
         _job(
             "full",
             "batch kernel, every policy kind and --check",
-            (rules, onestep, tables, "bnb:search", "bnb:priority", "bnb:invariants"),
+            (rules, onestep, "bnb:search", "bnb:priority", "bnb:invariants"),
             40,
         ),
         _job("step", "step-by-step game API", (rules, onestep, tables), 12),
@@ -54,11 +55,16 @@ def jobs() -> list[Job]:
 
 
 def jobs_for_run(kinds, check: bool) -> list[str]:
-    """The jobs a batch run of policy ``kinds`` needs (with ``--check`` or not)."""
+    """The jobs a batch run of policy ``kinds`` needs (with ``--check`` or not): its driver,
+    and the one-step bots' tables unless every seat plays the random bot."""
     from bnb_sim.games.builders_biomes.engine.play import BUILTIN_KINDS
+    from bnb_sim.games.builders_biomes.policies.kinds import RANDOM
 
     builtin = not check and all(int(kind) in BUILTIN_KINDS for kind in kinds)
-    return ["bnb:builtin"] if builtin else ["bnb:full"]
+    names = ["bnb:builtin"] if builtin else ["bnb:full"]
+    if any(int(kind) != RANDOM for kind in kinds):
+        names.append("bnb:tables")
+    return names
 
 
 # ----------------------------------------------------------------------------- samples
@@ -165,18 +171,30 @@ def compile_invariants() -> None:
     _typed(check_invariants, pub, hid, k)
 
 
-def _play(policies, players, check) -> None:
-    from bnb_sim.runner.batch import play_block
+def _driver(kernel) -> None:
+    """Compile a batch driver for the types of a run (no tables needed: nothing runs)."""
+    import numpy as np
 
-    play_block(_config(policies, players, check), 0, 2, 1)
+    from bnb_sim.games.builders_biomes.engine.play import N_GAME_COLUMNS
+
+    config = _config(["random"])
+    k, ft, kinds, params, plugins = config.kernel_inputs
+    seat_out = np.zeros((4, 8), np.int64)
+    game_out = np.zeros((1, N_GAME_COLUMNS), np.int64)
+    stop = np.zeros(1, np.int64)
+    _typed(kernel, k, ft, kinds, params, plugins, config.master, 0, 4, seat_out, game_out, stop)
 
 
 def compile_builtin() -> None:
-    _play(["heuristic", "greedy", "random", "random"], 4, False)
+    from bnb_sim.games.builders_biomes.engine.play import play_batch_builtin
+
+    _driver(play_batch_builtin)
 
 
 def compile_full() -> None:
-    _play(["heuristic", "random"], 2, True)
+    from bnb_sim.games.builders_biomes.engine.play import play_batch
+
+    _driver(play_batch)
 
 
 def compile_step() -> None:

@@ -762,13 +762,21 @@ def compile_jobs() -> list:
 
     here = "bnb_sim.games.heroes_village.cli"
     return [
-        Job("hotv:batch", "Heroes of the Village: batch kernel", f"{here}:warm_batch", (), 45),
+        Job(
+            "hotv:batch",
+            "Heroes of the Village: batch kernel",
+            f"{here}:warm_batch",
+            (),
+            45,
+            "heroes_village",
+        ),
         Job(
             "hotv:game",
             "Heroes of the Village: one game with its log",
             f"{here}:warm_one_game",
             ("hotv:batch",),
             10,
+            "heroes_village",
         ),
     ]
 
