@@ -10,7 +10,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from bnb_sim.cache_paths import cache_dir
+from bnb_sim.cache_paths import cache_dir, cache_dirs
 from bnb_sim.cli import cli
 
 
@@ -26,6 +26,8 @@ def cache_home(tmp_path, monkeypatch):
     (root / "unrelated").mkdir()  # not a kernel cache: never touched
     current = cache_dir()
     (current / "k.nbi").write_bytes(b"y" * 10)
+    for folder in cache_dirs():  # one folder per kernel group (each game, the shared modules)
+        folder.mkdir(parents=True, exist_ok=True)
     return root, current
 
 
@@ -36,8 +38,11 @@ def test_cache_lists_every_folder_with_its_size_and_marks_the_one_in_use(cache_h
     payload = json.loads(done.output)
     assert payload["root"] == str(root)
     by_path = {f["path"]: f for f in payload["folders"]}
-    assert len(by_path) == 3 and str(root / "unrelated") not in by_path
-    assert by_path[str(current)]["current"] and by_path[str(current)]["bytes"] == 10
+    in_use = {str(f) for f in cache_dirs()}
+    assert len(in_use) >= 3  # builders_biomes, heroes_village, shared
+    assert len(by_path) == 2 + len(in_use) and str(root / "unrelated") not in by_path
+    assert all(by_path[path]["current"] for path in in_use)
+    assert by_path[str(current)]["bytes"] == 10
     assert by_path[str(root / "numba-0000000000000000-bnbsim")]["bytes"] == 1000
     text = CliRunner().invoke(cli, ["cache"]).output
     assert "2 old folder(s)" in text and "in use" in text
@@ -49,6 +54,7 @@ def test_clear_removes_old_folders_and_keeps_the_one_in_use(cache_home):
     assert done.exit_code == 0, done.output
     assert "removed 2 folder(s)" in done.output
     assert current.is_dir() and (root / "unrelated").is_dir()
+    assert all(folder.is_dir() for folder in cache_dirs())  # every game's kernels stay
     assert not (root / "numba-0000000000000000-bnbsim").exists()
 
 

@@ -1,10 +1,10 @@
 """``bnb cache``: where the compiled kernels live, and clearing old ones (numba-free).
 
-Each installation (each version, each clone) compiles its kernels into its own fingerprinted
-folder under one cache root (docs/design.md, "Kernels and the cache"), so folders of older
-versions and other clones pile up. ``bnb cache`` lists them with their sizes; ``bnb cache
-clear`` removes the ones this installation does not use (``--all``: its own too, which makes
-the next run compile again).
+Each installation compiles its kernels into fingerprinted folders under one cache root, one
+per kernel group (each game, the shared modules; docs/design.md, "Kernels and the cache"), so
+folders of older versions and edited code pile up. ``bnb cache`` lists them with their sizes;
+``bnb cache clear`` removes the ones this installation does not use (``--all``: its own too,
+which makes the next run compile again).
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ import click
 
 
 def _folders() -> tuple[object, list[dict]]:
-    from bnb_sim.cache_paths import cache_dir, cache_folders, cache_root, folder_bytes
+    from bnb_sim.cache_paths import cache_dirs, cache_folders, cache_root, folder_bytes
 
-    current = cache_dir()
+    current = set(cache_dirs())
     rows = [
-        {"path": str(f), "bytes": folder_bytes(f), "current": f == current} for f in cache_folders()
+        {"path": str(f), "bytes": folder_bytes(f), "current": f in current} for f in cache_folders()
     ]
     return cache_root(), rows
 
