@@ -42,7 +42,7 @@ class Job:
     label: str  # what it compiles, for people
     target: str  # "module:function" (no arguments) that compiles or loads the kernels
     after: tuple[str, ...] = ()  # jobs whose kernels this one calls: merged before it starts
-    weight: float = 10.0  # expected CPU seconds from an empty cache (longest ready job first)
+    weight: float = 10.0  # expected CPU seconds from an empty cache (to order the jobs)
     group: str = "shared"  # the kernel group (bnb_sim.cache_paths) whose folder marks it done
 
 
@@ -107,7 +107,8 @@ def run_jobs(
 ) -> list[JobResult]:
     """Run ``jobs`` in up to ``processes`` child processes at a time, each after the jobs it
     names in ``after`` (a job whose predecessor failed fails without running; a predecessor
-    not in ``jobs`` must be done already); the longest ready job starts first. Each job that
+    not in ``jobs`` must be done already); of the ready jobs, the one at the head of the
+    longest chain of waiting jobs starts first. Each job that
     succeeds is marked done (:func:`marker`). Returns the results in the order they ended."""
     from bnb_sim.cache_paths import cache_root
 
@@ -118,6 +119,7 @@ def run_jobs(
         for name in job.after:
             if name not in names:
                 done[name] = True  # ensure() left it out: it is done
+    rank = _critical_path(pending)
     shared = cache_root()
     running: dict[str, tuple[Job, subprocess.Popen, Path, float]] = {}
     results: list[JobResult] = []
@@ -132,7 +134,7 @@ def run_jobs(
                 if on_done is not None:
                     on_done(result)
             ready = [j for j in pending if all(done.get(a) for a in j.after)]
-            ready.sort(key=lambda j: -j.weight)
+            ready.sort(key=lambda j: -rank[j.name])
             while ready and len(running) < processes:
                 job = ready.pop(0)
                 pending.remove(job)
@@ -159,6 +161,26 @@ def run_jobs(
             proc.wait()
             shutil.rmtree(private, ignore_errors=True)
     return results
+
+
+def _critical_path(jobs: Sequence[Job]) -> dict[str, float]:
+    """Per job, its weight plus the longest chain of jobs that wait for it: the job that
+    holds up the end the most starts first (a long job that nothing waits for can go later)."""
+    waiting: dict[str, list[Job]] = {job.name: [] for job in jobs}
+    for job in jobs:
+        for name in job.after:
+            if name in waiting:
+                waiting[name].append(job)
+    rank: dict[str, float] = {}
+
+    def longest(job: Job) -> float:
+        if job.name not in rank:
+            rank[job.name] = job.weight + max((longest(j) for j in waiting[job.name]), default=0)
+        return rank[job.name]
+
+    for job in jobs:
+        longest(job)
+    return rank
 
 
 _CHILD = (

@@ -245,3 +245,19 @@ def test_merging_keeps_every_signature_of_both_caches(tmp_path, monkeypatch):
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "loaded 2 compiled 0"
+
+
+def test_the_job_at_the_head_of_the_longest_chain_starts_first():
+    """A short job that a long one waits for outranks a heavier job that nothing waits for
+    (ordering by weight alone started the heavy one and left the chain for later)."""
+    from bnb_sim.precompile import Job, _critical_path
+
+    jobs = [
+        Job("t:heavy", "nothing waits for it", "m:f", (), 20),
+        Job("t:rules", "short, called by the driver", "m:f", (), 5),
+        Job("t:driver", "long, after rules", "m:f", ("t:rules",), 30),
+        Job("t:check", "after the driver", "m:f", ("t:driver",), 2),
+    ]
+    rank = _critical_path(jobs)
+    assert rank == {"t:heavy": 20, "t:rules": 37, "t:driver": 32, "t:check": 2}
+    assert max(("t:heavy", "t:rules"), key=rank.get) == "t:rules"

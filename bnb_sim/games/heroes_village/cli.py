@@ -767,7 +767,7 @@ def compile_jobs() -> list:
             "Heroes of the Village: batch kernel",
             f"{here}:warm_batch",
             (),
-            45,
+            32,
             "heroes_village",
         ),
         Job(
@@ -775,7 +775,7 @@ def compile_jobs() -> list:
             "Heroes of the Village: one game with its log",
             f"{here}:warm_one_game",
             ("hotv:batch",),
-            10,
+            5,
             "heroes_village",
         ),
     ]
