@@ -65,6 +65,9 @@ def main() -> None:
     parser.add_argument("--ci", action="store_true", help="also `.ci/run` on a fresh clone")
     parser.add_argument("--keep", action="store_true", help="use the usual cache (not empty)")
     parser.add_argument("--skip-warmup", action="store_true")
+    parser.add_argument(
+        "--jobs", type=int, default=None, help="bnb warmup --jobs N (default: its own default)"
+    )
     args = parser.parse_args()
     bnb = args.bnb
     rows = []
@@ -109,8 +112,9 @@ def main() -> None:
     record("bnb odds --pile ... --hearts 5 (warm, median of 5)", "0.5 s", median)
     if not args.skip_warmup:
         env = cache_env(args.keep)
-        record("bnb warmup --no-plugins (both games)", "180 s",
-               run([bnb, "warmup", "--no-plugins"], env=env))  # fmt: skip
+        jobs = [] if args.jobs is None else ["--jobs", str(args.jobs)]
+        name = f"bnb warmup --no-plugins {' '.join(jobs)} (both games)".replace("  ", " ")
+        record(name, "180 s", run([bnb, "warmup", "--no-plugins", *jobs], env=env))
     for wanted, name, target, limit in (
         (args.demo, "make demo (fresh clone, pip included)", ["make", "demo"], "180 s"),
         (args.ci, ".ci/run (fresh clone)", [".ci/run"], "900 s"),
