@@ -42,13 +42,10 @@ def usable_cores() -> int:
 def _plugin_steps(components, plugins: bool) -> list[tuple[str, Any]]:
     if not plugins:
         return []
-    from bnb_sim.games.builders_biomes.components import load_components
     from bnb_sim.games.builders_biomes.policies.registry import plugin_names
 
-    comps = components if components is not None else None
-    files = []
-    if comps is not None:
-        files = [f for f in load_components(comps).files if f != DEFAULT_LABEL]
+    # --components gives the loaded Components (its files go to the plugins' processes)
+    files = [f for f in components.files if f != DEFAULT_LABEL] if components is not None else []
     return [(f"plugin policy '{name}'", _plugin_step(name, files)) for name in plugin_names()]
 
 
