@@ -100,6 +100,13 @@ class Game:
         apply_action(self.s, self.k, self.rng, a, self.log)
         self.check()
 
+    def fight_on(self, tile):
+        """Fight the mob on ``tile`` and roll on after every failed roll (R-HV-6: a full
+        fight, as the engine played it before a fight could be stopped)."""
+        self.act(L.A_FIGHT + tile)
+        while self.s[L.S_PHASE] == L.PH_FIGHT:
+            self.act(L.A_FIGHT + tile)
+
     def check(self):
         from bnb_sim.games.heroes_village.invariants import INVARIANT_MESSAGES, check_invariants
 

@@ -407,4 +407,6 @@ def test_the_rows_of_a_pinned_run_do_not_change():
     for team in cfg.teams:
         for part in play_arrays(cfg, team, 0, 500):
             digest.update(part.tobytes())
-    assert digest.hexdigest()[:16] == "8d1d3c34087b42bf"
+    # re-pinned for issue 22 (fights may stop, several buildings per build action, the
+    # Horse's second tile a decision, free laying counts "needed"): was 8d1d3c34087b42bf
+    assert digest.hexdigest()[:16] == "e7c0ac08e04f25f6"

@@ -36,7 +36,10 @@ Entry points a game may declare (``module:attribute``):
   threads)``: how the shared Dask backend sends its config to a worker as plain data,
   rebuilds it there and plays a chunk (a config names its game in ``config.game``);
 * ``experiment_item(kind, table, ...)``: an item of an experiment file with ``game = NAME``
-  (an object with ``run``, ``budget``, ``report`` and the texts of the overview).
+  (an object with ``run``, ``budget``, ``report`` and the texts of the overview);
+* ``readings``: its rule readings (name -> an object with ``name``, ``rule``, ``summary``,
+  ``values``, ``default``, ``why_default``, ``per_player`` and ``to_dict()``), which
+  ``bnb readings --game NAME`` lists (undeclared: the first game's table).
 """
 
 from __future__ import annotations
@@ -163,7 +166,8 @@ register(
             "experiment_item": "bnb_sim.games.heroes_village.experiment:parse_item",
             "tournament": "bnb_sim.games.heroes_village.cli:tournament",
             "options:tournament": "bnb_sim.games.heroes_village.cli:simulate_options",
+            "readings": "bnb_sim.games.heroes_village.readings:READINGS",
         },
-        options=("pets", "difficulty", "buildings", "pet", "dask"),
+        options=("pets", "difficulty", "buildings", "pet", "dask", "reading"),
     )
 )

@@ -53,12 +53,21 @@ def odds_options(func):
     )(func)
 
 
-def _components(components):
+def _components(components, reading=()):
+    """The command's components with its ``--reading NAME=VALUE`` items set (checked)."""
     if components is None or not hasattr(components, "static_arrays"):
         from bnb_sim.games.heroes_village.components import load_components
 
-        return load_components()
-    return components
+        components = load_components()
+    if not reading:
+        return components
+    from bnb_sim.games.heroes_village.readings import parse_assignments
+
+    return components.with_readings(parse_assignments(reading))
+
+
+def _reading_argv(reading) -> list[str]:
+    return [x for item in reading or () for x in ("--reading", item)]
 
 
 # ----------------------------------------------------------------------------- simulate
@@ -67,7 +76,7 @@ def _components(components):
 def simulate(
     *, games, players, policies, seed, out, threads=None, chunk_size=None, components=None,
     resume=False, force=False, as_json=False, quiet=False, yes=False, check=False, pets=None,
-    difficulty=None, buildings=None, dask=None, defaults=frozenset(), **_ignored,
+    difficulty=None, buildings=None, dask=None, reading=(), defaults=frozenset(), **_ignored,
 ) -> None:  # fmt: skip
     """``bnb simulate --game hotv``: N games (per pet team) into a run folder."""
     if "policies" in defaults or not policies:
@@ -76,7 +85,7 @@ def simulate(
     from bnb_sim.runner.budget import confirm_games
 
     config = make_config(
-        _components(components), players, list(policies) or ["team"], pets,
+        _components(components, reading), players, list(policies) or ["team"], pets,
         difficulty or "normal", buildings, seed, check,
     )  # fmt: skip
     confirm_games(games * len(config.teams), "simulate --game hotv", yes=yes)  # every pet team
@@ -93,6 +102,7 @@ def simulate(
         argv.append("--check")
     if dask:
         argv += ["--dask", dask]
+    argv += _reading_argv(reading)
     bar = _progress(not quiet and sys.stderr.isatty())
     try:
         summary = simulate_to_dir(
@@ -201,14 +211,19 @@ def game_log(comps, config, team, s, log) -> list[str]:
             lines.append(f"  fights the {tokens[b][0]} ({c}) on {tile_text(a)}")
         elif kind == L.EV_ROLL:
             lines.append(f"    roll {b + 1}: {_face_text(a)}")
+        elif kind == L.EV_FIGHT_STOP:
+            lines.append(f"    stops the fight after {b} roll(s) (R-HV-6); the mob stays")
+        elif kind == L.EV_HORSE_STOP:
+            lines.append("    the Horse's next tile: declined (R-HV-9)")
         elif kind == L.EV_DEFEAT:
             lines.append(f"    the {tokens[b][0]} is defeated")
         elif kind == L.EV_PICK:
             why = "Fox" if b == L.PICK_FOX else "reward"
             lines.append(f"    keeps a {L.BLOCK_NAMES[a]} ({why})")
         elif kind == L.EV_BUILD:
-            wild = " (darkness as wild)" if c else ""
-            lines.append(f"  builds: hands in {b} block(s) to {building_text(a)}{wild}")
+            wild = " (darkness as wild)" if c % 2 else ""
+            how = "    and hands in" if c >= 2 else "  builds: hands in"  # c >= 2: same action
+            lines.append(f"{how} {b} block(s) to {building_text(a)}{wild}")
         elif kind == L.EV_COMPLETE:
             lines.append(f"    {building_text(a)} is complete ({c} built)")
         elif kind == L.EV_DISCARD:
@@ -228,7 +243,7 @@ def game_log(comps, config, team, s, log) -> list[str]:
 
 def play(
     *, players=None, policies=(), seed=0, components=None, game_index=0, as_json=False,
-    pets=None, difficulty=None, buildings=None, defaults=frozenset(), **_ignored,
+    pets=None, difficulty=None, buildings=None, reading=(), defaults=frozenset(), **_ignored,
 ) -> None:  # fmt: skip
     """``bnb play --game hotv``: one game, told event by event."""
     if "players" in defaults:
@@ -239,7 +254,7 @@ def play(
 
     if pets == "all":
         raise SpecError("--pets all: bnb play plays one team; give the pets (e.g. wolf,cat,fox)")
-    comps = _components(components)
+    comps = _components(components, reading)
     config = make_config(
         comps, players, list(policies) or ["team"], pets, difficulty or "normal", buildings, seed
     )
@@ -264,6 +279,7 @@ def play(
         "illager_final": int(s[L.S_ILLAGER]),
         "mobs_spawned": int(s[L.S_MOBS_SPAWNED]),
         "mobs_defeated": int(s[L.S_MOBS_DEFEATED]),
+        "readings": comps.readings,
     }
     if as_json:
         click.echo(json.dumps({**result, "log": lines}, indent=2))
@@ -341,7 +357,7 @@ def compare(
     *, a, b, players=None, sprt=None, alpha=0.05, beta=0.05, precision=None, max_games=200_000,
     as_json=False, components=None, seed=0, threads=None, quiet=False, pets=None,
     difficulty=None, buildings=None, opponents=None, yes=False, defaults=frozenset(),
-    out=None, **_ignored,
+    out=None, reading=(), **_ignored,
 ) -> None:  # fmt: skip
     """``bnb compare --game hotv A B``: two team policies on the same game indices (paired).
 
@@ -370,7 +386,8 @@ def compare(
                        err=True)  # fmt: skip
 
     result = compare_policies(
-        _components(components), a, b, players=players, pets=pets, difficulty=difficulty,
+        _components(components, reading), a, b, players=players, pets=pets,
+        difficulty=difficulty,
         buildings=buildings, seed=seed, precision=precision, max_games=max_games,
         threads=threads, progress=say, sprt=sprt, alpha=alpha, beta=beta,
     )  # fmt: skip
@@ -517,7 +534,7 @@ def compare_policies(
 def tournament(
     *, policies=(), players=2, games=1000, components=None, seed=0, threads=None, quiet=False,
     out=None, as_json=False, yes=False, pets=None, difficulty=None, buildings=None,
-    defaults=frozenset(), **_ignored,
+    reading=(), defaults=frozenset(), **_ignored,
 ) -> None:  # fmt: skip
     """``bnb tournament --game hotv``: team policies ranked on the same game indices.
 
@@ -541,7 +558,7 @@ def tournament(
     if pets == "all":
         raise SpecError("tournament --game hotv: give one pet team (simulate --pets all ranks "
                         "the pet teams)")  # fmt: skip
-    comps = _components(components)
+    comps = _components(components, reading)
     configs = {spec: make_config(comps, players, [spec], pets, difficulty or "normal",
                                  buildings, seed) for spec in specs}  # fmt: skip
     confirm_games(len(specs) * games, "tournament --game hotv", yes=yes)
@@ -682,7 +699,7 @@ def sweep_table(won: dict):
 def sweep(
     *, sets, zip_mode=False, games=2000, players=4, policies="team", components=None, seed=0,
     threads=None, quiet=False, out=None, pets=None, difficulty=None, buildings=None,
-    yes=False, defaults=frozenset(), **_ignored,
+    yes=False, reading=(), defaults=frozenset(), **_ignored,
 ) -> None:  # fmt: skip
     """``bnb sweep --game hotv --set PATH=V1,V2``: the same game indices under each
     component variant; win rates and paired differences against the component file."""
@@ -692,7 +709,7 @@ def sweep(
 
     if pets == "all":
         raise SpecError("sweep --game hotv: give one pet team")
-    base = _components(components)
+    base = _components(components, reading)
     if "policies" in defaults:
         policies = "team"
     if isinstance(policies, str):
@@ -758,15 +775,15 @@ def warmup_steps() -> list[tuple[str, Any]]:
 # ----------------------------------------------------------------------------- bench
 
 
-def games_per_second(policy: str, players: int, threads: int, seconds: float, repeats: int):
+def games_per_second(policy: str, players: int, threads: int, seconds: float, repeats: int,
+                     reading=()):  # fmt: skip
     """Median games/s of the batch kernel (no DataFrames, no Parquet)."""
     import statistics
     import time
 
-    from bnb_sim.games.heroes_village.components import load_components
     from bnb_sim.games.heroes_village.runner import make_config, play_arrays
 
-    config = make_config(load_components(), players, [policy], None, seed=1)
+    config = make_config(_components(None, reading), players, [policy], None, seed=1)
     team = config.teams[0]
     play_arrays(config, team, 0, 200, threads)  # compile or load
     n = 2000
@@ -786,7 +803,7 @@ def games_per_second(policy: str, players: int, threads: int, seconds: float, re
     return n / statistics.median(times)
 
 
-def bench(*, as_json=False, quick=False, **_ignored) -> None:
+def bench(*, as_json=False, quick=False, reading=(), **_ignored) -> None:
     """``bnb bench --game hotv``: games/s of random and team, 2 and 4 players, 1 and all
     threads."""
     from bnb_sim._jit import numba
@@ -798,10 +815,11 @@ def bench(*, as_json=False, quick=False, **_ignored) -> None:
     for policy in ("random", "team"):
         for players in (2, 4):
             for threads in sorted({1, all_threads}):
-                gps = games_per_second(policy, players, threads, seconds, repeats)
+                gps = games_per_second(policy, players, threads, seconds, repeats, reading)
                 rows.append({"policy": policy, "players": players, "threads": threads,
                              "games_per_second": gps})  # fmt: skip
-    result = {"game": "heroes_village", "machine": machine(), "games": rows}
+    result = {"game": "heroes_village", "machine": machine(), "games": rows,
+              "readings": _components(None, reading).readings}  # fmt: skip
     if as_json:
         click.echo(json.dumps(result, indent=2))
         return

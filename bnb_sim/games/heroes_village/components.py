@@ -22,6 +22,8 @@ import numpy as np
 
 from bnb_sim.errors import ComponentError
 from bnb_sim.games.heroes_village import layout as L
+from bnb_sim.games.heroes_village.keys import WHAT, check_keys
+from bnb_sim.games.heroes_village.readings import READINGS as _READINGS
 from bnb_sim.toml_files import read_toml
 
 DEFAULT_PATH = Path(__file__).resolve().parents[2] / "data" / "heroes_village.toml"
@@ -39,10 +41,20 @@ SECTIONS = (
     "pets",
 )
 PROVENANCES = ("known", "estimate")
-READINGS = {
-    "discard_to": ("supply", "pouch"),
-    "defeated_mobs": ("removed", "reused"),
-    "panda_scope": ("fight", "turn"),
+# the readings (bnb_sim.games.heroes_village.readings) and their values
+READINGS = {name: tuple(r.values) for name, r in _READINGS.items()}
+RULE_LIMITS = {
+    "actions_per_turn": (1, 6),
+    "blocks_per_collect": (1, 10),
+    "fight_rolls": (1, L.MAX_FIGHT_ROLLS),
+    "reward_draw": (0, 10),
+    "general_slots": (0, 10),
+    "redstone_slots": (0, 10),
+    "buildings_to_win": (1, L.MAX_CHOSEN),
+    "building_push": (0, 5),
+    "stacks": (1, L.MAX_STACKS),
+    "players_min": (1, L.MAX_PLAYERS),
+    "players_max": (1, L.MAX_PLAYERS),
 }
 PET_KEYS = {
     "wolf": "fight_bonus",
@@ -278,7 +290,28 @@ class HotvComponents:
         k[L.K_PANDA_IGNORE] = strength["panda"]
         k[L.K_HORSE_TILES] = strength["horse"]
         k[L.K_LLAMA_SLOTS] = strength["llama"]
+        k[L.K_BUILD_SEVERAL] = int(readings["build"] == "several")
+        k[L.K_CAT_DRAW] = int(readings["cat"] == "first-draw")
+        k[L.K_FREE_NEEDED] = int(readings["free_lay"] == "needed")
         return k, kf_table(self)
+
+    @property
+    def readings(self) -> dict[str, str]:
+        """The rule readings of these components (``bnb readings --game hotv``), by name."""
+        from bnb_sim.games.heroes_village.readings import values_of
+
+        return values_of(self.data["readings"])
+
+    def with_readings(self, given: dict[str, str]) -> HotvComponents:
+        """These components with the readings ``given`` (``--reading NAME=VALUE``, checked)
+        set in their ``[readings]`` table; ``self`` when ``given`` is empty."""
+        if not given:
+            return self
+        data = {k: copy.deepcopy(v) for k, v in self.data.items() if not k.startswith("_")}
+        data["readings"].update(given)
+        out = _validate(data, self.source.split(" + ")[-1])
+        out.source = self.source
+        return out
 
 
 def _validate(data: dict, label: str) -> HotvComponents:
@@ -303,19 +336,7 @@ def _validate(data: dict, label: str) -> HotvComponents:
     if unknown:
         c.fail(unknown[0], "unknown section")
     rules = c.table(data, "rules")
-    limits = {
-        "actions_per_turn": (1, 6),
-        "blocks_per_collect": (1, 10),
-        "fight_rolls": (1, 10),
-        "reward_draw": (0, 10),
-        "general_slots": (0, 10),
-        "redstone_slots": (0, 10),
-        "buildings_to_win": (1, L.MAX_CHOSEN),
-        "building_push": (0, 5),
-        "stacks": (1, L.MAX_STACKS),
-        "players_min": (1, L.MAX_PLAYERS),
-        "players_max": (1, L.MAX_PLAYERS),
-    }
+    limits = RULE_LIMITS
     prov = c.provenance(rules, "rules", limits)
     for key, (lo, hi) in limits.items():
         row(f"rules.{key}", c.int(rules, "rules", key, lo, hi), prov[key], rules)
@@ -446,7 +467,7 @@ def _validate(data: dict, label: str) -> HotvComponents:
         t = pets.get(pet)
         if not isinstance(t, dict):
             c.fail(f"pets.{pet}", "missing table")
-        c.int(t, f"pets.{pet}", key, 0, 5)
+        c.int(t, f"pets.{pet}", key, 0, L.MAX_PANDA if pet == "panda" else 5)
         row(f"pets.{pet}.{key}", t[key], pprov[pet], pets)
 
     # conservation of the 25 blocks (R-HV-10)
@@ -473,11 +494,13 @@ def load_components(paths: str | os.PathLike | Iterable | None = None) -> HotvCo
     data = read_toml(DEFAULT_PATH)
     labels = [DEFAULT_LABEL]
     label = DEFAULT_LABEL
+    check_keys(data, DEFAULT_LABEL, SCHEMA)
     for p in paths:
         label = os.fspath(p)
         override = read_toml(p)
         if override.get("game", "heroes_village") != "heroes_village":
             raise ComponentError(label, "game", f"{override['game']!r} is not heroes_village")
+        check_keys(override, label, SCHEMA)  # a misspelt key is refused, never dropped
         _merge(data, override)
         labels.append(label)
     comps = _validate(data, label)
@@ -486,8 +509,40 @@ def load_components(paths: str | os.PathLike | Iterable | None = None) -> HotvCo
 
 
 def components_from_dict(data: dict, name: str = "<dict>") -> HotvComponents:
-    """Validate a complete data dict (tests, the API)."""
+    """Validate a complete data dict (tests, the API, sweep variants); keys starting with
+    ``_`` are values the validator derives, and are ignored here."""
+    check_keys(data, name, SCHEMA, derived_ok=True)
     return _validate(copy.deepcopy(data), name)
+
+
+_META = ("provenance", "source", "reason")
+# Every key a component file may hold, table by table (``keys.check_keys``): a table maps
+# each key to its own schema (a dict), to None (a plain value), or to ("list", schema) for
+# an array of tables; "provenance" may be a string or a table over the table's own keys.
+_BLOCKS = {name: None for name in (*L.BLOCK_NAMES, *_META)} | {WHAT: "block"}
+_DIE = {"faces": None, **dict.fromkeys(_META)}
+SCHEMA: dict = {
+    "schema": None,
+    "game": None,
+    "title": None,
+    "rules": dict.fromkeys((*RULE_LIMITS, *_META)),
+    "readings": dict.fromkeys((*READINGS, "max_turns", *_META)),
+    "blocks": _BLOCKS,
+    "pouch": _BLOCKS,
+    "path": dict.fromkeys(("start_normal", "start_easy", "darkness_spaces", "last_space", *_META)),
+    "dice": {"fight": _DIE, "illagers": _DIE},
+    "mobs": ("list", dict.fromkeys(("name", "value", "count", *_META))),
+    "tiles": {
+        "list": ("list", {"terrain": None, "symbol": None, "back": _BLOCKS}),
+        **dict.fromkeys(_META),
+    },  # fmt: skip
+    "buildings": {
+        "list": ("list", {"number": None, "name": None, "level": None, "cost": _BLOCKS}),
+        "default_choice": None,
+        **dict.fromkeys(_META),
+    },
+    "pets": {**{pet: {key: None} for pet, key in PET_KEYS.items()}, **dict.fromkeys(_META)},
+}
 
 
 def default_data() -> dict:

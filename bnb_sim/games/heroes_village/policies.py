@@ -40,6 +40,7 @@ TEAM_WEIGHTS: dict[str, tuple[float, str]] = {
     "illager": (1.5, "each space the Illager is expected to move toward the village"),
     "discard": (0.05, "discarding a block no building needs while the slots are full"),
     "urgency": (0.15, "extra weight on completing per space the Illager is closer than its start"),
+    "lose": (12.0, "the game lost by a Fight-die Illager face (R-HV-6: a fight may be stopped)"),
 }
 TEAM_DEFAULTS = [default for default, _ in TEAM_WEIGHTS.values()]
 N_PARAMS = len(TEAM_WEIGHTS)
@@ -58,6 +59,7 @@ W = {name: i for i, name in enumerate(TEAM_WEIGHTS)}
     W_ILLAGER,
     W_DISCARD,
     W_URGENCY,
+    W_LOSE,
 ) = range(N_PARAMS)
 MAX_FILE_BYTES = 64 * 1024
 

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import plots
-from bnb_sim.analysis.report import ReportBuilder, Section
+from bnb_sim.analysis.report import ReportBuilder, Section, readings_text
 from bnb_sim.analysis.stats import Rate, mean_ci, paired_difference, rates_by
 from bnb_sim.analysis.tables import fmt_mean, fmt_rate, fmt_signed_pp
 from bnb_sim.errors import BnbError
@@ -55,6 +55,8 @@ def overview_section(games: pd.DataFrame, meta: Mapping) -> Section:
         f"seed {params.get('seed')}, "
         f"{params.get('teams', 1)} pet team(s) on the same game indices."
     )
+    sec.text(f"Rule readings: {readings_text(params)} (`bnb readings --game hotv`).")
+    sec.summary["readings"] = params.get("readings")
     if comps.get("estimates"):
         sec.warning(
             "Estimated component data",
@@ -248,8 +250,10 @@ def fights_section(seats: pd.DataFrame, meta: Mapping) -> Section:
                          "agrees": "yes" if lo <= exact <= hi else "no"})  # fmt: skip
     sec.text(
         "Fights inside the simulated games against the exact odds of `bnb odds --game hotv` "
-        "from the same die faces (a fight the loss cut short is rolled to its end for this "
-        "record only). The fights of one game index share its Fight-die stream (across the "
+        "from the same die faces (a fight the player stopped after a failed roll, or that the "
+        "loss cut short, is rolled to its end for this record only, from a die stream of its "
+        "own, so the record compares with a full fight). The fights of one game index share "
+        "its Fight-die stream (across the "
         "pet teams too), so the interval is clustered by game index: p = K/N with the "
         "linearised variance sum_g (k_g - p n_g)^2 / N^2, a normal 95% interval. At 95%, about "
         "one row in twenty falls outside by chance; a real disagreement grows with the games."
@@ -263,7 +267,8 @@ def actions_section(seats: pd.DataFrame) -> Section:
     sec = Section("What the players did")
     cols = ["explores", "collects", "fights", "builds", "discards", "blocks_collected",
             "blocks_handed_in", "mobs_spawned", "darkness_ignored", "fox_blocks",
-            "illager_ignored"]  # fmt: skip
+            "illager_ignored", "fights_stopped", "horse_tiles_declined",
+            "extra_hand_ins"]  # fmt: skip
     cols = [c for c in cols if c in seats.columns]
     means = seats.groupby("pet", observed=True)[cols].mean()
     table = means.map(lambda x: f"{x:.2f}").reset_index()

@@ -395,6 +395,7 @@ def run_params(config: HotvConfig, games: int, chunk_size: int) -> dict[str, Any
         "start_space": config.start_space,
         "buildings": config.buildings,
         "check": config.check,
+        "readings": config.components.readings,
         "rows_per_game": {"seats": teams * config.n_players, "games": teams},
     }
 
