@@ -22,6 +22,7 @@ from bnb_sim.games.builders_biomes.engine.layout import (
     P_BOARD_ID,
     P_FM_BOUGHT,
     P_FM_BUY_ROUND,
+    P_FM_MAY,
     P_FM_OWNED,
     P_FM_SPENT,
     P_FM_XP_END,
@@ -210,14 +211,16 @@ SEAT_SPECIES = SEAT_XP_AFTER_ROUND + 2
 
 
 # Farmer's Market runs add, after those: the expansion's XP sources, items bought, vegetables
-# spent and left, then one 0/1 column per item of the component file (bought or not).
+# spent and left, how often each "may" item ability was offered and declined, then one 0/1
+# column per item of the component file (bought or not).
 FM_XP_PLAY = 0
 FM_XP_END = 1
 FM_XP_FARMING = 2
 FM_BOUGHT = 3
 FM_SPENT = 4
 FM_VEG_LEFT = 5
-FM_ITEMS = 6
+FM_MAY = 6  # 6 columns: per "may" item ability (MAY_* of state.py) offered, declined (R-FM-5)
+FM_ITEMS = 12
 
 
 def n_seat_columns(n_species: int, n_items: int = 0) -> int:
@@ -263,6 +266,8 @@ def _write_fm(pub, k, seat, out, at):
     for space in range(9):
         left += pub[veg_at(seat, space)]
     out[at + FM_VEG_LEFT] = left
+    for j in range(6):
+        out[at + FM_MAY + j] = pub[P_FM_MAY + seat * 6 + j]
     n_items = k[K_FM_N_ITEMS]
     for item in range(n_items):
         owned = (pub[P_FM_OWNED + seat] >> item) & 1
