@@ -66,6 +66,7 @@ from bnb_sim.games.builders_biomes.engine.state import (
     xp_total,
 )
 from bnb_sim.games.builders_biomes.engine.step import apply_action
+from bnb_sim.games.builders_biomes.engine.turn import paid_extra_owed
 from bnb_sim.games.builders_biomes.policies.dispatch import decide
 from bnb_sim.games.builders_biomes.policies.kinds import ISMCTS, MC, PLUGIN, RANDOM
 from bnb_sim.games.builders_biomes.policies.priority_layout import (
@@ -121,12 +122,16 @@ def seat_decision(
 ):
     """The decision of the seat to play, from the policy of the player in that seat.
 
-    ``search`` is the scratch of the search bots (:func:`new_search_scratch`).
+    ``search`` is the scratch of the search bots (:func:`new_search_scratch`). A built-in
+    bot takes the extra actions it has paid for with hunger mobs (:func:`paid_extra_owed`):
+    it returns only the mobs it uses.
     """
     seat = pub[C_SEAT]
     player = seat + pub[C_ROTATION]  # (seat + rotation) % n without a division per step
     if player >= pub[C_N_PLAYERS]:
         player -= pub[C_N_PLAYERS]
+    if pass_ok and kinds[player] != PLUGIN and paid_extra_owed(pub, mask):
+        pass_ok = False
     if kinds[player] == RANDOM:  # looks at nothing but the legal actions
         return choose_random(mask, pass_ok, rng, RNG_POLICY + seat)
     prepare_observation(pub, hid, seat)

@@ -119,6 +119,15 @@ def hunger_together(k):
     return k[K_OPTS + OPT_HUNGER] == HUNGER_TOGETHER
 
 
+@kernel(inline="always")
+def paid_extra_owed(pub, mask):
+    """R-TURN-2: in PH_TURN, extra actions paid for (the hunger mobs are back in the box) and
+    not yet taken, with an action to take (``mask``: the legal action types). Ending the turn
+    then forgoes them: a player may, but the built-in bots never do (they return only the
+    mobs they use; ``engine/play.py``)."""
+    return pub[C_PHASE] == PH_TURN and pub[C_EXTRA_OWED] > 0 and mask != 0
+
+
 @kernel
 def return_hunger_mobs(pub, hid, k, seat, n):
     """R-TURN-2 (``hunger=together``): return ``n`` hunger mobs at once for ``n`` extra

@@ -89,9 +89,7 @@ from bnb_sim.games.builders_biomes.engine.state import (
     C_SCORE_ROUND,
     C_UP_BUILDINGS,
     C_UP_MOBS,
-    HUNGER_TOGETHER,
     N_ACTION_TYPES,
-    OPT_HUNGER,
     OPT_PICKAXE_OPTIONAL,
     PASS,
     PH_BED,
@@ -113,6 +111,7 @@ from bnb_sim.games.builders_biomes.engine.state import (
     S_BONUS_MOBS,
     S_BUILDINGS_BUILT,
 )
+from bnb_sim.games.builders_biomes.engine.turn import hunger_actions
 from bnb_sim.games.builders_biomes.policies.fight_values import (
     bed_choice,
     mob_value,
@@ -644,14 +643,17 @@ def hunger_choice(pub, seat, mem, k, ft, w, values, rng, row):
     """R-TURN-2 (``hunger=together``): how many hunger mobs to return at once. One extra
     action for each action type (repeats allowed) worth at least the ``extra_threshold``
     weight now, at most the mobs held: the same test the bots apply to each extra action
-    under ``one-by-one``, made once for the whole turn."""
+    under ``one-by-one``, made once for the whole turn. With the Farmer's Market item a mob
+    pays for two actions (R-FM-10), so half as many mobs (rounded up) pay for them: a bot
+    returns no mob whose actions it does not mean to take."""
     worth = 0
     for a in range(N_ACTION_TYPES):
         if action_type_possible(pub, k, seat, a):
             value = action_type_value(pub, seat, mem, k, ft, w, a, values, rng, row)
             if value >= w[W_EXTRA_THRESHOLD]:
                 worth += 1
-    return min(worth, pub[P_N_HUNGER + seat])
+    per_mob = hunger_actions(pub, seat)
+    return min((worth + per_mob - 1) // per_mob, pub[P_N_HUNGER + seat])
 
 
 @kernel
@@ -691,8 +693,9 @@ def turn_choice(pub, seat, mem, k, ft, w, mask, pass_ok, values, rng, row):
     """PH_TURN: the action type worth most (R-TURN-1, R-FM-4), or PASS. An action that spends
     a hunger mob as it starts (``hunger=one-by-one``: every extra action, and a repeat after
     the two main actions by the three-actions item's owner, R-FM-5) must be worth the
-    ``extra_threshold`` weight; under ``together`` a paid extra action is taken unless it
-    hurts (the mob is already back in the box)."""
+    ``extra_threshold`` weight. Under ``together`` the extra actions were paid for in the
+    hunger decision (:func:`hunger_choice`) and are all taken (PASS is not offered to the
+    built-in bots then: ``engine/play.py``)."""
     main = pub[C_ACTIONS_DONE] < actions_per_turn(pub, k, seat)
     repeats = pub[C_ACTIONS_USED] if main else 0  # in the mask only when they spend a mob
     best = NEG
@@ -707,10 +710,8 @@ def turn_choice(pub, seat, mem, k, ft, w, mask, pass_ok, values, rng, row):
             if (repeats >> a) & 1:
                 value -= w[W_EXTRA_THRESHOLD]
             best, choice, ties = _offer(best, choice, ties, value, a, rng, row, True)
-    if not main and pass_ok:
-        paid = k[K_OPTS + OPT_HUNGER] == HUNGER_TOGETHER
-        if best < (0.0 if paid else w[W_EXTRA_THRESHOLD]):
-            return PASS
+    if not main and pass_ok and best < w[W_EXTRA_THRESHOLD]:
+        return PASS
     return choice
 
 
