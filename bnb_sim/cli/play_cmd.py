@@ -51,6 +51,7 @@ _DETAIL = {
     "trigger",
     "buy",  # Farmer's Market (R-FM-4)
     "refight",
+    "may_declined",  # a "may" item the player declined (R-FM-5)
 }
 # Farmer's Market events outside actions: farmland at set-up, refills and reveals after rounds
 _FM_TABLE = {"farmland", "refill", "market"}

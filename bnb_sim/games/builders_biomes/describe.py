@@ -33,7 +33,14 @@ EVENT_NAMES = {
     S.EV_MARKET: "market",
     S.EV_REFILL: "refill",
     S.EV_REFIGHT: "refight",
+    S.EV_MAY_DECLINED: "may_declined",
 }
+# R-FM-5: what a seat declined (EV_MAY_DECLINED's a: MAY_* of engine/state.py)
+MAY_TEXTS = (
+    "declines the bed's second fight",
+    "declines the collect-3 item's third block",
+    "declines the reveal-4 item's extra token",
+)
 LETTERS = ("X", "A", "B")
 
 
@@ -110,6 +117,8 @@ def decode_event(game, seat: int, kind: int, a: int, b: int, c: int) -> dict:
         text = "game over"
     elif kind == S.EV_BOW_DECLINED:
         text = "declines the bow's extra reveal"
+    elif kind == S.EV_MAY_DECLINED:
+        text = MAY_TEXTS[a] if 0 <= a < len(MAY_TEXTS) else name
     elif kind == S.EV_TRIGGER:
         text = f"empties layer {a + 1}: round {ROUND_NAMES[a]} at the end of the turn"
     else:
@@ -124,6 +133,8 @@ def describe_action(game, action: int) -> str:
     phase = game.phase
     action = int(action)
     if action == S.PASS:
+        if phase == "buy":
+            return "end the buying"
         return "end the turn" if phase == "turn" else "decline"
     if phase == "turn":
         return action_type_name(action)
@@ -146,6 +157,10 @@ def describe_action(game, action: int) -> str:
         return "end the turn" if action == 0 else f"return {action} hunger mob(s)"
     if phase == "bow":
         return "reveal one more token"
+    if phase == "bed":
+        return "fight the mob a second time"
+    if phase == "reveal_four":
+        return "reveal the item's extra token"
     if phase == "weapon":
         return f"token spot {action}"
     if phase == "score":

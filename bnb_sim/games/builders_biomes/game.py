@@ -40,6 +40,10 @@ PHASE_LABELS = {
     "over": "game over",
     "hunger": "how many hunger mobs to return for extra actions",
     "bow": "bow: reveal one more token (0) or decline (PASS)",
+    "farmland": "where the starting farmland goes",
+    "buy": "which item to buy (PASS ends the buying once one is bought)",
+    "bed": "bed: fight the mob a second time (0) or decline (PASS)",
+    "reveal_four": "reveal 4: reveal the item's extra token (0) or decline (PASS)",
 }
 
 

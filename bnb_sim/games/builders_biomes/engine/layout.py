@@ -92,7 +92,11 @@ K_FM_FARMLAND = K_FM + 7  # 4: spaces and vegetables per space of side "2", then
 K_FM_NEW_FARM_FILLED = K_FM + 11  # R-FM-9 reading fm_new_farm: 1 = a new farm starts filled
 K_FM_COLLECT_PER_BLOCK = K_FM + 12  # R-FM-10 reading fm_collect_xp: 1 = per block
 K_FM_FOREST = K_FM + 13  # biome value of forest (R-FM-3: the farmland sits on forest)
-K_FM_REACH_ITEM = K_FM + 16  # 25: points within reach with the explore_steps item
+K_FM_EMPTY_BUY = K_FM + 14  # R-FM-4 reading fm_empty_buy: 1 = a buy may end buying nothing
+K_FM_BUILDINGS_ONLY = K_FM + 15  # R-FM-5 reading fm_end_structures: 1 = farmland not counted
+K_FM_COVERED_LOST = K_FM + 16  # R-FM-9 reading fm_covered_vegetables: 1 = they leave the game
+K_FM_BED_ITEM_REVEAL = K_FM + 17  # R-FM-5 reading fm_bed_reveal: 1 = reveal-4 applies to it
+K_FM_REACH_ITEM = K_FM + 24  # 25: points within reach with the explore_steps item
 MAX_ITEMS = 32
 MAX_MARKET = 24
 N_ABILITIES = 18
@@ -145,7 +149,10 @@ P_FM_SPENT = P_FM_BOUGHT + MAX_SEATS  # 4: vegetables paid
 P_FM_BUY_ROUND = P_FM_SPENT + MAX_SEATS  # MAX_ITEMS: rounds scored when bought, -1 not bought
 P_FM_XP_END = P_FM_BUY_ROUND + MAX_ITEMS  # 4: XP of end-game items (R-FM-5)
 P_FM_XP_FARMING = P_FM_XP_END + MAX_SEATS  # 4: XP of farming chosen in round C (R-FM-6)
-P_SIZE = P_FM_XP_FARMING + MAX_SEATS
+# 4 x 3 x 2: per seat and "may" ability (MAY_* of state.py) how often it was offered, declined
+P_FM_MAY = P_FM_XP_FARMING + MAX_SEATS
+P_FM_BURIED = P_FM_MAY + MAX_SEATS * 6  # vegetables under covering tiles (fm_covered_vegetables)
+P_SIZE = P_FM_BURIED + 1
 
 # ---- hid: hidden state ----------------------------------------------------------------
 H_BLOCK = 0  # 64: block type at each position, -1 empty
@@ -237,6 +244,13 @@ def veg_at(seat, space):
 @kernel(inline="always")
 def cap_at(seat, space):
     return P_FM_CAP + seat * 9 + space
+
+
+@kernel(inline="always")
+def may_at(seat, may, declined):
+    """Offset in ``pub`` of how often a "may" ability (R-FM-5) was offered to the seat, or
+    (``declined`` = 1) declined by it."""
+    return P_FM_MAY + seat * 6 + may * 2 + declined
 
 
 @kernel(inline="always")
