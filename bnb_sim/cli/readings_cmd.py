@@ -5,10 +5,11 @@ Pure Python (no numba): the table lives in :mod:`bnb_sim.games.builders_biomes.r
 
 from __future__ import annotations
 
-import json
 import textwrap
 
 import click
+
+from bnb_sim import jsonsafe
 
 
 @click.command("readings")
@@ -23,7 +24,7 @@ def readings(name: str | None, as_json: bool) -> None:
 
     chosen = [R.check_name(name)] if name else list(R.READINGS.values())
     if as_json:
-        click.echo(json.dumps({"readings": [r.to_dict() for r in chosen]}, indent=2))
+        click.echo(jsonsafe.dumps({"readings": [r.to_dict() for r in chosen]}, indent=2))
         return
     lines = []
     for r in chosen:
