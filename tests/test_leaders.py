@@ -66,6 +66,7 @@ def test_best_needs_every_gap_to_exclude_zero():
     assert not lead.separated
     lead = leader_of(["a", "b"], {})
     assert "no interval to test" in lead.claim("wins")
+    assert "no interval to test" in Leader.from_dict(lead.to_dict()).claim("wins")
     assert Leader.from_dict(leader_of(["a", "b", "c"], {"b": sure, "c": unsure}).to_dict()) == (
         leader_of(["a", "b", "c"], {"b": sure, "c": unsure})
     )

@@ -34,6 +34,7 @@ __all__ = [
     "Ranking",
     "gaps_from_replicates",
     "holm",
+    "largest_of",
     "leader_of",
     "paired_gap",
     "paired_ranking",
@@ -45,6 +46,13 @@ SELECTED_NOTE = (
     "that lean toward it (a selected comparison); the p values are Holm-adjusted over the {k} "
     "comparisons"
 )
+
+
+def largest_of(effects: Sequence[float]) -> str:
+    """A finding that reports the largest of several effects says so (a selected comparison
+    whose interval is unadjusted)."""
+    k = int(np.isfinite(np.asarray(effects, dtype=float)).sum())
+    return f"the largest of {k} effects, an unadjusted 95% interval" if k > 1 else "one effect"
 
 
 def holm(p_values: Sequence[float]) -> np.ndarray:
@@ -190,6 +198,7 @@ class Leader:
             "ranked_first": self.first,
             "separated": self.separated,
             "runner_up": self.runner_up,
+            "others": list(self.others),
             "tied_with": list(self.tied),
             "gap_to_runner_up": self.gap.to_dict() if self.gap is not None else None,
             "gaps": {o: self.gaps[o].to_dict() for o in self.others if o in self.gaps},
@@ -210,7 +219,8 @@ class Leader:
             for o, g in (data.get("gaps") or {}).items()
         }  # fmt: skip
         side = data.get("side", "best")
-        return cls(str(data["ranked_first"]), tuple(gaps), gaps, side)
+        others = tuple(str(o) for o in data.get("others") or gaps)
+        return cls(str(data["ranked_first"]), others, gaps, side)
 
 
 def leader_of(order: Sequence[str], gaps: Mapping[str, Gap], side: str = "best") -> Leader:
