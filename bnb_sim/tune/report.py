@@ -318,8 +318,13 @@ def answer_claim(result: dict) -> str:
     data = result.get("leader")
     if not data or not data.get("gaps"):
         return "the highest score of the re-evaluation"
-    claim = Leader.from_dict(data).claim("has the best score", name=lambda s: s)
-    return claim + " on the re-evaluation's games"
+    lead = Leader.from_dict(data)
+    gap = f"score gap to the runner-up {lead.gap.text()}"
+    if lead.separated:
+        return f"the best setting: its score is ahead of every other finalist ({gap})"
+    n = len(lead.tied)
+    return (f"the highest score, but no detectable difference: tied with {n} other "
+            f"finalist{'s' if n > 1 else ''} ({gap})")  # fmt: skip
 
 
 def _target_line(key: str, r: dict, vs: dict | None = None) -> str:
@@ -353,6 +358,9 @@ def format_game(result: dict, override=None) -> str:
     lines.append(f"  confirmation on {final['games']:,} fresh games each ({what}):")
     est = "; ".join(_target_line(k, final["answer"], final["vs_baseline"]) for k in keys)
     lines.append(f"    answer   {est} (score {final['answer']['score']:.2f})")
+    if not final["answer_is_baseline"]:
+        est = "; ".join(_target_line(k, final["baseline"]) for k in keys)
+        lines.append(f"    baseline {est} (score {final['baseline']['score']:.2f})")
     if override is not None:
         lines.append(f"  components  {override}")
     return "\n".join(lines)

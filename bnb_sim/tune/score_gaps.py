@@ -123,5 +123,5 @@ def finalist_leader(space, reeval: list[dict]) -> dict:
     if len(order) < 2 or any(reps[k].size < 2 for k in order):
         return leader_of(order, {}).to_dict()
     method = "paired bootstrap over the re-evaluation's games"
-    gaps = gaps_from_replicates(order, scores, reps, unit="score", method=method)
+    gaps = gaps_from_replicates(order, scores, reps, unit="points", method=method)
     return leader_of(order, gaps).to_dict()
