@@ -295,3 +295,22 @@ def test_precision_stop():
     assert s["lo"] < s["mean"] < s["hi"]
     with pytest.raises(ValueError):
         PrecisionStop(0.0)
+
+
+def test_coverage_of_the_elo_interval_at_the_decision():
+    """The Elo interval of an SPRT summary is the fixed-sample one at the decision, not
+    adjusted for stopping there: docs/statistics.md gives 0.88-0.94 (300 runs per cell). A
+    true Elo between the bounds (P(½) = 0.86, bounds 0 and 10), 200 runs: at least 0.85."""
+    rng = np.random.default_rng(12)
+    covered = decided = 0
+    for row in pair_scores(0.86, 5.0, (200, 6000), rng):
+        t = SPRT(0, 10)
+        start, batch = 0, 128
+        while start < row.size and t.decision is None:
+            t.update(row[start : start + batch])
+            start, batch = start + batch, min(2 * batch, 8192)
+        if t.decision is not None:
+            s = t.summary()
+            decided += 1
+            covered += s["elo_lo"] <= 5.0 <= s["elo_hi"]
+    assert decided >= 190 and covered / decided >= 0.85

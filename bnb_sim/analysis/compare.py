@@ -514,7 +514,7 @@ def compare_warnings(result: CompareResult) -> list[dict[str, str]]:
             "code": "interval_not_adjusted_for_stop",
             "message": "The intervals are fixed-sample 95% intervals computed at the sequential "
             "stop; they are not adjusted for stopping on the data, so their coverage can be "
-            "somewhat lower than 95% (about 89-94% after an SPRT decision).",
+            "somewhat lower than 95% (about 88-94% at an SPRT decision).",
         }
     ]
     if result.mode == FIELD:
