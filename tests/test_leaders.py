@@ -193,7 +193,8 @@ def test_gaps_from_replicates_percentile():
     diff = reps["a"] - reps["b"]
     assert (gap.lo, gap.hi) == pytest.approx(tuple(np.quantile(diff, [0.025, 0.975])))
     assert gap.mean == 2.0 and gap.excludes_zero and gap.unit == "Elo"
-    assert gap.text().endswith("Elo") and "+2 [" in gap.text()
+    assert gap.text().endswith("Elo") and gap.text().startswith("+2.0 [")
+    assert Gap(3.6, -0.04, 7.2, 100, unit="Elo").text() == "+3.6 [0.0, +7.2] Elo"  # not -0
 
 
 def test_paired_gap_bounds_a_constant_sample():

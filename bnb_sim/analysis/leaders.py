@@ -104,15 +104,22 @@ class Gap:
             from bnb_sim.analysis.tables import fmt_signed_pp
 
             return fmt_signed_pp(self.mean, self.lo, self.hi, note=self.note or None)
-        digits = 0 if self.unit == "Elo" else 2
+        digits = 1 if self.unit == "Elo" else 2
         if not (math.isfinite(self.lo) and math.isfinite(self.hi)):
-            return f"{self.mean:+.{digits}f} {self.unit} (no interval)"
-        return f"{self.mean:+.{digits}f} [{self.lo:+.{digits}f}, {self.hi:+.{digits}f}] {self.unit}"
+            return f"{_signed(self.mean, digits)} {self.unit} (no interval)"
+        ends = f"{_signed(self.lo, digits)}, {_signed(self.hi, digits)}"
+        return f"{_signed(self.mean, digits)} [{ends}] {self.unit}"
 
     def to_dict(self) -> dict[str, Any]:
         return {"mean_diff": self.mean, "lo": self.lo, "hi": self.hi, "n": self.n,
                 "p_value": self.p_value, "unit": self.unit, "method": self.method,
                 "excludes_zero": self.excludes_zero}  # fmt: skip
+
+
+def _signed(value: float, digits: int) -> str:
+    """``+1.5``, ``-0.4``, and ``0.0`` for a value that rounds to zero (never ``-0.0``)."""
+    text = f"{value:+.{digits}f}"
+    return text[1:] if float(text) == 0 else text
 
 
 @dataclass(frozen=True)
