@@ -243,7 +243,12 @@ def test_simulate_writes_a_run_and_report_reads_it(tmp_path, capsys):
         assert heading in text  # fmt: skip
     summary = json.loads((report / "summary.json").read_text())
     assert summary["game"] == "heroes_village" and summary["win_rate"]["n"] == 9000
-    assert summary["best_team"] != summary["worst_team"]
+    # best and worst only when separated from every other team (statistics review N2)
+    ranking = summary["pet_ranking"]
+    for side, key in (("best", "best_team"), ("worst", "worst_team")):
+        assert summary[key] == (ranking[side]["ranked_first"] if ranking[side]["separated"]
+                                else None)  # fmt: skip
+    assert summary["win_rate"]["game_indices"] == 600  # clustered by game index (N1)
     assert list(report.glob("*.png"))
 
 

@@ -169,7 +169,9 @@ def test_key_findings_fill_the_first_screen(chromium, report_html, tmp_path):
     first = dom.index('id="key-findings"')
     assert first < dom.index('class="toc"') < dom.index('id="overview"')
     findings = dom[first : dom.index("</section>", first)]
-    assert "wins most often" in findings and "First-player advantage" in findings
+    # "best" only when the gap excludes 0 (statistics review N2), a tie otherwise
+    best = "wins most often" in findings or "No detectable difference at the top" in findings
+    assert best and "First-player advantage" in findings
     assert re.search(r"\[\d+\.\d, \d+\.\d\]", findings) and "n = " in findings
     assert "Estimated component values" in findings  # the caveat is up front, not last
     shot = report_html["html"].parent / "first-screen.png"

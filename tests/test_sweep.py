@@ -141,6 +141,9 @@ def test_sweep_report(unbeatable, tmp_path):
     assert "Change in win rate against" in md and "pp [" in md
     findings = summary["key_findings"]
     assert [f["kind"] for f in findings] == ["largest_win_rate_effect", "largest_xp_effect"]
+    # the largest of several effects is a selected comparison, and says so (review N2)
+    assert len(summary["win_rate_effect"]) == 3  # one variant x three policies
+    assert "the largest of 3 effects, an unadjusted 95% interval" in findings[0]["text"]
     assert md.index("## Key findings") < md.index("Contents:")
 
 

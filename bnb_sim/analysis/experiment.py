@@ -753,6 +753,7 @@ def _readings_text(meta: Mapping) -> str:
 def _simulation_sections(outcome: ItemOutcome):
     from bnb_sim.analysis import report as R
     from bnb_sim.analysis import tables
+    from bnb_sim.analysis.leaders import Leader
 
     spec = outcome.spec
     seats, games, meta = outcome.result
@@ -765,13 +766,18 @@ def _simulation_sections(outcome: ItemOutcome):
         f"readings: {_readings_text(meta)}."
     )
     best = winners.sort_values("rate", ascending=False).iloc[0]
-    overview.text(
-        f"Best policy: **{best['policy']}**, {tables.fmt_rate(best.rate, best.lo, best.hi)} "
-        f"(n = {int(best.n):,}); every rate per policy and seat is in the sections below."
-    )
+    rates = R.win_rate_section(seats, games, order, {"params": {"seating": spec.seating}})
+    shown = f"{tables.fmt_rate(best.rate, best.lo, best.hi)} (n = {int(best.n):,})"
+    if "win_rate_leader" in rates.summary:  # "best" only when the gap excludes 0
+        claim = Leader.from_dict(rates.summary["win_rate_leader"]).claim(f"wins most, {shown}")
+        overview.text(f"{claim[0].upper()}{claim[1:]}; every rate per policy and seat is in "
+                      "the sections below.")  # fmt: skip
+    else:
+        overview.text(f"Win rate of **{best['policy']}**: {shown}; every rate per seat is in "
+                      "the sections below.")  # fmt: skip
     sections = [
         overview,
-        R.win_rate_section(seats, games, order, {"params": {"seating": spec.seating}}),
+        rates,
         R.xp_section(seats, order),
         R.game_length_section(games),
         R.fights_section(seats, order),

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bnb_sim.analysis import plots, tables
+from bnb_sim.analysis import leaders, plots, tables
 from bnb_sim.analysis.stats import Rate, balance_metric, first_player_advantage, num_digits
 from bnb_sim.errors import ArgumentTypeError, BnbError
 from bnb_sim.feedback import status
@@ -748,6 +748,10 @@ def win_rate_section(
             k: balance[k]
             for k in ("value", "lo", "hi", "n_games", "chi2", "df", "p_value", "method", "note")
         }
+    if len(by_policy) > 1:  # "wins most often" only when the gap to the others excludes 0
+        order = list(by_policy.sort_values("rate", ascending=False, kind="stable")["policy"])
+        gaps = leaders.rate_gaps_by_cluster(seats, "policy", "game", order)
+        section.summary["win_rate_leader"] = leaders.leader_of(order, gaps).to_dict()
     section.summary.update(
         {
             "win_rate": {
@@ -1322,18 +1326,25 @@ def run_findings(summary: Mapping, prefix: str = "") -> list[Finding]:
     found: list[Finding] = []
     rates = (summary.get("win_rate") or {}).get("by_policy") or []
     fair = summary.get("fair_share")
-    if len(rates) > 1:
+    if len(rates) > 1 and summary.get("win_rate_leader"):
         ranked = sorted(rates, key=lambda r: -r["rate"])
         best, rest = ranked[0], ranked[1:]
         others = "; ".join(f"{r['policy']} {_rate_text(r)} ({_n_text(r)})" for r in rest)
-        gap = 100 * (best["rate"] - rest[0]["rate"])
+        lead = leaders.Leader.from_dict(summary["win_rate_leader"])
+        claim = lead.claim(f"wins most often: {_rate_text(best)} of its player results "
+                           f"({_n_text(best)})")  # fmt: skip
+        if not lead.separated:
+            others = f"{best['policy']} {_rate_text(best)} ({_n_text(best)}); {others}"
         found.append(
             Finding(
-                f"{prefix}**{best['policy']}** wins most often: {_rate_text(best)} of its "
-                f"player results ({_n_text(best)}), against {others}; "
-                f"{gap:.1f} pp ahead of the next.",
+                f"{prefix}{claim[0].upper()}{claim[1:]}; win rates of the others: {others} "
+                "(gaps: the difference of two policies' win rates, paired by game)."
+                if lead.separated
+                else f"{prefix}{claim[0].upper()}{claim[1:]}; win rates: {others} (gaps: the "
+                "difference of two policies' win rates, paired by game).",
                 {"kind": "best_policy", "policy": best["policy"], "rate": best["rate"],
-                 "lo": best["lo"], "hi": best["hi"], "n": best["n"]},
+                 "lo": best["lo"], "hi": best["hi"], "n": best["n"],
+                 "best": lead.to_dict()["best"], "gap": lead.to_dict()["gap_to_runner_up"]},
             )
         )  # fmt: skip
     elif len(rates) == 1:

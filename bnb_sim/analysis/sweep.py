@@ -779,6 +779,7 @@ def _detected(row) -> bool:
 def sweep_findings(result: SweepResult, prefix: str = "") -> list:
     """Key findings of a sweep: the largest win-rate effect and the largest XP effect of any
     variant against the baseline, with interval and n, and whether any is detectable."""
+    from bnb_sim.analysis.leaders import largest_of
     from bnb_sim.analysis.report import Finding
 
     found = []
@@ -790,7 +791,8 @@ def sweep_findings(result: SweepResult, prefix: str = "") -> list:
         found.append(
             Finding(
                 f"{prefix}Win rate: {words} is **{row['variant']}** for {row['policy']}: "
-                f"{cell} against {base} (n = {int(row['n']):,} paired games).",
+                f"{cell} against {base} (n = {int(row['n']):,} paired games; "
+                f"{largest_of(result.win_effects['mean_diff'])}).",
                 {"kind": "largest_win_rate_effect", "variant": row["variant"],
                  "policy": row["policy"], "value": row["mean_diff"], "lo": row["lo"],
                  "hi": row["hi"], "n": int(row["n"]), "detected": _detected(row)},
@@ -803,7 +805,7 @@ def sweep_findings(result: SweepResult, prefix: str = "") -> list:
             Finding(
                 f"{prefix}Final XP: {words} is **{row['variant']}** for {row['policy']}: "
                 f"{_effect_cell(row, False)} XP against {base} (n = {int(row['n']):,} paired "
-                "games).",
+                f"games; {largest_of(result.xp_effects['mean_diff'])}).",
                 {"kind": "largest_xp_effect", "variant": row["variant"], "policy": row["policy"],
                  "value": row["mean_diff"], "lo": row["lo"], "hi": row["hi"],
                  "n": int(row["n"]), "detected": _detected(row)},

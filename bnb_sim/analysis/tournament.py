@@ -211,6 +211,7 @@ class TournamentResult:
     n_boot: int
     params: dict = field(default_factory=dict)
     name: str | None = None
+    elo_replicates: np.ndarray | None = None  # bootstrap Elo (n_boot x policies, names order)
 
     def __repr__(self) -> str:  # the frames would fill the screen
         elo = ", ".join(
@@ -265,6 +266,7 @@ def analyse_tournament(
     hi = np.full(k, np.nan)
     score_lo = np.full(k * k, np.nan)
     score_hi = np.full(k * k, np.nan)
+    elo_reps = None
     if n_boot > 0 and seed_ids.size > 1:
         # halves -> integers so the distinct-pattern packing applies
         patterns, counts = _unique_patterns(np.rint(per_seed * 2.0))
@@ -277,7 +279,7 @@ def analyse_tournament(
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             rep_lo, rep_hi = _percentile(reps, confidence)
-        lo, hi = rep_lo[:k], rep_hi[:k]
+        lo, hi, elo_reps = rep_lo[:k], rep_hi[:k], reps[:, :k]
         score_lo, score_hi = rep_lo[k:], rep_hi[k:]
     games_per_policy = seats.groupby(seats["policy"].astype(str))["game"].nunique()
     ratings = pd.DataFrame(
@@ -349,6 +351,7 @@ def analyse_tournament(
         n_boot=int(n_boot),
         params=dict(params or {}),
         name=name,
+        elo_replicates=elo_reps,
     )
 
 
@@ -674,13 +677,19 @@ def tournament_findings(result: TournamentResult, prefix: str = "") -> list:
         if rate is not None
         else ""
     )
+    lead = elo_leader(result)
+    claim = lead.claim(f"rates highest: Elo {_fmt_elo(top['elo'], top['lo'], top['hi'])} "
+                       f"({anchor}){rate_text}")  # fmt: skip
+    if not lead.separated:  # the tied sentence names no Elo: show the two at the top
+        r = result.ratings.iloc[:2]
+        claim += "; Elo " + ", ".join(f"{x.policy} {_fmt_elo(x.elo, x.lo, x.hi)}"
+                                       for x in r.itertuples()) + f" ({anchor})"  # fmt: skip
     found.append(
         Finding(
-            f"{prefix}**{top['policy']}** rates highest: Elo "
-            f"{_fmt_elo(top['elo'], top['lo'], top['hi'])} ({anchor}){rate_text}, over "
-            f"{result.n_games:,} games.",
+            f"{prefix}{claim[0].upper()}{claim[1:]}, over {result.n_games:,} games.",
             {"kind": "best_policy", "policy": top["policy"], "elo": top["elo"],
-             "lo": top["lo"], "hi": top["hi"], "n": result.n_games},
+             "lo": top["lo"], "hi": top["hi"], "n": result.n_games,
+             "best": lead.to_dict()["best"], "gap": lead.to_dict()["gap_to_runner_up"]},
         )
     )  # fmt: skip
     if len(result.ratings) > 1:
@@ -698,3 +707,18 @@ def tournament_findings(result: TournamentResult, prefix: str = "") -> list:
                 )
             )  # fmt: skip
     return found
+
+
+def elo_leader(result: TournamentResult):
+    """The top-rated policy and its Elo gaps to the others, from the same seed bootstrap as
+    the ratings (:func:`bnb_sim.analysis.leaders.gaps_from_replicates`): "rates highest"
+    only when every gap excludes 0."""
+    from bnb_sim.analysis.leaders import gaps_from_replicates, leader_of
+
+    order = [str(p) for p in result.ratings["policy"]]
+    elo = dict(zip(order, result.ratings["elo"].astype(float), strict=True))
+    reps = result.elo_replicates
+    if reps is None or len(order) < 2:
+        return leader_of(order, {})
+    columns = {name: reps[:, i] for i, name in enumerate(result.policies)}
+    return leader_of(order, gaps_from_replicates(order, elo, columns))

@@ -29,6 +29,7 @@ from typing import Any
 
 import click
 
+from bnb_sim import jsonsafe
 from bnb_sim.cli.options import cli_readings, game_option, other_game_handler, readings_option
 
 FULL_PILE = (
@@ -276,7 +277,6 @@ def run(
     ``readings`` apply to the games/s measurements. A cold kernel cache is compiled first,
     announced on stderr (``notice``) like ``bnb simulate`` does, and timed apart
     (``compile_seconds``), so no measurement includes it."""
-    import json as _json
 
     from bnb_sim.feedback import status, warm_engine
 
@@ -308,7 +308,7 @@ def run(
     results["cli"] = cli_start(repeats=repeats, cold=cold)
     results["warnings"] = busy_warnings(results)
     if json:
-        click.echo(_json.dumps(results, indent=2))
+        click.echo(jsonsafe.dumps(results, indent=2))
     else:
         click.echo(text(results))
     return results
@@ -408,12 +408,11 @@ def bench(
 
 def run_reference(reference: str, json: bool = False, quick: bool = False) -> dict[str, Any]:
     """``bnb bench --reference PATH``: the ratios of :mod:`bnb_sim.cli.bench_reference`."""
-    import json as _json
 
     from bnb_sim.cli import bench_reference
 
     results = bench_reference.measure(
         reference, repeats=3, seconds=0.2 if quick else 0.5, threads=(2, 1)
     )
-    click.echo(_json.dumps(results, indent=2) if json else bench_reference.text(results))
+    click.echo(jsonsafe.dumps(results, indent=2) if json else bench_reference.text(results))
     return results

@@ -5,12 +5,12 @@ Imports neither numba nor numpy: it reads and checks TOML only.
 
 from __future__ import annotations
 
-import json
 import textwrap
 from pathlib import Path
 
 import click
 
+from bnb_sim import jsonsafe
 from bnb_sim.cli.options import components_option, game_option, other_game_handler
 
 EST = "~"  # marks an estimated value in the tables
@@ -31,7 +31,7 @@ def show(components, as_json: bool, game=None) -> None:
     if other_game_handler(click.get_current_context(), "components_show", game):
         return
     if as_json:
-        click.echo(json.dumps(components.to_json_dict(), indent=2))
+        click.echo(jsonsafe.dumps(components.to_json_dict(), indent=2))
         return
     click.echo("\n".join(render(components)))
 

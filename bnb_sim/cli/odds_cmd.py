@@ -7,11 +7,11 @@ Numba loads only inside the command body (through :mod:`bnb_sim.games.builders_b
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
 
+from bnb_sim import jsonsafe
 from bnb_sim.cli.options import components_option, game_option, game_options, other_game_handler
 
 # the same as bnb_sim.games.builders_biomes.odds.MAX_SIMULATE (kept here to avoid the import)
@@ -200,7 +200,7 @@ def odds(
             payload = rows[0].to_dict()
         else:
             payload = {"table": [row.to_dict() for row in rows]}
-        click.echo(json.dumps(payload, indent=2))
+        click.echo(jsonsafe.dumps(payload, indent=2))
         return
     tok_detonate = comps.arrays.tok_detonate
     detonate = {

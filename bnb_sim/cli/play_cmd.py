@@ -9,12 +9,12 @@ Numba, numpy and pandas load only inside the command body, so ``bnb --help`` and
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import click
 
+from bnb_sim import jsonsafe
 from bnb_sim.cli.options import (
     cli_readings,
     complete_policy,
@@ -348,7 +348,7 @@ def play(
                 "decisions": game.rule_log,
                 "totals": {str(seat): hits for seat, hits in game.rule_hits().items()},
             }
-        click.echo(json.dumps(payload))
+        click.echo(jsonsafe.dumps(payload))
         return
     lines = header(game) + market + [""] + turn_log(game, game.log)
     lines += ["", "Final table (XP by source):"] + final_table(result)

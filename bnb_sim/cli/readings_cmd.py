@@ -7,11 +7,11 @@ e.g. :mod:`bnb_sim.games.heroes_village.readings`); the first game's is
 
 from __future__ import annotations
 
-import json
 import textwrap
 
 import click
 
+from bnb_sim import jsonsafe
 from bnb_sim.cli.options import game_option
 
 
@@ -40,7 +40,7 @@ def readings(name: str | None, game, as_json: bool) -> None:
             raise BnbError(f"unknown reading {name!r} (known: {', '.join(table)})")
         chosen = [table[key]] if name else list(table.values())
     if as_json:
-        click.echo(json.dumps({"readings": [r.to_dict() for r in chosen]}, indent=2))
+        click.echo(jsonsafe.dumps({"readings": [r.to_dict() for r in chosen]}, indent=2))
         return
     lines = []
     for r in chosen:

@@ -6,12 +6,12 @@ numba, pandas, pyarrow and dask are imported inside the command, so ``bnb --help
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import click
 
+from bnb_sim import jsonsafe
 from bnb_sim.cli.options import (
     OutPath,
     cli_readings,
@@ -219,7 +219,7 @@ def simulate(
         close_bar()
         if as_json:
             click.echo(
-                json.dumps(
+                jsonsafe.dumps(
                     {
                         "status": "partial",
                         "path": str(stop.path),
@@ -242,7 +242,7 @@ def simulate(
     finally:
         close_bar()
     if as_json:
-        click.echo(json.dumps(summary.to_dict(), indent=2))
+        click.echo(jsonsafe.dumps(summary.to_dict(), indent=2))
     else:
         click.echo(summary.text())
 

@@ -8,13 +8,13 @@ imported until a command runs.
 
 from __future__ import annotations
 
-import json
 import shlex
 import sys
 from pathlib import Path
 
 import click
 
+from bnb_sim import jsonsafe
 from bnb_sim.cli.options import _load as _load_components
 from bnb_sim.cli.options import cli_readings, readings_option
 
@@ -194,7 +194,7 @@ def _emit(as_json: bool, result: dict, text: str, files: dict) -> None:
     from bnb_sim.analysis.report import _jsonable
 
     if as_json:
-        click.echo(json.dumps(_jsonable({**result, "files": files}), indent=2))
+        click.echo(jsonsafe.dumps(_jsonable({**result, "files": files}), indent=2))
     else:
         click.echo(text)
         click.echo(f"report: {files['html']}")

@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from bnb_sim import jsonsafe
 from bnb_sim.cli.options import components_option
 from bnb_sim.games.builders_biomes.components.loader import DEFAULT_LABEL
 
@@ -193,7 +194,7 @@ def warmup(components, plugins: bool, as_json: bool, quiet: bool = False) -> Non
             "seconds": round(total, 3),
             "steps": timings,
         }
-        click.echo(json.dumps(out, indent=2))
+        click.echo(jsonsafe.dumps(out, indent=2))
         return
     click.echo(f"{'total':<44s} {total:7.2f} s")
     click.echo(f"numba cache: {CACHE_DIR}")

@@ -711,10 +711,11 @@ def final_comparison(tuned: dict, start: dict, sprt: tuple[float, float] | None 
     extra = {"sprt": sprt_verdict((1.0 + a - b) / 2.0, sprt)} if sprt is not None else {}
     return {
         "difference": diff,
-        "elo": {
+        "elo": {  # the pair-score Elo of bnb compare's field mode (docs/statistics.md)
             "elo": float(elo_from_score(pair)),
             "lo": float(elo_from_score(lo)),
             "hi": float(elo_from_score(hi)),
+            "kind": "pair-score",
         },
         "tuned": {
             "score": tuned["score"],
@@ -743,9 +744,12 @@ def sprt_verdict(pair_scores: np.ndarray, bounds: tuple[float, float]) -> dict:
     e0, e1 = f"{bounds[0]:+g}", f"{bounds[1]:+g}"
     seeds = f"{out['decision_n'] or out['n']:,} seeds"
     if out["decision"] == "H1":
-        text = f"H1 accepted after {seeds}: the tuned parameters are stronger (elo >= {e1})"
+        text = (f"H1 accepted after {seeds}: the tuned parameters are stronger (the evidence "
+                f"favours pair-score elo {e1} over {e0}: elo > {e0})")  # fmt: skip
     elif out["decision"] == "H0":
-        text = f"H0 accepted after {seeds}: the tuned parameters are not stronger (elo <= {e0})"
+        text = (f"H0 accepted after {seeds}: the evidence favours pair-score elo {e0} over "
+                f"{e1}: the tuned parameters are not shown to be {e1} Elo stronger (elo < "
+                f"{e1})")  # fmt: skip
     else:
         text = f"undecided after all {seeds} of the final comparison (neither bound crossed)"
     out["verdict"] = text

@@ -64,6 +64,12 @@ def _elo_text(elo: dict) -> str:
     return f"{f(elo['elo'])} [{f(elo['lo'])}, {f(elo['hi'])}]"
 
 
+PAIR_SCORE_NOTE = (
+    "the Elo of the per-seed pair score (1 + d)/2 against the field, d the difference of mean "
+    "game scores; not comparable with head-to-head or tournament Elo"
+)
+
+
 def _rate_text(rate: dict) -> str:
     return f"{tables.fmt_rate(rate['rate'], rate['lo'], rate['hi'])} n={int(rate['n']):,} games"
 
@@ -73,7 +79,7 @@ def policy_rows(result: dict) -> list[tuple[str, str]]:
     return [
         ("verdict", c["verdict"]),
         ("difference tuned − start", f"{_difference_text(c)} in mean game score"),
-        ("Elo tuned − start", _elo_text(c["elo"])),
+        ("pair-score Elo tuned − start", f"{_elo_text(c['elo'])} ({PAIR_SCORE_NOTE})"),
         *([(_sprt_label(c["sprt"]), c["sprt"]["verdict"])] if c.get("sprt") else []),
         ("win rate tuned", _rate_text(c["tuned"]["win_rate"])),
         ("win rate start", _rate_text(c["start"]["win_rate"])),
@@ -271,6 +277,7 @@ def _delta_text(key: str, d: dict) -> str:
 
 
 def reeval_table(result: dict) -> pd.DataFrame:
+    """The finalists on the re-evaluation's games (where the answer was chosen)."""
     keys = _target_keys(result)
     rows = []
     for i, r in enumerate(result["reeval"]):
@@ -278,19 +285,52 @@ def reeval_table(result: dict) -> pd.DataFrame:
         row["values"] = _point_text(r["point"])
         for key in keys:
             row[key] = _estimate_text(key.partition(":")[0], r["targets"][key])
-            if key in r.get("vs_baseline", {}):
-                row[f"{key}: Δ vs baseline"] = _delta_text(key, r["vs_baseline"][key])
-            elif any(key in x.get("vs_baseline", {}) for x in result["reeval"]):
-                row[f"{key}: Δ vs baseline"] = "–"
         row["score"] = f"{r['score']:.2f}"
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def _target_line(key: str, r: dict) -> str:
+def final_table(result: dict) -> pd.DataFrame:
+    """The answer and the baseline on the confirmation's fresh games, with the paired
+    difference of each target that is a mean over games."""
+    final = result["final"]
+    rows = []
+    for side in ("answer", "baseline"):
+        row = {"": side}
+        for key in _target_keys(result):
+            row[key] = _estimate_text(key.partition(":")[0], final[side]["targets"][key])
+        row["score"] = f"{final[side]['score']:.2f}"
+        rows.append(row)
+    if final["vs_baseline"]:
+        row = {"": "answer − baseline (paired)"}
+        for key in _target_keys(result):
+            d = final["vs_baseline"].get(key)
+            row[key] = _delta_text(key, d) if d is not None else "–"
+        row["score"] = ""
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def answer_claim(result: dict) -> str:
+    """The answer in words: "best" only when its score is ahead of every other finalist."""
+    from bnb_sim.analysis.leaders import Leader
+
+    data = result.get("leader")
+    if not data or not data.get("gaps"):
+        return "the highest score of the re-evaluation"
+    lead = Leader.from_dict(data)
+    gap = f"score gap to the runner-up {lead.gap.text()}"
+    if lead.separated:
+        return f"the best setting: its score is ahead of every other finalist ({gap})"
+    n = len(lead.tied)
+    return (f"the highest score, but no detectable difference: tied with {n} other "
+            f"finalist{'s' if n > 1 else ''} ({gap})")  # fmt: skip
+
+
+def _target_line(key: str, r: dict, vs: dict | None = None) -> str:
     text = f"{key} {_estimate_text(key.partition(':')[0], r['targets'][key])}"
-    if key in r.get("vs_baseline", {}):
-        text += f" (Δ vs baseline {_delta_text(key, r['vs_baseline'][key])})"
+    if vs and key in vs:
+        text += f" (Δ vs baseline {_delta_text(key, vs[key])})"
     return text
 
 
@@ -302,8 +342,9 @@ def format_game(result: dict, override=None) -> str:
         f"{', '.join(_target_text(t) for t in result['targets'])}",
         f"  method   {result['method']}, {result['games']:,} games of a budget of "
         f"{result['budget']:,}",
-        f"  best     {_point_text(best['point'])}",
+        f"  answer   {_point_text(best['point'])}: {answer_claim(result)}",
         f"  readings {readings_text(result)}",
+        "  re-evaluation (the games that chose the answer):",
     ]
     for r in result["reeval"]:
         mark = "*" if r is best else " "
@@ -312,6 +353,14 @@ def format_game(result: dict, override=None) -> str:
             f"  {mark} {r['origin']:<8} {_point_text(r['point'])}: {est} "
             f"(score {r['score']:.2f}, {r['games']:,} games)"
         )
+    final = result["final"]
+    what = "the answer is the baseline" if final["answer_is_baseline"] else "answer vs baseline"
+    lines.append(f"  confirmation on {final['games']:,} fresh games each ({what}):")
+    est = "; ".join(_target_line(k, final["answer"], final["vs_baseline"]) for k in keys)
+    lines.append(f"    answer   {est} (score {final['answer']['score']:.2f})")
+    if not final["answer_is_baseline"]:
+        est = "; ".join(_target_line(k, final["baseline"]) for k in keys)
+        lines.append(f"    baseline {est} (score {final['baseline']['score']:.2f})")
     if override is not None:
         lines.append(f"  components  {override}")
     return "\n".join(lines)
@@ -356,13 +405,21 @@ def build_game_report(result: dict, override=None, command: str | None = None) -
     answer.text(
         "Targets: " + "; ".join(_target_text(t) for t in result["targets"]) + ". The score "
         "combines them as −Σ weight · loss (percentage points for rates and shares, turns for "
-        "game length; higher is better). The best settings of the search and the component "
-        "file's own values (baseline) were replayed on fresh seeds, the same seeds for all; "
-        "every estimate has its 95% interval. Δ vs baseline: the paired difference from the "
-        "baseline on those same games (Student t on the per-game differences), for the "
-        "targets that are means over games."
+        "game length; higher is better). The answer and the component file's own values "
+        f"(baseline) were replayed on {result['final']['games']:,} fresh games each that no "
+        "stage of the choice has seen: these are the estimates to quote. Δ: the paired "
+        "difference from the baseline on those games (Student t on the per-game "
+        "differences), for the targets that are means over games."
     )
-    answer.table(reeval_table(result))
+    answer.table(final_table(result), caption="The answer on fresh games")
+    answer.text(
+        "The answer was chosen as the highest score among the best settings of the search "
+        "and the baseline, replayed on the same games (the re-evaluation, below); its "
+        "estimates there lean its way (the best of several noisy scores). Answer: "
+        f"{answer_claim(result)} (the score gap has a paired bootstrap interval over those "
+        "games; best only when it excludes 0 for every other setting)."
+    )
+    answer.table(reeval_table(result), caption="Re-evaluation: the games that chose the answer")
     answer.text(f"Rule readings: {readings_text(result)}.")
     if override is not None:
         answer.text(f"Component override with the answer: `{override}` (use `--components`).")

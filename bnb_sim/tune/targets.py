@@ -6,7 +6,9 @@ or ``min``. Names:
 ==========================  ===============================================================
 ``first_player_advantage``  seat 0's win rate minus the mean of the other seats' (delta
                             method interval, :func:`bnb_sim.analysis.stats.first_player_advantage`)
-``balance``                 1 − the largest gap between seat win rates (cluster bootstrap,
+``balance``                 1 − the largest gap between seat win rates (simultaneous
+                            95% intervals of the pairwise seat gaps, clustered by game,
+                            reaching 1 when equal seats are not ruled out:
                             :func:`bnb_sim.analysis.stats.balance_metric`)
 ``game_length``             mean turns per game (Student t)
 ``xp_share:SOURCE``         the share of all XP that comes from SOURCE (``buildings``,
@@ -179,7 +181,7 @@ def measure(
 ) -> dict:
     """``{"value", "lo", "hi", "n"}`` of a target on one set of games.
 
-    ``intervals=False`` skips the bootstrap of ``balance`` (the search needs only the value).
+    ``intervals=False`` skips the interval of ``balance`` (the search needs only the value).
     """
     from bnb_sim.analysis import stats
 

@@ -6,13 +6,13 @@ ignores the ones it has no use for. Numba loads only inside the handlers that pl
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
+from bnb_sim import jsonsafe
 from bnb_sim.errors import BnbError, SpecError
 from bnb_sim.games.heroes_village import layout as L
 
@@ -114,13 +114,14 @@ def simulate(
         bar.close()
     from bnb_sim.runner.storage import load_run
 
-    _, g, _ = load_run(out, seat_columns=["game"], game_columns=["won", "pets"])
-    from bnb_sim.analysis.stats import Rate
+    _, g, _ = load_run(out, seat_columns=["game"], game_columns=["game", "won", "pets"])
+    from bnb_sim.analysis.stats import clustered_rate
 
-    rate = Rate.from_bools(g["won"])
+    # every pet team plays every game index on the same draws: the index is the unit
+    rate = clustered_rate(g["won"].to_numpy(dtype=float), g["game"].to_numpy())
     summary["win_rate"] = rate.to_dict()
     if as_json:
-        click.echo(json.dumps(summary, indent=2))
+        click.echo(jsonsafe.dumps(summary, indent=2))
         return
     teams = summary["teams"]
     click.echo(
@@ -128,7 +129,8 @@ def simulate(
         f"{config.n_players} players, {config.difficulty}, "
         f"policy {', '.join(dict.fromkeys(config.labels))}"
     )
-    click.echo(f"  team win rate {rate}")
+    click.echo(f"  team win rate {rate}" + (" (95% CI clustered by game index)" if teams > 1
+                                             else ""))  # fmt: skip
     click.echo(f"  {summary['seconds']:.1f} s ({summary['games_per_second']:,.0f} games/s)")
     click.echo(f"  run folder: {out}  (bnb report {out})")
 
@@ -282,7 +284,7 @@ def play(
         "readings": comps.readings,
     }
     if as_json:
-        click.echo(json.dumps({**result, "log": lines}, indent=2))
+        click.echo(jsonsafe.dumps({**result, "log": lines}, indent=2))
         return
     click.echo(
         f"Heroes of the Village, game {game_index} of seed {seed}: {config.n_players} players, "
@@ -329,7 +331,7 @@ def odds(*, mob=None, pet=None, as_json=False, components=None, **_ignored) -> N
     results = [(odds_for(comps, v, pet), names) for v, names in values]
     if as_json:
         payload = [{**o.to_dict(), "mobs": names} for o, names in results]
-        click.echo(json.dumps(payload[0] if mob else {"table": payload}, indent=2))
+        click.echo(jsonsafe.dumps(payload[0] if mob else {"table": payload}, indent=2))
         return
     faces = ", ".join(str(x) for x in comps.data["dice"]["fight"]["faces"])
     click.echo(f"Fight die: {faces}; up to {comps.data['rules']['fight_rolls']} rolls; "
@@ -351,6 +353,8 @@ def odds(*, mob=None, pet=None, as_json=False, components=None, **_ignored) -> N
 
 
 # ----------------------------------------------------------------------------- compare
+
+BOUNDS = (-1.0, 1.0)  # a paired win difference: all-equal samples get a valid bound (D6)
 
 
 def compare(
@@ -395,7 +399,7 @@ def compare(
         _write_compare_report(result, a, b, out, seed, quiet=quiet or as_json)
     if as_json:
         data = {k: v for k, v in result.items() if k not in ("rate_a", "rate_b")}
-        click.echo(json.dumps(data, indent=2, default=float))
+        click.echo(jsonsafe.dumps(data, indent=2, default=float))
         return
     from bnb_sim.analysis.tables import fmt_signed_pp
 
@@ -405,11 +409,20 @@ def compare(
                f"{result['difficulty']}: {result['games']:,} paired games")  # fmt: skip
     click.echo(f"  A {a}: {result['rate_a']}")
     click.echo(f"  B {b}: {result['rate_b']}")
-    shown = fmt_signed_pp(diff["mean_diff"], diff["lo"], diff["hi"])
+    shown = fmt_signed_pp(diff["mean_diff"], diff["lo"], diff["hi"]) + _bound_note(diff)
     click.echo(f"  A - B: {shown} (paired t), McNemar p = {test['p_value']:.3g}; "
                f"stopped by {result['stopped']}")  # fmt: skip
     if "sprt" in result:
         click.echo(f"  {sprt_text(result['sprt'], a, b)}")
+
+
+def _bound_note(diff: dict) -> str:
+    """Why an interval of a paired difference is a bound (every game went the same way)."""
+    if diff.get("note") != "all differences equal":
+        return ""
+    n = diff["n"]
+    what = "A and B never differed" if diff["mean_diff"] == 0 else "every game differed alike"
+    return f" ({what} in {n:,} games: the interval bounds how often it could be otherwise)"
 
 
 def _write_compare_report(result, a: str, b: str, out, seed: int, quiet: bool) -> None:
@@ -451,17 +464,26 @@ def check_stopping(sprt, precision, alpha=0.05, beta=0.05, given=()) -> None:
 
 
 def sprt_text(t: dict, a: str, b: str) -> str:
-    """One sentence on an SPRT's outcome (``t`` = :meth:`SPRT.summary`)."""
+    """One sentence on an SPRT's outcome (``t`` = :meth:`SPRT.summary`): the test's state at
+    its decision (n, LLR, Elo), what the decision means, and the games after it apart."""
     if t["decision"] == "H1":
-        verdict = f"{a} is better (elo >= {t['elo1']:g}, at {t['decision_n']:,} pairs)"
+        verdict = f"H1 accepted at {t['decision_n']:,} pairs: {a} is better ({t['meaning']})"
     elif t["decision"] == "H0":
-        verdict = f"{a} is not better (elo <= {t['elo0']:g}, at {t['decision_n']:,} pairs)"
+        verdict = f"H0 accepted at {t['decision_n']:,} pairs: {a} is not shown to be better " \
+                  f"by {t['elo1']:g} Elo ({t['meaning']})"  # fmt: skip
     else:
         verdict = "no decision"
-    return (f"SPRT [{t['elo0']:g}, {t['elo1']:g}] on the pair scores (1 + A - B)/2: {verdict}; "
+    text = (f"SPRT [{t['elo0']:g}, {t['elo1']:g}] on the pair scores (1 + A - B)/2: {verdict}; "
             f"LLR {t['llr']:+.2f} in [{t['lower']:.2f}, {t['upper']:.2f}], pair-score Elo "
-            f"{t['elo']:+.1f} [{t['elo_lo']:+.1f}, {t['elo_hi']:+.1f}] (not adjusted for the "
-            "sequential stop).")  # fmt: skip
+            f"{t['elo']:+.1f} [{t['elo_lo']:+.1f}, {t['elo_hi']:+.1f}] on {t['n']:,} pairs "
+            "(not adjusted for the sequential stop).")  # fmt: skip
+    x = t.get("after_decision")
+    if x:
+        text += (f" {x['pairs_after']:,} more pairs of the block were played after the "
+                 "decision (not part of the test; every estimate above stops at it): on all "
+                 f"{x['n']:,}, pair-score Elo {x['elo']:+.1f} [{x['elo_lo']:+.1f}, "
+                 f"{x['elo_hi']:+.1f}], LLR {x['llr']:+.2f}.")  # fmt: skip
+    return text
 
 
 def compare_policies(
@@ -498,7 +520,7 @@ def compare_policies(
         for i, cfg in enumerate(configs):
             won[i].append(play_block(cfg, start, n, threads)[1]["won"].to_numpy())
         start += n
-        diff = paired_difference(np.concatenate(won[0]), np.concatenate(won[1]))
+        diff = paired_difference(np.concatenate(won[0]), np.concatenate(won[1]), bounds=BOUNDS)
         if rule is not None:
             rule.update((1.0 + won[0][-1].astype(float) - won[1][-1].astype(float)) / 2.0)
         if progress is not None:
@@ -508,8 +530,15 @@ def compare_policies(
         if precision and (diff["hi"] - diff["lo"]) / 2 <= precision:
             break
     wa, wb = np.concatenate(won[0]), np.concatenate(won[1])
+    after = None
+    if rule is not None and rule.decision_n is not None and rule.decision_n < len(wa):
+        # the estimates are the test's state at its decision; the rest of the block apart
+        d_all = paired_difference(wa, wb, bounds=BOUNDS)
+        after = {"games": int(len(wa)), "games_after_decision": int(len(wa) - rule.decision_n),
+                 "difference": d_all}  # fmt: skip
+        wa, wb = wa[: rule.decision_n], wb[: rule.decision_n]
     ra, rb = Rate.from_bools(wa), Rate.from_bools(wb)
-    diff = paired_difference(wa, wb)
+    diff = paired_difference(wa, wb, bounds=BOUNDS)
     if rule is not None:
         stopped = rule.reason or "max-games"
     elif precision and (diff["hi"] - diff["lo"]) / 2 <= precision:
@@ -525,6 +554,7 @@ def compare_policies(
     }  # fmt: skip
     if rule is not None:
         result["sprt"] = rule.summary()
+        result["after_decision"] = after
     return result
 
 
@@ -543,8 +573,9 @@ def tournament(
     paired difference to the best and the exact McNemar p value."""
     import pandas as pd
 
+    from bnb_sim.analysis.leaders import holm, paired_ranking
     from bnb_sim.analysis.report import ReportBuilder, Section
-    from bnb_sim.analysis.stats import Rate, mcnemar, paired_difference
+    from bnb_sim.analysis.stats import Rate, mcnemar
     from bnb_sim.analysis.tables import fmt_rate, fmt_signed_pp
     from bnb_sim.analysis.tournament import split_policy_list
     from bnb_sim.games.heroes_village.runner import make_config, play_block
@@ -574,21 +605,24 @@ def tournament(
         won[spec] = pd.concat(parts).to_numpy(bool)
         if not quiet and not as_json:
             click.echo(f"  {spec}: {Rate.from_bools(won[spec])}", err=True)
-    order = sorted(specs, key=lambda p: -won[p].mean())
-    best = order[0]
+    ranking = paired_ranking({spec: won[spec] for spec in specs})
+    order, best, leader = ranking.order, ranking.order[0], ranking.leader
+    mc = {spec: mcnemar(won[spec], won[best])["p_value"] for spec in order[1:]}
+    mc_holm = dict(zip(order[1:], holm([mc[s] for s in order[1:]]), strict=True))
     rows, summary = [], []
     for spec in order:
         r = Rate.from_bools(won[spec])
-        d = paired_difference(won[spec].astype(float), won[best].astype(float))
-        p = mcnemar(won[spec], won[best])["p_value"] if spec != best else None
+        d = ranking.vs_top.get(spec)
         rows.append({"policy": spec, "games": f"{r.n:,}",
                      "team win rate [95% CI]": fmt_rate(r.rate, r.lo, r.hi),
-                     "vs best, paired [95% CI]": "(best)" if spec == best
+                     "vs best, paired [95% CI]": leader.label() if d is None
                      else fmt_signed_pp(d["mean_diff"], d["lo"], d["hi"]),
-                     "McNemar p": "" if p is None else f"{p:.3g}"})  # fmt: skip
-        vs_best = None if spec == best else {k: d[k] for k in ("mean_diff", "lo", "hi")}
+                     "McNemar p (Holm)": "" if d is None
+                     else f"{mc_holm[spec]:.3g}"})  # fmt: skip
+        vs_best = None if d is None else {k: d[k] for k in ("mean_diff", "lo", "hi")}
         summary.append({"policy": spec, "win_rate": r.to_dict(), "vs_best": vs_best,
-                        "mcnemar_p": p})  # fmt: skip
+                        "mcnemar_p": mc.get(spec),
+                        "mcnemar_p_holm": mc_holm.get(spec)})  # fmt: skip
     team = ",".join(configs[best].teams[0])
     text = (f"Heroes of the Village, {configs[best].n_players} players, pets {team}, "
             f"{configs[best].difficulty}: {len(specs)} team policies, each in every seat, on "
@@ -597,21 +631,27 @@ def tournament(
     if out is not None:
         section = Section("Team policies")
         section.text(text + ". Paired differences: t intervals over game indices; McNemar: "
-                     "the exact test of the discordant games.")  # fmt: skip
+                     "the exact test of the discordant games. The first row is ranked first "
+                     f"on these games: {ranking.selected_note()}.")  # fmt: skip
         section.table(table)
         section.summary["ranking"] = summary
+        section.summary["leader"] = leader.to_dict()
         builder = ReportBuilder("Heroes of the Village: team policies")
         builder.add(section)
-        builder.finding(f"Best team policy: {best}, {rows[0]['team win rate [95% CI]']} "
-                        f"(n = {games:,}).", kind="tournament", best=best)  # fmt: skip
+        claim = leader.claim(f"is the best team policy, {rows[0]['team win rate [95% CI]']}")
+        builder.finding(f"{claim[0].upper()}{claim[1:]} (n = {games:,} paired games).",
+                        kind="tournament", best=leader.to_dict()["best"],
+                        ranked_first=best)  # fmt: skip
         written = builder.write(out)
     if as_json:
-        click.echo(json.dumps({"game": "heroes_village", "players": configs[best].n_players,
+        click.echo(jsonsafe.dumps({"game": "heroes_village", "players": configs[best].n_players,
                                "pets": list(configs[best].teams[0]), "games": games,
-                               "ranking": summary}, indent=2, default=float))  # fmt: skip
+                               "ranking": summary, "leader": leader.to_dict()}, indent=2,
+                              default=float))  # fmt: skip
         return
     click.echo(text + ":")
     click.echo(table.to_string(index=False))
+    click.echo(leader.claim("is the best team policy", name=str) + ".")
     if out is not None:
         click.echo(f"report: {written['html']}")
 
@@ -821,7 +861,7 @@ def bench(*, as_json=False, quick=False, reading=(), **_ignored) -> None:
     result = {"game": "heroes_village", "machine": machine(), "games": rows,
               "readings": _components(None, reading).readings}  # fmt: skip
     if as_json:
-        click.echo(json.dumps(result, indent=2))
+        click.echo(jsonsafe.dumps(result, indent=2))
         return
     m = result["machine"]
     click.echo(f"{m['cpu']}, {m['cores_usable']} usable cores, numba {m['numba']}")
@@ -838,7 +878,7 @@ def components_show(*, components=None, as_json=False, **_ignored) -> None:
     """``bnb components show --game hotv``: the data, estimates marked ~."""
     comps = _components(components)
     if as_json:
-        click.echo(json.dumps(comps.to_json_dict(), indent=2, default=str))
+        click.echo(jsonsafe.dumps(comps.to_json_dict(), indent=2, default=str))
         return
     click.echo("\n".join(render(comps)))
 

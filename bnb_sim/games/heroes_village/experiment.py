@@ -218,9 +218,13 @@ class HotvItem:
             from bnb_sim.analysis.tables import fmt_rate
 
             text = fmt_rate(rate["rate"], rate["lo"], rate["hi"])
+            indices = rate.get("game_indices", len(games))
+            unit = (f" on {indices:,} game indices, 95% CI clustered by game index"
+                    if indices < len(games) else "")  # fmt: skip
             findings.append(Finding(
                 f"{self.name}: the team wins {text} of {len(games):,} Heroes of the Village "
-                f"games ({self.players} players, {self.difficulty}, pets {self.pets_text()}).",
+                f"games ({self.players} players, {self.difficulty}, pets {self.pets_text()}"
+                f"{unit}).",
                 {"kind": "win_rate", "game": GAME, **rate},
             ))  # fmt: skip
         return sections, summary, findings
@@ -229,6 +233,7 @@ class HotvItem:
         return compare_report(result, self.name, self.a, self.b)
 
     def _sweep_report(self, won):
+        from bnb_sim.analysis.leaders import paired_ranking
         from bnb_sim.analysis.report import Finding, Section
         from bnb_sim.analysis.stats import Rate
         from bnb_sim.games.heroes_village.cli import sweep_table
@@ -244,13 +249,18 @@ class HotvItem:
         variants = {label: Rate.from_bools(values).to_dict() for label, values in won.items()}
         summary = {"kind": "sweep", "game": GAME, "n_games": self.played(won),
                    "variants": variants}  # fmt: skip
-        best = max(variants, key=lambda label: variants[label]["rate"])
+        leader = paired_ranking({label: values for label, values in won.items()}).leader
+        best = leader.first
         shown = table.set_index("variant").loc[best, "win rate [95% CI]"]
+        claim = leader.claim(f"gives the team its highest win rate, {shown}",
+                             name=lambda s: f"`{s}`")  # fmt: skip
+        summary["leader"] = leader.to_dict()
         finding = Finding(
-            f"{self.name}: the team wins most often with {best} ({shown}, n = "
-            f"{self.games:,} Heroes of the Village games per variant).",
-            {"kind": "sweep", "game": GAME, "best": best, **variants[best]},
-        )
+            f"{self.name}: {claim}; n = {self.games:,} Heroes of the Village games per "
+            "variant, paired.",
+            {"kind": "sweep", "game": GAME, "best": leader.to_dict()["best"],
+             "ranked_first": best, **variants[best]},
+        )  # fmt: skip
         return [sec], summary, [finding]
 
 
@@ -263,7 +273,9 @@ def compare_report(result, name: str, a: str, b: str):
     from bnb_sim.analysis.tables import fmt_signed_pp
 
     diff, test = result["difference"], result["mcnemar"]
-    shown = fmt_signed_pp(diff["mean_diff"], diff["lo"], diff["hi"])
+    from bnb_sim.games.heroes_village.cli import _bound_note
+
+    shown = fmt_signed_pp(diff["mean_diff"], diff["lo"], diff["hi"]) + _bound_note(diff)
     sec = Section(f"{name}: Heroes of the Village comparison")
     sec.text(
         f"Every seat plays A, then every seat plays B, on the same game indices (paired): "

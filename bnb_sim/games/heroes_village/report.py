@@ -1,10 +1,17 @@
 """The report of a Heroes of the Village run (``bnb report`` dispatches here by run.json).
 
-Sections: the run, win rates with n and 95% Wilson intervals (overall, by pet team,
-difficulty, player count, buildings), the pet teams ranked with paired differences on the
-same seeds, each pet's paired effect, why games are lost (turn of loss, the Illager's track
-over the rounds), fights against the exact odds, and what the players did. Built from the
-shared :mod:`bnb_sim.analysis.report` blocks and :mod:`bnb_sim.analysis.stats`; no numba.
+Sections: the run, win rates with n and 95% intervals (overall, by pet team, difficulty,
+player count, buildings), the pet teams ranked with paired differences on the same seeds,
+each pet's paired effect, why games are lost (turn of loss, the Illager's track over the
+rounds), fights against the exact odds, and what the players did. Built from the shared
+:mod:`bnb_sim.analysis.report` blocks and :mod:`bnb_sim.analysis.stats`; no numba.
+
+**The unit is the game index.** With ``--pets all`` every game index is played by every pet
+team on the same tiles, mobs, draws and dice, so the teams' outcomes on one index are
+correlated (about 0.5): pooled figures (overall, by difficulty, players, policy, buildings,
+the losses) are clustered by game index (:func:`~bnb_sim.analysis.stats.rates_by_cluster`,
+:func:`~bnb_sim.analysis.stats.clustered_mean_ci`); a figure of one team has one row per
+index and keeps its exact Wilson interval.
 """
 
 from __future__ import annotations
@@ -19,8 +26,15 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import plots
+from bnb_sim.analysis.leaders import paired_ranking
 from bnb_sim.analysis.report import ReportBuilder, Section, readings_text
-from bnb_sim.analysis.stats import Rate, mean_ci, paired_difference, rates_by
+from bnb_sim.analysis.stats import (
+    clustered_mean_ci,
+    clustered_rate,
+    paired_difference,
+    rates_by,
+    rates_by_cluster,
+)
 from bnb_sim.analysis.tables import fmt_mean, fmt_rate, fmt_signed_pp
 from bnb_sim.errors import BnbError
 from bnb_sim.games.heroes_village import layout as L
@@ -28,12 +42,28 @@ from bnb_sim.games.heroes_village import layout as L
 TRACK_PREFIX = "illager_r"
 
 
+CLUSTER = "game"  # the game index: every pet team of a --pets all run plays it
+UNIT_TEXT = (
+    "With several pet teams every game index is played by every team on the same draws, so "
+    "the teams' results on one index are correlated: pooled rates are clustered by game "
+    "index (the Wilson interval at the effective sample size of the per-index results); a "
+    "group with one game per index has its exact Wilson interval."
+)
+
+
+def pooled_rate(games: pd.DataFrame, column: str = "won"):
+    """The rate of ``column`` over all rows, its interval clustered by game index (a
+    :class:`~bnb_sim.analysis.stats.Rate`; exact Wilson with one pet team)."""
+    return clustered_rate(games[column].to_numpy(dtype=float), games[CLUSTER].to_numpy())
+
+
 def _rate_table(df: pd.DataFrame, key: str, label: str) -> pd.DataFrame:
-    table = rates_by(df, key)
+    table = rates_by_cluster(df, key, CLUSTER)
     return pd.DataFrame(
         {
             label: table[key].astype(str),
             "games": [f"{int(n):,}" for n in table["n"]],
+            "game indices": [f"{int(n):,}" for n in table["n_clusters"]],
             "win rate [95% CI]": [
                 fmt_rate(r, lo, hi)
                 for r, lo, hi in zip(table.rate, table.lo, table.hi, strict=True)
@@ -64,19 +94,25 @@ def overview_section(games: pd.DataFrame, meta: Mapping) -> Section:
             "Fight-die face, mob values, world tiles, building costs...): the rates depend on "
             "them. `bnb components show --game hotv` lists them with their reasons.",
         )
-    overall = Rate.from_bools(games["won"])
-    sec.text(f"Team win rate: **{overall}**.")
-    sec.summary["win_rate"] = overall.to_dict()
+    overall = pooled_rate(games)
+    indices = int(games[CLUSTER].nunique())
+    unit = (
+        f" on {indices:,} game indices (95% interval clustered by game index: every pet team "
+        "plays every index on the same draws)"
+        if indices < len(games)
+        else ""
+    )
+    sec.text(f"Team win rate: **{overall}**{unit}.")
+    sec.summary["win_rate"] = {**overall.to_dict(), "game_indices": indices,
+                               "interval": "clustered by game index"}  # fmt: skip
     sec.summary["games"] = int(len(games))
     return sec
 
 
 def win_rate_section(games: pd.DataFrame) -> Section:
     sec = Section("Win rates")
-    sec.text(
-        "Every row is one game; the 95% intervals are Wilson score intervals. Pet teams list "
-        "the pets in seat order."
-    )
+    sec.text(f"Every row is one game of one pet team. {UNIT_TEXT} Pet teams list the pets "
+             "in seat order.")  # fmt: skip
     for key, label in (
         ("difficulty", "difficulty"),
         ("n_players", "players"),
@@ -88,7 +124,13 @@ def win_rate_section(games: pd.DataFrame) -> Section:
             shown = shown.iloc[np.argsort(-table["n"].to_numpy())[:12]]
         sec.table(shown, caption=f"Win rate by {label}")
         sec.summary[f"win_rate_by_{key}"] = {
-            str(getattr(row, key)): {"rate": row.rate, "lo": row.lo, "hi": row.hi, "n": int(row.n)}
+            str(getattr(row, key)): {
+                "rate": row.rate,
+                "lo": row.lo,
+                "hi": row.hi,
+                "n": int(row.n),
+                "game_indices": int(row.n_clusters),
+            }
             for row in table.itertuples()
         }
     return sec
@@ -106,31 +148,36 @@ def pet_team_section(games: pd.DataFrame) -> Section:
         return sec
     wide = games.pivot_table(index="game", columns="pets", values="won", observed=True)
     wide = wide.dropna().astype(float)
-    best = str(table.pets[0])
+    ranking = paired_ranking({str(c): wide[c] for c in table.pets.astype(str)})
+    leader, trailer = ranking.leader, ranking.trailer
+    by_team = table.set_index(table.pets.astype(str))
     rows = []
-    for r in table.itertuples():
-        team = str(r.pets)
-        if team == best:
-            diff = "(best)"
+    for team in ranking.order:
+        r = by_team.loc[team]
+        row = {"rank": len(rows) + 1, "pets": team, "games": f"{int(r.n):,}",
+               "win rate [95% CI]": fmt_rate(r.rate, r.lo, r.hi)}  # fmt: skip
+        if team == leader.first:
+            row["vs best, paired [95% CI]"], row["p (Holm)"] = leader.label(), ""
         else:
-            d = paired_difference(wide[team], wide[best])
-            diff = fmt_signed_pp(d["mean_diff"], d["lo"], d["hi"])
-        rows.append({"rank": len(rows) + 1, "pets": team, "games": f"{int(r.n):,}",
-                     "win rate [95% CI]": fmt_rate(r.rate, r.lo, r.hi),
-                     "vs best, paired [95% CI]": diff})  # fmt: skip
+            d = ranking.vs_top[team]
+            row["vs best, paired [95% CI]"] = fmt_signed_pp(d["mean_diff"], d["lo"], d["hi"])
+            row["p (Holm)"] = f"{d['p_holm']:.2g}"
+        rows.append(row)
     sec.text(
         f"Every team played the same {len(wide):,} game indices (the same tiles, mobs, draws "
         "and dice streams), so the differences are paired: a one-sample t interval on the "
-        "per-game differences."
+        f"per-game differences. The first row is ranked first on these games: "
+        f"{ranking.selected_note()}. {_ranking_sentence(leader, trailer)}"
     )
     sec.table(pd.DataFrame(rows), caption="Pet teams ranked by win rate")
-    sec.summary["best_team"] = best
-    sec.summary["worst_team"] = str(table.pets.iloc[-1])
+    sec.summary["best_team"] = leader.to_dict()["best"]
+    sec.summary["worst_team"] = trailer.to_dict()["worst"]
+    sec.summary["pet_ranking"] = {"best": leader.to_dict(), "worst": trailer.to_dict()}
     top = table.head(20)
     sec.figure(
         "pet-teams",
         plots.rate_bars(list(top.pets.astype(str)), {"win rate": top}, "Win rate by pet team"),
-        "Win rate by pet team (95% Wilson intervals)",
+        "Win rate by pet team (95% Wilson intervals: one game per index and team)",
     )
     # each pet's paired effect: teams with it minus teams without it, per game index
     effects = []
@@ -159,16 +206,25 @@ def pet_team_section(games: pd.DataFrame) -> Section:
     return sec
 
 
+def _ranking_sentence(leader, trailer) -> str:
+    """Best and worst team in words: named only when the paired gap to every other team
+    excludes 0 (:mod:`bnb_sim.analysis.leaders`)."""
+    best = leader.claim("wins most often", name=lambda s: f"`{s}`")
+    worst = trailer.claim("wins least often", name=lambda s: f"`{s}`")
+    return f"{best[0].upper()}{best[1:]}. {worst[0].upper()}{worst[1:]}."
+
+
 def losses_section(games: pd.DataFrame) -> Section:
     sec = Section("Why games are lost")
     lost = games[~games["won"]]
-    rate = Rate.of(len(lost), len(games))
-    sec.text(f"Lost games: {rate}.")
+    rate = pooled_rate(games.assign(lost=~games["won"].astype(bool)), "lost")
+    sec.text(f"Lost games: {rate} (intervals clustered by game index).")
+    sec.summary["lost"] = rate.to_dict()
     if len(lost):
-        m = mean_ci(lost["turns"])
+        m = clustered_mean_ci(lost["turns"].to_numpy(dtype=float), lost[CLUSTER].to_numpy())
         sec.text(
             f"A lost game lasts {fmt_mean(m['mean'], m['lo'], m['hi'], 1)} turns on average; "
-            f"{Rate.from_bools(lost['lost_in_fight'])} of the losses came from an Illager face "
+            f"{pooled_rate(lost, 'lost_in_fight')} of the losses came from an Illager face "
             "of the Fight die, the rest from the Illagers die at the end of a turn. Buildings "
             "completed at the loss: "
             + ", ".join(
@@ -210,7 +266,7 @@ def losses_section(games: pd.DataFrame) -> Section:
     return sec
 
 
-def clustered_rate(k_g: np.ndarray, n_g: np.ndarray, z: float = 1.959963984540054):
+def fight_share(k_g: np.ndarray, n_g: np.ndarray, z: float = 1.959963984540054):
     """A ratio K/N of per-cluster counts with a cluster-robust (linearised) normal interval,
     clipped to [0, 1]: fights within a game index are not independent across pet teams."""
     n = float(n_g.sum())
@@ -242,7 +298,7 @@ def fights_section(seats: pd.DataFrame, meta: Mapping) -> Section:
             if n == 0:
                 continue
             exact = float(fight_odds(faces, v, rolls, wolf if pet_case == "wolf" else 0).p_defeated)
-            p, lo, hi = clustered_rate(k_g, n_g)
+            p, lo, hi = fight_share(k_g, n_g)
             rows.append({"fighter": pet_case, "fight value": v, "fights": f"{n:,}",
                          "games": f"{int((n_g > 0).sum()):,}",
                          "defeated in games [95% CI]": fmt_rate(p, lo, hi),
