@@ -6,6 +6,7 @@ and a tuning; Heroes of the Village on a full disk. The group id starts each tes
 from __future__ import annotations
 
 import json
+import select
 import signal
 import subprocess
 import time
@@ -32,30 +33,47 @@ main(sys.argv[1:])
 """
 
 
-def _start(args: list, env: dict | None = None, driver: list | None = None) -> subprocess.Popen:
-    return subprocess.Popen(
-        [*(driver or CLI), *map(str, args)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env or ENV,
-        cwd=ROOT,
-    )
+@pytest.fixture
+def started():
+    """``start(args, env=..., driver=...)``: a ``bnb`` process, killed at the end of the test
+    whatever happens (a process stuck in a decision must not outlive a failed test)."""
+    procs: list[subprocess.Popen] = []
+
+    def start(args: list, env: dict | None = None, driver: list | None = None):
+        proc = subprocess.Popen(
+            [*(driver or CLI), *map(str, args)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env or ENV,
+            cwd=ROOT,
+        )
+        procs.append(proc)
+        return proc
+
+    yield start
+    for proc in procs:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 def _wait_line(proc: subprocess.Popen, marker: str, timeout: float = 300) -> list[str]:
-    """stderr lines up to the one holding ``marker`` (the test fails if it never comes)."""
+    """stderr lines up to the one holding ``marker``; the test fails if it does not come
+    within ``timeout`` seconds (never blocks longer: select before each read)."""
     lines: list[str] = []
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    while (left := deadline - time.monotonic()) > 0:
+        ready, _, _ = select.select([proc.stderr], [], [], left)
+        if not ready:
+            break
         line = proc.stderr.readline()
         if not line:
             break
         lines.append(line)
         if marker in line:
             return lines
-    proc.kill()
-    pytest.fail(f"no '{marker}' on stderr: {''.join(lines)}")
+    pytest.fail(f"no '{marker}' on stderr within {timeout} s: {''.join(lines)}")
 
 
 def _stopped(proc: subprocess.Popen, seconds: float) -> str:
@@ -73,10 +91,10 @@ def _stopped(proc: subprocess.Popen, seconds: float) -> str:
 @pytest.mark.parametrize(
     "policy", ["mc:rollouts=1000000", "ismcts:iterations=1000000", "p_slow:n=1000000000000000"]
 )
-def test_h3_play_stops_inside_a_long_decision_at_the_second_ctrl_c(tmp_path, probes, policy):  # noqa: F811
+def test_h3_play_stops_inside_a_long_decision_at_the_second_ctrl_c(probes, started, policy):  # noqa: F811
     args = ["play", "--seed", "1", "--players", "2", "--policy", policy, "--policy", "random"]
     driver = [CLI[0], "-c", PLAY_DRIVER]
-    proc = _start(args, env=_env(probes), driver=driver)
+    proc = started(args, env=_env(probes), driver=driver)
     _wait_line(proc, "PLAYING")
     time.sleep(1.0)  # inside the first decision: minutes of search (or never, the plugin)
     proc.send_signal(signal.SIGINT)
@@ -101,13 +119,15 @@ main(sys.argv[1:])
 
 
 @pytest.mark.slow  # a real `bnb simulate` process
-def test_h4_sigterm_stops_a_run_whose_plugin_is_stuck_in_one_decision(tmp_path, probes):  # noqa: F811
+def test_h4_sigterm_stops_a_run_whose_plugin_is_stuck_in_one_decision(tmp_path, probes, started):  # noqa: F811
     out = tmp_path / "r"
     args = ["simulate", "--games", "10", "-p", "2", "--policy", "p_slow:n=1000000000000000"]
     driver = [CLI[0], "-c", SIMULATE_DRIVER]
-    proc = _start([*args, "--policy", "random", "--out", out], env=_env(probes), driver=driver)
+    proc = started([*args, "--policy", "random", "--out", out], env=_env(probes), driver=driver)
     _wait_line(proc, "PREPARING")
-    time.sleep(1.0)  # the kernel is in the plugin's first decision now, for days
+    # the plugin compiles (seconds; a signal then is seen before the first decision), then
+    # the kernel enters its first decision, for days
+    time.sleep(15.0)
     t0 = time.monotonic()
     proc.send_signal(signal.SIGTERM)
     err = _stopped(proc, 20)  # before: still running 20 s later
@@ -129,10 +149,10 @@ HOTV_RUN += ["--chunk-size", "500", "--threads", "1"]
     ids=["sigint", "sigterm"],
 )
 def test_u3_hotv_simulate_stops_with_what_is_stored_and_the_resume_command(
-    tmp_path, signum, code, headline
+    tmp_path, started, signum, code, headline
 ):
     out = tmp_path / "r"
-    proc = _start([*HOTV_RUN, "--out", out])
+    proc = started([*HOTV_RUN, "--out", out])
     parts = out / "games"
     assert _wait_for(lambda: parts.is_dir() and len(list(parts.glob("part-*"))) >= 2, proc)
     proc.send_signal(signum)
@@ -152,11 +172,11 @@ def test_u3_hotv_simulate_stops_with_what_is_stored_and_the_resume_command(
 
 
 @pytest.mark.slow  # a real `bnb tune` process
-def test_u4_sigterm_stops_a_tuning_with_the_resume_command(tmp_path):
+def test_u4_sigterm_stops_a_tuning_with_the_resume_command(tmp_path, started):
     out = tmp_path / "t"
     args = ["tune", "policy", "heuristic", "--against", "greedy", "--players", "2", "--budget"]
     args += ["20000", "--seed", "4", "--param", "board=0..3", "--param", "weapon=0..3"]
-    proc = _start([*args, "-q", "-o", out])
+    proc = started([*args, "-q", "-o", out])
 
     def evaluated() -> bool:
         try:
