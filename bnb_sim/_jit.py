@@ -52,7 +52,7 @@ def _has_nrt_option() -> bool:
 _NO_NRT = {"_nrt": False} if _has_nrt_option() else {}
 
 
-def kernel(fn=None, *, inline: str = "never"):
+def kernel(fn=None, *, inline: str = "never", nogil: bool = False):
     """``njit(cache=True)`` without numba's reference-counting runtime (NRT).
 
     Numba wraps array uses in calls to ``NRT_incref``/``NRT_decref``. They cannot be
@@ -75,8 +75,12 @@ def kernel(fn=None, *, inline: str = "never"):
     Python error model puts around each one, which also keeps LLVM from hoisting and
     combining them. The rules never divide by zero (a game that did would already stop with
     an error), so results are the same.
+
+    ``nogil``: called from Python, the kernel releases the GIL (it matters only there;
+    inlined into another kernel it is that kernel's code), so the caller's main thread can
+    take Ctrl-C while a worker thread waits in a long decision (``Game.play``).
     """
-    decorator = numba.njit(cache=True, inline=inline, error_model="numpy", **_NO_NRT)
+    decorator = numba.njit(cache=True, inline=inline, nogil=nogil, error_model="numpy", **_NO_NRT)
     return decorator if fn is None else decorator(fn)
 
 

@@ -485,7 +485,26 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
         )
     if len(items) > MAX_ITEMS:
         raise BnbError(f"{source}: {len(items)} items; the limit is {MAX_ITEMS}")
+    _refuse_shared_folders(source, items)
     return Experiment(title, description, seed, threads, bootstrap, items, source)
+
+
+def _refuse_shared_folders(source: str, items: list) -> None:
+    """Two items writing one folder (``run_dir`` of simulations, ``dir`` of tunings) would
+    refuse or mix each other's work; the file is refused before anything plays."""
+    seen: dict[str, str] = {}
+    for item in items:
+        key = "dir" if getattr(item, "kind", None) == "tune" else "run_dir"
+        folder = getattr(item, key, None)
+        if folder is None:
+            continue
+        name = os.path.normcase(os.path.abspath(folder))
+        if name in seen:
+            raise BnbError(
+                f"{source}: {item.name}: {key} '{folder}' is also the folder of "
+                f"'{seen[name]}'; give each item its own folder"
+            )
+        seen[name] = item.name
 
 
 def _item_game(source: str, where: str, table: Any):
@@ -537,7 +556,7 @@ def _item(kind: str, r: _Reader, common: dict, comps, bootstrap: int, base_dir: 
     if kind == "tune":
         from bnb_sim.tune.experiment_item import parse_tune_item
 
-        return parse_tune_item(r, common)
+        return parse_tune_item(r, common, base_dir)
     if kind == "simulation":
         players = _players(r, 2)
         return SimulationSpec(

@@ -42,6 +42,7 @@ from bnb_sim.analysis import plots, tables
 from bnb_sim.analysis.report import ReportBuilder, Section, readings_text
 from bnb_sim.analysis.stats import mean_ci, paired_difference, pct_digits
 from bnb_sim.errors import BnbError, ComponentError
+from bnb_sim.safe_io import digits
 
 __all__ = [
     "MAX_VARIANTS",
@@ -115,8 +116,8 @@ def _lookup(data: Any, path: str) -> Any:
     for part in path.split("."):
         if isinstance(node, Mapping) and part in node:
             node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
+        elif isinstance(node, list) and (i := digits(part)) is not None and i < len(node):
+            node = node[i]
         else:
             return None
     return node

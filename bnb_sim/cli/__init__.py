@@ -8,6 +8,7 @@ matplotlib. Each command module imports the heavy libraries it needs inside its 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from pathlib import Path
 
@@ -150,9 +151,25 @@ def cli(ctx: click.Context, plugin_debug: bool, config_file: Path | None, no_con
         ctx.default_map = load_defaults(ctx, config_file)
 
 
+def _check_arguments(argv: list[str]) -> None:
+    """Every argument must be UTF-8 text: bytes of another encoding (a Latin-1 file name)
+    could not be written into a run, a report or a CSV file, and would fail only at the end."""
+    from bnb_sim.safe_io import check_text
+
+    for arg in argv:
+        problem = check_text(arg)
+        if problem is not None:
+            shown = repr(os.fsencode(arg))[2:-1]
+            raise BnbError(
+                f"argument '{shown}' {problem}: bnb-sim writes UTF-8 files and Parquet paths, "
+                "so give it as UTF-8 (rename a file or folder with such a name)"
+            )
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: user errors become one line on stderr and exit code 2."""
     try:
+        _check_arguments(sys.argv[1:] if argv is None else [str(a) for a in argv])
         cli.main(args=argv, prog_name="bnb", standalone_mode=False)
     except click.exceptions.Abort as exc:
         # click turns a KeyboardInterrupt outside a run's own handler (a Ctrl-C while the
@@ -167,7 +184,11 @@ def main(argv: list[str] | None = None) -> None:
         click.echo(f"bnb: error: {exc.format_message()}", err=True)
         sys.exit(2)
     except BnbError as exc:
-        click.echo(f"bnb: error: {exc}", err=True)
+        simulate = sys.modules.get("bnb_sim.runner.simulate")  # loaded if it can be raised
+        if simulate is not None and isinstance(exc, simulate.RunInterrupted):
+            click.echo(exc.report(), err=True)  # a stopped run: what is kept, how to go on
+        else:
+            click.echo(f"bnb: error: {exc}", err=True)
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         click.echo("Interrupted.", err=True)

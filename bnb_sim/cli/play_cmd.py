@@ -222,6 +222,11 @@ def purchase_lines(game: Any, result: list[dict]) -> list[str]:
     return lines
 
 
+def _stopping_notice() -> None:
+    click.echo("Ctrl-C: stopping after the decision in progress (press Ctrl-C again to stop "
+               "now)", err=True)  # fmt: skip
+
+
 @click.command("play")
 @game_option
 @game_options("play")
@@ -302,6 +307,10 @@ def play(
             return
     if picture is not None and picture.suffix.lower() not in (".svg", ".png"):
         raise click.BadParameter("must end in .svg or .png", param_hint="'--svg'")
+    if picture is not None:  # before the game is played: a FIFO there would block forever
+        from bnb_sim.analysis.render import check_picture_target
+
+        check_picture_target(picture)
 
     from bnb_sim.games.builders_biomes.game import Game
     from bnb_sim.runner.config import GameConfig
@@ -319,7 +328,7 @@ def play(
     with compile_notice(not quiet):
         game = Game(config, game_index)
         market = market_lines(game)  # the marketplace as dealt, before anything is bought
-        game.play()
+        game.play(on_interrupt=_stopping_notice)  # Ctrl-C works inside a long decision
     if picture is not None:
         from bnb_sim.analysis.render import save_table
 

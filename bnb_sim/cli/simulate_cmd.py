@@ -231,13 +231,7 @@ def simulate(
                     indent=2,
                 )
             )
-        headline = stop.headline()
-        click.echo(
-            f"{headline[0].upper()}{headline[1:]}. "
-            + ("Resume with:" if stop.kept else "Start it again with:"),
-            err=True,
-        )
-        click.echo(f"  {stop.resume_command}", err=True)
+        click.echo(stop.report(), err=True)
         sys.exit(stop.exit_code)
     finally:
         close_bar()

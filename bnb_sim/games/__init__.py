@@ -102,6 +102,8 @@ def _lookup(name: str) -> GameSpec | None:
 
 def get_game(name: str | None) -> GameSpec:
     """The game called ``name`` (a name or an alias; None = the default game)."""
+    if name is not None and not isinstance(name, str):
+        raise SpecError(f"a game is named by a string, got {name!r}")
     spec = _lookup(name or DEFAULT_GAME)
     if spec is None:
         known = ", ".join(f"{s.name.replace('_', '-')}" for s in GAMES.values())

@@ -28,6 +28,9 @@ class GameFailed(BnbError):
 #: After a stop request, how long to wait for the kernel to notice it (one decision of each
 #: thread's game; a plugin stuck inside one decision is left behind in its daemon thread).
 STOP_GRACE_SECONDS = 10.0
+#: The same wait when the stop had been asked for already (a SIGTERM a few seconds earlier:
+#: the kernel had its time, a plugin stuck in a decision will not return).
+STOPPED_GRACE_SECONDS = 0.5
 _ACTIVE_STOPS: list[np.ndarray] = []
 #: A stop request made while no kernel runs (a signal while a chunk's kernel is being set
 #: up) is kept for the next kernel that starts, until the run that asked clears it.
@@ -85,8 +88,9 @@ def _run_kernel(kernel, args, stop: np.ndarray, threads: int | None) -> None:
         while worker.is_alive():
             worker.join(0.05)
     except BaseException:
+        asked_before = bool(stop[0])
         stop[0] = 1
-        worker.join(STOP_GRACE_SECONDS)
+        worker.join(STOPPED_GRACE_SECONDS if asked_before else STOP_GRACE_SECONDS)
         raise
     finally:
         _ACTIVE_STOPS.remove(stop)

@@ -17,6 +17,7 @@ from bnb_sim.errors import ArgumentTypeError, BnbError
 from bnb_sim.games.builders_biomes import readings as R
 from bnb_sim.games.builders_biomes.components import Components, load_components
 from bnb_sim.games.builders_biomes.policies.registry import PolicySpec, parse_policies
+from bnb_sim.safe_io import check_text
 
 VARIANTS = ("standard", "beginner")
 SEATINGS = {"fixed": 0, "rotate": 1, "random": 2}
@@ -127,6 +128,10 @@ class GameConfig:
                 "policies must be a spec string (e.g. 'random') or a list of them, "
                 f"got {_args.show(policies)}"
             )
+        for p in policies:  # a label goes into every stored row: it must be UTF-8 text
+            problem = check_text(p if isinstance(p, str) else p.label)
+            if problem is not None:
+                raise BnbError(f"policy {_args.show(p)}: the spec {problem}")
         if not isinstance(components, Components):
             components = load_components(components, expansion=expansion)
         elif expansion is not None and components.expansion != expansion:

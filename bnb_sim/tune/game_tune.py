@@ -42,11 +42,12 @@ from typing import Any
 import numpy as np
 
 from bnb_sim.errors import BnbError
+from bnb_sim.safe_io import write_atomic
 from bnb_sim.tune.policy_tune import keeps_threads, tune_readings
 from bnb_sim.tune.score_gaps import finalist_leader, game_terms, replicate_scores
 from bnb_sim.tune.search import derive_seed, run_grid, run_ntbea
 from bnb_sim.tune.space import Categorical, Space, discrete_param, parse_range
-from bnb_sim.tune.store import TuneStore
+from bnb_sim.tune.store import TuneStore, open_tune_folder
 from bnb_sim.tune.targets import Target, combined_score, measure, parse_target, per_game
 
 __all__ = ["GameTune", "plan_game_tune", "run_game_tune", "write_override"]
@@ -314,18 +315,27 @@ def run_game_tune(
     progress: Progress = None,
     advance: Advance = None,
     dask: str | None = None,
+    lock=None,
 ) -> dict:
     """Search and re-evaluate; returns the result dict (also in tune.json).
 
     ``dask``: ``"local"`` or a scheduler address plays the evaluations on Dask workers
-    (:mod:`bnb_sim.tune.execute`); the answer is the same as without."""
+    (:mod:`bnb_sim.tune.execute`); the answer is the same as without. ``lock``: the lock of
+    ``out`` when the caller holds it (:func:`~bnb_sim.tune.store.open_tune_folder`)."""
     from bnb_sim.tune.execute import open_executor
 
-    with open_executor(plan, "game", threads=threads, dask=dask) as executor:
-        store = TuneStore(out, plan.spec_dict(), resume=resume, force=force)
-        if advance is not None and store.games_done():
-            advance(store.games_done())
-        return _game_stages(plan, store, store.batch(executor, advance), progress)
+    own_lock = lock is None  # one writer per tuning folder, for the whole tuning
+    if own_lock:
+        lock = open_tune_folder(out, resume=resume, force=force)
+    try:
+        with open_executor(plan, "game", threads=threads, dask=dask) as executor:
+            store = TuneStore(out, plan.spec_dict(), resume=resume, force=force, lock=lock)
+            if advance is not None and store.games_done():
+                advance(store.games_done())
+            return _game_stages(plan, store, store.batch(executor, advance), progress)
+    finally:
+        if own_lock:
+            lock.release()
 
 
 def _game_stages(plan: GameTune, store: TuneStore, many, progress: Progress) -> dict:
@@ -574,7 +584,7 @@ def write_override(plan: GameTune, point: dict, path: Path, header: Sequence[str
         for key, value in entries.items():
             lines.append(f"{_toml_key(key)} = {_toml_value(_retag(value, reason))}")
     try:
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        write_atomic(path, "\n".join(lines) + "\n")  # never through a link
     except OSError as exc:
         raise BnbError(f"tune: cannot write {path} ({exc.strerror or exc})") from None
     loaded = load_components([*plan.component_files, str(path)])

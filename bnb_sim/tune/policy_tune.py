@@ -42,9 +42,10 @@ from typing import Any
 import numpy as np
 
 from bnb_sim.errors import BnbError
+from bnb_sim.safe_io import write_atomic
 from bnb_sim.tune.search import default_population, derive_seed, run_cmaes
 from bnb_sim.tune.space import Continuous, Integer, Space, check_names, parse_range
-from bnb_sim.tune.store import TuneStore
+from bnb_sim.tune.store import TuneStore, open_tune_folder
 
 __all__ = ["PolicyTune", "plan_policy_tune", "run_policy_tune", "write_weights"]
 
@@ -572,18 +573,27 @@ def run_policy_tune(
     progress: Progress = None,
     advance: Advance = None,
     dask: str | None = None,
+    lock=None,
 ) -> dict:
     """Search, re-evaluate and compare; returns the result dict (also in tune.json).
 
     ``dask``: ``"local"`` or a scheduler address plays the evaluations on Dask workers
-    (:mod:`bnb_sim.tune.execute`); the answer is the same as without."""
+    (:mod:`bnb_sim.tune.execute`); the answer is the same as without. ``lock``: the lock of
+    ``out`` when the caller holds it (:func:`~bnb_sim.tune.store.open_tune_folder`)."""
     from bnb_sim.tune.execute import open_executor
 
-    with open_executor(plan, "policy", threads=threads, dask=dask) as executor:
-        store = TuneStore(out, plan.spec_dict(), resume=resume, force=force)
-        if advance is not None and store.games_done():
-            advance(store.games_done())
-        return _policy_stages(plan, store, store.batch(executor, advance), progress)
+    own_lock = lock is None  # one writer per tuning folder, for the whole tuning
+    if own_lock:
+        lock = open_tune_folder(out, resume=resume, force=force)
+    try:
+        with open_executor(plan, "policy", threads=threads, dask=dask) as executor:
+            store = TuneStore(out, plan.spec_dict(), resume=resume, force=force, lock=lock)
+            if advance is not None and store.games_done():
+                advance(store.games_done())
+            return _policy_stages(plan, store, store.batch(executor, advance), progress)
+    finally:
+        if own_lock:
+            lock.release()
 
 
 def _policy_stages(plan: PolicyTune, store: TuneStore, many, progress: Progress) -> dict:
@@ -771,7 +781,7 @@ def write_weights(
     lines += [f"# use as --policy {family}:{path}", "[weights]"]
     lines += [f"{k} = {_num(v)}" for k, v in weights.items()]
     try:
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        write_atomic(path, "\n".join(lines) + "\n")  # never through a link
     except OSError as exc:
         raise BnbError(f"tune: cannot write {path} ({exc.strerror or exc})") from None
     loaded = parse_policy(f"{family}:{path}")
@@ -790,7 +800,7 @@ def _write_spec(path: Path, spec: str | None, header: Sequence[str]) -> Path:
     lines = [f"# {h}" for h in header]
     lines += ["# the tuned policy spec (the last line): use it as --policy SPEC", spec]
     try:
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        write_atomic(path, "\n".join(lines) + "\n")  # never through a link
     except OSError as exc:
         raise BnbError(f"tune: cannot write {path} ({exc.strerror or exc})") from None
     return path

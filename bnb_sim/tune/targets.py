@@ -41,6 +41,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.errors import BnbError
+from bnb_sim.safe_io import digits
 
 __all__ = [
     "TARGET_NAMES",
@@ -123,8 +124,9 @@ def parse_target(text: str, policies: Sequence[str]) -> Target:
                 f"{', '.join(XP_SHARE_SOURCES)} (e.g. xp_share:mobs=0.3)"
             )
     elif base == "win_rate":
-        if arg.isdigit() and int(arg) < len(policies):
-            arg = policies[int(arg)]  # win_rate:N, the policy of player N (labels with '=')
+        player = digits(arg)
+        if player is not None and player < len(policies):
+            arg = policies[player]  # win_rate:N, the policy of player N (labels with '=')
         if arg not in policies:
             raise BnbError(
                 f"tune: --target '{text}': win_rate needs a policy of --policies "

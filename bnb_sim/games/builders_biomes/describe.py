@@ -4,6 +4,7 @@ Game API). Pure Python; no kernels."""
 from __future__ import annotations
 
 from bnb_sim.games.builders_biomes.engine import state as S
+from bnb_sim.games.builders_biomes.engine.layout import MAX_MARKET
 from bnb_sim.games.builders_biomes.engine.layout import P_FM_MARKET as S_MARKET
 
 ROUND_NAMES = ("A", "B", "C")
@@ -46,7 +47,9 @@ LETTERS = ("X", "A", "B")
 
 def action_type_name(a: int) -> str:
     """The name of an action type; ``buy`` is the Farmer's Market's (R-FM-4)."""
-    return "buy" if a == S.ACT_BUY else S.ACTION_TYPE_NAMES[a]
+    if a == S.ACT_BUY:
+        return "buy"
+    return S.ACTION_TYPE_NAMES[a] if 0 <= a < len(S.ACTION_TYPE_NAMES) else f"no action ({a})"
 
 
 def position_name(pos: int) -> str:
@@ -141,8 +144,9 @@ def describe_action(game, action: int) -> str:
     if phase == "farmland":
         return f"farmland on space {action + 1}"
     if phase == "buy":
-        item = int(game._pub[S_MARKET + action])
-        return f"buy {comps.item_names[item]}"
+        item = int(game._pub[S_MARKET + action]) if action < MAX_MARKET else -1
+        names = comps.item_names
+        return f"buy {names[item]}" if 0 <= item < len(names) else f"no item ({action})"
     if phase in ("collect", "pickaxe"):
         return f"take block at {position_name(action)}"
     if phase == "explore":
@@ -165,5 +169,6 @@ def describe_action(game, action: int) -> str:
         return f"token spot {action}"
     if phase == "score":
         rnd = int(game._pub[S.C_SCORE_ROUND])
-        return (comps.values[ROUND_CHARACTERISTIC[rnd]] + ["farming structures"])[action]
+        choices = comps.values[ROUND_CHARACTERISTIC[rnd]] + ["farming structures"]
+        return choices[action] if action < len(choices) else f"no choice ({action})"
     return str(action)

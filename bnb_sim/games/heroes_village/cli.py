@@ -6,6 +6,7 @@ ignores the ones it has no use for. Numba loads only inside the handlers that pl
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ import click
 from bnb_sim import jsonsafe
 from bnb_sim.errors import BnbError, SpecError
 from bnb_sim.games.heroes_village import layout as L
+from bnb_sim.safe_io import digits
 
 EST = "~"
 
@@ -81,8 +83,10 @@ def simulate(
     """``bnb simulate --game hotv``: N games (per pet team) into a run folder."""
     if "policies" in defaults or not policies:
         policies = ()
+    _check_seed(seed)
     from bnb_sim.games.heroes_village.runner import make_config, simulate_to_dir
     from bnb_sim.runner.budget import confirm_games
+    from bnb_sim.runner.stopping import stoppable_run
 
     config = make_config(
         _components(components, reading), players, list(policies) or ["team"], pets,
@@ -104,12 +108,14 @@ def simulate(
         argv += ["--dask", dask]
     argv += _reading_argv(reading)
     bar = _progress(not quiet and sys.stderr.isatty())
-    try:
-        summary = simulate_to_dir(
-            config, games, out, chunk_size=chunk_size, threads=threads, resume=resume,
-            force=force, dask=dask, command=" ".join(argv), progress=bar.update,
-            notice=lambda message: click.echo(message, err=True),
-        )  # fmt: skip
+    try:  # Ctrl-C, SIGTERM and a full disk end with what is stored and how to resume
+        with stoppable_run(out, games, shlex.join([*argv, "--resume"]), progress=bar.update,
+                           notice=_notice) as stop:  # fmt: skip
+            summary = simulate_to_dir(
+                config, games, out, chunk_size=chunk_size, threads=threads, resume=resume,
+                force=force, dask=dask, command=" ".join(argv), progress=stop.progress,
+                notice=_notice,
+            )  # fmt: skip
     finally:
         bar.close()
     from bnb_sim.runner.storage import load_run
@@ -133,6 +139,25 @@ def simulate(
                                              else ""))  # fmt: skip
     click.echo(f"  {summary['seconds']:.1f} s ({summary['games_per_second']:,.0f} games/s)")
     click.echo(f"  run folder: {out}  (bnb report {out})")
+
+
+def _notice(message: str) -> None:
+    click.echo(message, err=True)
+
+
+#: The largest seed (the run's master seed is a 64-bit integer) and game index (as in
+#: Builders & Biomes: the engine adds offsets to it in 64-bit arithmetic).
+MAX_SEED = 2**63 - 1
+MAX_GAME_INDEX = 2**62 - 1
+
+
+def _check_range(value: int, flag: str, high: int) -> None:
+    if not 0 <= value <= high:
+        raise SpecError(f"{flag} must be between 0 and {high:,}, got {value:,}")
+
+
+def _check_seed(seed: int) -> None:
+    _check_range(seed, "--seed", MAX_SEED)
 
 
 class _progress:
@@ -250,6 +275,8 @@ def play(
     """``bnb play --game hotv``: one game, told event by event."""
     if "players" in defaults:
         players = None
+    _check_seed(seed)
+    _check_range(game_index, "--game-index", MAX_GAME_INDEX)
 
     from bnb_sim.games.heroes_village.play import play_game
     from bnb_sim.games.heroes_village.runner import make_config, pet_codes
@@ -305,8 +332,7 @@ def play(
 
 def _mob_value(comps, mob: str) -> tuple[int, list[str]]:
     tokens = comps.mob_tokens
-    if mob.strip().isdigit():
-        value = int(mob)
+    if (value := digits(mob.strip())) is not None:
         names = sorted({n for n, v in tokens if v == value})
         if not 1 <= value < L.MAX_VALUE:
             raise SpecError(f"--mob {mob}: a fight value from 1 to {L.MAX_VALUE - 1}")
@@ -663,15 +689,15 @@ def _set_path(data: dict, path: str, value) -> None:
     node = data
     parts = path.split(".")
     for part in parts[:-1]:
-        if isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
+        if isinstance(node, list) and (i := digits(part)) is not None and i < len(node):
+            node = node[i]
         elif isinstance(node, dict) and part in node:
             node = node[part]
         else:
             raise SpecError(f"--set {path}: no such component value")
     last = parts[-1]
-    if isinstance(node, list) and last.isdigit() and int(last) < len(node):
-        node[int(last)] = value
+    if isinstance(node, list) and (i := digits(last)) is not None and i < len(node):
+        node[i] = value
     elif isinstance(node, dict) and last in node:
         node[last] = value
     else:

@@ -24,6 +24,7 @@ from bnb_sim.errors import ComponentError
 from bnb_sim.games.heroes_village import layout as L
 from bnb_sim.games.heroes_village.keys import WHAT, check_keys
 from bnb_sim.games.heroes_village.readings import READINGS as _READINGS
+from bnb_sim.safe_io import digits
 from bnb_sim.toml_files import read_toml
 
 DEFAULT_PATH = Path(__file__).resolve().parents[2] / "data" / "heroes_village.toml"
@@ -562,24 +563,26 @@ def parse_buildings(text: str | None, comps: HotvComponents) -> list[int]:
         levels = {b["level"] for b in blist}
         out = []
         for item in items:
-            if not item.strip().isdigit() or int(item) not in levels:
+            level = digits(item.strip())
+            if level not in levels:
                 raise SpecError(
                     f"--buildings {text!r}: {item!r} is not a level (levels: "
                     f"{', '.join(map(str, sorted(levels)))})"
                 )
-            out.append(-int(item) - 1)
+            out.append(-level - 1)
     else:
         by_number = {b["number"]: i for i, b in enumerate(blist)}
         out = []
         for item in text.split(","):
-            if not item.strip().isdigit() or int(item) not in by_number:
+            number = digits(item.strip())
+            if number not in by_number:
                 raise SpecError(
                     f"--buildings {text!r}: {item!r} is not a building number "
                     f"(1 to {max(by_number)}) or use level:1,2,3"
                 )
-            if by_number[int(item)] in out:
+            if by_number[number] in out:
                 raise SpecError(f"--buildings {text!r}: building {item} is chosen twice")
-            out.append(by_number[int(item)])
+            out.append(by_number[number])
     if len(out) != to_win:
         raise SpecError(f"--buildings {text!r}: choose {to_win} buildings, not {len(out)}")
     for code in set(out):

@@ -17,6 +17,7 @@ from bnb_sim.games.builders_biomes.components.validate import (
     clean,
     validate,
 )
+from bnb_sim.safe_io import digits
 
 SWEEP_REASON = "set by sweep"
 
@@ -288,9 +289,10 @@ def _get(data: dict, path: str) -> object:
 
 
 def _index(node: list, part: str) -> int:
-    if not part.isdigit() or int(part) >= len(node):
+    index = digits(part)
+    if index is None or index >= len(node):
         raise KeyError(part)
-    return int(part)
+    return index
 
 
 def _step(node: object, part: str) -> object:

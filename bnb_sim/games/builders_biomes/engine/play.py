@@ -116,7 +116,7 @@ def play_game(k, ft, kinds, params, plugins, master, game_index, n_players, stop
     return pub, hid, mem
 
 
-@kernel(inline="always")
+@kernel(inline="always", nogil=True)  # Game.play waits for it in a thread: Ctrl-C stays live
 def seat_decision(
     pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, mask, pass_ok, search
 ):

@@ -44,6 +44,7 @@ def parse_search(name: str, arg: str, where: str) -> tuple[int, tuple[float, ...
     settings = dict(SEARCH_DEFAULTS[name])
     budget_key = "rollouts" if name == "mc" else "iterations"
     if arg:
+        given: set[str] = set()
         for part in arg.split(","):
             if "=" not in part:
                 raise PolicyError(f"{where}: '{part}' is not NAME=VALUE")
@@ -52,6 +53,9 @@ def parse_search(name: str, arg: str, where: str) -> tuple[int, tuple[float, ...
                 raise PolicyError(
                     f"{where}: unknown parameter '{key}' (known: {', '.join(settings)})"
                 )
+            if key in given:  # as for heuristic weights: no silent "the last one wins"
+                raise PolicyError(f"{where}: parameter '{key}' is given twice")
+            given.add(key)
             if key == "rollout":
                 if text not in SEARCH_ROLLOUTS:
                     raise PolicyError(
