@@ -79,6 +79,7 @@ def render(comps) -> list[str]:
         "",
         "Rules",
     ]
+    ranges = comps.estimate_ranges()
     out += [f"  {k:<20} {v('rules.' + k):>4}" for k in data["rules"] if _is_value(k)]
     out += ["", "Characteristics"]
     out += [f"  {c:<9} {', '.join(names)}" for c, names in data["characteristics"].items()]
@@ -150,11 +151,25 @@ def render(comps) -> list[str]:
 
     out += ["", f"Estimated values ({EST}), by reason"]
     out += _grouped(r for r in rows.values() if r["provenance"] == "estimate")
+    out += range_section(ranges)
     out += ["", "Known values, by source"]
     out += _grouped(r for r in rows.values() if r["provenance"] == "known")
     out += ["", "Source keys (docs/sources.md)"]
     out += _legend(r["note"] for r in rows.values())
     return [line.rstrip() for line in out]
+
+
+def range_section(ranges) -> list[str]:
+    """Every estimate with its plausible range (low..high or the choices), by reason."""
+    from bnb_sim.estimates import describe
+
+    missing = sum(not e.has_range for e in ranges)
+    note = f"; {missing} without one" if missing else ""
+    return [
+        "",
+        f"Plausible ranges of the {len(ranges)} estimates{note} (what a real box could hold)",
+        *describe(ranges, WIDTH),
+    ]
 
 
 def _farmers_market(fm: dict, v) -> list[str]:

@@ -620,22 +620,14 @@ def tournament(
 
 
 def _set_path(data: dict, path: str, value) -> None:
-    node = data
-    parts = path.split(".")
-    for part in parts[:-1]:
-        if isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        elif isinstance(node, dict) and part in node:
-            node = node[part]
-        else:
-            raise SpecError(f"--set {path}: no such component value")
-    last = parts[-1]
-    if isinstance(node, list) and last.isdigit() and int(last) < len(node):
-        node[int(last)] = value
-    elif isinstance(node, dict) and last in node:
-        node[last] = value
-    else:
-        raise SpecError(f"--set {path}: no such component value")
+    """Set a component value by dotted path: a list item by index, a mob by its name
+    (``mobs.zombie.count``, the keys of ``bnb components show --game hotv``)."""
+    from bnb_sim.games.heroes_village.ranges import set_value
+
+    try:
+        set_value(data, path, value)
+    except KeyError:
+        raise SpecError(f"--set {path}: no such component value") from None
 
 
 def sweep_variants(base, parsed, zip_mode=False, origin="--set"):
@@ -840,64 +832,9 @@ def components_show(*, components=None, as_json=False, **_ignored) -> None:
     if as_json:
         click.echo(json.dumps(comps.to_json_dict(), indent=2, default=str))
         return
+    from bnb_sim.games.heroes_village.show import render
+
     click.echo("\n".join(render(comps)))
-
-
-def render(comps) -> list[str]:
-    d = comps.data
-    rows = {r["key"]: r for r in comps.provenance_rows()}
-
-    def mark(key):
-        return EST if rows.get(key, {}).get("provenance") == "estimate" else ""
-
-    out = [
-        d.get("title", "Heroes of the Village"),
-        f"source: {comps.source}   sha256: {comps.content_hash[:16]}   values: {len(rows)}, "
-        f"estimated: {comps.n_estimates} (marked {EST})",
-        "",
-        "Rules: "
-        + ", ".join(
-            f"{k} {mark('rules.' + k)}{v}"
-            for k, v in d["rules"].items()
-            if k not in ("provenance", "source", "reason")
-        ),  # fmt: skip
-        "Readings: "
-        + ", ".join(
-            f"{k} {mark('readings.' + k)}{v}"
-            for k, v in d["readings"].items()
-            if k not in ("provenance", "reason")
-        ),  # fmt: skip
-        "Blocks (box): " + _block_text(d["_totals"]),
-        "Pouch at the start: " + _block_text(d["_pouch"]),
-        f"Illager path: start normal {d['path']['start_normal']}, easy {d['path']['start_easy']}, "
-        f"darkness on {d['path']['darkness_spaces']}, last space "
-        f"{mark('path.last_space')}{d['path']['last_space']}",
-        f"Fight die: {mark('dice.fight.faces')}{d['dice']['fight']['faces']}",
-        f"Illagers die: {mark('dice.illagers.faces')}{d['dice']['illagers']['faces']}",
-        "",
-        "Mobs:",
-    ]
-    for m in d["mobs"]:
-        out.append(f"  {m['name']:<12s} value {mark('mobs.' + m['name'] + '.value')}{m['value']}"
-                   f"  x{mark('mobs.' + m['name'] + '.count')}{m['count']}")  # fmt: skip
-    out += ["", f"World tiles ({mark('tiles.list')}estimates):"]
-    for i, t in enumerate(d["tiles"]["list"]):
-        out.append(f"  {i + 1:2d} {t.get('terrain', ''):<10s} symbol {t.get('symbol', 'none'):<6s}"
-                   f" back {_block_text(t['_back'])}")  # fmt: skip
-    out += ["", "Buildings (cost estimated ~):"]
-    for b in comps.buildings:
-        out.append(f"  #{b['number']} {b['name']:<12s} level {b['level']}  cost "
-                   f"{EST}{_block_text(b['_cost'])}")  # fmt: skip
-    out += ["", "Pets: " + ", ".join(f"{p} {v}" for p, v in comps.pet_strength.items())]
-    est = [r for r in comps.provenance_rows() if r["provenance"] == "estimate"]
-    out += ["", "Estimates and their reasons:"]
-    seen = set()
-    for r in est:
-        if r["reason"] in seen:
-            continue
-        seen.add(r["reason"])
-        out.append(f"  {r['key']}: {r['reason']}")
-    return out
 
 
 def path_of(value) -> Path:
