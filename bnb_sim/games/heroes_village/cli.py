@@ -318,7 +318,8 @@ def _mob_value(comps, mob: str) -> tuple[int, list[str]]:
 
 def odds(*, mob=None, pet=None, as_json=False, components=None, **_ignored) -> None:
     """``bnb odds --game hotv --mob V [--pet wolf|panda]``: the exact odds of one fight."""
-    from bnb_sim.games.heroes_village.odds import odds_for
+    from bnb_sim.estimates import short_list
+    from bnb_sim.games.heroes_village.odds import estimates_used, odds_for
 
     comps = _components(components)
     if pet is not None and pet not in L.PET_NAMES:
@@ -327,16 +328,23 @@ def odds(*, mob=None, pet=None, as_json=False, components=None, **_ignored) -> N
         (v, sorted({n for n, x in comps.mob_tokens if x == v})) for v in comps.mob_values
     ]  # fmt: skip
     results = [(odds_for(comps, v, pet), names) for v, names in values]
+    used = estimates_used(comps, [n for _, names in values for n in names], pet)
     if as_json:
-        payload = [{**o.to_dict(), "mobs": names} for o, names in results]
-        click.echo(json.dumps(payload[0] if mob else {"table": payload}, indent=2))
+        payload = [
+            {**o.to_dict(), "mobs": names, "estimated": estimates_used(comps, names, pet)}
+            for o, names in results
+        ]
+        table = {"table": payload, "estimated": used}
+        click.echo(json.dumps(payload[0] if mob else table, indent=2))
         return
+    guessed = {e["key"] for e in used}
     faces = ", ".join(str(x) for x in comps.data["dice"]["fight"]["faces"])
-    click.echo(f"Fight die: {faces}; up to {comps.data['rules']['fight_rolls']} rolls; "
-               f"pet: {pet or 'none'}")  # fmt: skip
+    click.echo(f"Fight die: {EST if 'dice.fight.faces' in guessed else ''}{faces}; up to "
+               f"{comps.data['rules']['fight_rolls']} rolls; pet: {pet or 'none'}")  # fmt: skip
     for o, names in results:
+        mark = EST if any(f"mobs.{n}.value" in guessed for n in names) else ""
         click.echo("")
-        click.echo(f"Against fight value {o.value} ({', '.join(names) or 'no such mob'}):")
+        click.echo(f"Against fight value {mark}{o.value} ({', '.join(names) or 'no such mob'}):")
         click.echo(f"  P(defeated)       {100 * float(o.p_defeated):7.2f}%   (= {o.p_defeated})")
         click.echo(f"  expected rolls    {float(o.expected_rolls):7.3f}")
         click.echo(
@@ -348,6 +356,11 @@ def odds(*, mob=None, pet=None, as_json=False, components=None, **_ignored) -> N
         click.echo("  net Illager movement during the fight (+ = toward the village):")
         for m, p in sorted(o.net_toward.items()):
             click.echo(f"    {m:+d}  {100 * float(p):6.2f}%")
+    if used:
+        click.echo("")
+        plural = "s" if len(used) != 1 else ""
+        click.echo(f"{EST} rests on {len(used)} estimated value{plural} (unpublished; "
+                   f"bnb components show --game hotv): {short_list(used)}")  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- compare
