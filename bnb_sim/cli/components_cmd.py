@@ -11,7 +11,12 @@ from pathlib import Path
 
 import click
 
-from bnb_sim.cli.options import components_option, game_option, other_game_handler
+from bnb_sim.cli.options import (
+    components_option,
+    expansion_option,
+    game_option,
+    other_game_handler,
+)
 
 EST = "~"  # marks an estimated value in the tables
 WIDTH = 100
@@ -37,13 +42,26 @@ def show(components, as_json: bool, game=None) -> None:
 
 
 @components.command("validate")
+@game_option
+@expansion_option
 @click.argument("file", metavar="FILE")
-def validate(file: str) -> None:
-    """Check FILE (a complete file or an override of the defaults)."""
-    from bnb_sim.games.builders_biomes.components import load_components
+def validate(file: str, game=None) -> None:
+    """Check FILE (a complete file or an override of the defaults), as --components FILE
+    reads it: with --expansion, over the expansion's data; with --game, another game's."""
+    from bnb_sim.cli.options import _EXPANSION, _load
+    from bnb_sim.errors import ComponentError
 
-    comps = load_components(file)
-    click.echo(f"{file}: valid ({comps.n_estimates} estimated values)")
+    ctx = click.get_current_context()
+    try:
+        comps = _load(ctx, None, (file,))
+    except ComponentError as exc:
+        if ctx.meta.get(_EXPANSION) is None and exc.key.startswith("farmers_market"):
+            hint = "a Farmer's Market file? check it with --expansion farmers-market"
+            raise ComponentError(exc.file, exc.key, f"{exc.problem} ({hint})") from None
+        raise
+    missing = sum(not e.has_range for e in comps.estimate_ranges())
+    note = f", {missing} without a plausible range" if missing else ""
+    click.echo(f"{file}: valid ({comps.n_estimates} estimated values{note})")
 
 
 @components.command("template")
