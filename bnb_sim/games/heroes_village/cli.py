@@ -30,9 +30,11 @@ def simulate_options(func):
     )(func)
     func = click.option(
         "--difficulty",
-        type=click.Choice(["normal", "easy"]),
+        type=click.Choice(["standard", "easy", "normal"]),
         default=None,
-        help="Heroes of the Village: the Illager starts on space 9 (normal) or 11 (easy).",
+        help="Heroes of the Village: the box's two Illager starts: space 9 (standard, the "
+        "default) or 11 (easy); normal is an old name of standard. The box's other lever is "
+        "--buildings (level:3,3,3 is its hardest set).",
     )(func)
     return click.option(
         "--pets",
@@ -86,7 +88,7 @@ def simulate(
 
     config = make_config(
         _components(components, reading), players, list(policies) or ["team"], pets,
-        difficulty or "normal", buildings, seed, check,
+        difficulty or "standard", buildings, seed, check,
     )  # fmt: skip
     confirm_games(games * len(config.teams), "simulate --game hotv", yes=yes)  # every pet team
     argv = [
@@ -256,7 +258,7 @@ def play(
         raise SpecError("--pets all: bnb play plays one team; give the pets (e.g. wolf,cat,fox)")
     comps = _components(components, reading)
     config = make_config(
-        comps, players, list(policies) or ["team"], pets, difficulty or "normal", buildings, seed
+        comps, players, list(policies) or ["team"], pets, difficulty or "standard", buildings, seed
     )
     team = config.teams[0]
     k, kf, kinds, params, plugins = config.arrays()
@@ -501,7 +503,7 @@ def compare_policies(
 
     rule = make_rule(tuple(sprt), None, alpha, beta) if sprt else None
     configs = [
-        make_config(comps, players, [spec], pets, difficulty or "normal", buildings, seed)
+        make_config(comps, players, [spec], pets, difficulty or "standard", buildings, seed)
         for spec in (a, b)
     ]
     won = {0: [], 1: []}
@@ -572,7 +574,7 @@ def tournament(
         raise SpecError("tournament --game hotv: give one pet team (simulate --pets all ranks "
                         "the pet teams)")  # fmt: skip
     comps = _components(components, reading)
-    configs = {spec: make_config(comps, players, [spec], pets, difficulty or "normal",
+    configs = {spec: make_config(comps, players, [spec], pets, difficulty or "standard",
                                  buildings, seed) for spec in specs}  # fmt: skip
     confirm_games(len(specs) * games, "tournament --game hotv", yes=yes)
     if out is not None:
@@ -665,7 +667,7 @@ def sweep_variants(base, parsed, zip_mode=False, origin="--set"):
     return variants
 
 
-def play_sweep(variants, *, games, players, specs, pets=None, difficulty="normal",
+def play_sweep(variants, *, games, players, specs, pets=None, difficulty="standard",
                buildings=None, seed=0, threads=None, say=None) -> dict:  # fmt: skip
     """``{label: won (bool array)}``: the same game indices ``0..games-1`` under each
     variant (paired); ``say(label, rate)`` after each."""
@@ -674,7 +676,7 @@ def play_sweep(variants, *, games, players, specs, pets=None, difficulty="normal
 
     won = {}
     for label, comps in variants:
-        cfg = make_config(comps, players, specs, pets, difficulty or "normal", buildings, seed)
+        cfg = make_config(comps, players, specs, pets, difficulty or "standard", buildings, seed)
         won[label] = play_block(cfg, 0, games, threads)[1]["won"].to_numpy()
         if say is not None:
             say(label, Rate.from_bools(won[label]))

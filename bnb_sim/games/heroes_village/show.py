@@ -33,7 +33,8 @@ def render(comps) -> list[str]:
         ),  # fmt: skip
         "Blocks (box): " + _block_text(d["_totals"]),
         "Pouch at the start: " + _block_text(d["_pouch"]),
-        f"Illager path: start normal {d['path']['start_normal']}, easy {d['path']['start_easy']}, "
+        f"Illager path: start {d['path']['start_normal']} (--difficulty standard) or "
+        f"{d['path']['start_easy']} (easy), "
         f"darkness on {d['path']['darkness_spaces']}, last space "
         f"{mark('path.last_space')}{d['path']['last_space']}",
         f"Fight die: {mark('dice.fight.faces')}{d['dice']['fight']['faces']}",
