@@ -144,6 +144,14 @@ class Estimate:
         out["reason"] = self.reason if self.has_range else "no range given"
         return out
 
+    def row_fields(self) -> dict:
+        """The range as extra fields of a provenance row (``components show --json``):
+        low/high or choices, balance, and ``range_reason`` (the row's own note or reason
+        says why the value was chosen; this says why the range is plausible)."""
+        out = {k: v for k, v in self.to_dict().items() if k not in ("key", "value", "reason")}
+        out["range_reason"] = self.to_dict()["reason"]
+        return out
+
 
 @dataclass(frozen=True)
 class RangeRule:

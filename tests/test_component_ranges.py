@@ -356,7 +356,9 @@ def test_components_show_gives_every_range(capsys):
     main(["components", "show", "--json", "--expansion", FM])
     rows = {r["key"]: r for r in json.loads(capsys.readouterr().out)["provenance"]}
     assert rows["farmers_market.items.crafting_table.letter"]["choices"] == ["X", "A", "B"]
-    assert rows["weapons.bow.hearts"]["low"] == 0 and rows["weapons.bow.hearts"]["high"] == 2
+    bow = rows["weapons.bow.hearts"]
+    assert (bow["low"], bow["high"]) == (0, 2) and bow["range_reason"].startswith("EST-2")
+    assert bow["note"].startswith("EST-2: the rulebook says")  # why the value was chosen
     assert "low" not in rows["mobs.enderman.hearts"]  # known
 
 
@@ -373,6 +375,8 @@ def test_components_show_gives_every_hotv_range(capsys):
     rows = {r["key"]: r for r in json.loads(capsys.readouterr().out)["provenance"]}
     assert len(rows["dice.fight.faces"]["choices"]) == 7
     assert rows["mobs.zombie.count"]["balance"] == "mobs.silverfish.count"
+    zombie = rows["mobs.zombie.value"]  # the value's own reason, and the range's
+    assert zombie["reason"].startswith("12 tokens") and "4 to 6" in zombie["range_reason"]
 
 
 def test_hotv_sweeps_take_the_estimate_keys():
@@ -386,3 +390,18 @@ def test_hotv_sweeps_take_the_estimate_keys():
         next(m["value"] for m in c.data["mobs"] if m["name"] == "zombie") for _, c in variants
     ]
     assert values == [5, 4, 6]
+
+
+def test_the_templates_commented_estimate_with_its_range_is_valid(tmp_path):
+    """`bnb components template` shows how to give a range; uncommented, it loads."""
+    from importlib import resources
+
+    text = resources.files("bnb_sim").joinpath("data/templates/components.toml").read_text()
+    block = text.split("# [weapons.diamond_sword]", 1)[1]
+    lines = ["[weapons.diamond_sword]"] + [
+        ln[2:] for ln in block.splitlines() if ln.startswith("# ")
+    ]
+    est = load_components(_write(tmp_path, "\n".join(lines) + "\n")).estimate(
+        "weapons.diamond_sword.hearts"
+    )
+    assert (est.value, est.low, est.high) == (5, 4, 6)

@@ -243,11 +243,8 @@ class HotvComponents:
 
     def to_json_dict(self) -> dict:
         out = {k: v for k, v in self.data.items() if not k.startswith("_")}
-        ranges = {e.key: e.to_dict() for e in self.estimate_ranges()}
-        rows = [
-            r | {k: v for k, v in ranges.get(r["key"], {}).items() if k not in ("key", "value")}
-            for r in self.rows
-        ]
+        ranges = {e.key: e.row_fields() for e in self.estimate_ranges()}
+        rows = [r | ranges.get(r["key"], {}) for r in self.rows]
         return {"source": self.source, "sha256": self.content_hash, "data": out,
                 "provenance": rows}  # fmt: skip
 

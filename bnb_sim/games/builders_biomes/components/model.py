@@ -218,11 +218,8 @@ class Components:
         estimated_values, estimated_keys, data), plus files, sets and the provenance rows
         (an estimate's row with its plausible range: low/high or choices, range_reason)."""
         estimated = [r.key for r in self._rows if r.provenance == "estimate"]
-        ranges = {e.key: e.to_dict() for e in self._estimate_ranges}
-        rows = []
-        for row in self.provenance_rows():
-            extra = ranges.get(row["key"], {})
-            rows.append(row | {k: v for k, v in extra.items() if k not in ("key", "value")})
+        ranges = {e.key: e.row_fields() for e in self._estimate_ranges}
+        rows = [row | ranges.get(row["key"], {}) for row in self.provenance_rows()]
         return {
             "source": self.source,
             "files": self.files,
