@@ -21,13 +21,13 @@ and written atomically into a new temporary file, never through a link.
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bnb_sim import jsonsafe
 from bnb_sim.errors import BnbError
 from bnb_sim.safe_io import UnreadableFile, load_json, write_atomic
 
@@ -119,7 +119,7 @@ def _is_number(value: Any) -> bool:
 
 def _digest(data: dict) -> str:
     body = {k: v for k, v in data.items() if k != "digest"}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"))
+    text = jsonsafe.dumps(body, sort_keys=True, separators=(",", ":"))
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -218,7 +218,7 @@ class TuneStore:
         data = _clean(self.data)
         data["digest"] = _digest(data)
         try:  # a new temporary file, renamed over tune.json: removed again if this fails
-            write_atomic(self.path, json.dumps(data, indent=1) + "\n")
+            write_atomic(self.path, jsonsafe.dumps(data, indent=1) + "\n")
         except OSError as exc:
             raise BnbError(f"tune: cannot write {self.path} ({exc.strerror or exc})") from None
 

@@ -32,9 +32,11 @@ def simulate_options(func):
     )(func)
     func = click.option(
         "--difficulty",
-        type=click.Choice(["normal", "easy"]),
+        type=click.Choice(["standard", "easy", "normal"]),
         default=None,
-        help="Heroes of the Village: the Illager starts on space 9 (normal) or 11 (easy).",
+        help="Heroes of the Village: the box's two Illager starts: space 9 (standard, the "
+        "default) or 11 (easy); normal is an old name of standard. The box's other lever is "
+        "--buildings (level:3,3,3 is its hardest set).",
     )(func)
     return click.option(
         "--pets",
@@ -90,7 +92,7 @@ def simulate(
 
     config = make_config(
         _components(components, reading), players, list(policies) or ["team"], pets,
-        difficulty or "normal", buildings, seed, check,
+        difficulty or "standard", buildings, seed, check,
     )  # fmt: skip
     confirm_games(games * len(config.teams), "simulate --game hotv", yes=yes)  # every pet team
     argv = [
@@ -285,7 +287,7 @@ def play(
         raise SpecError("--pets all: bnb play plays one team; give the pets (e.g. wolf,cat,fox)")
     comps = _components(components, reading)
     config = make_config(
-        comps, players, list(policies) or ["team"], pets, difficulty or "normal", buildings, seed
+        comps, players, list(policies) or ["team"], pets, difficulty or "standard", buildings, seed
     )
     team = config.teams[0]
     k, kf, kinds, params, plugins = config.arrays()
@@ -346,7 +348,8 @@ def _mob_value(comps, mob: str) -> tuple[int, list[str]]:
 
 def odds(*, mob=None, pet=None, as_json=False, components=None, **_ignored) -> None:
     """``bnb odds --game hotv --mob V [--pet wolf|panda]``: the exact odds of one fight."""
-    from bnb_sim.games.heroes_village.odds import odds_for
+    from bnb_sim.estimates import short_list
+    from bnb_sim.games.heroes_village.odds import estimates_used, odds_for
 
     comps = _components(components)
     if pet is not None and pet not in L.PET_NAMES:
@@ -355,16 +358,23 @@ def odds(*, mob=None, pet=None, as_json=False, components=None, **_ignored) -> N
         (v, sorted({n for n, x in comps.mob_tokens if x == v})) for v in comps.mob_values
     ]  # fmt: skip
     results = [(odds_for(comps, v, pet), names) for v, names in values]
+    used = estimates_used(comps, [n for _, names in values for n in names], pet)
     if as_json:
-        payload = [{**o.to_dict(), "mobs": names} for o, names in results]
-        click.echo(jsonsafe.dumps(payload[0] if mob else {"table": payload}, indent=2))
+        payload = [
+            {**o.to_dict(), "mobs": names, "estimated": estimates_used(comps, names, pet)}
+            for o, names in results
+        ]
+        table = {"table": payload, "estimated": used}
+        click.echo(jsonsafe.dumps(payload[0] if mob else table, indent=2))
         return
+    guessed = {e["key"] for e in used}
     faces = ", ".join(str(x) for x in comps.data["dice"]["fight"]["faces"])
-    click.echo(f"Fight die: {faces}; up to {comps.data['rules']['fight_rolls']} rolls; "
-               f"pet: {pet or 'none'}")  # fmt: skip
+    click.echo(f"Fight die: {EST if 'dice.fight.faces' in guessed else ''}{faces}; up to "
+               f"{comps.data['rules']['fight_rolls']} rolls; pet: {pet or 'none'}")  # fmt: skip
     for o, names in results:
+        mark = EST if any(f"mobs.{n}.value" in guessed for n in names) else ""
         click.echo("")
-        click.echo(f"Against fight value {o.value} ({', '.join(names) or 'no such mob'}):")
+        click.echo(f"Against fight value {mark}{o.value} ({', '.join(names) or 'no such mob'}):")
         click.echo(f"  P(defeated)       {100 * float(o.p_defeated):7.2f}%   (= {o.p_defeated})")
         click.echo(f"  expected rolls    {float(o.expected_rolls):7.3f}")
         click.echo(
@@ -376,6 +386,11 @@ def odds(*, mob=None, pet=None, as_json=False, components=None, **_ignored) -> N
         click.echo("  net Illager movement during the fight (+ = toward the village):")
         for m, p in sorted(o.net_toward.items()):
             click.echo(f"    {m:+d}  {100 * float(p):6.2f}%")
+    if used:
+        click.echo("")
+        plural = "s" if len(used) != 1 else ""
+        click.echo(f"{EST} rests on {len(used)} estimated value{plural} (unpublished; "
+                   f"bnb components show --game hotv): {short_list(used)}")  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- compare
@@ -536,7 +551,7 @@ def compare_policies(
 
     rule = make_rule(tuple(sprt), None, alpha, beta) if sprt else None
     configs = [
-        make_config(comps, players, [spec], pets, difficulty or "normal", buildings, seed)
+        make_config(comps, players, [spec], pets, difficulty or "standard", buildings, seed)
         for spec in (a, b)
     ]
     won = {0: [], 1: []}
@@ -616,7 +631,7 @@ def tournament(
         raise SpecError("tournament --game hotv: give one pet team (simulate --pets all ranks "
                         "the pet teams)")  # fmt: skip
     comps = _components(components, reading)
-    configs = {spec: make_config(comps, players, [spec], pets, difficulty or "normal",
+    configs = {spec: make_config(comps, players, [spec], pets, difficulty or "standard",
                                  buildings, seed) for spec in specs}  # fmt: skip
     confirm_games(len(specs) * games, "tournament --game hotv", yes=yes)
     if out is not None:
@@ -686,22 +701,14 @@ def tournament(
 
 
 def _set_path(data: dict, path: str, value) -> None:
-    node = data
-    parts = path.split(".")
-    for part in parts[:-1]:
-        if isinstance(node, list) and (i := digits(part)) is not None and i < len(node):
-            node = node[i]
-        elif isinstance(node, dict) and part in node:
-            node = node[part]
-        else:
-            raise SpecError(f"--set {path}: no such component value")
-    last = parts[-1]
-    if isinstance(node, list) and (i := digits(last)) is not None and i < len(node):
-        node[i] = value
-    elif isinstance(node, dict) and last in node:
-        node[last] = value
-    else:
-        raise SpecError(f"--set {path}: no such component value")
+    """Set a component value by dotted path: a list item by index, a mob by its name
+    (``mobs.zombie.count``, the keys of ``bnb components show --game hotv``)."""
+    from bnb_sim.games.heroes_village.ranges import set_value
+
+    try:
+        set_value(data, path, value)
+    except KeyError:
+        raise SpecError(f"--set {path}: no such component value") from None
 
 
 def sweep_variants(base, parsed, zip_mode=False, origin="--set"):
@@ -726,7 +733,7 @@ def sweep_variants(base, parsed, zip_mode=False, origin="--set"):
     return variants
 
 
-def play_sweep(variants, *, games, players, specs, pets=None, difficulty="normal",
+def play_sweep(variants, *, games, players, specs, pets=None, difficulty="standard",
                buildings=None, seed=0, threads=None, say=None) -> dict:  # fmt: skip
     """``{label: won (bool array)}``: the same game indices ``0..games-1`` under each
     variant (paired); ``say(label, rate)`` after each."""
@@ -735,7 +742,7 @@ def play_sweep(variants, *, games, players, specs, pets=None, difficulty="normal
 
     won = {}
     for label, comps in variants:
-        cfg = make_config(comps, players, specs, pets, difficulty or "normal", buildings, seed)
+        cfg = make_config(comps, players, specs, pets, difficulty or "standard", buildings, seed)
         won[label] = play_block(cfg, 0, games, threads)[1]["won"].to_numpy()
         if say is not None:
             say(label, Rate.from_bools(won[label]))
@@ -906,64 +913,9 @@ def components_show(*, components=None, as_json=False, **_ignored) -> None:
     if as_json:
         click.echo(jsonsafe.dumps(comps.to_json_dict(), indent=2, default=str))
         return
+    from bnb_sim.games.heroes_village.show import render
+
     click.echo("\n".join(render(comps)))
-
-
-def render(comps) -> list[str]:
-    d = comps.data
-    rows = {r["key"]: r for r in comps.provenance_rows()}
-
-    def mark(key):
-        return EST if rows.get(key, {}).get("provenance") == "estimate" else ""
-
-    out = [
-        d.get("title", "Heroes of the Village"),
-        f"source: {comps.source}   sha256: {comps.content_hash[:16]}   values: {len(rows)}, "
-        f"estimated: {comps.n_estimates} (marked {EST})",
-        "",
-        "Rules: "
-        + ", ".join(
-            f"{k} {mark('rules.' + k)}{v}"
-            for k, v in d["rules"].items()
-            if k not in ("provenance", "source", "reason")
-        ),  # fmt: skip
-        "Readings: "
-        + ", ".join(
-            f"{k} {mark('readings.' + k)}{v}"
-            for k, v in d["readings"].items()
-            if k not in ("provenance", "reason")
-        ),  # fmt: skip
-        "Blocks (box): " + _block_text(d["_totals"]),
-        "Pouch at the start: " + _block_text(d["_pouch"]),
-        f"Illager path: start normal {d['path']['start_normal']}, easy {d['path']['start_easy']}, "
-        f"darkness on {d['path']['darkness_spaces']}, last space "
-        f"{mark('path.last_space')}{d['path']['last_space']}",
-        f"Fight die: {mark('dice.fight.faces')}{d['dice']['fight']['faces']}",
-        f"Illagers die: {mark('dice.illagers.faces')}{d['dice']['illagers']['faces']}",
-        "",
-        "Mobs:",
-    ]
-    for m in d["mobs"]:
-        out.append(f"  {m['name']:<12s} value {mark('mobs.' + m['name'] + '.value')}{m['value']}"
-                   f"  x{mark('mobs.' + m['name'] + '.count')}{m['count']}")  # fmt: skip
-    out += ["", f"World tiles ({mark('tiles.list')}estimates):"]
-    for i, t in enumerate(d["tiles"]["list"]):
-        out.append(f"  {i + 1:2d} {t.get('terrain', ''):<10s} symbol {t.get('symbol', 'none'):<6s}"
-                   f" back {_block_text(t['_back'])}")  # fmt: skip
-    out += ["", "Buildings (cost estimated ~):"]
-    for b in comps.buildings:
-        out.append(f"  #{b['number']} {b['name']:<12s} level {b['level']}  cost "
-                   f"{EST}{_block_text(b['_cost'])}")  # fmt: skip
-    out += ["", "Pets: " + ", ".join(f"{p} {v}" for p, v in comps.pet_strength.items())]
-    est = [r for r in comps.provenance_rows() if r["provenance"] == "estimate"]
-    out += ["", "Estimates and their reasons:"]
-    seen = set()
-    for r in est:
-        if r["reason"] in seen:
-            continue
-        seen.add(r["reason"])
-        out.append(f"  {r['key']}: {r['reason']}")
-    return out
 
 
 def path_of(value) -> Path:

@@ -10,7 +10,7 @@ An item with ``game = "hotv"`` (or ``"heroes-of-the-village"``) in a ``[[simulat
     players = 3
     policies = ["team"]
     pets = "all"                  # or "wolf,cat,fox"
-    difficulty = "normal"         # or "easy"
+    difficulty = "standard"       # or "easy" ("normal": an old name of standard)
     buildings = "level:1,2,3"     # or by number, "1,5,9"
     components = ["my_dice.toml"] # and/or set = { "path.start_normal" = 8 }
     run_dir = "runs/pets"         # optional: keep the run folder (resumed when it exists)
@@ -44,6 +44,8 @@ from pathlib import Path
 from typing import Any
 
 from bnb_sim.errors import BnbError
+from bnb_sim.games.heroes_village.difficulty import CHOICES as DIFFICULTY_CHOICES
+from bnb_sim.games.heroes_village.difficulty import canonical
 
 GAME = "heroes_village"
 KINDS = ("simulation", "compare", "sweep")
@@ -341,7 +343,7 @@ def parse_item(kind: str, table: dict, *, source: str, where: str, seed: int,
         r.fail("name", "use letters, digits, spaces and -_.,:+()= (at most 80)")
     r.where = f"{kind} '{name}'" if r.has("name") else where
     players = r.int("players", 3, low=2, high=4)
-    difficulty = r.str("difficulty", "normal", ("normal", "easy"))
+    difficulty = canonical(r.str("difficulty", "standard", DIFFICULTY_CHOICES))
     files = [str(_resolve(base_dir, f)) for f in component_files + r.str_list("components", [])]
     overrides = r.mapping("set") if kind != "sweep" else {}  # a sweep's set is its values
     comps = _components(r, files, overrides)
