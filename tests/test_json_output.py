@@ -17,7 +17,8 @@ from bnb_sim import jsonsafe
 ROOT = Path(__file__).resolve().parents[1]
 
 # json.dumps calls that write no statistics: keys, identity hashes, TOML quoting, run.json
-# metadata (validated settings), argv of a subprocess
+# metadata (validated settings), argv of a subprocess, a TOML value quoted in an error
+# message or compared for duplicates (estimates.py)
 INTERNAL = {
     "bnb_sim/runner/storage.py",
     "bnb_sim/runner/verify.py",
@@ -26,6 +27,7 @@ INTERNAL = {
     "bnb_sim/tune/game_tune.py",
     "bnb_sim/cli/warmup_cmd.py",
     "bnb_sim/games/heroes_village/components.py",
+    "bnb_sim/estimates.py",
 }
 
 
