@@ -109,7 +109,7 @@ def test_team_weights_parse_and_their_kernel_indices_match():
         assert getattr(P, f"W_{name.upper()}") == index
     with pytest.raises(PolicyError, match="unknown weight"):
         P.parse_policy("team:speed=1")
-    with pytest.raises(PolicyError, match="random or team"):
+    with pytest.raises(PolicyError, match="random, team or strong"):
         P.parse_policy("heuristic")
 
 
