@@ -319,7 +319,7 @@ def test_bench_game_hotv_measures_the_kernel(capsys):
     code, out, err = run_cli(capsys, ["bench", "--game", "hotv", "--quick", "--json"])
     assert code == 0, err
     rows = json.loads(out)["games"]
-    assert {r["policy"] for r in rows} == {"random", "team"}
+    assert {r["policy"] for r in rows} == {"random", "team", "strong"}
     assert all(r["games_per_second"] > 0 for r in rows)
 
 
