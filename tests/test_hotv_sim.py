@@ -109,7 +109,7 @@ def test_team_weights_parse_and_their_kernel_indices_match():
         assert getattr(P, f"W_{name.upper()}") == index
     with pytest.raises(PolicyError, match="unknown weight"):
         P.parse_policy("team:speed=1")
-    with pytest.raises(PolicyError, match="random or team"):
+    with pytest.raises(PolicyError, match="random, team or strong"):
         P.parse_policy("heuristic")
 
 
@@ -324,7 +324,7 @@ def test_bench_game_hotv_measures_the_kernel(capsys):
     code, out, err = run_cli(capsys, ["bench", "--game", "hotv", "--quick", "--json"])
     assert code == 0, err
     rows = json.loads(out)["games"]
-    assert {r["policy"] for r in rows} == {"random", "team"}
+    assert {r["policy"] for r in rows} == {"random", "team", "strong"}
     assert all(r["games_per_second"] > 0 for r in rows)
 
 

@@ -877,15 +877,15 @@ def games_per_second(policy: str, players: int, threads: int, seconds: float, re
 
 
 def bench(*, as_json=False, quick=False, reading=(), **_ignored) -> None:
-    """``bnb bench --game hotv``: games/s of random and team, 2 and 4 players, 1 and all
-    threads."""
+    """``bnb bench --game hotv``: games/s of random, team and strong, 2 and 4 players, 1 and
+    all threads."""
     from bnb_sim._jit import numba
     from bnb_sim.cli.bench_cmd import machine
 
     all_threads = int(numba.config.NUMBA_NUM_THREADS)
     seconds, repeats = (0.3, 1) if quick else (1.0, 3)
     rows = []
-    for policy in ("random", "team"):
+    for policy in ("random", "team", "strong"):
         for players in (2, 4):
             for threads in sorted({1, all_threads}):
                 gps = games_per_second(policy, players, threads, seconds, repeats, reading)
