@@ -1,0 +1,17 @@
+"""Every ``bnb ...`` command of the docs pages from "docs/h" on (alphabetically) runs verbatim,
+each page in its own fresh copy of the repository (tests/doc_commands.py). The pages are split
+over two files so that pytest-xdist, which hands out whole files, runs them beside the
+README's."""
+
+from __future__ import annotations
+
+import pytest
+from doc_commands import doc_pages, make_checkout, run_page
+
+PAGES = [page for page in doc_pages() if page >= "docs/h"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("page", PAGES)
+def test_every_command_of_the_page_runs_verbatim(page, tmp_path_factory):
+    run_page(page, make_checkout(tmp_path_factory))
