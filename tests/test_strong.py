@@ -336,3 +336,17 @@ def test_new_game_api_plays_strong():
     while not game.is_over():
         game.apply_action(game.policy_action())
     assert game.is_over()
+
+
+def test_a_game_stopped_by_the_turn_limit_is_a_loss_in_training():
+    """The arena scores a game that reaches the turn limit as a loss for the candidate and
+    counts it, instead of stopping the training run (GameFailed)."""
+    from dataclasses import replace
+
+    from bnb_sim.games.builders_biomes.strong_train import Arena
+
+    arena = Arena(_tiny_plan(), threads=1)
+    arena.template = replace(arena.template, max_turns=10)  # no game ends within 10 turns
+    heuristic = parse_policy("heuristic")
+    scores = arena.scores(heuristic_start(2).weights, heuristic, seed=5, start=0, n=3)
+    assert (scores == 0).all() and arena.stalled == 6  # 3 deals x 2 seats

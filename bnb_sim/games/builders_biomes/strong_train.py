@@ -217,6 +217,27 @@ def _config_for(template, policies, seed: int):
     return config
 
 
+def _play(config, start: int, n: int, threads: int | None):
+    """The batch kernel's raw rows, like ``runner.batch.play_arrays``, except that a game
+    stopped by the turn limit is returned (status ``ST_TURN_LIMIT``) instead of raised."""
+    from bnb_sim.games.builders_biomes.engine import play as P
+    from bnb_sim.games.builders_biomes.engine import state as S
+    from bnb_sim.runner.batch import _run_kernel, check_status
+
+    k, ft, kinds, params, plugins = config.kernel_inputs
+    comps = config.components
+    width = P.n_seat_columns(len(comps.mob_names), len(comps.item_names))
+    seat_out = np.zeros((n * config.n_players, width), np.int64)
+    game_out = np.zeros((n, P.N_GAME_COLUMNS), np.int64)
+    stop = np.zeros(1, np.int64)
+    args = (k, ft, kinds, params, plugins, config.master, int(start), config.n_players)
+    _run_kernel(P.play_batch, (*args, seat_out, game_out), stop, threads)
+    others = game_out.copy()  # every other failure is raised as in any run
+    others[others[:, P.GAME_STATUS] == S.ST_TURN_LIMIT, P.GAME_STATUS] = S.ST_OK
+    check_status(config, start, others)
+    return seat_out, game_out
+
+
 class Arena:
     """Plays candidates against the field on the batch kernel (static arrays built once)."""
 
@@ -225,6 +246,7 @@ class Arena:
         from bnb_sim.runner.config import GameConfig
 
         self.plan, self.threads = plan, threads
+        self.stalled = 0  # games that reached the turn limit (scored as losses)
         self.field = [parse_policy(spec) for spec in plan.opponents]
         probe = PolicySpec("candidate", STRONG, plan.start.weights)
         readings = {**plan.readings, "seating": "fixed"}
@@ -234,10 +256,14 @@ class Arena:
 
     def scores(self, weights, opponent, seed: int, start: int, n: int) -> np.ndarray:
         """Per-deal mean game score of ``weights`` against ``opponent`` (a PolicySpec) on
-        deals ``start .. start+n-1`` of ``seed``, sitting in every seat in turn."""
+        deals ``start .. start+n-1`` of ``seed``, sitting in every seat in turn.
+
+        A game that reaches the turn limit scores 0 for the candidate: nothing in the rules
+        forces anyone to collect blocks, and weights that never do stall the game (both
+        seats exploring for ever); the search must learn to avoid them, not crash."""
         from bnb_sim.games.builders_biomes.engine import play as P
+        from bnb_sim.games.builders_biomes.engine import state as S
         from bnb_sim.games.builders_biomes.policies.registry import PolicySpec
-        from bnb_sim.runner.batch import play_arrays
 
         players = self.plan.players
         me = PolicySpec("candidate", STRONG, tuple(float(w) for w in weights))
@@ -246,11 +272,13 @@ class Arena:
         for seat in range(players):
             seats = [me if s == seat else opponent for s in range(players)]
             config = _config_for(self.template, seats, seed)
-            seat_out, game_out = play_arrays(config, start, n, threads)
+            seat_out, game_out = _play(config, start, n, threads)
             rows = seat_out.reshape(n, players, -1)
             won = rows[:, seat, P.SEAT_WON] > 0  # fixed seating: seat s is player s
+            finished = game_out[:, P.GAME_STATUS] == S.ST_OK
+            self.stalled += int((~finished).sum())
             winners = np.maximum(game_out[:, P.GAME_WINNERS], 1).astype(float)
-            total += np.where(won, 1.0 / winners, 0.0)
+            total += np.where(won & finished, 1.0 / winners, 0.0)
         return total / players
 
     def candidate_score(self, weights, members, seed: int, start: int) -> float:
@@ -402,10 +430,13 @@ def train_strong(
         cost = plan.pop_size() * len(members) * plan.deals * plan.players
         if not search.budget_left(cost):
             break
+        stalled = arena.stalled
         scores, seconds = search.generation(g, members)
+        stalled = arena.stalled - stalled if g >= len(recorded) else recorded[g].get("stalled", 0)
         search.games += cost
         search.history.append({"generation": g, "scores": scores, "seconds": seconds,
-                               "games": search.games, "field": len(members)})  # fmt: skip
+                               "games": search.games, "field": len(members),
+                               "stalled": stalled})  # fmt: skip
         if g >= len(recorded) and ckpt is not None:
             _save_checkpoint(ckpt, plan, search.history)
         search.snapshot(g)
@@ -431,6 +462,7 @@ def measure(arena: Arena, weights, opponent: str, seed: int, deals: int) -> dict
 
     from bnb_sim.games.builders_biomes.policies.registry import parse_policy
 
+    before = arena.stalled
     per_deal = arena.scores(weights, parse_policy(opponent), seed, 0, deals)
     mean = float(per_deal.mean())
     half = float(stats.t.ppf(0.975, deals - 1) * per_deal.std(ddof=1) / math.sqrt(deals))
@@ -441,6 +473,7 @@ def measure(arena: Arena, weights, opponent: str, seed: int, deals: int) -> dict
         "high": round(mean + half, 4),
         "deals": deals,
         "games": deals * arena.plan.players,
+        "stalled": arena.stalled - before,  # games that reached the turn limit (losses)
     }
 
 
