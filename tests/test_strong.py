@@ -350,3 +350,21 @@ def test_a_game_stopped_by_the_turn_limit_is_a_loss_in_training():
     heuristic = parse_policy("heuristic")
     scores = arena.scores(heuristic_start(2).weights, heuristic, seed=5, start=0, n=3)
     assert (scores == 0).all() and arena.stalled == 6  # 3 deals x 2 seats
+
+
+def test_a_model_that_never_collects_still_ends_its_games(tmp_path):
+    """Explore and a lost fight make a turn, so two seats that never collect would play for
+    ever (the turn limit stops such a game with an error); past STALL_TURNS_PER_PLAYER the
+    strong bot collects whenever it may."""
+    from bnb_sim import simulate
+    from bnb_sim.games.builders_biomes.policies.kinds import STRONG_STAGE_SIZE
+    from bnb_sim.games.builders_biomes.policies.strong import STALL_TURNS_PER_PLAYER
+
+    weights = list(heuristic_start(2).weights)
+    for stage in range(3):
+        weights[stage * STRONG_STAGE_SIZE + STRONG_FEATURES.index("bias_collect")] = -1000.0
+    path = write_model(StrongModel(tuple(weights), 2), tmp_path / "lazy.toml")
+    simulate(4, 2, [f"strong:{path}"], seed=1, threads=1, out=tmp_path / "run")
+    turns = pd.read_parquet(tmp_path / "run" / "games")["turns"]
+    # every game ended; some only because the bot collected once it was stalled
+    assert len(turns) == 4 and (turns > STALL_TURNS_PER_PLAYER * 2).any()

@@ -17,8 +17,10 @@ what the weights can express (the weight vector is a model file's data, ``kinds.
 
 The weights were found by self-play against a field (``strong_train.py``); with the
 heuristic's weights in every stage and the other terms 0, ``strong`` plays exactly like
-``heuristic`` (a test checks it). Everything reads ``pub`` (the seat's observation) and the
-static arrays only, like the heuristic; ties are broken from the seat's policy stream.
+``heuristic`` (a test checks it), except in a game that has run far longer than any normal
+one (``STALL_TURNS_PER_PLAYER``), where it collects whenever it may so that the game ends.
+Everything reads ``pub`` (the seat's observation) and the static arrays only, like the
+heuristic; ties are broken from the seat's policy stream.
 """
 
 from __future__ import annotations
@@ -49,9 +51,11 @@ from bnb_sim.games.builders_biomes.engine.state import (
     ACT_WEAPON,
     C_ACTIONS_DONE,
     C_CHANGES,
+    C_N_PLAYERS,
     C_PHASE,
     C_ROUNDS_DONE,
     C_ROUNDS_PENDING,
+    C_TURN,
     C_UP_BUILDINGS,
     C_UP_MOBS,
     HUNGER_TOGETHER,
@@ -92,6 +96,11 @@ W_TRIGGER = W["trigger"]
 W_EXTRA_THRESHOLD = W["extra_threshold"]
 PACE_NEAR = STRONG_PACE0
 PACE_LAST_TWO = STRONG_PACE0 + 1
+# Nothing in the rules forces a player to collect blocks (explore and a lost fight make a
+# turn), and weights that hardly collect can meet others that do not either: the game would
+# never end. Past this many turns per player (a game of the shipped data lasts about 25) the
+# bot collects whenever it may, so the cube empties and the game ends (R-SCORE-1).
+STALL_TURNS_PER_PLAYER = 50
 
 # policy memory: after the one-step evaluation's cache (onestep.MEM_*, below 810) and below
 # priority_layout.MEM_BOT (1024), where the batch kernel reads a priority-list bot's rule hits
@@ -270,4 +279,7 @@ def choose_strong(w, pub, seat, mem, k, ft, mask, pass_ok, rng, row):
     if phase == PH_COLLECT:
         _, pos = best_block(pub, k, seat, mem, ws, mask, values, rng, row)
         return pos
+    stalled = pub[C_TURN] >= STALL_TURNS_PER_PLAYER * pub[C_N_PLAYERS]
+    if stalled and (mask >> np.uint64(ACT_COLLECT)) & np.uint64(1):
+        return ACT_COLLECT
     return turn_choice(pub, seat, mem, k, ft, ws, mask, pass_ok, values, rng, row)
