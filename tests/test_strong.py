@@ -368,3 +368,34 @@ def test_a_model_that_never_collects_still_ends_its_games(tmp_path):
     turns = pd.read_parquet(tmp_path / "run" / "games")["turns"]
     # every game ended; some only because the bot collected once it was stalled
     assert len(turns) == 4 and (turns > STALL_TURNS_PER_PLAYER * 2).any()
+
+
+# ---- the CLI --------------------------------------------------------------------------------
+def _cli(capsys, *argv):
+    from bnb_sim.cli import main
+
+    try:
+        main([str(a) for a in argv])
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_bnb_train_writes_a_model_and_show_describes_it(tmp_path, capsys):
+    out = tmp_path / "m.toml"
+    args = ["train", "--players", "2", "--games", "200", "--deals", "1", "--check-deals", "4"]
+    code, stdout, err = _cli(capsys, *args, "--seed", "2", "--out", out, "--json", "-q")
+    assert code == 0, err
+    payload = json.loads(stdout)
+    assert payload["generations"] == 2 and load_model(out).players == 2  # 2 x 96 games
+    code, _, err = _cli(capsys, *args, "--out", out, "-q")
+    assert code == 2 and "--resume it or --force" in err
+    code, stdout, err = _cli(capsys, "train", "show", out)
+    assert code == 0 and "In words" in stdout and "pace_near" in stdout
+    code, stdout, _ = _cli(capsys, "train", "show", "--json", out)
+    assert json.loads(stdout)["players"] == 2
+    bad = _edited(tmp_path, 'game = "builders-biomes"', 'game = "chess"')
+    code, _, err = _cli(capsys, "train", "show", bad)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "'chess'" in err

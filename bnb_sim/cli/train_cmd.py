@@ -53,6 +53,13 @@ from bnb_sim.errors import BnbError
     help="Deals per candidate and opponent in a generation (each played in every seat).",
 )
 @click.option(
+    "--check-deals",
+    type=click.IntRange(2, None),
+    default=1000,
+    show_default=True,
+    help="Fresh deals of the final check against heuristic (the score in the file).",
+)
+@click.option(
     "--start",
     metavar="FILE",
     help="Start from this model (default: the heuristic's weights).",
@@ -61,11 +68,12 @@ from bnb_sim.errors import BnbError
 @click.option("--force", is_flag=True, help="Replace --out and its checkpoint if they exist.")
 @click.option("--threads", type=click.IntRange(1, 1024), default=None)
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @components_option
 @readings_option
 @click.pass_context
-def train(ctx, players, games, minutes, out, seed, field, self_every, deals, start, resume,
-          force, threads, quiet, components, reading):  # fmt: skip
+def train(ctx, players, games, minutes, out, seed, field, self_every, deals, check_deals, start,
+          resume, force, threads, quiet, as_json, components, reading):  # fmt: skip
     if ctx.invoked_subcommand is not None:
         return
     from bnb_sim.games.builders_biomes.strong_train import plan_training, train_strong
@@ -78,7 +86,8 @@ def train(ctx, players, games, minutes, out, seed, field, self_every, deals, sta
     plan = plan_training(
         players=players, seed=seed, games=games, minutes=minutes,
         opponents=tuple(s.strip() for s in field.split(",") if s.strip()),
-        self_every=self_every, deals=deals, start=start, components=components,
+        self_every=self_every, deals=deals, check_deals=check_deals, start=start,
+        components=components,
         readings=cli_readings(reading),
     )  # fmt: skip
 
@@ -103,6 +112,14 @@ def train(ctx, players, games, minutes, out, seed, field, self_every, deals, sta
         click.echo(f"interrupted; continue with: bnb {again} --resume", err=True)
         raise SystemExit(130) from None
     check = result.check
+    if as_json:
+        import json
+
+        payload = {"model": str(result.path), "generations": result.generations,
+                   "games": result.games, "check": check,
+                   "training": result.model.training}  # fmt: skip
+        click.echo(json.dumps(payload, indent=2))
+        return
     click.echo(
         f"wrote {result.path}: mean score {check['score']:.3f} [{check['low']:.3f}, "
         f"{check['high']:.3f}] against heuristic on {check['deals']:,} fresh deals "
@@ -112,8 +129,19 @@ def train(ctx, players, games, minutes, out, seed, field, self_every, deals, sta
 
 @train.command("show", help="What a strong model values, in words and numbers.")
 @click.argument("file", type=click.Path(dir_okay=False))
-def show(file):
-    from bnb_sim.games.builders_biomes.strong_model import load_model
-    from bnb_sim.games.builders_biomes.strong_show import describe
+@click.option("--json", "as_json", is_flag=True, help="Print the model as one JSON object.")
+def show(file, as_json):
+    from bnb_sim.games.builders_biomes.strong_model import STAGE_KEYS, load_model
+    from bnb_sim.games.builders_biomes.strong_show import describe, sentences
 
-    click.echo("\n".join(describe(load_model(file))))
+    model = load_model(file)
+    if as_json:
+        import json
+
+        stages = {key: model.stage(i) for i, key in enumerate(STAGE_KEYS)}
+        payload = {"file": file, "players": model.players, "expansion": model.expansion,
+                   "training": model.training, "stages": stages,
+                   "in_words": sentences(model)}  # fmt: skip
+        click.echo(json.dumps(payload, indent=2))
+        return
+    click.echo("\n".join(describe(model)))

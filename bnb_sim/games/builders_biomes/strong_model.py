@@ -179,8 +179,9 @@ def shipped_model(players: int, expansion: str | None = None) -> StrongModel:
         with_fm = "" if name == "none" else f" with {name}"
         raise PolicyError(
             f"policy 'strong': no shipped model for {players} players{with_fm} yet; "
-            "train one (bnb_sim.games.builders_biomes.strong_train.train_strong) and play "
-            "it as strong:FILE"
+            f"train one (bnb train --players {players}"
+            + ("" if name == "none" else f" --expansion {name}")
+            + " --minutes 60 --out FILE) and play it as strong:FILE"
         )
     model = load_model(path)
     return StrongModel(model.weights, model.players, model.expansion, model.training,
