@@ -399,3 +399,15 @@ def test_bnb_train_writes_a_model_and_show_describes_it(tmp_path, capsys):
     bad = _edited(tmp_path, 'game = "builders-biomes"', 'game = "chess"')
     code, _, err = _cli(capsys, "train", "show", bad)
     assert code == 2 and len(err.strip().splitlines()) == 1 and "'chess'" in err
+
+
+def test_tuning_a_search_bot_keeps_its_rollout_model(tmp_path):
+    from bnb_sim.tune.policy_tune import _policy_family
+
+    path = _heuristic_file(tmp_path)
+    family, names, _, fixed = _policy_family(f"ismcts:iterations=8,rollout=strong,model={path}")
+    assert family == "ismcts" and "iterations" in names
+    assert fixed == {"rollout": "strong", "model": str(path)}
+    assert _policy_family("mc:rollout=strong")[3] == {"rollout": "strong"}  # the shipped one
+    with pytest.raises(BnbError, match="bnb train"):
+        _policy_family("strong")
