@@ -411,3 +411,11 @@ def test_tuning_a_search_bot_keeps_its_rollout_model(tmp_path):
     assert _policy_family("mc:rollout=strong")[3] == {"rollout": "strong"}  # the shipped one
     with pytest.raises(BnbError, match="bnb train"):
         _policy_family("strong")
+
+
+def test_bnb_train_says_what_it_wrote_in_one_line(tmp_path, capsys):
+    out = tmp_path / "one.toml"
+    args = ["train", "--players", "2", "--games", "96", "--deals", "1", "--check-deals", "2"]
+    code, stdout, err = _cli(capsys, *args, "--seed", "1", "--out", out, "-q")
+    assert code == 0, err
+    assert stdout.startswith(f"wrote {out}: mean score ") and "(1 generation, 100 games)" in stdout

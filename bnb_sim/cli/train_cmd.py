@@ -123,7 +123,8 @@ def train(ctx, players, games, minutes, out, seed, field, self_every, deals, che
     click.echo(
         f"wrote {result.path}: mean score {check['score']:.3f} [{check['low']:.3f}, "
         f"{check['high']:.3f}] against heuristic on {check['deals']:,} fresh deals "
-        f"({result.generations} generations, {result.games:,} games)"
+        f"({result.generations} generation{'' if result.generations == 1 else 's'}, "
+        f"{result.games:,} games)"
     )
 
 
