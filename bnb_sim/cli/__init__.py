@@ -68,6 +68,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "export",
         "Write a run as CSV files (seats, games, parameters) for spreadsheets.",
     ),
+    "train": (
+        "bnb_sim.cli.train_cmd",
+        "train",
+        "Train a strong bot's model for your box; `train show FILE` describes one.",
+    ),
     "bench": ("bnb_sim.cli.bench_cmd", "bench", "Measure games/s, odds/s and CLI start time."),
     "cache": (
         "bnb_sim.cli.cache_cmd",

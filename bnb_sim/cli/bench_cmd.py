@@ -117,6 +117,54 @@ def games_per_second(
     }
 
 
+def alternating_ratio(
+    policy: str,
+    reference: str = "heuristic",
+    *,
+    players: int = 4,
+    threads: int | None = None,
+    seconds: float = 0.4,
+    repeats: int = 3,
+    readings: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """``policy``'s games/s over ``reference``'s, measured alternately on the same games (so
+    that a machine busy with other work slows both alike): the median of the per-repeat
+    ratios."""
+    from bnb_sim._jit import numba
+    from bnb_sim.runner.batch import play_arrays
+    from bnb_sim.runner.config import GameConfig
+
+    limit = int(numba.config.NUMBA_NUM_THREADS)
+    threads = limit if threads is None else max(1, min(threads, limit))
+    configs = [
+        GameConfig.create(players, [p], seed=0, readings=readings) for p in (policy, reference)
+    ]
+    for config in configs:
+        play_arrays(config, 0, 8, threads)
+    n = max(64, int(games_per_second(reference, players=players, threads=threads,
+                                     seconds=seconds / 4, repeats=1,
+                                     readings=readings)["games_per_second"] * seconds))  # fmt: skip
+    ratios, speeds = [], {policy: [], reference: []}
+    for r in range(repeats):
+        dt = []
+        for config, name in zip(configs, (policy, reference), strict=True):
+            t0 = time.perf_counter()
+            play_arrays(config, r * n, n, threads)
+            dt.append(time.perf_counter() - t0)
+            speeds[name].append(n / dt[-1])
+        ratios.append(dt[1] / dt[0])
+    return {
+        "policy": policy,
+        "reference": reference,
+        "players": players,
+        "threads": threads,
+        "games": n,
+        "ratio": _median(ratios),
+        "games_per_second": _median(speeds[policy]),
+        "reference_games_per_second": _median(speeds[reference]),
+    }
+
+
 def expansion_ratios(
     expansion: str = "farmers-market",
     policies: tuple[str, ...] = ("random", "heuristic"),
@@ -296,6 +344,14 @@ def run(
                 )
             )
     results["games"] = speeds
+    results["strong"] = []
+    for threads in (1, None):
+        status(f"games/s: strong against heuristic, alternating, {threads or 'all'} thread(s)")
+        results["strong"].append(
+            alternating_ratio(
+                "strong", threads=threads, seconds=seconds, repeats=repeats, readings=readings
+            )  # fmt: skip
+        )
     status("games/s with the Farmer's Market expansion, alternating with the base game")
     results["expansion"] = expansion_ratios(seconds=seconds / 2, repeats=repeats, readings=readings)
     results["readings"] = dict(readings or {})
@@ -329,6 +385,12 @@ def text(results: dict[str, Any]) -> str:
         lines.append(
             f"  {g['policy']:<10s} {g['threads']:>2d} thread{'s' if g['threads'] > 1 else ' '}"
             f"  {g['games_per_second']:>12,.0f}"
+        )
+    for r in results.get("strong", []):
+        lines.append(
+            f"  strong     {r['threads']:>2d} thread{'s' if r['threads'] > 1 else ' '}"
+            f"  {r['games_per_second']:>12,.0f}   {r['ratio']:.2f} x heuristic's "
+            f"{r['reference_games_per_second']:,.0f} (measured alternately)"
         )
     for r in results.get("expansion", []):
         lines.append(
@@ -383,7 +445,7 @@ def bench(
     quiet: bool,
     game=None,
 ) -> None:
-    """Measure games/s (random, heuristic; 1 and all threads), exact odds/s, Monte Carlo
+    """Measure games/s (random, heuristic, strong; 1 and all threads), exact odds/s, Monte Carlo
     combats/s and CLI start times, and print them with the machine and versions.
 
     scripts/bench_engine.py has the longer benchmarks (1M games end to end with Parquet,

@@ -238,8 +238,8 @@ def _stopping_notice() -> None:
     multiple=True,
     metavar="SPEC",
     help="Policy of a player, in player order (repeat; cycled over the players). "
-    "random, greedy, heuristic[:weights], mc[:...], ismcts[:...], bot:FILE.toml, or a "
-    "plugin. Default: heuristic.",
+    "random, greedy, heuristic[:weights], strong[:model.toml], mc[:...], ismcts[:...], "
+    "bot:FILE.toml, or a plugin. Default: heuristic.",
     shell_complete=complete_policy,
 )
 @click.option("--game-index", type=int, default=0, show_default=True, help="Which game of the run.")

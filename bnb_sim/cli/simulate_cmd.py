@@ -51,7 +51,8 @@ def _components(ctx: click.Context, param: click.Parameter, value: tuple[str, ..
     multiple=True,
     metavar="SPEC",
     help="A player's policy, repeat per player (cycled over the players): random, greedy, "
-    "heuristic, heuristic:weights.toml, heuristic:board=1.5, or a plugin. Default: heuristic.",
+    "heuristic, heuristic:weights.toml, heuristic:board=1.5, strong, strong:model.toml, mc[:...], "
+    "ismcts[:...], bot:FILE.toml, or a plugin. Default: heuristic.",
     shell_complete=complete_policy,
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed of the run.")

@@ -81,6 +81,12 @@ class GameConfig:
         if not isinstance(self.readings, R.Readings):  # a mapping of name -> value
             object.__setattr__(self, "readings", R.resolve(self.readings, players=n))
         self.readings.check_players(n)
+        # a strong model is chosen for (and checked against) this run's players and expansion
+        from bnb_sim.games.builders_biomes.policies.registry import resolve_policy
+
+        expansion = self.components.expansion
+        resolved = tuple(resolve_policy(p, n, expansion) for p in self.policies)
+        object.__setattr__(self, "policies", resolved)
 
     @classmethod
     def create(
@@ -210,11 +216,13 @@ class GameConfig:
             ISMCTS,
             MC,
             N_PARAMS,
+            STRONG,
         )
 
         arrays = self.components.arrays
         # search bots may roll out with a one-step bot, which reads the tables
-        needs_tables = any(p.kind in (GREEDY, HEURISTIC, BOT, MC, ISMCTS) for p in self.policies)
+        one_step = (GREEDY, HEURISTIC, STRONG, BOT, MC, ISMCTS)
+        needs_tables = any(p.kind in one_step for p in self.policies)
         tables = _cached_tables(self.components) if needs_tables else None
         try:
             k, ft = build_static(arrays, self.options_vector(), tables)

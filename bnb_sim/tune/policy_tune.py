@@ -182,6 +182,7 @@ def _policy_family(policy: str):
     and the settings that stay as they are (raises for random/greedy/a bot without params)."""
     from bnb_sim.games.builders_biomes.policies.kinds import BOT, HEURISTIC, ISMCTS, MC, PLUGIN
     from bnb_sim.games.builders_biomes.policies.registry import load_plugin, parse_policy
+    from bnb_sim.games.builders_biomes.strong_model import SHIPPED
 
     spec = parse_policy(policy)
     family = policy.strip().partition(":")[0]
@@ -196,6 +197,8 @@ def _policy_family(policy: str):
 
         settings = search_settings(spec.kind, spec.params)
         fixed = {"rollout": settings.pop("rollout")}
+        if spec.model is not None and spec.model != SHIPPED:  # the rollout's model file stays
+            fixed["model"] = spec.model
         return family, list(settings), settings, fixed
     if spec.kind == BOT:  # the thresholds of its [params] table; the file stays
         path, thresholds = _bot_thresholds(policy)
@@ -208,7 +211,7 @@ def _policy_family(policy: str):
         )
     raise BnbError(
         f"tune: policy '{policy}' has no parameters to tune (tune heuristic, mc, ismcts, "
-        "a bot file with [params] or a plugin)"
+        "a bot file with [params] or a plugin; a strong model is made with bnb train)"
     )
 
 

@@ -76,9 +76,11 @@ from bnb_sim.games.builders_biomes.policies.kinds import (
     SEARCH_ROLLOUT,
     SEARCH_WEIGHTS,
     SEARCH_WIDEN,
+    STRONG,
 )
 from bnb_sim.games.builders_biomes.policies.onestep import choose_onestep
 from bnb_sim.games.builders_biomes.policies.random_policy import choose_random
+from bnb_sim.games.builders_biomes.policies.strong import choose_strong
 from bnb_sim.rng import bounded_row
 
 # tree node fields
@@ -145,11 +147,16 @@ def _copy_state(pub, hid, rng, wpub, whid, wrng):
 
 @kernel(inline="always")
 def rollout_action(rkind, rparams, pub, hid, rng, k, ft, smem, mask, pass_ok):
-    """The rollout policy's decision for the seat to play (never a search: no recursion)."""
+    """The rollout policy's decision for the seat to play (never a search: no recursion):
+    ``random``, or a one-step bot (``greedy``/``heuristic`` weights, or a ``strong`` model)."""
     seat = pub[C_SEAT]
     if rkind == RANDOM:
         return choose_random(mask, pass_ok, rng, RNG_POLICY + seat)
     prepare_observation(pub, hid, seat)
+    if rkind == STRONG:
+        return choose_strong(
+            rparams, pub, seat, smem[seat], k, ft, mask, pass_ok, rng, RNG_POLICY + seat
+        )
     return choose_onestep(
         rparams, pub, seat, smem[seat], k, ft, mask, pass_ok, rng, RNG_POLICY + seat
     )
@@ -159,7 +166,7 @@ def rollout_action(rkind, rparams, pub, hid, rng, k, ft, smem, mask, pass_ok):
 def forget(smem, rkind):
     """Clear the rollout policy's memory before a new sample: the one-step bots cache on
     counters that repeat from one rollout to the next."""
-    if rkind == GREEDY or rkind == HEURISTIC:
+    if rkind == GREEDY or rkind == HEURISTIC or rkind == STRONG:
         for s in range(smem.shape[0]):
             for i in range(smem.shape[1]):
                 smem[s, i] = 0.0
