@@ -310,6 +310,22 @@ def test_a_resume_with_other_settings_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("[1, 2]", "not a checkpoint of bnb train"),  # valid JSON, not a table: no traceback
+        ('{"generations": 3}', "not a checkpoint of bnb train"),
+        ("{nope", "cannot read the checkpoint"),
+    ],
+)
+def test_a_tampered_checkpoint_is_one_clear_error(tmp_path, text, problem):
+    from bnb_sim.games.builders_biomes.strong_train import train_strong
+
+    (tmp_path / "x.toml.checkpoint.json").write_text(text)
+    with pytest.raises(BnbError, match=problem):
+        train_strong(_tiny_plan(), tmp_path / "x.toml", resume=True)
+
+
+@pytest.mark.parametrize(
     ("changes", "problem"),
     [
         ({"players": 5}, "players must be 2, 3 or 4"),

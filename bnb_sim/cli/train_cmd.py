@@ -113,12 +113,12 @@ def train(ctx, players, games, minutes, out, seed, field, self_every, deals, che
         raise SystemExit(130) from None
     check = result.check
     if as_json:
-        import json
+        from bnb_sim import jsonsafe
 
         payload = {"model": str(result.path), "generations": result.generations,
                    "games": result.games, "check": check,
                    "training": result.model.training}  # fmt: skip
-        click.echo(json.dumps(payload, indent=2))
+        click.echo(jsonsafe.dumps(payload, indent=2))
         return
     click.echo(
         f"wrote {result.path}: mean score {check['score']:.3f} [{check['low']:.3f}, "
@@ -137,12 +137,12 @@ def show(file, as_json):
 
     model = load_model(file)
     if as_json:
-        import json
+        from bnb_sim import jsonsafe
 
         stages = {key: model.stage(i) for i, key in enumerate(STAGE_KEYS)}
         payload = {"file": file, "players": model.players, "expansion": model.expansion,
                    "training": model.training, "stages": stages,
                    "in_words": sentences(model)}  # fmt: skip
-        click.echo(json.dumps(payload, indent=2))
+        click.echo(jsonsafe.dumps(payload, indent=2))
         return
     click.echo("\n".join(describe(model)))

@@ -43,6 +43,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bnb_sim import jsonsafe
 from bnb_sim.errors import BnbError
 from bnb_sim.games.builders_biomes.policies.kinds import (
     HEURISTIC_WEIGHTS,
@@ -60,6 +61,7 @@ from bnb_sim.games.builders_biomes.strong_model import (
     heuristic_start,
     write_model,
 )
+from bnb_sim.safe_io import UnreadableFile, load_json, write_atomic
 
 DEFAULT_FIELD = ("heuristic", "greedy", "heuristic:weapon=2")
 FIXED = ("xp", "fm_item", "fm_vegetable")  # never searched (fm_* searched with the expansion)
@@ -299,11 +301,16 @@ def _decode(base: np.ndarray, idx: np.ndarray, scale: np.ndarray, x: np.ndarray)
     return weights
 
 
+CHECKPOINT_LIMIT = 64 * 1024 * 1024  # bytes: far above any real run's generations
+
+
 def _load_checkpoint(path: Path, plan: TrainPlan) -> list[dict]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise BnbError(f"train: cannot read the checkpoint {path} ({exc})") from None
+    try:  # bounded, regular file only: a checkpoint is user-writable input
+        data = load_json(path, CHECKPOINT_LIMIT)
+    except UnreadableFile as exc:
+        raise BnbError(f"train: cannot read the checkpoint {path} ({exc.reason})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("generations", []), list):
+        raise BnbError(f"train: the checkpoint {path} is not a checkpoint of bnb train")
     if data.get("version") != CHECKPOINT_VERSION or _same_run(data.get("plan")) != _same_run(
         _jsonable(plan.key())
     ):
@@ -324,14 +331,12 @@ def _same_run(key) -> dict:
 
 
 def _jsonable(obj):
-    return json.loads(json.dumps(obj))
+    return json.loads(jsonsafe.dumps(obj))
 
 
 def _save_checkpoint(path: Path, plan: TrainPlan, generations: list[dict]) -> None:
     data = {"version": CHECKPOINT_VERSION, "plan": plan.key(), "generations": generations}
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
-    os.replace(tmp, path)
+    write_atomic(path, jsonsafe.dumps(data, indent=1))  # never half-written, never via a link
 
 
 @dataclass
