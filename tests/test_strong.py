@@ -104,9 +104,22 @@ def test_a_model_for_other_players_is_refused_by_the_run(tmp_path):
     assert config(3, [f"strong:{path}", "heuristic"]).policies[0].kind == STRONG
 
 
-def test_without_a_shipped_model_the_expansion_is_refused():
+def test_without_a_shipped_model_the_expansion_is_refused(monkeypatch):
+    from bnb_sim.games.builders_biomes import strong_model
+
+    monkeypatch.setattr(strong_model, "shipped_path", lambda players, expansion="none": None)
     with pytest.raises(PolicyError, match="no shipped model for 2 players with farmers-market"):
         config(2, ["strong", "heuristic"], components=None, expansion="farmers-market")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_farmers_market_has_its_own_shipped_models(players):
+    policy = config(players, ["strong"] + ["heuristic"] * (players - 1), components=None,
+                    expansion="farmers-market").policies[0]  # fmt: skip
+    assert policy.kind == STRONG
+    model = shipped_model(players, "farmers-market")
+    assert (model.players, model.expansion) == (players, "farmers-market")
+    assert model.weights != shipped_model(players).weights
 
 
 def test_the_cli_refuses_a_bad_model_with_exit_code_2(tmp_path, capsys):
