@@ -43,6 +43,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "compare",
         "Paired-seed A/B test of two policies (SPRT or precision stopping).",
     ),
+    "ladder": (
+        "bnb_sim.cli.ladder_cmd",
+        "ladder",
+        "A ladder of play strength: each rung vs the next, Elo scale, skill depth.",
+    ),
     "sweep": (
         "bnb_sim.cli.sweep_cmd",
         "sweep",
