@@ -156,7 +156,7 @@ def test_ladder_is_deterministic_across_threads(tmp_path, capsys):
         (["--rungs", "random"], "at least 2 rungs"),
         (["--rungs", "random,greedy,random"], "list it once"),
         (["--rungs", "random,nosuchbot"], "nosuchbot"),
-        (["--rungs", "random,greedy", "--games", "100000000"], "--yes"),
+        (["--rungs", "random,greedy", "--players", "4", "--games", "10000000"], "--yes"),
         (["--game", "hotv"], "no ladder yet"),
         (["--rungs", "random,greedy", "--reading", "seating=rotate"], "seating"),
     ],
@@ -166,3 +166,16 @@ def test_ladder_bad_input_is_one_line(tmp_path, capsys, args, message):
     assert code == 2
     assert message in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "bad").exists()
+
+
+def test_ladder_with_three_players_plays_both_tables_of_a_pair(tmp_path, capsys):
+    args = ["ladder", "--rungs", "random,greedy", "--players", "3", "--games", "10", "--seed",
+            "2", "--threads", "1", "-q", "--json", "-o", tmp_path / "three"]  # fmt: skip
+    code, out, err = run_cli(capsys, args)
+    assert code == 0, err
+    summary = json.loads(out)["summary"]
+    # tables (random, random, greedy) and (random, greedy, greedy), 3 seatings each, 10 seeds
+    assert summary["n_games"] == 2 * 3 * 10
+    # every game has two random-greedy meetings
+    assert summary["steps"][0]["n"] == 2 * summary["n_games"]
+    assert summary["steps"][0]["upper"] == "greedy" and summary["players"] == 3

@@ -258,7 +258,7 @@ def scale_plot(result: LadderResult):
         ax,
         f"Ladder: skill depth {result.skill_depth} of {n - 1} steps",
         "rung (solid line: step separated, dotted: not)",
-        f"Elo ({zero}; bars: 95% bootstrap CI over seeds)",
+        f"Elo ({zero}), 95% CI",
     )
     return fig
 
@@ -289,7 +289,7 @@ def ladder_sections(result: LadderResult) -> list[Section]:
             "n": s["n"].map("{:,}".format),
             "verdict": [_verdict(r) for r in s.itertuples()],
             "weaker rung's win rate [95% CI]": upsets,
-            "seconds": s["seconds"].map(lambda v: f"{v:,.0f}" if math.isfinite(v) else "–"),
+            "seconds": s["seconds"].map(lambda v: f"{v:,.1f}" if math.isfinite(v) else "–"),
         })
     )  # fmt: skip
     scale = Section("Scale")
@@ -309,7 +309,12 @@ def ladder_sections(result: LadderResult) -> list[Section]:
             "games": c["games"].map("{:,}".format),
         })
     )  # fmt: skip
-    scale.figure("ladder-scale", scale_plot(result), "Elo of each rung with its 95% interval.")
+    scale.figure(
+        "ladder-scale",
+        scale_plot(result),
+        "Elo of each rung with its 95% bootstrap interval over seeds (solid line: the step "
+        "is separated).",
+    )
     return [design, steps, scale]
 
 
