@@ -234,17 +234,20 @@ def format_ladder(result: LadderResult) -> str:
 
 
 def scale_plot(result: LadderResult):
-    """Elo of each rung (bottom first) with 95% bootstrap whiskers; separated steps solid."""
-    scale = result.scale
+    """Two panels: the Elo of each rung (bottom first) with 95% bootstrap whiskers, the
+    separated steps drawn solid; below, each step's score with its interval against 50%
+    (the scale's intervals carry the uncertainty of every step below a rung, the step
+    intervals only their own)."""
+    scale, steps = result.scale, result.steps
     n = len(scale)
-    fig, axes = plots.new_figure(3.6)
-    ax = axes[0, 0]
+    fig, axes = plots.new_figure(6.4, nrows=2)
+    ax, bx = axes[0, 0], axes[1, 0]
     x = np.arange(n)
     elo = scale["elo"].to_numpy(dtype=float)
     lo = scale["lo"].to_numpy(dtype=float)
     hi = scale["hi"].to_numpy(dtype=float)
     err = np.vstack([np.nan_to_num(elo - lo), np.nan_to_num(hi - elo)])
-    for row in result.steps.itertuples():
+    for row in steps.itertuples():
         i = int(row.step)
         style = "-" if row.separated else ":"
         ax.plot([i, i + 1], [elo[i], elo[i + 1]], style, color="#4477aa", linewidth=1.5)
@@ -259,6 +262,26 @@ def scale_plot(result: LadderResult):
         f"Ladder: skill depth {result.skill_depth} of {n - 1} steps",
         "rung (solid line: step separated, dotted: not)",
         f"Elo ({zero}), 95% CI",
+    )
+    mid = steps["step"].to_numpy(dtype=float) + 0.5
+    score = 100 * steps["score"].to_numpy(dtype=float)
+    s_err = np.vstack([
+        np.nan_to_num(score - 100 * steps["lo"].to_numpy(dtype=float)),
+        np.nan_to_num(100 * steps["hi"].to_numpy(dtype=float) - score),
+    ])  # fmt: skip
+    colors = ["#228833" if r.separated else ("#cc3311" if r.reversed else "#888888")
+              for r in steps.itertuples()]  # fmt: skip
+    bx.axhline(50.0, color="#888888", linewidth=1, linestyle="--")
+    bx.errorbar(mid, score, yerr=s_err, fmt="none", ecolor="#333333", capsize=4)
+    bx.scatter(mid, score, c=colors, zorder=3)
+    bx.set_xlim(-0.5, n - 0.5)
+    bx.set_xticks(mid, [f"{r.upper}\nvs {r.lower}" for r in steps.itertuples()], fontsize=7)
+    bx.set_ylim(0, 100)
+    plots._style(
+        bx,
+        "Each step: the upper rung's score against the one below",
+        None,
+        "score % (95% CI)",
     )
     return fig
 
