@@ -274,13 +274,14 @@ def scale_plot(result: LadderResult):
     bx.axhline(50.0, color="#888888", linewidth=1, linestyle="--")
     bx.errorbar(mid, score, yerr=s_err, fmt="none", ecolor="#333333", capsize=4)
     bx.scatter(mid, score, c=colors, zorder=3)
-    bx.set_xlim(-0.5, n - 0.5)
-    bx.set_xticks(mid, [f"{r.upper}\nvs {r.lower}" for r in steps.itertuples()], fontsize=7)
+    for axis in (ax, bx):  # a step sits between its two rungs of the panel above
+        axis.set_xlim(-0.5, n - 0.5)
+    bx.set_xticks(mid, [f"{int(r.step) + 1}" for r in steps.itertuples()])
     bx.set_ylim(0, 100)
     plots._style(
         bx,
         "Each step: the upper rung's score against the one below",
-        None,
+        "step (between its two rungs above; green: separated, red: reversed)",
         "score % (95% CI)",
     )
     return fig
