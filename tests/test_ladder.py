@@ -96,12 +96,15 @@ def test_summary_fields_are_strict_json():
     assert [r["rung"] for r in summary["scale"]] == rungs
 
 
-def test_default_rungs_climb_from_random_to_search():
-    assert DEFAULT_RUNGS[0] == "random" and DEFAULT_RUNGS[3] == "strong"
+def test_default_rungs_climb_from_random_through_search_to_strong():
+    from bnb_sim.cli.ladder_cmd import _DEFAULT
+
+    assert DEFAULT_RUNGS[0] == "random" and DEFAULT_RUNGS[-1] == "strong"
     assert [r for r in DEFAULT_RUNGS if r.startswith("ismcts")] == [
         "ismcts:iterations=16",
         "ismcts:iterations=64",
     ]
+    assert _DEFAULT == ",".join(DEFAULT_RUNGS)  # the command and the API agree
 
 
 # -- the command ---------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from bnb_sim.cli.run_cmd import (
     warm_and_meter,
 )
 
-_DEFAULT = "random,greedy,heuristic,strong,ismcts:iterations=16,ismcts:iterations=64"
+_DEFAULT = "random,greedy,heuristic,ismcts:iterations=16,ismcts:iterations=64,strong"
 
 
 @click.command("ladder")
