@@ -182,3 +182,10 @@ def test_ladder_with_three_players_plays_both_tables_of_a_pair(tmp_path, capsys)
     # every game has two random-greedy meetings
     assert summary["steps"][0]["n"] == 2 * summary["n_games"]
     assert summary["steps"][0]["upper"] == "greedy" and summary["players"] == 3
+
+
+def test_ladder_with_the_farmers_market_plays_the_expansion(tmp_path, capsys):
+    base = _ladder_json(capsys, tmp_path, "base", "--threads", "1")
+    market = _ladder_json(capsys, tmp_path, "fm", "--threads", "1", "--expansion", "farmers-market")
+    assert market["params"]["expansion"] == "farmers-market" and base["params"]["expansion"] is None
+    assert _numbers(market) != _numbers(base)  # the same seeds, another game
