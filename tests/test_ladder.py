@@ -189,3 +189,12 @@ def test_ladder_with_the_farmers_market_plays_the_expansion(tmp_path, capsys):
     market = _ladder_json(capsys, tmp_path, "fm", "--threads", "1", "--expansion", "farmers-market")
     assert market["params"]["expansion"] == "farmers-market" and base["params"]["expansion"] is None
     assert _numbers(market) != _numbers(base)  # the same seeds, another game
+
+
+def test_ladder_refuses_a_non_empty_report_folder(tmp_path, capsys):
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    (busy / "keep.txt").write_text("mine")
+    code, _, err = run_cli(capsys, ["ladder", "--rungs", "random,greedy", "-q", "-o", busy])
+    assert code == 2 and "--force" in err and len(err.strip().splitlines()) == 1
+    assert (busy / "keep.txt").read_text() == "mine"
