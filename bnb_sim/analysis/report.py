@@ -1208,7 +1208,7 @@ def rule_hits_section(seats: pd.DataFrame, meta: Mapping) -> Section | None:
             {
                 "rule": list(rules) + ["fallback"],
                 "decisions": totals.astype(int),
-                "per game": totals / len(mine),
+                "per game": [f"{t / len(mine):,.2f}" for t in totals],
                 "share": [f"{100 * t / all_decisions:.1f}%" for t in totals],
             }
         )
@@ -1424,7 +1424,9 @@ def build_simulate_report(
     source: str | None = None,
 ) -> ReportBuilder:
     """All sections of a simulate-run report, in a :class:`ReportBuilder` (nothing written)."""
-    meta = dict(meta or {})
+    from bnb_sim.analysis.names import shown_run
+
+    seats, games, meta = shown_run(seats, games, dict(meta or {}))  # bots by their names
     order = _policy_order(seats, meta)
     name = title or (f"bnb-sim run report: {Path(source).name}" if source else "bnb-sim run report")
     params = meta.get("params", {}) or {}
