@@ -505,7 +505,7 @@ def overview_section(
     return section
 
 
-def _estimated_warning(section: Section, meta: Mapping) -> None:
+def _estimated_warning(section: Section, meta: Mapping, what: str = "This run") -> None:
     components = meta.get("components", {}) or {}
     estimated = int(components.get("estimated_values") or 0)
     if estimated <= 0:
@@ -516,7 +516,7 @@ def _estimated_warning(section: Section, meta: Mapping) -> None:
         shown.append(f"… and {len(keys) - ESTIMATED_KEYS_SHOWN} more")
     section.warning(
         "Estimated component values.",
-        f"This run used {estimated} estimated component values (numbers never published for "
+        f"{what} used {estimated} estimated component values (numbers never published for "
         "the game, see `docs/components.md`), so every result below depends on them. Load "
         "your box's values with `--components FILE` to replace them. Estimated keys:",
         shown,

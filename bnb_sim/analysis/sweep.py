@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import plots, tables
+from bnb_sim.analysis.estimated import add_estimated_warning
 from bnb_sim.analysis.names import display_names, rename_frame
 from bnb_sim.analysis.report import ReportBuilder, Section, readings_text
 from bnb_sim.analysis.stats import mean_ci, paired_difference, pct_digits
@@ -523,10 +524,9 @@ def sweep_sections(result: SweepResult, name: str | None = None) -> list[Section
             }
         )
     )
-    setup.warning(
-        "Swept values are estimates.",
-        "Every swept value is marked `estimate` (reason: set by sweep) in the variant's "
-        "component data; the baseline keeps the file's provenance.",
+    setup.text(
+        "The swept values are this sweep's settings (house rules under test), not estimates; "
+        "the baseline keeps the component file's values and provenance."
     )
 
     wins = Section(f"{pre}Effect on win rates")
@@ -733,6 +733,7 @@ def build_sweep_report(result: SweepResult, title: str | None = None) -> ReportB
     )
     for section in sweep_sections(result):
         builder.add(section)
+    add_estimated_warning(builder.sections[0], result.params.get("estimated"))
     builder.summary.update(sweep_summary(result))
     builder.findings += sweep_findings(result)
     return builder

@@ -46,6 +46,7 @@ import pandas as pd
 
 from bnb_sim.analysis import plots, tables
 from bnb_sim.analysis.budget_series import budget_section, budget_summary
+from bnb_sim.analysis.estimated import add_estimated_warning
 from bnb_sim.analysis.names import display_names, rename_frame
 from bnb_sim.analysis.ratings import bradley_terry, elo_from_theta
 from bnb_sim.analysis.report import ReportBuilder, Section, readings_text
@@ -663,6 +664,7 @@ def build_tournament_report(result: TournamentResult, title: str | None = None) 
     builder = ReportBuilder(title, subtitle)
     for section in tournament_sections(result):
         builder.add(section)
+    add_estimated_warning(builder.sections[0], result.params.get("estimated"))
     builder.summary.update(tournament_summary(result))
     builder.findings += tournament_findings(result)
     return builder

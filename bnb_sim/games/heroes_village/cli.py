@@ -783,6 +783,7 @@ def sweep(
 ) -> None:  # fmt: skip
     """``bnb sweep --game hotv --set PATH=V1,V2``: the same game indices under each
     component variant; win rates and paired differences against the component file."""
+    from bnb_sim.analysis.estimated import add_estimated_warning, estimates_meta
     from bnb_sim.analysis.report import ReportBuilder, Section
     from bnb_sim.analysis.stats import Rate
     from bnb_sim.analysis.sweep import parse_set_option
@@ -795,7 +796,8 @@ def sweep(
     if isinstance(policies, str):
         policies = policies.split(",")
     specs = [p.strip() for p in policies if p.strip()]
-    variants = sweep_variants(base, [parse_set_option(x) for x in sets], zip_mode)
+    parsed = [parse_set_option(x) for x in sets]
+    variants = sweep_variants(base, parsed, zip_mode)
     from bnb_sim.cli.run_cmd import prepare_out
     from bnb_sim.runner.budget import confirm_games
 
@@ -816,6 +818,7 @@ def sweep(
             f"{games:,} games per variant on the same game indices (paired)."
         )
         section.table(table)
+        add_estimated_warning(section, estimates_meta(base, [path for path, _ in parsed]))
         section.summary["variants"] = {
             label: Rate.from_bools(values).to_dict() for label, values in won.items()
         }
