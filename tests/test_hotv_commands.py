@@ -59,6 +59,45 @@ def test_sweep_game_hotv_zip_and_grid_of_equal_lists_still_play(capsys):
         sweep_variants(base, [("path.start_normal", [7]), ("path.start_normal", [8])])
 
 
+def test_sweep_game_hotv_does_not_list_the_baseline_value_a_second_time():
+    """``--set path.start_normal=8,9`` where 9 is the file's own value: 9 is the baseline,
+    played once and labelled as the component file's, not a variant at "0.0 pp"."""
+    import numpy as np
+
+    from bnb_sim.games.heroes_village.cli import sweep_table, sweep_variants
+    from bnb_sim.games.heroes_village.components import load_components
+
+    base = load_components()
+    assert base.data["path"]["start_normal"] == 9
+    variants = sweep_variants(base, [("path.start_normal", [8, 9])])
+    labels = [label for label, _ in variants]
+    assert labels == ["path.start_normal=9 (components)", "path.start_normal=8"]
+    assert variants[0][1] is base
+    won = {labels[0]: np.array([True, False, True, True]),
+           labels[1]: np.array([False, False, True, True])}  # fmt: skip
+    table = sweep_table(won)
+    assert list(table["vs components, paired [95% CI]"])[0] == "(reference)"
+    assert (table["vs components, paired [95% CI]"] == "(reference)").sum() == 1
+    # values the file does not hold keep the plain component-file baseline first
+    other = [label for label, _ in sweep_variants(base, [("path.start_normal", [7, 8])])]
+    assert other == ["components", "path.start_normal=7", "path.start_normal=8"]
+
+
+def test_sweep_game_hotv_writes_where_o_says_and_refuses_a_full_folder(tmp_path, capsys):
+    """The report goes to ``-o DIR``, as the docs say; a folder that holds files is refused
+    before a game is played (one line, exit 2), as the first game's sweep refuses it."""
+    out = tmp_path / "full"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    code, stdout, err = run_cli(capsys, [
+        "sweep", "--game", "hotv", "--set", "path.start_normal=8,9", "--games", "10",
+        "--players", "2", "-o", out, "--quiet",
+    ])  # fmt: skip
+    assert code == 2, (stdout, err)
+    assert "not empty" in err and len(err.strip().splitlines()) == 1
+    assert [p.name for p in out.iterdir()] == ["keep.txt"]
+
+
 # ----------------------------------------------------------------------------- bnb run warm-up
 
 HOTV_ONLY = textwrap.dedent(

@@ -773,14 +773,15 @@ def _simulation_sections(outcome: ItemOutcome):
     from bnb_sim.analysis import report as R
     from bnb_sim.analysis import tables
     from bnb_sim.analysis.leaders import Leader
+    from bnb_sim.analysis.names import shown_run
 
     spec = outcome.spec
-    seats, games, meta = outcome.result
-    order = list(dict.fromkeys(spec.policies))
+    seats, games, meta, shown = shown_run(*outcome.result, spec.policies, with_names=True)
+    order = list(dict.fromkeys(shown))
     overview = R.Section(f"{spec.name}: simulation")
     winners = tables.win_rates(seats, "policy", order)
     overview.text(
-        f"{len(games):,} games, {spec.players} players ({', '.join(spec.policies)} in player "
+        f"{len(games):,} games, {spec.players} players ({', '.join(shown)} in player "
         f"order), seating `{spec.seating}`, rules `{spec.variant}`, seed {spec.seed}; "
         f"readings: {_readings_text(meta)}."
     )

@@ -505,7 +505,7 @@ def overview_section(
     return section
 
 
-def _estimated_warning(section: Section, meta: Mapping) -> None:
+def _estimated_warning(section: Section, meta: Mapping, what: str = "This run") -> None:
     components = meta.get("components", {}) or {}
     estimated = int(components.get("estimated_values") or 0)
     if estimated <= 0:
@@ -516,7 +516,7 @@ def _estimated_warning(section: Section, meta: Mapping) -> None:
         shown.append(f"… and {len(keys) - ESTIMATED_KEYS_SHOWN} more")
     section.warning(
         "Estimated component values.",
-        f"This run used {estimated} estimated component values (numbers never published for "
+        f"{what} used {estimated} estimated component values (numbers never published for "
         "the game, see `docs/components.md`), so every result below depends on them. Load "
         "your box's values with `--components FILE` to replace them. Estimated keys:",
         shown,
@@ -1208,7 +1208,7 @@ def rule_hits_section(seats: pd.DataFrame, meta: Mapping) -> Section | None:
             {
                 "rule": list(rules) + ["fallback"],
                 "decisions": totals.astype(int),
-                "per game": totals / len(mine),
+                "per game": [f"{t / len(mine):,.2f}" for t in totals],
                 "share": [f"{100 * t / all_decisions:.1f}%" for t in totals],
             }
         )
@@ -1424,7 +1424,9 @@ def build_simulate_report(
     source: str | None = None,
 ) -> ReportBuilder:
     """All sections of a simulate-run report, in a :class:`ReportBuilder` (nothing written)."""
-    meta = dict(meta or {})
+    from bnb_sim.analysis.names import shown_run
+
+    seats, games, meta = shown_run(seats, games, dict(meta or {}))  # bots by their names
     order = _policy_order(seats, meta)
     name = title or (f"bnb-sim run report: {Path(source).name}" if source else "bnb-sim run report")
     params = meta.get("params", {}) or {}

@@ -39,6 +39,8 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import plots, tables
+from bnb_sim.analysis.estimated import add_estimated_warning
+from bnb_sim.analysis.names import display_names, rename_frame
 from bnb_sim.analysis.report import ReportBuilder, Section, readings_text
 from bnb_sim.analysis.stats import mean_ci, paired_difference, pct_digits
 from bnb_sim.errors import BnbError, ComponentError
@@ -290,10 +292,18 @@ def analyse_sweep(
     name: str | None = None,
     confidence: float = 0.95,
 ) -> SweepResult:
-    """Tables of a sweep: ``frames[variant.name] = (seats, games)``, baseline first."""
+    """Tables of a sweep: ``frames[variant.name] = (seats, games)``, baseline first.
+    Policies given by a file are shown by their names (:mod:`bnb_sim.analysis.names`)."""
     names = [v.name for v in variants]
     base_name = next(v.name for v in variants if v.baseline)
-    policies = list(dict.fromkeys(policies))
+    shown = display_names(policies)
+    if any(k != v for k, v in shown.items()):
+        frames = {
+            key: (rename_frame(seats, shown), rename_frame(games_, shown))
+            for key, (seats, games_) in frames.items()
+        }
+        params = {**(params or {}), "policy_names": {v: k for k, v in shown.items() if k != v}}
+    policies = list(dict.fromkeys(shown[str(p)] for p in policies))
     win_rows, effect_rows, xp_rows, xp_effect_rows = [], [], [], []
     source_rows, fight_frames, length_rows, tie_rows = [], [], [], []
     base_seats, base_games = frames[base_name]
@@ -514,10 +524,9 @@ def sweep_sections(result: SweepResult, name: str | None = None) -> list[Section
             }
         )
     )
-    setup.warning(
-        "Swept values are estimates.",
-        "Every swept value is marked `estimate` (reason: set by sweep) in the variant's "
-        "component data; the baseline keeps the file's provenance.",
+    setup.text(
+        "The swept values are this sweep's settings (house rules under test), not estimates; "
+        "the baseline keeps the component file's values and provenance."
     )
 
     wins = Section(f"{pre}Effect on win rates")
@@ -724,6 +733,7 @@ def build_sweep_report(result: SweepResult, title: str | None = None) -> ReportB
     )
     for section in sweep_sections(result):
         builder.add(section)
+    add_estimated_warning(builder.sections[0], result.params.get("estimated"))
     builder.summary.update(sweep_summary(result))
     builder.findings += sweep_findings(result)
     return builder

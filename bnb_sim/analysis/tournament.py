@@ -46,6 +46,8 @@ import pandas as pd
 
 from bnb_sim.analysis import plots, tables
 from bnb_sim.analysis.budget_series import budget_section, budget_summary
+from bnb_sim.analysis.estimated import add_estimated_warning
+from bnb_sim.analysis.names import display_names, rename_frame
 from bnb_sim.analysis.ratings import bradley_terry, elo_from_theta
 from bnb_sim.analysis.report import ReportBuilder, Section, readings_text
 from bnb_sim.analysis.stats import (
@@ -253,9 +255,17 @@ def analyse_tournament(
     ``seats`` needs ``game, seed_index, seat, policy, rank, won`` (and ``xp``); ``games`` needs
     ``game, winners``. ``combos`` lists the tables (inferred from ``combo``/``rotation`` when
     None). ``anchor``: a policy whose Elo is pinned to 0, ``"auto"`` (random when it
-    plays) or None (mean 0). The bootstrap is deterministic for ``seed``.
+    plays) or None (mean 0). The bootstrap is deterministic for ``seed``. Policies given
+    by a file are shown by their names (:mod:`bnb_sim.analysis.names`).
     """
-    names = list(policies)
+    shown = display_names(policies)
+    if any(k != v for k, v in shown.items()):
+        seats, games = rename_frame(seats, shown), rename_frame(games, shown)
+        if combos is not None:
+            combos = [tuple(shown.get(p, p) for p in c) for c in combos]
+        anchor = shown.get(anchor, anchor) if anchor is not None else None
+        params = {**(params or {}), "policy_names": {v: k for k, v in shown.items() if k != v}}
+    names = [shown[str(p)] for p in policies]
     k = len(names)
     anchor_label = _default_anchor(names, anchor)
     anchor_idx = names.index(anchor_label) if anchor_label is not None else None
@@ -654,6 +664,7 @@ def build_tournament_report(result: TournamentResult, title: str | None = None) 
     builder = ReportBuilder(title, subtitle)
     for section in tournament_sections(result):
         builder.add(section)
+    add_estimated_warning(builder.sections[0], result.params.get("estimated"))
     builder.summary.update(tournament_summary(result))
     builder.findings += tournament_findings(result)
     return builder

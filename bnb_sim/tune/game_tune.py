@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from bnb_sim.analysis.estimated import estimates_meta
 from bnb_sim.errors import BnbError
 from bnb_sim.safe_io import write_atomic
 from bnb_sim.tune.policy_tune import keeps_threads, tune_readings
@@ -412,6 +413,7 @@ def _game_stages(plan: GameTune, store: TuneStore, many, progress: Progress) -> 
         "leader": leader,
         "final": final,
         "sensitivity": sensitivity(plan, search["iterations"]),
+        "estimated": estimates_meta(plan.components, [p.name for p in plan.space.params]),
     }
     store.finish(result)
     return result

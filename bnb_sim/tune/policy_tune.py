@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from bnb_sim.analysis.estimated import estimates_meta
 from bnb_sim.errors import BnbError
 from bnb_sim.safe_io import write_atomic
 from bnb_sim.tune.search import default_population, derive_seed, run_cmaes
@@ -658,6 +659,7 @@ def _policy_stages(plan: PolicyTune, store: TuneStore, many, progress: Progress)
         "reeval": reeval,
         "winner": winner,
         "comparison": comparison,
+        "estimated": None if plan.components is None else estimates_meta(plan.components),
     }
     store.finish(result)
     return result

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import plots, tables
+from bnb_sim.analysis.estimated import add_estimated_warning
 from bnb_sim.analysis.report import ReportBuilder, Section
 
 __all__ = [
@@ -179,6 +180,7 @@ def build_policy_report(result: dict, command: str | None = None) -> ReportBuild
         "gives the interval. Positive values favour the tuned parameters."
     )
     answer.table(pd.DataFrame(policy_rows(result), columns=["", "value"]))
+    add_estimated_warning(answer, result.get("estimated"))
     if command:
         answer.text(f"Command: `{command}`")
     weights = pd.DataFrame(
@@ -412,6 +414,7 @@ def build_game_report(result: dict, override=None, command: str | None = None) -
         "differences), for the targets that are means over games."
     )
     answer.table(final_table(result), caption="The answer on fresh games")
+    add_estimated_warning(answer, result.get("estimated"))
     answer.text(
         "The answer was chosen as the highest score among the best settings of the search "
         "and the baseline, replayed on the same games (the re-evaluation, below); its "

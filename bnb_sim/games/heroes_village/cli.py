@@ -715,7 +715,10 @@ def sweep_variants(base, parsed, zip_mode=False, origin="--set"):
     """``[(label, components)]``: the component file first (label ``"components"``), then
     every combination (or, with ``zip_mode``, every position) of ``parsed``'s values, a list
     of ``(path, [values])``; the lists are checked as the first game's sweep checks them
-    (a zip of unequal lengths, a path set twice, too many variants: one line)."""
+    (a zip of unequal lengths, a path set twice, too many variants: one line).
+
+    A combination equal to the component file's own values is the baseline, not a second
+    variant: it is played once, first, labelled ``"PATH=V (components)"``."""
     import copy
 
     from bnb_sim.analysis.sweep import variant_combinations
@@ -729,6 +732,9 @@ def sweep_variants(base, parsed, zip_mode=False, origin="--set"):
         for (path, _), value in zip(parsed, combo, strict=True):
             _set_path(data, path, value)
         label = ", ".join(f"{path}={value}" for (path, _), value in zip(parsed, combo, strict=True))
+        if data == raw and variants[0][0] == "components":  # the file's values: the baseline
+            variants[0] = (f"{label} (components)", base)
+            continue
         variants.append((label, components_from_dict(data, f"{origin} {label}")))
     return variants
 
@@ -758,13 +764,14 @@ def sweep_table(won: dict):
     from bnb_sim.analysis.tables import fmt_rate, fmt_signed_pp
 
     rows = []
-    reference = won["components"]
+    first = next(iter(won))  # the component file's values (sweep_variants puts them first)
+    reference = won[first]
     for label, values in won.items():
         r = Rate.from_bools(values)
         d = paired_difference(values.astype(float), reference.astype(float))
         rows.append({"variant": label, "games": f"{r.n:,}",
                      "win rate [95% CI]": fmt_rate(r.rate, r.lo, r.hi),
-                     "vs components, paired [95% CI]": "(reference)" if label == "components"
+                     "vs components, paired [95% CI]": "(reference)" if label == first
                      else fmt_signed_pp(d["mean_diff"], d["lo"], d["hi"])})  # fmt: skip
     return pd.DataFrame(rows)
 
@@ -776,6 +783,7 @@ def sweep(
 ) -> None:  # fmt: skip
     """``bnb sweep --game hotv --set PATH=V1,V2``: the same game indices under each
     component variant; win rates and paired differences against the component file."""
+    from bnb_sim.analysis.estimated import add_estimated_warning, estimates_meta
     from bnb_sim.analysis.report import ReportBuilder, Section
     from bnb_sim.analysis.stats import Rate
     from bnb_sim.analysis.sweep import parse_set_option
@@ -788,10 +796,14 @@ def sweep(
     if isinstance(policies, str):
         policies = policies.split(",")
     specs = [p.strip() for p in policies if p.strip()]
-    variants = sweep_variants(base, [parse_set_option(x) for x in sets], zip_mode)
+    parsed = [parse_set_option(x) for x in sets]
+    variants = sweep_variants(base, parsed, zip_mode)
+    from bnb_sim.cli.run_cmd import prepare_out
     from bnb_sim.runner.budget import confirm_games
 
     confirm_games(len(variants) * games, "sweep --game hotv", yes=yes)
+    if out is not None:
+        prepare_out(Path(out))  # a non-empty folder is refused before any game is played
     won = play_sweep(
         variants, games=games, players=players, specs=specs, pets=pets,
         difficulty=difficulty, buildings=buildings, seed=seed, threads=threads,
@@ -806,6 +818,7 @@ def sweep(
             f"{games:,} games per variant on the same game indices (paired)."
         )
         section.table(table)
+        add_estimated_warning(section, estimates_meta(base, [path for path, _ in parsed]))
         section.summary["variants"] = {
             label: Rate.from_bools(values).to_dict() for label, values in won.items()
         }
