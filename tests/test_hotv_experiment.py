@@ -154,6 +154,23 @@ def test_a_hotv_sweep_item_plays_what_bnb_sweep_game_hotv_plays(tmp_path, capsys
     assert text.count("path.start_easy=11") == text.count("path.start_easy=11 (components)")
 
 
+def test_n2_a_hotv_sweep_whose_variants_play_alike_names_no_best(tmp_path):
+    # The normal start does not matter at easy difficulty: every variant plays the same games,
+    # so none may be called best (statistics review N2: the sweep named one).
+    text = SWEEP.replace('"path.start_easy" = [10, 11]', '"path.start_normal" = [7, 8]')
+    experiment = load_experiment(write(tmp_path, text, dice=False))
+    outcomes = run_experiment(experiment, threads=1)
+    report = build_experiment_report(experiment, outcomes)
+    report.write(tmp_path / "report")
+    summary = json.loads((tmp_path / "report" / "summary.json").read_text())
+    (reported,) = summary["items"]
+    variants = reported["variants"]
+    assert len(variants) == 3 and len({v["k"] for v in variants.values()}) == 1  # alike
+    (finding,) = [f for f in summary["key_findings"] if f["text"].startswith("start: ")]
+    assert "no detectable difference at the top" in finding["text"]
+    assert reported["leader"]["best"] is None and reported["leader"]["tied_with"]
+
+
 def test_a_big_hotv_sweep_item_needs_yes(tmp_path):
     text = SWEEP.replace("games = 60", "games = 10000000").replace("[10, 11]", "[2, 4, 6, 8, 10]")
     experiment = load_experiment(write(tmp_path, text, dice=False))
