@@ -35,6 +35,7 @@ from bnb_sim.games.builders_biomes.policies.kinds import (
     STRONG_STAGE_SIZE,
     STRONG_STAGES,
 )
+from bnb_sim.model_weights import read_weight
 
 FORMAT = "bnb-sim-strong"
 VERSION = 1
@@ -42,7 +43,6 @@ GAME = "builders-biomes"
 EXPANSIONS = ("none", "farmers-market")
 STAGE_KEYS = ("before_round_a", "after_round_a", "after_round_b")
 SHIPPED = "shipped"  # the model path of a spec that takes the shipped model for its run
-MAX_WEIGHT = 1e6  # as for the heuristic's weights (registry.MAX_WEIGHT)
 
 
 @dataclass(frozen=True)
@@ -122,18 +122,13 @@ def _check_header(data: dict, label: str) -> dict:
     return head
 
 
-def _number(value: object, label: str, key: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _fail(label, f"key '{key}': must be a number, got {value!r}")
-    number = float(value)
-    if not math.isfinite(number) or abs(number) > MAX_WEIGHT:
-        raise _fail(label, f"key '{key}': {value!r} is not a finite number within ±{MAX_WEIGHT:g}")
-    return number
-
-
 def model_from_dict(data: dict, label: str = "(data)") -> StrongModel:
     """Validate the parsed TOML of a model file (every problem names the key)."""
     head = _check_header(data, label)
+
+    def bad(problem: str) -> PolicyError:
+        return _fail(label, problem)
+
     stages = data.get("stages")
     if not isinstance(stages, dict):
         raise _fail(label, "no [stages] tables")
@@ -151,7 +146,7 @@ def model_from_dict(data: dict, label: str = "(data)") -> StrongModel:
         for name in STRONG_FEATURES:
             if name not in table:
                 raise _fail(label, f"key 'stages.{key}.{name}' is missing")
-            weights.append(_number(table[name], label, f"stages.{key}.{name}"))
+            weights.append(read_weight(table[name], f"stages.{key}.{name}", bad))
     training = data.get("training", {})
     if not isinstance(training, dict):
         raise _fail(label, "[training] must be a table")

@@ -35,12 +35,12 @@ from importlib import resources
 from pathlib import Path
 
 from bnb_sim.errors import ComponentError, PolicyError
+from bnb_sim.model_weights import read_weight
 
 FORMAT = "bnb-sim-hotv-model"
 VERSION = 1
 GAME = "heroes_village"
 BOT = "team"
-MAX_WEIGHT = 1e6
 MAX_FILE_BYTES = 64 * 1024
 SHIPPED = "heroes_village.toml"
 
@@ -86,18 +86,13 @@ def _check_header(data: dict, label: str) -> None:
                     f"({', '.join(_features())})")  # fmt: skip
 
 
-def _number(value: object, label: str, key: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _fail(label, f"key '{key}': must be a number, got {value!r}")
-    number = float(value)
-    if not math.isfinite(number) or abs(number) > MAX_WEIGHT:
-        raise _fail(label, f"key '{key}': {value!r} is not a finite number within ±{MAX_WEIGHT:g}")
-    return number
-
-
 def model_from_dict(data: dict, label: str = "(data)") -> TeamModel:
     """Validate the parsed TOML of a model file (every problem names the key)."""
     _check_header(data, label)
+
+    def bad(problem: str) -> PolicyError:
+        return _fail(label, problem)
+
     table = data.get("weights")
     if not isinstance(table, dict):
         raise _fail(label, "no [weights] table")
@@ -109,7 +104,7 @@ def model_from_dict(data: dict, label: str = "(data)") -> TeamModel:
     for name in features:
         if name not in table:
             raise _fail(label, f"key 'weights.{name}' is missing")
-        weights.append(_number(table[name], label, f"weights.{name}"))
+        weights.append(read_weight(table[name], f"weights.{name}", bad))
     training = data.get("training", {})
     if not isinstance(training, dict):
         raise _fail(label, "[training] must be a table")
