@@ -224,7 +224,8 @@ class Section:
 
 def _html_table(df: pd.DataFrame, caption: str | None) -> str:
     right = _numeric_columns(df)
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
+    # a header wraps only between words or after an underscore (<wbr>), never mid-word
+    head = "".join(f"<th>{html.escape(str(c)).replace('_', '_<wbr>')}</th>" for c in df.columns)
     rows = []
     for row in df.itertuples(index=False):
         cells = "".join(

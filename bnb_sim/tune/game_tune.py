@@ -399,6 +399,7 @@ def _game_stages(plan: GameTune, store: TuneStore, many, progress: Progress) -> 
         "budget": plan.budget,
         "games": store.games_done(),
         "planned_games": plan.planned_games,
+        "played_games": store.games_by_stage(),
         "space": plan.space.to_dict(),
         "targets": [t.to_dict() for t in plan.targets],
         "baseline": plan.baseline(),
@@ -466,8 +467,27 @@ def _start_point(plan: GameTune) -> dict | None:
     return base
 
 
+def _own_se(record: dict, key: str, targets) -> float:
+    """The standard error of one evaluation's estimate: its ``se``, else from its 95%
+    interval; for the score, ``Σ weight · se / unit`` over the targets (a bound: the
+    targets' errors are correlated, and a loss moves at most one for one with them)."""
+    if key == "score":
+        parts = [t.weight * _own_se(record, t.key, targets) / t.unit for t in targets]
+        return float(sum(parts))
+    est = record["targets"][key]
+    se = est.get("se")
+    if se is not None and math.isfinite(float(se)):
+        return float(se)
+    lo, hi = est.get("lo"), est.get("hi")
+    if lo is None or hi is None or not (math.isfinite(lo) and math.isfinite(hi)):
+        return math.nan
+    return (float(hi) - float(lo)) / (2 * 1.959964)
+
+
 def sensitivity(plan: GameTune, history: list[dict]) -> list[dict]:
-    """Per parameter, value and target (and the score): mean over the search's evaluations."""
+    """Per parameter, value and target (and the score): mean over the search's evaluations
+    with that value, and its standard error: between those evaluations when there are
+    several, else the one evaluation's own (``se_from`` says which)."""
     rows = []
     keys = [t.key for t in plan.targets] + ["score"]
     for p in plan.space.params:
@@ -481,7 +501,10 @@ def sensitivity(plan: GameTune, history: list[dict]) -> list[dict]:
                     dtype=float,
                 )
                 x = x[np.isfinite(x)]
-                se = float(x.std(ddof=1) / math.sqrt(x.size)) if x.size > 1 else math.nan
+                if x.size > 1:
+                    se, se_from = float(x.std(ddof=1) / math.sqrt(x.size)), "evaluations"
+                else:
+                    se, se_from = _own_se(recs[0], key, plan.targets), "games"
                 rows.append(
                     {
                         "param": p.name,
@@ -489,6 +512,7 @@ def sensitivity(plan: GameTune, history: list[dict]) -> list[dict]:
                         "target": key,
                         "mean": float(x.mean()) if x.size else math.nan,
                         "se": se,
+                        "se_from": se_from,
                         "evaluations": int(x.size),
                     }
                 )

@@ -230,11 +230,30 @@ def build_policy_report(result: dict, command: str | None = None) -> ReportBuild
 
 
 def _budget_table(result: dict) -> pd.DataFrame:
+    """Games per stage: planned from the budget, and played (what the ledger holds, the
+    number the report's header gives) when the result records it."""
     planned = result["planned_games"]
-    rows = [{"stage": k, "games": f"{v:,}"} for k, v in planned.items()]
-    rows.append({"stage": "total", "games": f"{sum(planned.values()):,}"})
-    rows.append({"stage": "budget", "games": f"{result['budget']:,}"})
+    played = result.get("played_games")
+    rows = []
+    for stage, games in planned.items():
+        row = {"stage": stage, "planned": f"{games:,}"}
+        if played is not None:
+            row["played"] = f"{int(played.get(stage, 0)):,}"
+        rows.append(row)
+    total = {"stage": "total", "planned": f"{sum(planned.values()):,}"}
+    if played is not None:
+        total["played"] = f"{int(sum(played.values())):,}"
+    rows.append(total)
+    rows.append({"stage": "budget", "planned": f"{result['budget']:,}"} | (
+        {"played": ""} if played is not None else {}))  # fmt: skip
     return pd.DataFrame(rows)
+
+
+BUDGET_CAPTION = (
+    "Games per stage: planned from the budget, and played. Fewer are played than planned "
+    "when the search has fewer settings to re-evaluate than --top, or when the answer is "
+    "the baseline (its confirmation is played once); the header counts the games played."
+)
 
 
 # --------------------------------------------------------------------------------------
@@ -368,39 +387,72 @@ def format_game(result: dict, override=None) -> str:
     return "\n".join(lines)
 
 
+#: How a target is plotted: (scale, axis label, least y-span shown in plotted units). The
+#: least span keeps a flat panel flat: a 0.01 pp wobble is not drawn as a steep line.
+SENSITIVITY_UNITS = {
+    "first_player_advantage": (100.0, "first-player advantage (pp)", 4.0),
+    "balance": (100.0, "balance (%, 100 = equal seats)", 4.0),
+    "xp_share": (100.0, "share of XP (%)", 4.0),
+    "win_rate": (100.0, "win rate (%)", 4.0),
+    "game_length": (1.0, "game length (turns)", 2.0),
+    "score": (1.0, "score (−loss, pp)", 4.0),
+}
+SENSITIVITY_TITLE = "Sensitivity: each target by parameter value (search evaluations, 95% CI)"
+
+
+def steady_limits(low: np.ndarray, high: np.ndarray, least_span: float) -> tuple[float, float]:
+    """y-limits that show every error bar (``low``..``high``) with a margin and span at
+    least ``least_span``, centred on the data, so noise is not magnified."""
+    low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
+    ok = np.isfinite(low) & np.isfinite(high)
+    if not ok.any():
+        return -least_span / 2, least_span / 2
+    lo, hi = float(low[ok].min()), float(high[ok].max())
+    span = max(least_span, 1.1 * (hi - lo))
+    mid = (lo + hi) / 2
+    return mid - span / 2, mid + span / 2
+
+
 def sensitivity_figure(result: dict):
-    """Mean of each target (rows) per value of each parameter (columns), 95% error bars."""
+    """Mean of each target (rows) per value of each parameter (columns) in percentage points
+    (turns for game length), 95% error bars, and a y-span of at least a few points."""
+    import textwrap
+
     df = pd.DataFrame(result["sensitivity"])
     params = [p["name"] for p in result["space"]["params"]]
     keys = _target_keys(result) + ["score"]
+    width = max(5.5, 3.2 * len(params))
     fig, axes = plots.new_figure(
-        2.2 * len(keys) + 0.6,
-        width=max(4.0, 3.2 * len(params)),
-        nrows=len(keys),
-        ncols=len(params),
+        2.2 * len(keys) + 0.8, width=width, nrows=len(keys), ncols=len(params)
     )
     for j, param in enumerate(params):
         for i, key in enumerate(keys):
             ax = axes[i, j]
+            scale, label, least = SENSITIVITY_UNITS[key.partition(":")[0]]
             rows = df[(df["param"] == param) & (df["target"] == key)] if len(df) else df
             if len(rows):
                 labels = [str(v) for v in rows["value"]]
-                se = rows["se"].fillna(0.0).to_numpy(dtype=float)
-                ax.errorbar(
-                    range(len(labels)), rows["mean"], yerr=1.96 * se, fmt="o-", ms=4, capsize=3
-                )
+                mean = rows["mean"].to_numpy(dtype=float) * scale
+                half = 1.96 * rows["se"].to_numpy(dtype=float) * scale
+                ax.errorbar(range(len(labels)), mean, yerr=np.nan_to_num(half), fmt="o-", ms=4,
+                            capsize=3)  # fmt: skip
                 ax.set_xticks(range(len(labels)), labels, rotation=30 if len(labels) > 8 else 0)
-            plots._style(ax, key if j == 0 else "", param if i == len(keys) - 1 else None)
-    fig.suptitle(
-        "Sensitivity: each target by parameter value (search evaluations, 95% CI)", fontsize=11
-    )
+                half = np.where(np.isfinite(half), half, 0.0)
+                ax.set_ylim(*steady_limits(mean - half, mean + half, least))
+            title = f"{key}" if j == 0 else ""
+            plots._style(
+                ax, title, param if i == len(keys) - 1 else None, label if j == 0 else None
+            )
+    # wrapped to the figure's width: one line of 11 pt text holds about 11 characters an inch
+    fig.suptitle(textwrap.fill(SENSITIVITY_TITLE, int(width * 11)), fontsize=11)
     return fig
 
 
 def build_game_report(result: dict, override=None, command: str | None = None) -> ReportBuilder:
     builder = ReportBuilder(
         "bnb-sim tuning: component values",
-        f"{result['games']:,} games · budget {result['budget']:,} · seed {result['seed']} · "
+        f"{result['games']:,} games played · budget {result['budget']:,} · "
+        f"seed {result['seed']} · "
         f"{result['players']} players: {', '.join(result['policies'])}",
     )
     answer = builder.add(Section("Answer"))
@@ -431,8 +483,11 @@ def build_game_report(result: dict, override=None, command: str | None = None) -
     sens = builder.add(Section("Sensitivity"))
     sens.text(
         "How each target moves with each parameter: the mean over the search's evaluations "
-        "that had that value (the other parameters vary), with 95% intervals over those "
-        "evaluations. A flat panel means the target does not depend on that parameter."
+        "that had that value (the other parameters vary), in percentage points (turns for "
+        "game length), with 95% error bars: over those evaluations when there are several, "
+        "else the one evaluation's own interval over its games (for the score, a bound "
+        "summing its targets' errors). Each y-axis spans at least 4 pp (2 turns), so a "
+        "panel flat within its noise looks flat."
     )
     sens.figure("tune-sensitivity", sensitivity_figure(result), "Sensitivity of the targets")
     search = builder.add(Section("Search"))
@@ -452,6 +507,6 @@ def build_game_report(result: dict, override=None, command: str | None = None) -
             ]
         )
     )
-    search.table(_budget_table(result), caption="Games per stage")
+    search.table(_budget_table(result), caption=BUDGET_CAPTION)
     builder.summary.update(result)
     return builder

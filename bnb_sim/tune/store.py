@@ -230,6 +230,15 @@ class TuneStore:
     def games_done(self) -> int:
         return int(sum(int(e.get("games", 0)) for e in self.evaluations.values()))
 
+    def games_by_stage(self) -> dict[str, int]:
+        """Games played per stage (the part of an evaluation's key before the first ``:``);
+        they add up to :meth:`games_done`."""
+        out: dict[str, int] = {}
+        for key, e in self.evaluations.items():
+            stage = key.partition(":")[0]
+            out[stage] = out.get(stage, 0) + int(e.get("games", 0))
+        return out
+
     def memo(self, evaluate: Callable[[str, int, int, dict], dict]):
         """``evaluate`` with the ledger: a stored evaluation is returned, a new one saved."""
 

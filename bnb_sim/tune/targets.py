@@ -173,6 +173,22 @@ def _mean(x: np.ndarray) -> dict:
     return {"value": ci["mean"], "lo": ci["lo"], "hi": ci["hi"], "n": ci["n"]}
 
 
+def _balance_value(seats: pd.DataFrame) -> dict:
+    """Balance without its (simulated) simultaneous interval, for the search: the value,
+    and ``se``, the plug-in standard error of the top-minus-bottom seat gap (per-game
+    differences, top and bottom seats taken as known), enough for a plot's error bar."""
+    wide = seats.pivot_table(index="game", columns="seat", values="won", aggfunc="mean")
+    wide = wide.astype(float)
+    rates = wide.mean(axis=0).to_numpy(dtype=float)
+    n = int(wide.shape[0])
+    if not rates.size:
+        return {"value": math.nan, "lo": math.nan, "hi": math.nan, "n": n, "se": math.nan}
+    gap = wide.iloc[:, int(np.argmax(rates))] - wide.iloc[:, int(np.argmin(rates))]
+    se = float(gap.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+    value = 1.0 - float(rates.max() - rates.min())
+    return {"value": value, "lo": math.nan, "hi": math.nan, "n": n, "se": se}
+
+
 def measure(
     target: Target,
     seats: pd.DataFrame,
@@ -192,10 +208,7 @@ def measure(
         return {k: fpa[k] for k in ("value", "lo", "hi")} | {"n": fpa["n_games"]}
     if target.name == "balance":
         if not intervals:  # the search needs only the value: 1 - (largest seat-rate gap)
-            rates = seats.groupby("seat")["won"].mean().to_numpy(dtype=float)
-            value = 1.0 - float(rates.max() - rates.min()) if rates.size else math.nan
-            n = int(seats["game"].nunique())
-            return {"value": value, "lo": math.nan, "hi": math.nan, "n": n}
+            return _balance_value(seats)
         bal = stats.balance_metric(seats, seed=seed)
         return {k: bal[k] for k in ("value", "lo", "hi")} | {"n": bal["n_games"]}
     if target.name == "game_length":
