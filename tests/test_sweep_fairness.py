@@ -173,7 +173,9 @@ def test_terminal_summary_leads_with_fairness(mirror):
     text = format_sweep(mirror)
     lines = text.splitlines()
     assert lines[1].strip().startswith("fairness")
-    assert "x=2" in lines[3] and "advantage" in lines[3] and "smaller edge" in lines[3]
+    at = lines.index("    x=2")
+    assert "first-player advantage" in lines[at + 1] and "smaller edge" in lines[at + 1]
+    assert "balance" in lines[at + 2] and "fairer" in lines[at + 2]
     assert "zero by construction" in text and "change" not in text.split("by construction")[1]
 
 

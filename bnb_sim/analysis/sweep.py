@@ -716,6 +716,8 @@ def format_sweep(result: SweepResult) -> str:
     lines += fairness_lines(result)
     names = [v.name for v in result.variants]
     mirror = is_mirror(result.policies)
+    change = "" if mirror else ", change vs baseline"
+    lines.append(f"  per policy (win rate [95% CI] n=seats{change}, mean XP):")
     for variant in names:
         lines.append(f"  {variant}")
         for policy in result.policies:

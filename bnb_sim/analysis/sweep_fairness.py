@@ -427,25 +427,24 @@ def fairness_findings(result, prefix: str = "") -> list:
 
 
 def fairness_lines(result) -> list[str]:
-    """Terminal lines: per variant, the advantage, balance and seat rates, with changes."""
+    """Terminal lines: per variant, the first-player advantage and balance with their
+    paired change against the baseline, and the seat win rates."""
     levels, changes = result.fairness, result.fairness_changes
-    lines = ["  fairness (first-player advantage, balance; paired change vs baseline, 95% CI):"]
-    width = max(len(v.name) for v in result.variants)
+    lines = ["  fairness (95% CI; change: paired difference against the baseline):"]
     for v in result.variants:
-        fpa = _level(levels, v.name, "first_player_advantage")
-        bal = _level(levels, v.name, "balance")
+        lines.append(f"    {v.name}")
+        for measure in FAIRNESS_MEASURES:
+            text = (
+                f"      {_title(measure):<23}{level_text(_level(levels, v.name, measure), measure)}"
+            )
+            ch = _change(changes, v.name, measure)
+            if ch is not None:
+                text += f"  change {change_text(ch, measure)}: {verdict(ch)}"
+            lines.append(text)
         seats = " / ".join(
             f"{100 * _level(levels, v.name, m)['value']:.1f}" for m in _seat_measures(levels)
         )
-        text = f"    {v.name.ljust(width)}  advantage {level_text(fpa, 'first_player_advantage')}"
-        ch = _change(changes, v.name, "first_player_advantage")
-        if ch is not None:
-            text += f"  change {change_text(ch, 'first_player_advantage')} ({verdict(ch)})"
-        text += f"  balance {bal['value']:.3f}"
-        bch = _change(changes, v.name, "balance")
-        if bch is not None:
-            text += f"  change {change_text(bch, 'balance')} ({verdict(bch)})"
-        lines.append(text + f"  seats {seats}%")
+        lines.append(f"      {'seat win rates':<23}{seats}% (seat 0 starts)")
     if is_mirror(result.policies):
         lines.append(
             f"  every seat plays {result.policies[0]}: per-policy win-rate changes are zero "
