@@ -261,18 +261,37 @@ def _change(changes: pd.DataFrame, variant: str, measure: str) -> pd.Series | No
     return rows.iloc[0] if len(rows) else None
 
 
+def short_names(result) -> dict[str, str]:
+    """Variant labels for the fairness tables: each path cut to its last two parts (more
+    when two paths would read alike), so a narrow column does not break a long name
+    mid-word; the design table below gives the full names."""
+    paths = list(dict.fromkeys(p for v in result.variants for p in v.changes))
+    keep = 2
+    while len({".".join(p.split(".")[-keep:]) for p in paths}) < len(paths):
+        keep += 1
+    short = {p: ".".join(p.split(".")[-keep:]) for p in paths}
+    out = {}
+    for v in result.variants:
+        name = v.name
+        for path in sorted(paths, key=len, reverse=True):
+            name = name.replace(f"{path}=", f"{short[path]}=")
+        out[v.name] = name
+    return out
+
+
 def fairness_table(result) -> pd.DataFrame:
     """One row per variant: first-player advantage and balance, each with its paired change
     against the baseline and the verdict."""
     levels, changes = result.fairness, result.fairness_changes
+    shown = short_names(result)
     rows = []
     for v in result.variants:
-        row: dict[str, str] = {"variant": v.name}
-        for measure in FAIRNESS_MEASURES:
-            title = _title(measure)
-            row[title] = level_text(_level(levels, v.name, measure), measure)
+        row: dict[str, str] = {"variant": shown[v.name]}
+        for measure, change_title in zip(FAIRNESS_MEASURES, ("advantage", "balance"),
+                                         strict=True):  # fmt: skip
+            row[_title(measure)] = level_text(_level(levels, v.name, measure), measure)
             ch = _change(changes, v.name, measure)
-            row[f"{title}: change vs baseline"] = (
+            row[f"{change_title} change vs baseline"] = (
                 "– (baseline)" if v.baseline
                 else "n/a" if ch is None
                 else f"{change_text(ch, measure)}: {verdict(ch)}"
@@ -282,24 +301,36 @@ def fairness_table(result) -> pd.DataFrame:
 
 
 def seat_table(result) -> pd.DataFrame:
-    """One row per variant: each seat's win rate and its paired change (one number of
-    decimals for all the changes, stats.pct_digits)."""
-    levels, changes = result.fairness, result.fairness_changes
-    seat_changes = changes[changes["measure"].str.startswith("seat_")] if len(changes) else changes
-    digits = (
-        pct_digits(seat_changes["lo"].to_numpy(float), seat_changes["hi"].to_numpy(float))
-        if len(seat_changes) else None
-    )  # fmt: skip
+    """One row per variant and one column per seat: the seat's win rate."""
+    levels = result.fairness
+    shown = short_names(result)
     rows = []
     for v in result.variants:
-        row: dict[str, str] = {"variant": v.name}
+        row: dict[str, str] = {"variant": shown[v.name]}
         for measure in _seat_measures(levels):
             row[seat_label(measure)] = level_text(_level(levels, v.name, measure), measure)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def seat_change_table(result) -> pd.DataFrame:
+    """One row per variant but the baseline: each seat's paired win-rate change (one number
+    of decimals for the whole table, stats.pct_digits)."""
+    changes = result.fairness_changes
+    if not len(changes):
+        return pd.DataFrame()
+    seat_changes = changes[changes["measure"].str.startswith("seat_")]
+    digits = pct_digits(seat_changes["lo"].to_numpy(float), seat_changes["hi"].to_numpy(float))
+    shown = short_names(result)
+    rows = []
+    for v in result.variants:
+        if v.baseline:
+            continue
+        row: dict[str, str] = {"variant": shown[v.name]}
+        for measure in _seat_measures(result.fairness):
             ch = _change(changes, v.name, measure)
-            if ch is not None:
-                cell = tables.fmt_signed_pp(ch["mean_diff"], ch["lo"], ch["hi"], digits,
-                                            ch.get("note"))  # fmt: skip
-                row[seat_label(measure)] += f"; change {cell}"
+            row[seat_label(measure)] = "n/a" if ch is None else tables.fmt_signed_pp(
+                ch["mean_diff"], ch["lo"], ch["hi"], digits, ch.get("note"))  # fmt: skip
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -335,8 +366,11 @@ def fairness_section(result, name: str | None = None):
     )
     section.table(fairness_table(result), f"Fairness per variant (n = {result.games:,} games "
                   "each, the same game indices).")  # fmt: skip
-    section.table(seat_table(result), "Win rate per seat (seat 0 starts) [95% Wilson CI] and "
-                  "its paired change against the baseline in percentage points.")  # fmt: skip
+    section.table(seat_table(result), "Win rate per seat (seat 0 starts) [95% Wilson CI].")
+    seat_changes = seat_change_table(result)
+    if len(seat_changes):
+        section.table(seat_changes, "Change in each seat's win rate against the baseline "
+                      "[95% CI], in percentage points (paired on the game index).")  # fmt: skip
     return section
 
 
