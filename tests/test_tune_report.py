@@ -99,9 +99,11 @@ def test_no_best_without_a_detectable_difference(tuned):
     """One heart more or less hardly moves fairness with 2,000 games: the answer must not
     be called "best" unless its gap to the runner-up excludes 0."""
     text = format_game(tuned)
+    findings = [f.text for f in build_game_report(tuned).findings]
     leader = tuned["leader"]
     if leader.get("best") is None:
         assert "no detectable difference" in text and "the best setting" not in text
+        assert "no detectable difference" in findings[0]  # on the first screen
     else:
-        assert "the best setting" in text
+        assert "the best setting" in text and "the best setting" in findings[0]
     assert np.isfinite(tuned["final"]["answer"]["score"])

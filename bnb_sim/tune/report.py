@@ -244,8 +244,8 @@ def _budget_table(result: dict) -> pd.DataFrame:
     if played is not None:
         total["played"] = f"{int(sum(played.values())):,}"
     rows.append(total)
-    rows.append({"stage": "budget", "planned": f"{result['budget']:,}"} | (
-        {"played": ""} if played is not None else {}))  # fmt: skip
+    if played is None:
+        rows.append({"stage": "budget", "planned": f"{result['budget']:,}"})
     return pd.DataFrame(rows)
 
 
@@ -448,6 +448,27 @@ def sensitivity_figure(result: dict):
     return fig
 
 
+def game_findings(result: dict) -> list:
+    """Key findings: the answer in words ("best" only when separated, else "no detectable
+    difference") and its targets on the confirmation's fresh games, with Δ vs baseline."""
+    from bnb_sim.analysis.report import Finding
+
+    best = result["reeval"][result["winner"]]
+    final = result["final"]
+    found = [Finding(f"Answer: **{_point_text(best['point'])}**, {answer_claim(result)}.",
+                     {"kind": "tune_answer", "point": best["point"],
+                      "separated": bool((result.get("leader") or {}).get("best"))})]  # fmt: skip
+    keys = _target_keys(result)
+    if final["answer_is_baseline"]:
+        est = "; ".join(_target_line(k, final["answer"]) for k in keys)
+        text = f"It is the component file's own value; on {final['games']:,} fresh games: {est}."
+    else:
+        est = "; ".join(_target_line(k, final["answer"], final["vs_baseline"]) for k in keys)
+        text = f"On {final['games']:,} fresh games each, the answer: {est}."
+    found.append(Finding(text, {"kind": "tune_confirmation", "games": final["games"]}))
+    return found
+
+
 def build_game_report(result: dict, override=None, command: str | None = None) -> ReportBuilder:
     builder = ReportBuilder(
         "bnb-sim tuning: component values",
@@ -465,6 +486,7 @@ def build_game_report(result: dict, override=None, command: str | None = None) -
         "difference from the baseline on those games (Student t on the per-game "
         "differences), for the targets that are means over games."
     )
+    builder.findings += game_findings(result)
     answer.table(final_table(result), caption="The answer on fresh games")
     add_estimated_warning(answer, result.get("estimated"))
     answer.text(
@@ -507,6 +529,6 @@ def build_game_report(result: dict, override=None, command: str | None = None) -
             ]
         )
     )
-    search.table(_budget_table(result), caption=BUDGET_CAPTION)
+    search.table(_budget_table(result), caption=f"{BUDGET_CAPTION} Budget {result['budget']:,}.")
     builder.summary.update(result)
     return builder
