@@ -65,23 +65,29 @@ def _coverage(games, reps, seed):
 def test_paired_fairness_calibration():
     """The paired 95% intervals of the advantage, balance and seat changes cover the known
     truth 93-97% of the time (1000 paired sweeps of 4000 games, common random numbers).
-    Measured: advantage 0.947, balance 0.955, seats 0.937-0.947; the balance interval is
-    shown in 98% of the runs (top and bottom seats separated; coverage is of those)."""
+    Measured: advantage 0.947, balance 0.956, seats 0.937-0.947 (balance: the paired
+    plug-in in 98% of the runs, the conservative fallback where a seat was not separated)."""
     cover, shown = _coverage(4000, 1000, seed=11)
     for measure, c in cover.items():
         assert 0.93 <= c <= 0.97, (measure, c)
-    assert shown["balance"] > 0.95 and shown["first_player_advantage"] == 1.0
+    assert shown["balance"] == 1.0 and shown["first_player_advantage"] == 1.0
 
 
-def test_balance_change_has_no_interval_when_seats_tie():
+def test_balance_change_is_conservative_when_seats_tie():
     """Equal seats: the largest gap is a maximum over near-ties (biased), so the change of
-    balance is not given an interval; the seat changes still are."""
+    balance falls back on the two variants' own balance intervals (valid near balance, at
+    97.5% each): it covers the true change of 0 at least 95% of the time (measured 1.00
+    over 200 pairs of 2,000-game balanced variants, independent games)."""
     rng = np.random.default_rng(3)
-    u, tie_u = rng.random(2000), np.ones(2000)
     p = (0.25, 0.25, 0.25, 0.25)
-    rows = {r["measure"]: r for r in paired_fairness(_winners(p, u, tie_u), _winners(p, u, tie_u))}
-    assert rows["balance"]["note"] == NOT_SEPARATED and np.isnan(rows["balance"]["lo"])
-    assert np.isfinite(rows["seat_0"]["lo"])  # no game changed: a bounded interval
+    hits = 0
+    for _ in range(200):
+        y_v = _winners(p, rng.random(2000), np.ones(2000))
+        y_b = _winners(p, rng.random(2000), np.ones(2000))
+        row = {r["measure"]: r for r in paired_fairness(y_v, y_b)}["balance"]
+        assert row["note"] == NOT_SEPARATED
+        hits += row["lo"] <= 0.0 <= row["hi"]
+    assert hits / 200 >= 0.95
 
 
 def _frames(p, u, tie_u, policies):

@@ -18,7 +18,8 @@ change against the baseline:
   (calibrated in ``tests/test_sweep_fairness.py``) when each arm's top seat is ahead of its
   runner-up and the bottom seat behind the next one (a within-game paired 95% interval
   excluding 0). Otherwise the largest gap is a maximum over near-ties, biased upward, and
-  the change has no interval (``note`` says so); the seat changes still have theirs.
+  the change gets the conservative interval of :func:`conservative_balance_change` instead
+  (each variant's own balance interval at 97.5%, unpaired; ``note`` says so).
 
 All variants play the same game indices with the same seating, so a game index is the unit
 that pairs them (the interval is clustered on it). When no game changed at all, a rate
@@ -60,7 +61,7 @@ __all__ = [
 ]
 
 FAIRNESS_MEASURES = ("first_player_advantage", "balance")
-NOT_SEPARATED = "top or bottom seat not separated from the next"
+NOT_SEPARATED = "conservative: top or bottom seat not separated from the next"
 
 
 def is_mirror(policies: Sequence[str]) -> bool:
@@ -114,8 +115,28 @@ def balance_change(y_v: np.ndarray, y_b: np.ndarray, confidence: float = 0.95) -
     # a per-game gap term is in [-1, 1], so a difference of two is in [-2, 2]
     diff = paired_difference(gap_b, gap_v, confidence, bounds=(-2.0, 2.0))
     if not (ok_v and ok_b):
-        diff.update(lo=math.nan, hi=math.nan, p_value=math.nan, note=NOT_SEPARATED)
+        lo, hi = conservative_balance_change(y_v, y_b, confidence)
+        diff.update(lo=lo, hi=hi, p_value=math.nan, note=NOT_SEPARATED)
     return diff
+
+
+def _seats_frame(y: np.ndarray) -> pd.DataFrame:
+    games, seats = y.shape
+    return pd.DataFrame({"game": np.repeat(np.arange(games), seats),
+                         "seat": np.tile(np.arange(seats), games), "won": y.ravel()})  # fmt: skip
+
+
+def conservative_balance_change(
+    y_v: np.ndarray, y_b: np.ndarray, confidence: float = 0.95
+) -> tuple[float, float]:
+    """``balance_v - balance_b`` bounded by each variant's own balance interval
+    (:func:`~bnb_sim.analysis.stats.balance_metric`, valid near balance) at half the error
+    rate each (Bonferroni): ``[lo_v - hi_b, hi_v - lo_b]``. Valid whatever the seats, but
+    unpaired, so wide; used when the paired plug-in is not (seats not separated)."""
+    each = 1.0 - (1.0 - confidence) / 2
+    v = balance_metric(_seats_frame(y_v), each)
+    b = balance_metric(_seats_frame(y_b), each)
+    return v["lo"] - b["hi"], v["hi"] - b["lo"]
 
 
 def paired_fairness(y_v: np.ndarray, y_b: np.ndarray, confidence: float = 0.95) -> list[dict]:
@@ -217,7 +238,8 @@ def change_text(row: Mapping, measure: str) -> str:
         return "n/a"
     if not (math.isfinite(lo) and math.isfinite(hi)):
         return f"{tables._num(mean, 3, True)} ({tables.no_interval_text(note)})"
-    return f"{tables._num(mean, 3, True)} [{tables._num(lo, 3, True)}, {tables._num(hi, 3, True)}]"
+    text = f"{tables._num(mean, 3, True)} [{tables._num(lo, 3, True)}, {tables._num(hi, 3, True)}]"
+    return text + (" (conservative)" if note == NOT_SEPARATED else "")
 
 
 def detected(row: Mapping) -> bool:
@@ -360,9 +382,10 @@ def fairness_section(result, name: str | None = None):
         "seats equal; simultaneous 95% interval) and each seat's win rate (95% Wilson), as "
         "in a run report. Changes are paired differences against "
         f'`{base}` on the same game indices (95% Student t over games); "no detectable '
-        'change" when the interval includes 0. A balance change has no interval when a '
-        "variant's top or bottom seat is not clearly apart from the next (a largest gap over "
-        "near-ties is biased); the seat changes show it then."
+        "change\" when the interval includes 0. When a variant's top or bottom seat is not "
+        "clearly apart from the next (a largest gap over near-ties is biased), a balance "
+        "change gets a wider, conservative interval from the two variants' own balance "
+        "intervals, marked conservative."
     )
     section.table(fairness_table(result), f"Fairness per variant (n = {result.games:,} games "
                   "each, the same game indices).")  # fmt: skip
