@@ -35,7 +35,7 @@ class _BuildersBiomes:
 
     name = "builders_biomes"
     default_rungs = ("greedy", "heuristic", "strong")
-    default_games = {2: 20_000, 3: 12_000, 4: 10_000}
+    default_games = {2: 50_000, 3: 50_000, 4: 50_000}
 
     def check_rungs(self, rungs: Sequence[str], players: int) -> list[str]:
         from bnb_sim.analysis.tournament import split_policy_list
@@ -48,6 +48,16 @@ class _BuildersBiomes:
         if not 2 <= int(players) <= 4:
             raise BnbError(f"robustness: players must be between 2 and 4, got {players}")
         return [s.label for s in specs]
+
+    def parse_readings(self, reading: Sequence[str], variant=None) -> dict:
+        """``--reading`` items (and ``--variant``) as the readings dict of a config."""
+        from bnb_sim.games.builders_biomes import readings as R
+
+        given = dict(R.parse_assignments(tuple(reading)))
+        R.resolve(given, aliases={"--variant": variant})  # raises on a contradiction
+        if variant is not None:
+            given["variant"] = R.check_value("variant", variant)
+        return given
 
     def play(self, rung, *, players, games, seed, components, readings, threads, dask,
              expansion=None, **options):  # fmt: skip
@@ -118,14 +128,15 @@ def run_robustness(
     from bnb_sim.analysis.robustness import analyse_findings
 
     play = game_play(game)
+    options = {k: v for k, v in options.items() if v is not None}
     labels = play.check_rungs(list(rungs or play.default_rungs), players)
     if games is None:
         games = play.default_games.get(int(players), 10_000)
     games = int(games)
     if not 2 <= games <= MAX_GAMES:
         raise BnbError(f"robustness: games must be between 2 and {MAX_GAMES:,}, got {games:,}")
-    confirm_games(len(labels) * games * getattr(play, "tables", lambda o: 1)(options),
-                  "robustness", yes=yes)  # fmt: skip
+    tables = getattr(play, "tables", lambda o: 1)({**options, "players": players})
+    confirm_games(len(labels) * games * tables, "robustness", yes=yes)
     by_rung, seconds = {}, {}
     for i, rung in enumerate(labels):
         if progress is not None:
@@ -147,7 +158,7 @@ def run_robustness(
         "expansion": expansion,
         "readings": dict(readings or {}),
         "components": _components_text(components),
-        **{k: v for k, v in options.items() if v is not None},
+        **options,
     }
     return analyse_findings(
         by_rung, players=players, games=games, seed=seed, game=play.name,
