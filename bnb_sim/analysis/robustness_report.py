@@ -47,7 +47,7 @@ METHOD_TEXT = (
     "delta-method terms of the finding per game, one interval for the paired sum (clustered "
     "by game). The differences' intervals are simultaneous 95% intervals over the rung "
     "pairs of a finding (a Tukey-style critical value under the estimated correlation), so "
-    "a finding that truly holds is called \"changes\" in at most 5% of analyses; the "
+    'a finding that truly holds is called "changes" in at most 5% of analyses; the '
     "findings are judged one by one (not adjusted for each other). **holds at every rung**: "
     "no two rungs are separated; **changes size**: some pair is (the largest separated "
     "difference is quoted); **changes sign**: one rung's interval lies wholly above the "
@@ -221,8 +221,7 @@ def findings_plot(result: RobustnessResult, keys: list[str], title: str):
         ax.set_xticks(x, result.rungs, rotation=20)
         unit = {"rate": "%", "pp": "pp"}.get(v["kind"].iloc[0], v["unit"].iloc[0])
         verdict = result.verdicts.set_index("key")["verdict"].get(key, "")
-        ax.set_title(f"{v['label'].iloc[0]}\n{verdict}", loc="left", fontsize=9,
-                     fontweight="bold")
+        ax.set_title(f"{v['label'].iloc[0]}\n{verdict}", loc="left", fontsize=9, fontweight="bold")
         ax.set_ylabel(unit, fontsize=8)
         ax.margins(y=0.25)
     for j in range(n, rows * cols):
@@ -298,8 +297,7 @@ def build_robustness_report(result: RobustnessResult) -> ReportBuilder:
     """The standalone report of ``bnb robustness``."""
     builder = ReportBuilder(
         f"bnb-sim robustness: {' < '.join(result.rungs)}",
-        f"{result.players} players · {result.games:,} paired games per rung · "
-        f"seed {result.seed}",
+        f"{result.players} players · {result.games:,} paired games per rung · seed {result.seed}",
     )
     for section in robustness_sections(result):
         builder.add(section)
@@ -326,7 +324,7 @@ def write_run_link(run_dir: str | os.PathLike, result: RobustnessResult, report:
 
 
 def run_section(source: str | os.PathLike | None) -> Section | None:
-    """"How far these findings hold" for the report of run ``source``, when robustness
+    """ "How far these findings hold" for the report of run ``source``, when robustness
     results were recorded for it (``robustness.json``); None otherwise."""
     if source is None:
         return None

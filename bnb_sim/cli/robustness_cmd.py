@@ -51,8 +51,12 @@ from bnb_sim.cli.run_cmd import echo_written, prepare_out, progress_printer, war
               help="Rules variant, = --reading variant=... (Builders & Biomes).")  # fmt: skip
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
               help="Master seed: the same seed gives the same games and numbers.")  # fmt: skip
-@click.option("--threads", type=click.IntRange(1, 1024), default=None,
-              help="Threads for the engine (default: all cores); results do not depend on it.")
+@click.option(
+    "--threads",
+    type=click.IntRange(1, 1024),
+    default=None,
+    help="Threads for the engine (default: all cores); results do not depend on it.",
+)
 @click.option(
     "--dask", metavar="local|ADDRESS", default=None,
     help="Play each rung's games on Dask (Builders & Biomes): 'local' or a scheduler address.",

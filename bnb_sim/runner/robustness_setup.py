@@ -86,4 +86,3 @@ def _hotv_setup(run: Path, params: dict) -> dict:
     options = {"pets": pets, "difficulty": params.get("difficulty"),
                "buildings": params.get("buildings")}  # fmt: skip
     return {"components": components, "expansion": None, "readings": {}, "options": options}
-
