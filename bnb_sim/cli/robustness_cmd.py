@@ -89,6 +89,7 @@ def robustness(
     from bnb_sim.runner.robustness_play import game_play, run_robustness
 
     ctx = click.get_current_context()
+    _refuse_foreign_options(ctx, game)
     expansion = ctx.meta.get("bnb.expansion")
     options = {k: v for k, v in game_specific.items() if v is not None}
     if run_dir is not None:
@@ -104,10 +105,10 @@ def robustness(
     if run_dir is None:
         readings = play.parse_readings(reading, variant)
         if players is None:
-            players = 3 if play.name == "heroes_village" else 4
+            players = play.default_players
     labels = play.check_rungs(rungs.split(",") if rungs else list(play.default_rungs), players)
     prepare_out(out)
-    steps = {} if play.name == "heroes_village" else None  # its kernels load as it plays
+    steps = None if play.warms_engine else {}  # a game that warms up as it plays
     with warm_and_meter(quiet or as_json, [players], steps=steps):
         result = run_robustness(
             labels, players, games, game=game, seed=seed, components=components,
@@ -126,6 +127,21 @@ def robustness(
         click.echo(f"recorded in {run_dir}: `bnb report {run_dir}` shows the verdicts")
 
 
+def _refuse_foreign_options(ctx: click.Context, game) -> None:
+    """An option of another game (``--pets`` without ``--game hotv``) is one clear line."""
+    from bnb_sim.errors import BnbError
+    from bnb_sim.games import GAMES, get_game
+
+    game = game or get_game(None)
+    for spec in GAMES.values():
+        for name in spec.options:
+            if spec is not game and name not in game.options and _given(ctx, name):
+                flag = "--" + name.replace("_", "-")
+                raise BnbError(f"{flag} is an option of {spec.title}, not of {game.title}")
+
+
 def _given(ctx: click.Context, name: str) -> bool:
+    if name not in ctx.params:
+        return False
     source = ctx.get_parameter_source(name)
     return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")

@@ -36,6 +36,14 @@ class _BuildersBiomes:
     name = "builders_biomes"
     default_rungs = ("greedy", "heuristic", "strong")
     default_games = {2: 50_000, 3: 50_000, 4: 50_000}
+    default_players = 4
+    warms_engine = True  # the shared warm-up (feedback.warm_engine) compiles its kernels
+
+    def prepare_components(self, components, expansion=None):
+        """A Components from None, paths or a Components (with the expansion's data)."""
+        from bnb_sim.studies import _components
+
+        return _components(components, expansion)
 
     def check_rungs(self, rungs: Sequence[str], players: int) -> list[str]:
         from bnb_sim.analysis.tournament import split_policy_list

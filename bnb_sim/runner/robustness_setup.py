@@ -14,6 +14,8 @@ from bnb_sim.errors import BnbError
 
 __all__ = ["setup_from_run"]
 
+_BUILT_IN = (" (default)", " (expansion)")
+
 #: options that the run folder decides (giving them with --run is a contradiction)
 RUN_DECIDES = ("players", "seed", "components", "reading", "variant", "pets", "difficulty",
                "buildings")  # fmt: skip
@@ -59,7 +61,8 @@ def _bnb_setup(run: Path, params: dict, comps: dict) -> dict:
     from bnb_sim.games.builders_biomes.components import load_components
 
     expansion = params.get("expansion")
-    files = [str(f) for f in comps.get("files") or []]
+    # the built-in data is listed by its label ("builders_biomes.toml (default)")
+    files = [str(f) for f in comps.get("files") or [] if not str(f).endswith(_BUILT_IN)]
     missing = [f for f in files if not Path(f).is_file()]
     if missing:
         raise BnbError(f"--run {run}: its component file {missing[0]} is not there any more")

@@ -62,6 +62,15 @@ class _HeroesVillage:
     name = "heroes_village"
     default_rungs = ("random", "team", "strong")
     default_games = {2: 10_000, 3: 10_000, 4: 10_000}
+    default_players = 3
+    warms_engine = False  # its kernels load as the first rung plays
+
+    def prepare_components(self, components, expansion=None):
+        from bnb_sim.games.heroes_village.cli import _components
+
+        if expansion is not None:
+            raise BnbError(f"--expansion {expansion} is not an expansion of Heroes of the Village")
+        return _components(components)
 
     def check_rungs(self, rungs: Sequence[str], players: int) -> list[str]:
         from bnb_sim.analysis.tournament import split_policy_list
