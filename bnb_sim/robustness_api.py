@@ -45,8 +45,8 @@ def robustness(
     :class:`~bnb_sim.analysis.robustness.RobustnessResult`; ``out=FOLDER`` also writes the
     report."""
     from bnb_sim.analysis.robustness_report import build_robustness_report
-    from bnb_sim.runner.robustness_play import game_play, run_robustness
     from bnb_sim.feedback import games_meter
+    from bnb_sim.runner.robustness_play import game_play, run_robustness
     from bnb_sim.studies import _out, _playing, _policy_list, _threads
 
     play = game_play(game)

@@ -130,7 +130,8 @@ def test_experiment_item_errors_name_the_key(tmp_path, capsys):
 def test_heroes_of_the_village_team_rate_and_pet_effects(tmp_path, capsys):
     out = tmp_path / "h"
     args = ["robustness", "--game", "hotv", "--players", "2", "--pets", "all", "--rungs",
-            "random,team", "--games", "60", "--threads", "1", "-q", "-o", out, "--json"]  # fmt: skip
+            "random,team", "--games", "60", "--threads", "1", "-q", "-o", out,
+            "--json"]  # fmt: skip
     code, stdout, err = run_cli(capsys, args)
     assert code == 0, err
     summary = json.loads(stdout)["summary"]
