@@ -142,3 +142,14 @@ def test_heroes_of_the_village_team_rate_and_pet_effects(tmp_path, capsys):
     code, _, err = run_cli(capsys, ["robustness", "--game", "hotv", "--expansion",
                                     "farmers-market", "-o", tmp_path / "z"])  # fmt: skip
     assert code == 2 and "expansion" in err
+
+
+@pytest.mark.slow
+def test_dask_gives_the_same_numbers_as_one_process():
+    """--dask plays each rung's chunks on worker processes: the same games, the same values
+    (the game length from the seats' turns equals the games table's)."""
+    pytest.importorskip("distributed")
+    here = bnb_sim.robustness("random,greedy", players=2, games=120, threads=1)
+    there = bnb_sim.robustness("random,greedy", players=2, games=120, threads=2, dask="local")
+    cols = ["key", "rung", "value", "lo", "hi"]
+    assert here.values[cols].equals(there.values[cols])
