@@ -37,11 +37,13 @@ def robustness(
     out: str | os.PathLike | None = None,
     progress: bool = False,
     yes: bool = False,
+    policy: str | None = None,
     **options: Any,
 ):
     """Every headline finding of the set-up at every rung (every seat the rung's bot, the same
     game indices), with paired differences and a verdict per finding; ``options`` are the
-    game's own (Heroes of the Village: ``pets``, ``difficulty``, ``buildings``). Returns a
+    game's own (Heroes of the Village: ``pets``, ``difficulty``, ``buildings``); ``policy``
+    adds its win rate in one seat against each rung's bot (Builders & Biomes). Returns a
     :class:`~bnb_sim.analysis.robustness.RobustnessResult`; ``out=FOLDER`` also writes the
     report."""
     from bnb_sim.analysis.robustness_report import build_robustness_report
@@ -65,7 +67,8 @@ def robustness(
         result = run_robustness(
             labels, players, games, game=game, seed=seed, components=components,
             readings=readings, expansion=expansion, threads=_threads(threads), dask=dask,
-            progress=_say if shown else None, yes=_args.boolean(yes, "yes"), **options,
+            progress=_say if shown else None, yes=_args.boolean(yes, "yes"), policy=policy,
+            **options,
         )  # fmt: skip
     if folder is not None:
         build_robustness_report(result).write(folder)

@@ -153,3 +153,20 @@ def test_dask_gives_the_same_numbers_as_one_process():
     there = bnb_sim.robustness("random,greedy", players=2, games=120, threads=2, dask="local")
     cols = ["key", "rung", "value", "lo", "hi"]
     assert here.values[cols].equals(there.values[cols])
+
+
+def test_a_policys_win_rate_against_each_rung(tmp_path, capsys):
+    """--policy: the policy in one seat against the rung's bot in the others, seats rotating;
+    random loses to both greedy and heuristic tables, far below the fair share."""
+    out = tmp_path / "p"
+    args = ["robustness", "--players", "2", "--games", "200", "--rungs", "greedy,heuristic",
+            "--policy", "random", "-q", "-o", out, "--json"]  # fmt: skip
+    code, stdout, err = run_cli(capsys, args)
+    assert code == 0, err
+    summary = json.loads(stdout)["summary"]
+    rows = [v for v in summary["values"] if v["key"] == "policy_win_rate"]
+    assert [r["rung"] for r in rows] == ["greedy", "heuristic"]
+    assert all(r["hi"] < 0.5 for r in rows) and summary["params"]["policy"] == "random"
+    code, _, err = run_cli(capsys, ["robustness", "--game", "hotv", "--policy", "team",
+                                    "--games", "10", "-o", tmp_path / "h"])  # fmt: skip
+    assert code == 2 and "competitive game" in err

@@ -161,3 +161,15 @@ def test_pair_differences_are_upper_minus_lower():
     b = mean_sample("x", "x", "mean", games, rng.normal(3, 1, 100))
     row = pair_differences([a, b], ["low", "high"]).iloc[0]
     assert row["diff"] == pytest.approx(b.value - a.value) and row["separated"]
+
+
+def test_a_rate_of_zero_still_has_an_interval():
+    """0 wins in 200 games at both rungs: Wilson [0, 1.9%] per rung and about ±1.9 pp for the
+    difference (never a zero-width interval, docs/statistics.md)."""
+    games = np.arange(200)
+    by_rung = {r: [mean_sample("w", "Win rate", "rate", games, np.zeros(200))] for r in "ab"}
+    result = analyse_findings(by_rung, players=2, games=200)
+    assert (result.values["lo"] == 0).all() and (result.values["hi"] > 0.015).all()
+    row = result.differences.iloc[0]
+    assert row["lo"] < 0 < row["hi"] and not row["separated"]
+    assert result.verdict("w")["verdict"] == HOLDS

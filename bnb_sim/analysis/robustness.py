@@ -39,7 +39,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bnb_sim.analysis.stats import _max_gap_quantile, _t, clustered_wilson
+from bnb_sim.analysis.stats import (
+    _max_gap_quantile,
+    _t,
+    clustered_wilson,
+    constant_sample_interval,
+    wilson_interval,
+)
 
 __all__ = [
     "HOLDS",
@@ -120,6 +126,9 @@ def _value_interval(s: FindingSample, confidence: float) -> tuple[float, float]:
     """95% interval of one rung's value: Wilson at the effective sample size for rates
     (:func:`~bnb_sim.analysis.stats.clustered_wilson`), ``value ± t·se`` otherwise."""
     g, se = s.n_games, s.se
+    if s.kind == "rate" and g >= 1 and se == 0 and s.value in (0.0, 1.0):
+        lo, hi = wilson_interval(s.value * g, g, confidence)  # 0 of n games: not [0, 0]
+        return float(lo), float(hi)
     if g < 2 or not np.isfinite(s.value) or not se > 0:
         return math.nan, math.nan
     if s.kind == "rate":
@@ -153,7 +162,12 @@ def pair_differences(
     seed: int = 0,
 ) -> pd.DataFrame:
     """Every pair of rungs (``lower`` before ``upper`` in rung order): the difference
-    ``upper - lower`` with its marginal and simultaneous intervals, paired by game."""
+    ``upper - lower`` with its marginal and simultaneous intervals, paired by game.
+
+    Where no game differs at all (se 0), a difference of shares gets the interval of
+    :func:`~bnb_sim.analysis.stats.constant_sample_interval` (about ±3/G), not ``[d, d]``;
+    other findings get none."""
+    bounded = bool(samples) and samples[0].kind in ("rate", "pp")
     games, psi = _aligned(samples)
     g = games.size
     values = np.array([s.value for s in samples], float)
@@ -169,6 +183,14 @@ def pair_differences(
             var = cov[i, i] + cov[j, j] - 2.0 * cov[i, j] if g > 1 else math.nan
             se = math.sqrt(max(var, 0.0)) if np.isfinite(var) else math.nan
             ok = np.isfinite(d) and se > 0 and np.isfinite(crit)
+            if bounded and g > 1 and se == 0 and np.isfinite(d):
+                lo, hi = constant_sample_interval(d, g, (-1.0, 1.0), confidence)
+                rows.append({
+                    "lower": rungs[i], "upper": rungs[j], "diff": d, "se": se, "lo": lo,
+                    "hi": hi, "sim_lo": lo, "sim_hi": hi, "separated": bool(lo > 0 or hi < 0),
+                    "n_games": int(g),
+                })  # fmt: skip
+                continue
             rows.append({
                 "lower": rungs[i], "upper": rungs[j], "diff": d, "se": se,
                 "lo": d - t * se if ok else math.nan, "hi": d + t * se if ok else math.nan,

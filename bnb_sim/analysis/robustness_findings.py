@@ -6,6 +6,8 @@ influence (the delta-method terms, clustered by game):
 
 * ``win_rate_seat_S``: seat ``S``'s win rate (ties count for every tied winner); reference
   the fair share 1/players;
+* ``policy_win_rate`` (with ``--policy``): the policy's win rate in one seat against the rung's
+  bot in the others, the seats rotating; reference 1/players;
 * ``first_player_advantage``: seat 0's win rate minus the mean of the others' (as
   :func:`bnb_sim.analysis.stats.first_player_advantage`); reference 0;
 * ``balance``: 1 minus the largest gap between seat win rates, linearised at the seats that
@@ -27,7 +29,7 @@ import pandas as pd
 from bnb_sim.analysis.robustness import FindingSample, mean_sample, ratio_sample
 from bnb_sim.analysis.stats import _game_seat_matrix
 
-__all__ = ["MIN_ROWS", "seat_findings", "item_findings", "bnb_findings"]
+__all__ = ["MIN_ROWS", "bnb_findings", "item_findings", "policy_finding", "seat_findings"]
 
 #: an item effect needs this many buying and as many non-buying player results at a rung
 MIN_ROWS = 50
@@ -76,6 +78,15 @@ def seat_findings(seats: pd.DataFrame) -> list[FindingSample]:
         - rates[bottom])), games, -(psi[:, top] - psi[:, bottom]), note=note,
     ))  # fmt: skip
     return out
+
+
+def policy_finding(seats: pd.DataFrame, policy: str, players: int) -> FindingSample:
+    """Player 0's win rate per game (``policy`` against the rung's bot, seats rotating)."""
+    mine = seats[seats["player"] == 0].sort_values("game")
+    return mean_sample(
+        "policy_win_rate", f"Win rate of {policy} against the rung's bot", "rate",
+        mine["game"].to_numpy(), mine["won"].to_numpy(float), reference=1.0 / int(players),
+    )  # fmt: skip
 
 
 def length_finding(games_df: pd.DataFrame, column: str = "turns", unit: str = "turns"):

@@ -29,6 +29,12 @@ from bnb_sim.cli.run_cmd import echo_written, prepare_out, progress_printer, war
     "2). Default: greedy,heuristic,strong (Heroes of the Village: random,team,strong).",
 )
 @click.option(
+    "--policy", default=None, metavar="SPEC",
+    help="Also measure this policy's win rate in one seat against each rung's bot in the "
+    "others (seats rotating; Builders & Biomes): does its edge hold against weaker and "
+    "stronger tables?",
+)  # fmt: skip
+@click.option(
     "--players", "-p", type=click.IntRange(2, 4), default=None,
     help="Players per game. Default: 4 (Heroes of the Village: 3).",
 )  # fmt: skip
@@ -66,8 +72,8 @@ from bnb_sim.cli.run_cmd import echo_written, prepare_out, progress_printer, war
 @json_option
 @yes_option
 def robustness(
-    rungs, players, games, run_dir, components, reading, variant, seed, threads, dask, quiet,
-    out, as_json, yes, game=None, **game_specific,
+    rungs, policy, players, games, run_dir, components, reading, variant, seed, threads, dask,
+    quiet, out, as_json, yes, game=None, **game_specific,
 ) -> None:  # fmt: skip
     """Re-measure a simulation's headline findings (seat win rates, first-player advantage,
     balance, game length; Farmer's Market item effects; Heroes of the Village: team win rate
@@ -113,7 +119,7 @@ def robustness(
         result = run_robustness(
             labels, players, games, game=game, seed=seed, components=components,
             readings=readings, expansion=expansion, threads=threads, dask=dask,
-            progress=progress_printer(quiet or as_json), yes=yes, **options,
+            progress=progress_printer(quiet or as_json), yes=yes, policy=policy, **options,
         )  # fmt: skip
     written = build_robustness_report(result).write(out)
     if run_dir is not None:

@@ -96,9 +96,25 @@ class _BuildersBiomes:
 
         return bnb_findings(seats, games)
 
-    def describe(self, params: Mapping) -> str:
-        expansion = params.get("expansion")
-        return f"{params['players']} players" + (f", {expansion}" if expansion else "")
+    def check_policy(self, policy: str) -> str:
+        from bnb_sim.games.builders_biomes.policies.registry import parse_policy
+
+        return parse_policy(policy).label
+
+    def play_policy(self, policy, rung, *, players, games, seed, components, readings,
+                    threads, expansion=None, **_):  # fmt: skip
+        """``policy`` as player 0 against ``rung`` in the other seats, the seats rotating
+        (player ``g % P`` starts game ``g``): player 0's result per game."""
+        from bnb_sim.runner.config import GameConfig
+        from bnb_sim.runner.experiments import play_games
+
+        rotating = {**dict(readings or {}), "seating": "rotate"}
+        config = GameConfig.create(int(players), [policy] + [rung] * (int(players) - 1),
+                                   seed=seed, components=components, readings=rotating,
+                                   expansion=expansion)  # fmt: skip
+        seats, _ = play_games(config, games, threads=threads,
+                              keep=lambda c: c in ("game", "player", "won"))  # fmt: skip
+        return seats
 
 
 BUILDERS_BIOMES = _BuildersBiomes()
@@ -128,11 +144,14 @@ def run_robustness(
     progress: Callable[[str], None] | None = None,
     yes: bool = False,
     confidence: float = 0.95,
+    policy: str | None = None,
     **options,
 ):
     """Play the set-up at every rung and analyse it; a
     :class:`~bnb_sim.analysis.robustness.RobustnessResult`. ``options`` are the game's own
-    (Heroes of the Village: ``pets``, ``difficulty``, ``buildings``)."""
+    (Heroes of the Village: ``pets``, ``difficulty``, ``buildings``). With ``policy``, each
+    rung also plays ``policy`` in one seat against the rung's bot in the others (seats
+    rotating): the finding "win rate of POLICY against the rung" (Builders & Biomes)."""
     from bnb_sim.analysis.robustness import analyse_findings
 
     play = game_play(game)
@@ -143,7 +162,13 @@ def run_robustness(
     games = int(games)
     if not 2 <= games <= MAX_GAMES:
         raise BnbError(f"robustness: games must be between 2 and {MAX_GAMES:,}, got {games:,}")
+    if policy is not None:
+        if not hasattr(play, "play_policy"):
+            raise BnbError("robustness --policy: a policy's win rate needs a competitive game "
+                           "(Builders & Biomes)")  # fmt: skip
+        policy = play.check_policy(policy)
     tables = getattr(play, "tables", lambda o: 1)({**options, "players": players})
+    tables *= 2 if policy is not None else 1
     confirm_games(len(labels) * games * tables, "robustness", yes=yes)
     by_rung, seconds = {}, {}
     for i, rung in enumerate(labels):
@@ -155,6 +180,14 @@ def run_robustness(
             readings=readings, threads=threads, dask=dask, expansion=expansion, **options,
         )  # fmt: skip
         by_rung[rung] = play.findings(seats, games_df)
+        if policy is not None:
+            from bnb_sim.analysis.robustness_findings import policy_finding
+
+            mixed = play.play_policy(
+                policy, rung, players=players, games=games, seed=seed, components=components,
+                readings=readings, threads=threads, expansion=expansion,
+            )  # fmt: skip
+            by_rung[rung].insert(0, policy_finding(mixed, policy, players))
         seconds[rung] = time.perf_counter() - start
         del seats, games_df
     params = {
@@ -164,6 +197,7 @@ def run_robustness(
         "games": games,
         "seed": int(seed),
         "expansion": expansion,
+        "policy": policy,
         "readings": dict(readings or {}),
         "components": _components_text(components),
         **options,
