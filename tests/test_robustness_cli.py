@@ -170,3 +170,21 @@ def test_a_policys_win_rate_against_each_rung(tmp_path, capsys):
     code, _, err = run_cli(capsys, ["robustness", "--game", "hotv", "--policy", "team",
                                     "--games", "10", "-o", tmp_path / "h"])  # fmt: skip
     assert code == 2 and "competitive game" in err
+
+
+def test_heroes_of_the_village_experiment_item(tmp_path, capsys):
+    exp = tmp_path / "exp.toml"
+    exp.write_text(
+        '[[robustness]]\ngame = "hotv"\nname = "pets"\nplayers = 2\npets = "all"\n'
+        'games = 40\nrungs = ["random", "team"]\n'
+    )
+    out = tmp_path / "rep"
+    code, stdout, err = run_cli(capsys, ["run", exp, "--out", out, "-q", "--json"])
+    assert code == 0, err
+    item = json.loads(stdout)["summary"]["items"][0]
+    assert item["kind"] == "robustness" and item["game"] == "heroes_village"
+    assert any(v["key"] == "pet_effect_horse" for v in item["verdicts"])
+    assert "pets: Pet effects at each rung" in (out / "report.md").read_text()
+    exp.write_text('[[robustness]]\ngame = "hotv"\npets = "wolf"\n')
+    code, _, err = run_cli(capsys, ["run", exp, "-q"])
+    assert code == 2 and "pets" in err and len(err.strip().splitlines()) == 1

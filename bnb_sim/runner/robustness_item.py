@@ -39,6 +39,8 @@ class RobustnessItem:
     rungs: list[str] = field(default_factory=list)
     expansion: str | None = None
     readings: dict = field(default_factory=dict)
+    game: str | None = None  # None: Builders & Biomes; "heroes_village" (game = "hotv")
+    options: dict = field(default_factory=dict)  # the game's own: pets, difficulty, ...
     kind: str = "robustness"
 
     @property
@@ -46,7 +48,10 @@ class RobustnessItem:
         return list(self.rungs)
 
     def budget(self) -> int:
-        return len(self.rungs) * self.games
+        from bnb_sim.runner.robustness_play import game_play
+
+        tables = getattr(game_play(self.game), "tables", lambda o: 1)
+        return len(self.rungs) * self.games * tables({**self.options, "players": self.players})
 
     def run(self, *, threads=None, progress=None, yes: bool = False):
         from bnb_sim.runner.robustness_play import run_robustness
@@ -54,7 +59,7 @@ class RobustnessItem:
         return run_robustness(
             self.rungs, self.players, self.games, seed=self.seed, components=self.components,
             readings=self.readings, expansion=self.expansion, threads=threads,
-            progress=progress, yes=yes,
+            progress=progress, yes=yes, game=self.game, **self.options,
         )  # fmt: skip
 
     def report(self, result):
@@ -74,10 +79,24 @@ class RobustnessItem:
     def what(self) -> str:
         return f"{self.players} players, every seat at each of {', '.join(self.rungs)}"
 
+    def warmup(self):
+        """``(key, step)`` for ``bnb run``: the engine this item plays, warmed once."""
+        from bnb_sim import feedback
+        from bnb_sim.runner.robustness_play import game_play
+
+        play = game_play(self.game)
+        if play.warms_engine:
+            return (play.name, self.players), lambda: feedback.warm_engine(
+                [self.players], notice=False
+            )
+        return play.warmup()
+
     def played(self, result) -> int:
         return result.games * len(result.rungs)
 
     def readings_text(self) -> str:
+        if self.game is not None:
+            return ", ".join(f"{k}={v}" for k, v in self.options.items()) or "the defaults"
         from bnb_sim.games.builders_biomes import readings as R
 
         return ", ".join(f"{k}={v}" for k, v in R.resolve(self.readings).to_dict().items())

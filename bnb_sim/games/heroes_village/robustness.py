@@ -119,5 +119,54 @@ class _HeroesVillage:
     def findings(self, seats: pd.DataFrame, games: pd.DataFrame) -> list:
         return hotv_findings(games)
 
+    def warmup(self):
+        from bnb_sim.games.heroes_village.experiment import GAME, warm_batch_kernel
+
+        return (GAME, "batch kernel"), warm_batch_kernel
+
+
+#: the keys of a ``[[robustness]]`` table with ``game = "hotv"``
+ITEM_KEYS = ("game", "name", "seed", "components", "set", "players", "pets", "difficulty",
+             "buildings", "games", "rungs")  # fmt: skip
+
+
+def parse_item(table: dict, *, source: str, where: str, seed: int, base_dir, component_files):
+    """A ``[[robustness]]`` item with ``game = "hotv"`` (checked now, one line per problem)."""
+    from bnb_sim.analysis.experiment import _Reader, _slug_ok
+    from bnb_sim.games.heroes_village.difficulty import CHOICES, canonical
+    from bnb_sim.games.heroes_village.experiment import _components, _resolve
+    from bnb_sim.runner.robustness_item import RobustnessItem
+
+    r = _Reader(source, where, table, ITEM_KEYS)
+    name = r.str("name", where.replace("[", " ").rstrip("]"))
+    if not _slug_ok(name):
+        r.fail("name", "use letters, digits, spaces and -_.,:+()= (at most 80)")
+    r.where = f"robustness '{name}'" if r.has("name") else where
+    players = r.int("players", ROBUSTNESS.default_players, low=2, high=4)
+    try:
+        rungs = ROBUSTNESS.check_rungs(r.str_list("rungs", list(ROBUSTNESS.default_rungs)),
+                                       players)  # fmt: skip
+    except BnbError as exc:
+        r.fail("rungs", str(exc).removeprefix("robustness: "))
+    files = [str(_resolve(base_dir, f)) for f in component_files + r.str_list("components", [])]
+    overrides = r.mapping("set")
+    options = {"pets": r.str("pets", None),
+               "difficulty": canonical(r.str("difficulty", "standard", CHOICES)),
+               "buildings": r.str("buildings", None)}  # fmt: skip
+    try:
+        ROBUSTNESS.tables({**options, "players": players})  # a bad --pets fails now
+    except BnbError as exc:
+        r.fail("pets", str(exc))
+    return RobustnessItem(
+        name=name, seed=r.int("seed", seed, low=0, high=2**63 - 1), variant="standard",
+        components=_components(r, files, overrides), component_files=files,
+        overrides=overrides, players=players,
+        games=r.int("games", ROBUSTNESS.default_games[players], low=2, high=2_000_000),
+        rungs=rungs, game=GAME_NAME, options={k: v for k, v in options.items() if v},
+    )  # fmt: skip
+
+
+GAME_NAME = "heroes_village"
+
 
 ROBUSTNESS = _HeroesVillage()
