@@ -108,7 +108,7 @@ def test_experiment_item(tmp_path, capsys):
     exp = tmp_path / "exp.toml"
     exp.write_text(
         '[experiment]\ntitle = "robust"\n\n[[robustness]]\nname = "two"\nplayers = 2\n'
-        'games = 150\nrungs = ["random", "greedy"]\n'
+        'games = 150\nrungs = ["random", "greedy"]\npolicy = "heuristic"\n'
     )
     out = tmp_path / "rep"
     code, stdout, err = run_cli(capsys, ["run", exp, "--out", out, "-q", "--json"])
@@ -118,6 +118,7 @@ def test_experiment_item(tmp_path, capsys):
     assert "two: First-player advantage" in md.split("## Key findings")[1]
     item = json.loads(stdout)["summary"]["items"][0]
     assert item["kind"] == "robustness" and item["games_per_rung"] == 150
+    assert any(v["key"] == "policy_win_rate" for v in item["verdicts"])
 
 
 def test_experiment_item_errors_name_the_key(tmp_path, capsys):
@@ -188,3 +189,21 @@ def test_heroes_of_the_village_experiment_item(tmp_path, capsys):
     exp.write_text('[[robustness]]\ngame = "hotv"\npets = "wolf"\n')
     code, _, err = run_cli(capsys, ["run", exp, "-q"])
     assert code == 2 and "pets" in err and len(err.strip().splitlines()) == 1
+
+
+def test_heroes_of_the_village_run_folder(tmp_path, capsys):
+    """--run of a HotV run: its pet teams, readings and component data, and its report."""
+    run = tmp_path / "run"
+    code, _, err = run_cli(capsys, ["simulate", "--game", "hotv", "-n", "30", "--players", "2",
+                                    "--pets", "all", "--reading", "cat=first-draw", "-o", run,
+                                    "-q"])  # fmt: skip
+    assert code == 0, err
+    code, stdout, err = run_cli(capsys, ["robustness", "--run", run, "--rungs", "random,team",
+                                         "--games", "30", "-q", "-o", tmp_path / "r",
+                                         "--json"])  # fmt: skip
+    assert code == 0, err
+    summary = json.loads(stdout)["summary"]
+    assert summary["game"] == "heroes_village" and summary["params"]["pets"] == "all"
+    assert run_cli(capsys, ["report", run, "--out", tmp_path / "rep"])[0] == 0
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "## How far these findings hold" in md and "Team win rate" in md

@@ -5,6 +5,7 @@
     players = 4
     games = 20000                           # game indices per rung (default: 50,000)
     rungs = ["greedy", "heuristic", "strong"]   # the default
+    policy = "random"                       # optional: its win rate against each rung's bot
     expansion = "farmers-market"            # optional; components, set, readings as usual
 
 The item plays itself and reports itself (the protocol of
@@ -23,7 +24,7 @@ from bnb_sim.errors import BnbError
 __all__ = ["ROBUSTNESS_KEYS", "RobustnessItem", "parse_robustness_item"]
 
 ROBUSTNESS_KEYS = ("name", "seed", "variant", "readings", "components", "expansion", "set",
-                   "players", "games", "rungs")  # fmt: skip
+                   "players", "games", "rungs", "policy")  # fmt: skip
 
 
 @dataclass
@@ -41,6 +42,7 @@ class RobustnessItem:
     readings: dict = field(default_factory=dict)
     game: str | None = None  # None: Builders & Biomes; "heroes_village" (game = "hotv")
     options: dict = field(default_factory=dict)  # the game's own: pets, difficulty, ...
+    policy: str | None = None  # also its win rate against each rung's bot
     kind: str = "robustness"
 
     @property
@@ -51,7 +53,8 @@ class RobustnessItem:
         from bnb_sim.runner.robustness_play import game_play
 
         tables = getattr(game_play(self.game), "tables", lambda o: 1)
-        return len(self.rungs) * self.games * tables({**self.options, "players": self.players})
+        tables = tables({**self.options, "players": self.players})
+        return len(self.rungs) * self.games * tables * (2 if self.policy else 1)
 
     def run(self, *, threads=None, progress=None, yes: bool = False):
         from bnb_sim.runner.robustness_play import run_robustness
@@ -59,7 +62,7 @@ class RobustnessItem:
         return run_robustness(
             self.rungs, self.players, self.games, seed=self.seed, components=self.components,
             readings=self.readings, expansion=self.expansion, threads=threads,
-            progress=progress, yes=yes, game=self.game, **self.options,
+            progress=progress, yes=yes, game=self.game, policy=self.policy, **self.options,
         )  # fmt: skip
 
     def report(self, result):
@@ -114,7 +117,14 @@ def parse_robustness_item(r, common: dict) -> RobustnessItem:
         rungs = BUILDERS_BIOMES.check_rungs(rungs, players)
     except BnbError as exc:
         r.fail("rungs", str(exc).removeprefix("robustness: "))
+    policy = r.str("policy", None)
+    if policy is not None:
+        try:
+            policy = BUILDERS_BIOMES.check_policy(policy)
+        except BnbError as exc:
+            r.fail("policy", str(exc))
     expansion = getattr(common["components"], "expansion", None)
     known = {"name", "seed", "variant", "components", "component_files", "overrides", "readings"}
     return RobustnessItem(**{k: v for k, v in common.items() if k in known}, players=players,
-                          games=games, rungs=rungs, expansion=expansion)  # fmt: skip
+                          games=games, rungs=rungs, expansion=expansion,
+                          policy=policy)  # fmt: skip

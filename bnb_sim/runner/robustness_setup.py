@@ -46,7 +46,7 @@ def setup_from_run(run_dir: str | os.PathLike, given: Iterable[str] = ()) -> dic
     if game.entry("robustness") is None:  # Builders & Biomes
         out = _bnb_setup(run, params, meta.get("components") or {})
     else:
-        out = _hotv_setup(run, params)
+        out = _hotv_setup(run, params, meta.get("components") or {})
     if stored and out["components"].content_hash != stored:
         raise BnbError(
             f"--run {run}: its component data is not what its files give now (the files "
@@ -72,9 +72,10 @@ def _bnb_setup(run: Path, params: dict, comps: dict) -> dict:
             "options": {}}  # fmt: skip
 
 
-def _hotv_setup(run: Path, params: dict) -> dict:
+def _hotv_setup(run: Path, params: dict, comps: dict) -> dict:
+    """The run stores its whole component data (readings included): rebuilt from it."""
     from bnb_sim.games.heroes_village import layout as L
-    from bnb_sim.games.heroes_village.components import load_components
+    from bnb_sim.games.heroes_village.components import components_from_dict
 
     teams = list(params.get("pet_teams") or [])
     players = int(params["players"])
@@ -84,8 +85,9 @@ def _hotv_setup(run: Path, params: dict) -> dict:
         pets = "all"
     else:
         raise BnbError(f"--run {run}: its {len(teams)} pet teams are neither one team nor all")
-    readings = dict(params.get("readings") or {})
-    components = load_components().with_readings(readings)
+    if not isinstance(comps.get("data"), dict):
+        raise BnbError(f"--run {run}: its run.json holds no component data")
+    components = components_from_dict(comps["data"], f"{run}/run.json")
     options = {"pets": pets, "difficulty": params.get("difficulty"),
                "buildings": params.get("buildings")}  # fmt: skip
     return {"components": components, "expansion": None, "readings": {}, "options": options}
