@@ -180,6 +180,10 @@ def robustness_findings(result: RobustnessResult, prefix: str = "") -> list[Find
         if len(rows):
             counts = rows["verdict"].value_counts()
             said = ", ".join(f"{n} {v}" for v, n in counts.items())
+            flips = [f"{r['label']} ({_by_rung_text(result, r['key'])})"
+                     for r in rows.to_dict("records") if r["verdict"] == CHANGES_SIGN]  # fmt: skip
+            if flips:
+                said += "; the sign changes for " + "; ".join(flips)
             out.append(Finding(f"{prefix}{len(rows)} {what} across the rungs: {said}.",
                                {"kind": "robustness", "key": group}))  # fmt: skip
     return out
@@ -266,6 +270,9 @@ def robustness_sections(result: RobustnessResult, name: str | None = None) -> li
         if len(result.verdicts) and (result.verdicts["group"] == group).any():
             sec = Section(f"{prefix}{title}")
             sec.table(_verdict_table(result, group), caption=caption)
+            keys = result.verdicts[result.verdicts["group"] == group]["key"].tolist()
+            sec.figure(f"{prefix}robustness-{group}", findings_plot(result, keys, title),
+                       f"{caption}; each at each rung with its 95% interval.")  # fmt: skip
             sections.append(sec)
     diffs = Section(f"{prefix}Differences between rungs")
     d = result.differences

@@ -41,7 +41,7 @@ from bnb_sim.cli.run_cmd import echo_written, prepare_out, progress_printer, war
 @click.option(
     "--games", "-n", type=click.IntRange(2, 2_000_000), default=None,
     help="Game indices per rung (every rung plays 0..N-1: the same deals). Default: 50,000 "
-    "(Heroes of the Village: 10,000 per pet team); about a minute a rung on 2 cores.",
+    "(Heroes of the Village: 10,000 per pet team); about 30 s a rung on 2 cores.",
 )  # fmt: skip
 @click.option(
     "--run",
