@@ -173,3 +173,18 @@ def test_a_rate_of_zero_still_has_an_interval():
     row = result.differences.iloc[0]
     assert row["lo"] < 0 < row["hi"] and not row["separated"]
     assert result.verdict("w")["verdict"] == HOLDS
+
+
+def test_balance_difference_calibration_with_clear_gaps():
+    """Balance is linearised at the two seats furthest apart: where they are clear (the
+    designer's rates), the simultaneous difference intervals cover the truth 93-97%."""
+    rng = np.random.default_rng(5)
+    probs = {"greedy": GREEDY, "heuristic": HEURISTIC, "strong": STRONG}
+    truth = {k: 1 - (p.max() - p.min()) for k, p in probs.items()}
+    reps, together = 600, 0
+    for _ in range(reps):
+        diffs = _analyse(synthetic_rungs(rng, probs, 1500), key="balance").differences
+        together += all(
+            r.sim_lo <= truth[r.upper] - truth[r.lower] <= r.sim_hi for r in diffs.itertuples()
+        )
+    assert 0.93 <= together / reps <= 0.97, together / reps
