@@ -95,6 +95,13 @@ def test_run_folder_setup_and_its_report_section(tmp_path, capsys):
     section = md.split("## How far these findings hold")[1]
     assert "random" in section and str(out / "report.html") in section.replace("%20", " ")
     assert "First-player advantage" in section
+    # the folder's run replaced by another: its report does not show the old verdicts
+    code, _, err = run_cli(capsys, ["simulate", "-n", "50", "--players", "3", "-o", run, "-q",
+                                    "--force"])  # fmt: skip
+    assert code == 0, err
+    assert run_cli(capsys, ["report", run, "--out", tmp_path / "rep2"])[0] == 0
+    section = (tmp_path / "rep2" / "report.md").read_text().split("## How far these")[1]
+    assert "recorded for an earlier run" in section and "First-player" not in section
 
 
 def test_a_report_without_robustness_results_has_no_such_section(tmp_path, capsys):

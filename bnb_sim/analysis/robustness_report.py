@@ -317,17 +317,27 @@ def build_robustness_report(result: RobustnessResult) -> ReportBuilder:
 # the section of a run's own report
 
 
-def write_run_link(run_dir: str | os.PathLike, result: RobustnessResult, report: Mapping):
+def write_run_link(run_dir: str | os.PathLike, result: RobustnessResult, report: Mapping,
+                   run_id: str | None = None):  # fmt: skip
     """Record the results for a run (``bnb robustness --run DIR``): ``DIR/robustness.json``
-    holds the summary and where the full report is; the run's report then shows them."""
+    holds the summary, where the full report is and the run's id (a run replaced in the
+    folder later does not inherit them); the run's report then shows them."""
     from bnb_sim import jsonsafe
     from bnb_sim.safe_io import write_atomic
 
-    data = {"report": str(Path(report["html"]).resolve()), **robustness_summary(result)}
+    data = {"report": str(Path(report["html"]).resolve()), "run_id": run_id,
+            **robustness_summary(result)}  # fmt: skip
     try:
         write_atomic(Path(run_dir) / LINK_NAME, jsonsafe.dumps(data, indent=2) + "\n")
     except OSError as exc:
         raise BnbError(f"{run_dir}: cannot record the results ({exc.strerror or exc})") from None
+
+
+def _run_id(run: Path) -> str | None:
+    try:
+        return json.loads((run / "run.json").read_text(encoding="utf-8")).get("run_id")
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def run_section(source: str | os.PathLike | None) -> Section | None:
@@ -346,6 +356,10 @@ def run_section(source: str | os.PathLike | None) -> Section | None:
         sec.warning("Unreadable.", f"{path} could not be read; rerun `bnb robustness --run`.")
         return sec
     sec = Section(SECTION_TITLE)
+    if data.get("run_id") != _run_id(Path(source)):
+        sec.warning("Results of another run.", f"{path} was recorded for an earlier run in "
+                    "this folder; rerun `bnb robustness --run` for this one.")  # fmt: skip
+        return sec
     sec.text(
         f"These findings were re-measured with {', '.join(f'`{r}`' for r in data['rungs'])} "
         f"in every seat, {data['games_per_rung']:,} paired games per rung (`bnb robustness`; "

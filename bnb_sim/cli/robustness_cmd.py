@@ -123,7 +123,7 @@ def robustness(
         )  # fmt: skip
     written = build_robustness_report(result).write(out)
     if run_dir is not None:
-        write_run_link(run_dir, result, written)
+        write_run_link(run_dir, result, written, setup["run_id"])
     if as_json:
         echo_written(written, as_json=True)
         return

@@ -54,7 +54,7 @@ def setup_from_run(run_dir: str | os.PathLike, given: Iterable[str] = ()) -> dic
             "options instead"
         )
     return {"game": game, "seed": int(params.get("seed", 0)),
-            "players": int(params["players"]), **out}  # fmt: skip
+            "players": int(params["players"]), "run_id": meta.get("run_id"), **out}  # fmt: skip
 
 
 def _bnb_setup(run: Path, params: dict, comps: dict) -> dict:
