@@ -32,6 +32,8 @@ _EXPORTS = {
     "compare": "bnb_sim.studies",
     "sweep": "bnb_sim.studies",
     "run_experiment": "bnb_sim.studies",
+    "robustness": "bnb_sim.robustness_api",
+    "RobustnessResult": "bnb_sim.analysis.robustness",
     "ExperimentResult": "bnb_sim.studies",
     "TournamentResult": "bnb_sim.analysis.tournament",
     "CompareResult": "bnb_sim.analysis.compare",

@@ -1417,6 +1417,12 @@ def _items_section(seats: pd.DataFrame, order: list[str]):
     return items_section(seats, order)
 
 
+def robustness_run_section(source):  # bnb robustness --run DIR recorded results for the run
+    from bnb_sim.analysis.robustness_report import run_section
+
+    return run_section(source)
+
+
 def build_simulate_report(
     seats: pd.DataFrame,
     games: pd.DataFrame,
@@ -1449,6 +1455,7 @@ def build_simulate_report(
         ("play style", lambda: play_style_section(seats, order)),
         ("rule hits", lambda: rule_hits_section(seats, meta)),
         ("Farmer's Market items", lambda: _items_section(seats, order)),
+        ("how far the findings hold", lambda: robustness_run_section(source)),
         ("provenance", lambda: provenance_section(meta)),
     )
     for label, make in steps:

@@ -48,6 +48,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "ladder",
         "A ladder of play strength: each rung vs the next, Elo scale, skill depth.",
     ),
+    "robustness": (
+        "bnb_sim.cli.robustness_cmd",
+        "robustness",
+        "How far a run's findings hold across play strength: paired rungs, verdicts.",
+    ),
     "sweep": (
         "bnb_sim.cli.sweep_cmd",
         "sweep",

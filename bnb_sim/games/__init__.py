@@ -169,6 +169,8 @@ register(
             "tournament": "bnb_sim.games.heroes_village.cli:tournament",
             "options:tournament": "bnb_sim.games.heroes_village.cli:simulate_options",
             "readings": "bnb_sim.games.heroes_village.readings:READINGS",
+            "robustness": "bnb_sim.games.heroes_village.robustness:ROBUSTNESS",
+            "options:robustness": "bnb_sim.games.heroes_village.cli:simulate_options",
         },
         options=("pets", "difficulty", "buildings", "pet", "dask", "reading"),
     )

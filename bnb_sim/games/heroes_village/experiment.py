@@ -332,6 +332,11 @@ def parse_item(kind: str, table: dict, *, source: str, where: str, seed: int,
     (one line naming the file and the key)."""
     from bnb_sim.analysis.experiment import _REQUIRED, _Reader, _slug_ok
 
+    if kind == "robustness":  # bnb robustness --game hotv (games/heroes_village/robustness.py)
+        from bnb_sim.games.heroes_village.robustness import parse_item as robustness_item
+
+        return robustness_item(table, source=source, where=where, seed=seed,
+                               base_dir=base_dir, component_files=component_files)  # fmt: skip
     if kind not in KINDS:
         raise BnbError(
             f"{source}: {where}: Heroes of the Village items are [[simulation]], "

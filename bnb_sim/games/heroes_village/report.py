@@ -360,4 +360,11 @@ def write_report(
         Path(out_dir).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BnbError(f"{out_dir}: cannot write the report there ({exc.strerror})") from None
-    return build_report(seats, games, meta, title).write(out_dir)
+    builder = build_report(seats, games, meta, title)
+    if isinstance(run, (str, os.PathLike)):  # bnb robustness --run DIR recorded results
+        from bnb_sim.analysis.robustness_report import run_section
+
+        section = run_section(run)
+        if section is not None:
+            builder.add(section)
+    return builder.write(out_dir)
