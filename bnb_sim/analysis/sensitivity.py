@@ -184,11 +184,11 @@ def screen_order(screen: pd.DataFrame) -> list[str]:
     return list(best.sort_values(ascending=False, kind="stable").index)
 
 
-def effect_rows(estimate, arms: dict, baseline: np.ndarray, stage: str) -> list[dict]:
+def effect_rows(estimate, arms, baseline: np.ndarray, stage: str) -> list[dict]:
     """One row per alternative of ``estimate``: the finding there and its paired effect.
-    ``arms`` maps each alternative value to its per-game terms (the baseline's games)."""
+    ``arms``: ``(value, per-game terms)`` pairs on the baseline's games."""
     rows = []
-    for value, psi in arms.items():
+    for value, psi in arms:
         here = finding_value(psi)
         eff = paired_effect(psi, baseline)
         rows.append(

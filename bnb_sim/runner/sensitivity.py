@@ -199,14 +199,15 @@ def run_sensitivity(
 
 
 def _arms(est, setup: Setup, terms, start: int, n: int, skipped: list) -> dict:
-    """``{value: per-game terms}`` for every alternative of ``est``; an alternative the
-    component checks refuse (a combination the rules forbid) is skipped and listed."""
-    out = {}
+    """``[(value, per-game terms)]`` for every alternative of ``est`` (a value may be a
+    list: a die's faces); an alternative the component checks refuse (a combination the
+    rules forbid) is skipped and listed."""
+    out = []
     for value in est.alternatives():
         try:
             comps = setup.components.with_estimate(est.key, value)
         except ComponentError as exc:
             skipped.append({"key": est.key, "value": value, "why": str(exc)})
             continue
-        out[value] = terms(comps, start, n)
+        out.append((value, terms(comps, start, n)))
     return out
