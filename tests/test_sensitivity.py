@@ -267,3 +267,19 @@ def test_cli_hotv_team_win_rate(tmp_path, capsys):
     summary = json.loads(out)["summary"]
     assert summary["game"] == "Minecraft: Heroes of the Village"
     assert summary["finding"] == "team_win_rate" and len(summary["ranking"]) == 1
+
+
+def test_python_api_matches_the_command_and_refuses_bad_arguments(tmp_path):
+    import bnb_sim
+    from bnb_sim.errors import ArgumentTypeError
+
+    r = bnb_sim.sensitivity(
+        "seat_win_rate:0", players=2, estimates="weapons.stone_sword.hearts",
+        screen_games=30, games=60, top=1, out=tmp_path / "api",
+    )  # fmt: skip
+    assert isinstance(r, bnb_sim.SensitivityResult) and r.estimates == 1
+    assert (tmp_path / "api" / "summary.json").exists()
+    with pytest.raises(ArgumentTypeError):
+        bnb_sim.sensitivity("balance", estimates=[3])
+    with pytest.raises(BnbError, match="unknown finding"):
+        bnb_sim.sensitivity("nope")
