@@ -283,3 +283,30 @@ def test_python_api_matches_the_command_and_refuses_bad_arguments(tmp_path):
         bnb_sim.sensitivity("balance", estimates=[3])
     with pytest.raises(BnbError, match="unknown finding"):
         bnb_sim.sensitivity("nope")
+
+
+def test_experiment_item_puts_the_hinge_in_the_key_findings(tmp_path, capsys):
+    (tmp_path / "e.toml").write_text(
+        '[experiment]\nexpansion = "farmers-market"\n\n[[sensitivity]]\nname = "fm"\n'
+        'finding = "first_player_advantage"\nplayers = 3\n'
+        'estimates = ["farmers_market.items.crafting_table.letter"]\n'
+        "screen_games = 40\ngames = 300\ntop = 1\n"
+    )
+    code, out, err = run_cli(capsys, ["run", tmp_path / "e.toml", "-q", "-o", tmp_path / "r"])
+    assert code == 0, err
+    md = (tmp_path / "r" / "report.md").read_text()
+    findings = md.split("## Key findings", 1)[1].split("\n## ", 1)[0]
+    assert "fm: first_player_advantage hinges on the estimate " in findings
+    assert "farmers_market.items.crafting_table.letter" in findings
+
+
+def test_experiment_item_errors_name_the_file_and_key(tmp_path):
+    from bnb_sim.analysis.experiment import load_experiment
+
+    path = tmp_path / "e.toml"
+    path.write_text('[[sensitivity]]\nfinding = "nope"\n')
+    with pytest.raises(BnbError, match=r"sensitivity\[1\]\.finding: unknown finding"):
+        load_experiment(path)
+    path.write_text('[[sensitivity]]\nfinding = "balance"\nestimates = ["no.such"]\n')
+    with pytest.raises(BnbError, match=r"sensitivity\[1\]\.estimates: "):
+        load_experiment(path)
