@@ -197,7 +197,7 @@ def effect_rows(estimate, arms, baseline: np.ndarray, stage: str) -> list[dict]:
                 "key": estimate.key,
                 "shipped": _text(estimate.value),
                 "value": _text(value),
-                "range": estimate.range_text(),
+                "range": range_text(estimate),
                 "reason": estimate.reason,
                 "finding": here["value"],
                 "finding_lo": here["lo"],
@@ -206,6 +206,14 @@ def effect_rows(estimate, arms, baseline: np.ndarray, stage: str) -> list[dict]:
             }
         )
     return rows
+
+
+def range_text(estimate) -> str:
+    """``1..3``, ``X, A, B`` (names without quotes) or ``6 choices`` (lists of faces)."""
+    choices = estimate.choices
+    if choices is not None and all(isinstance(c, str) for c in choices):
+        return ", ".join(choices)
+    return estimate.range_text()
 
 
 def _text(value: Any) -> str:

@@ -180,10 +180,9 @@ def tornado_plot(result: SensitivityResult):
         ax.legend(loc="lower right", frameon=False, fontsize=8)
     ax.axvline(0.0, color="#444444", linewidth=1)
     ax.set_yticks(y, list(r["key"]))
-    unit = "pp" if result.finding.rate else ""
-    plots._style(
-        ax, f"What moves {result.finding.label}", f"effect vs shipped values {unit}".strip()
-    )
+    unit = " (pp)" if result.finding.rate else ""
+    title = f"What moves {result.finding.label}"
+    plots._style(ax, title, f"effect vs the shipped values{unit}")
     return fig
 
 

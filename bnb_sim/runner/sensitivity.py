@@ -18,14 +18,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from bnb_sim.errors import BnbError, ComponentError
 from bnb_sim.feedback import expect_games, games_played
 from bnb_sim.runner.budget import confirm_games
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
 
 __all__ = ["Setup", "builders_biomes_setup", "make_setup", "planned_games", "run_sensitivity"]
 
@@ -126,6 +127,8 @@ def run_sensitivity(
     """Screen every estimate (or those ``estimates`` patterns name) on ``screen_games``
     games, then play the ``top`` with the largest screening reach on ``games`` fresh games;
     returns a :class:`~bnb_sim.analysis.sensitivity.SensitivityResult`."""
+    import pandas as pd
+
     from bnb_sim.analysis import sensitivity as S
 
     target = S.parse_finding(finding)
