@@ -310,3 +310,16 @@ def test_experiment_item_errors_name_the_file_and_key(tmp_path):
     path.write_text('[[sensitivity]]\nfinding = "balance"\nestimates = ["no.such"]\n')
     with pytest.raises(BnbError, match=r"sensitivity\[1\]\.estimates: "):
         load_experiment(path)
+
+
+def test_rates_read_in_percent_and_differences_in_points():
+    from bnb_sim.analysis.sensitivity_report import _interval
+
+    @dataclass
+    class Shown:
+        finding: S.Finding
+
+    team, fpa = Shown(S.parse_finding("team_win_rate")), Shown(S.parse_finding("game_length"))
+    assert _interval(team, 0.811, 0.79, 0.83, 1, False) == "81.1% [79.0, 83.0]"
+    assert _interval(team, -0.02, -0.03, -0.01, 1, True) == "-2.0 pp [-3.0, -1.0]"
+    assert _interval(fpa, 61.2, 60.1, 62.3, 1, False) == "61.2 [60.1, 62.3]"

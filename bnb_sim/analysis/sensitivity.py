@@ -217,9 +217,9 @@ def range_text(estimate) -> str:
 
 
 def _text(value: Any) -> str:
-    import json
+    from bnb_sim.jsonsafe import dumps
 
-    return value if isinstance(value, str) else json.dumps(value)
+    return value if isinstance(value, str) else dumps(value)
 
 
 def hinges(final: pd.DataFrame, half_width: float) -> pd.DataFrame:

@@ -37,9 +37,8 @@ def _digits(result: SensitivityResult, lo, hi) -> int:
 def _value(result: SensitivityResult, x: float, d: int, signed: bool = False) -> str:
     if not math.isfinite(x):
         return "n/a"
-    if result.finding.rate:
-        text = f"{100 * x:+.{d}f}" if signed else f"{100 * x:.{d}f}"
-        return text + (" pp" if signed or result.finding.name != "seat_win_rate" else "%")
+    if result.finding.rate:  # a difference in points, a rate in percent
+        return f"{100 * x:+.{d}f} pp" if signed else f"{100 * x:.{d}f}%"
     return f"{x:+.{d}f}" if signed else f"{x:.{d}f}"
 
 
@@ -55,7 +54,12 @@ def _interval(result: SensitivityResult, x, lo, hi, d: int, signed: bool, note: 
 def baseline_text(result: SensitivityResult) -> str:
     b = result.baseline
     d = _digits(result, b["lo"], b["hi"])
-    return _interval(result, b["value"], b["lo"], b["hi"], d, result.finding.name != "balance")
+    return _interval(result, b["value"], b["lo"], b["hi"], d, _signed(result))
+
+
+def _signed(result: SensitivityResult) -> bool:
+    """The finding itself is a difference (shown signed, in pp) rather than a rate."""
+    return result.finding.name == "first_player_advantage"
 
 
 def _effect_text(result: SensitivityResult, row, d: int | None = None) -> str:
@@ -127,7 +131,7 @@ def ranking_table(result: SensitivityResult) -> pd.DataFrame:
                 "moved to": r["value"],
                 f"{result.finding.label} there": _interval(
                     result, r["finding"], r["finding_lo"], r["finding_hi"], fd,
-                    result.finding.name == "first_player_advantage"),
+                    _signed(result)),
                 "effect vs shipped [95% CI]": _effect_text(result, r, d),
                 "n": f"{int(r['n']):,}",
                 "reason for the range": r["reason"] if j == 0 else "",
