@@ -323,3 +323,12 @@ def test_rates_read_in_percent_and_differences_in_points():
     assert _interval(team, 0.811, 0.79, 0.83, 1, False) == "81.1% [79.0, 83.0]"
     assert _interval(team, -0.02, -0.03, -0.01, 1, True) == "-2.0 pp [-3.0, -1.0]"
     assert _interval(fpa, 61.2, 60.1, 62.3, 1, False) == "61.2 [60.1, 62.3]"
+
+
+def test_balance_terms_average_to_the_report_balance():
+    from bnb_sim.analysis.stats import balance_metric
+
+    winners = np.random.default_rng(3).choice(4, 800, p=[0.4, 0.3, 0.2, 0.1])
+    seats, games = seat_frames(winners, 4)
+    _, psi = S.per_game(S.parse_finding("balance"), seats, games)
+    assert psi.mean() == pytest.approx(balance_metric(seats)["value"])
