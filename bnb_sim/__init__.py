@@ -38,6 +38,8 @@ _EXPORTS = {
     "TournamentResult": "bnb_sim.analysis.tournament",
     "CompareResult": "bnb_sim.analysis.compare",
     "SweepResult": "bnb_sim.analysis.sweep",
+    "sensitivity": "bnb_sim.studies_sensitivity",
+    "SensitivityResult": "bnb_sim.analysis.sensitivity",
     "READINGS": "bnb_sim.games.builders_biomes.readings",
     "Readings": "bnb_sim.games.builders_biomes.readings",
 }

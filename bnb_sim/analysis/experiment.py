@@ -47,7 +47,7 @@ __all__ = [
 MAX_FILE_BYTES = 1024 * 1024
 MAX_GAMES = 10_000_000
 MAX_ITEMS = 100
-KINDS = ("simulation", "tournament", "sweep", "compare", "tune", "robustness")
+KINDS = ("simulation", "tournament", "sweep", "compare", "tune", "robustness", "sensitivity")
 SEATINGS = ("rotate", "fixed", "random")
 VARIANTS = ("standard", "beginner")
 
@@ -412,7 +412,8 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
         if key not in ("experiment", *KINDS):
             raise BnbError(
                 f"{source}: unknown key '{key}' (known: experiment, "
-                "[[simulation]], [[tournament]], [[sweep]], [[compare]], [[tune]], [[robustness]])"
+                "[[simulation]], [[tournament]], [[sweep]], [[compare]], [[tune]], "
+                "[[robustness]], [[sensitivity]])"
             )
     head = _Reader(source, "experiment", data.get("experiment", {}), ALLOWED["experiment"])
     seed = head.int("seed", 0, low=0, high=2**63 - 1)
@@ -441,6 +442,18 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
             raise BnbError(f"{source}: {kind}: must be an array of tables ([[{kind}]])")
         for i, table in enumerate(tables):
             where = f"{kind}[{i + 1}]"
+            if kind == "sensitivity":  # either game's; the item describes itself
+                from bnb_sim.analysis.sensitivity_item import parse_sensitivity_item
+
+                item = parse_sensitivity_item(
+                    table, source=source, where=where, seed=seed, base_dir=base_dir,
+                    component_files=default_files, expansion=default_expansion,
+                )  # fmt: skip
+                if item.name in names:
+                    raise BnbError(f"{source}: {where}.name: '{item.name}' is used twice")
+                names.add(item.name)
+                items.append(item)
+                continue
             table, other_game = _item_game(source, where, table)
             if other_game is not None:  # an item of another game: the game parses it
                 item = other_game.entry("experiment_item")(

@@ -58,6 +58,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "sweep",
         "Re-run games under component variants; effects on win rates and XP.",
     ),
+    "sensitivity": (
+        "bnb_sim.cli.sensitivity_cmd",
+        "sensitivity",
+        "Which estimated component values move a finding most (ranked, tornado plot).",
+    ),
     "tune": (
         "bnb_sim.cli.tune_cmd",
         "tune",

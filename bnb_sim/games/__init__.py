@@ -37,6 +37,9 @@ Entry points a game may declare (``module:attribute``):
   rebuilds it there and plays a chunk (a config names its game in ``config.game``);
 * ``experiment_item(kind, table, ...)``: an item of an experiment file with ``game = NAME``
   (an object with ``run``, ``budget``, ``report`` and the texts of the overview);
+* ``sensitivity_setup(components, players=, policies=, seed=, threads=, ...)``: a
+  :class:`bnb_sim.runner.sensitivity.Setup` (``bnb sensitivity``; undeclared: the first
+  game's);
 * ``readings``: its rule readings (name -> an object with ``name``, ``rule``, ``summary``,
   ``values``, ``default``, ``why_default``, ``per_player`` and ``to_dict()``), which
   ``bnb readings --game NAME`` lists (undeclared: the first game's table).
@@ -171,6 +174,8 @@ register(
             "readings": "bnb_sim.games.heroes_village.readings:READINGS",
             "robustness": "bnb_sim.games.heroes_village.robustness:ROBUSTNESS",
             "options:robustness": "bnb_sim.games.heroes_village.cli:simulate_options",
+            "sensitivity_setup": "bnb_sim.games.heroes_village.sensitivity:setup",
+            "options:sensitivity": "bnb_sim.games.heroes_village.cli:simulate_options",
         },
         options=("pets", "difficulty", "buildings", "pet", "dask", "reading"),
     )

@@ -273,13 +273,33 @@ def _cached_tables(components: Components):
     """Policy tables depend only on the weapon and mob numbers; reuse them across configs."""
     from bnb_sim.games.builders_biomes.policies.tables import build_policy_tables
 
-    key = components.content_hash
+    key = _tables_key(components.arrays)
     if key not in _TABLES:
         if len(_TABLES) > 16:
             _TABLES.clear()
         _announce_slow_tables(components)
         _TABLES[key] = build_policy_tables(components.arrays)
     return _TABLES[key]
+
+
+#: The component arrays the policy tables are built from (policies/tables.py)
+_TABLE_INPUTS = ("tile_kind", "tile_hearts", "tile_xp", "tile_bonus_xp", "tok_start", "tok_table",
+                 "tok_hearts", "tok_extra_reveals", "tok_xp", "tok_blocks", "tok_detonate",
+                 "rules")  # fmt: skip
+
+
+def _tables_key(arrays) -> str:
+    """A digest of exactly the arrays the tables read: components that differ elsewhere (a
+    building's cost, a sensitivity analysis's item letter) share one table, which takes
+    about a second to build."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for name in _TABLE_INPUTS:
+        value = np.ascontiguousarray(getattr(arrays, name))
+        digest.update(f"{name}:{value.dtype}:{value.shape}".encode())
+        digest.update(value.tobytes())
+    return digest.hexdigest()
 
 
 #: Piles in the bots' odds table above which building it takes seconds (the default
