@@ -25,6 +25,7 @@ from typing import Any
 
 import pandas as pd
 
+from bnb_sim.analysis.value_item import VALUE_KEYS
 from bnb_sim.errors import BnbError
 from bnb_sim.tune.experiment_item import TUNE_KEYS
 
@@ -46,7 +47,7 @@ __all__ = [
 MAX_FILE_BYTES = 1024 * 1024
 MAX_GAMES = 10_000_000
 MAX_ITEMS = 100
-KINDS = ("simulation", "tournament", "sweep", "compare", "tune")
+KINDS = ("simulation", "tournament", "sweep", "compare", "tune", "value")
 SEATINGS = ("rotate", "fixed", "random")
 VARIANTS = ("standard", "beginner")
 
@@ -296,6 +297,7 @@ ALLOWED = {
         "max_games",
     ),
     "tune": TUNE_KEYS,
+    "value": VALUE_KEYS,
 }
 
 
@@ -410,7 +412,7 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
         if key not in ("experiment", *KINDS):
             raise BnbError(
                 f"{source}: unknown key '{key}' (known: experiment, "
-                "[[simulation]], [[tournament]], [[sweep]], [[compare]], [[tune]])"
+                "[[simulation]], [[tournament]], [[sweep]], [[compare]], [[tune]], [[value]])"
             )
     head = _Reader(source, "experiment", data.get("experiment", {}), ALLOWED["experiment"])
     seed = head.int("seed", 0, low=0, high=2**63 - 1)
@@ -481,7 +483,7 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
     if not items:
         raise BnbError(
             f"{source}: declares nothing to run (add [[simulation]], [[tournament]], "
-            "[[sweep]], [[compare]] or [[tune]])"
+            "[[sweep]], [[compare]], [[tune]] or [[value]])"
         )
     if len(items) > MAX_ITEMS:
         raise BnbError(f"{source}: {len(items)} items; the limit is {MAX_ITEMS}")
@@ -557,6 +559,10 @@ def _item(kind: str, r: _Reader, common: dict, comps, bootstrap: int, base_dir: 
         from bnb_sim.tune.experiment_item import parse_tune_item
 
         return parse_tune_item(r, common, base_dir)
+    if kind == "value":  # bnb value: the item plays and reports itself (analysis/value_item.py)
+        from bnb_sim.analysis.value_item import parse_value_item
+
+        return parse_value_item(r, common)
     if kind == "simulation":
         players = _players(r, 2)
         return SimulationSpec(

@@ -48,6 +48,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "ladder",
         "A ladder of play strength: each rung vs the next, Elo scale, skill depth.",
     ),
+    "value": (
+        "bnb_sim.cli.value_cmd",
+        "value",
+        "What an option (item, action, mob, pet) is worth: restricted play on paired seeds.",
+    ),
     "sweep": (
         "bnb_sim.cli.sweep_cmd",
         "sweep",
