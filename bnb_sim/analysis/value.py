@@ -181,6 +181,11 @@ class ValueResult:
         return out
 
 
+def _arrow(result: ValueResult) -> str:
+    modes = {o.mode for o in result.options}
+    return "with → replaced" if modes == {"replaced"} else "free → restricted"
+
+
 def value_rows(result: ValueResult) -> list[dict[str, str]]:
     """The ranked table: one row per option, its value with the interval and n."""
     from bnb_sim.analysis.tables import fmt_signed_pp
@@ -197,7 +202,7 @@ def value_rows(result: ValueResult) -> list[dict[str, str]]:
                 "p (Holm)": f"{o.p_holm:.2g}" if math.isfinite(o.p_holm) else "",
                 "n": f"{int(e['n']):,}",
                 "games changed": f"{o.changed:,}",
-                f"{result.outcome} free → restricted": (
+                f"{result.outcome} {_arrow(result)}": (
                     f"{100 * o.free_rate:.1f}% → {100 * o.restricted_rate:.1f}%"
                 ),
             }
@@ -231,7 +236,9 @@ def format_value(result: ValueResult) -> str:
     lines += ["  ".join(r[c].ljust(widths[c]) for c in cols) for r in rows]
     lines += verdict_lines(result)
     lines.append(
-        "value: never X = win share allowed X minus forbidden X; always X = forced minus free. "
-        "Paired on the game index (95% t intervals; p Holm-adjusted over the options)."
-    )
+        ("value: replaced pet:X = team win rate of the teams with X minus the same teams with X "
+         "replaced by each other pet. " if _arrow(result) == "with → replaced" else
+         "value: never X = win share allowed X minus forbidden X; always X = forced minus free. ")
+        + "Paired on the game index (95% t intervals; p Holm-adjusted over the options)."
+    )  # fmt: skip
     return "\n".join(lines)

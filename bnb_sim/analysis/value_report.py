@@ -23,7 +23,7 @@ from bnb_sim.analysis.value import METHOD, ValueResult, value_rows, verdict_line
 VALUE_FILE = "value.json"
 
 
-def forest_plot(rows: list[dict[str, Any]], title: str):
+def forest_plot(rows: list[dict[str, Any]], title: str, outcome: str = "win share"):
     """Values with 95% intervals, one line per option, 0 marked."""
     from bnb_sim.analysis import plots
 
@@ -39,7 +39,7 @@ def forest_plot(rows: list[dict[str, Any]], title: str):
     ax.axvline(0.0, color="#888888", linestyle="--", linewidth=1)
     ax.set_yticks(y, [f"{r['mode']} {r['option']}" for r in rows])
     ax.invert_yaxis()
-    plots._style(ax, title, "value, percentage points of win share (95% CI)")
+    plots._style(ax, title, f"value, percentage points of {outcome} (95% CI)")
     return fig
 
 
@@ -62,7 +62,7 @@ def value_sections(result: ValueResult) -> list:
         sec.text(line)
     sec.table(pd.DataFrame(value_rows(result)), caption="Options ranked by value")
     rows = [o.to_dict() for o in result.options]
-    sec.figure("value-forest", forest_plot(rows, f"Value to {result.policy}"),
+    sec.figure("value-forest", forest_plot(rows, f"Value to {result.policy}", result.outcome),
                "Value of each option with its 95% interval (0: no effect)")  # fmt: skip
     seats = sorted({s for o in result.options for s in o.by_seat})
     if len(seats) > 1:
