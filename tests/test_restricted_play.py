@@ -25,7 +25,7 @@ def fm_free():
     return simulate(150, 3, ["heuristic"], 11, expansion=FM, threads=1)
 
 
-def test_never_buy_an_item_is_never_bought_and_the_others_still_are(fm_free):
+def test_r_fm_4_never_buy_an_item_is_never_bought_and_the_others_still_are(fm_free):
     """R-FM-4 under restriction: the crafting table is bought by the free bot, never by the
     restricted one, which still buys other items."""
     assert _player(fm_free)["item_crafting_table"].sum() > 0
@@ -39,13 +39,23 @@ def test_never_buy_an_item_is_never_bought_and_the_others_still_are(fm_free):
     assert _player(seats, 1)["item_crafting_table"].sum() > 0  # the others are free
 
 
+def test_r_fm_4_always_buy_an_item_buys_it_whenever_affordable(fm_free):
+    forced = simulate(
+        150, 3, ["heuristic+always=buy:minecart", "heuristic", "heuristic"], 11,
+        expansion=FM, threads=1,
+    )  # fmt: skip
+    bought = _player(forced)["item_minecart"].sum()
+    assert bought > _player(fm_free)["item_minecart"].sum()
+    assert (_player(forced)["bought_round_minecart"] == 0).sum() > 0  # early: when first legal
+
+
 def test_never_buy_at_all(fm_free):
     seats = simulate(60, 3, ["heuristic+never=buy", "heuristic", "heuristic"], 11,
                      expansion=FM, threads=1)  # fmt: skip
     assert _player(seats)["items_bought"].sum() == 0
 
 
-def test_never_fight_and_never_one_mob():
+def test_r_fight_1_never_fight_and_never_one_mob():
     free = simulate(80, 2, ["heuristic"], 5, threads=1)
     assert _player(free)["fights"].sum() > 0
     seats = simulate(80, 2, ["heuristic+never=fight", "heuristic"], 5, threads=1)
@@ -57,7 +67,7 @@ def test_never_fight_and_never_one_mob():
     assert mine["fights"].sum() > 0
 
 
-def test_never_build_a_type():
+def test_r_build_1_never_build_a_type():
     seats = simulate(60, 2, ["heuristic+never=build:dwelling", "heuristic"], 2, threads=1)
     mine = _player(seats)
     assert mine["built_dwelling"].sum() == 0
@@ -70,8 +80,9 @@ def test_always_fight_fights_more():
     assert _player(forced)["fights"].sum() > _player(free)["fights"].sum()
 
 
-def test_never_explore_still_ends_every_game():
-    """With explore forbidden a turn may end when nothing else is legal (R-TURN-2)."""
+def test_r_turn_1_never_explore_still_ends_every_game():
+    """With explore forbidden a turn may end when nothing else is legal (R-TURN-1: only legal
+    actions may be chosen; the engine ends a turn with no legal main action left)."""
     seats = simulate(30, 2, ["random+never=explore", "random"], 1, threads=1)
     assert len(seats) == 60
 
