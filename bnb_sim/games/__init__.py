@@ -157,7 +157,7 @@ register(
             "warmup_steps": "bnb_sim.games.heroes_village.cli:warmup_steps",
             "compare": "bnb_sim.games.heroes_village.cli:compare",
             "value": "bnb_sim.games.heroes_village.value:value",
-            "options:value": "bnb_sim.games.heroes_village.cli:simulate_options",
+            "options:value": "bnb_sim.games.heroes_village.value:value_options",
             "sweep": "bnb_sim.games.heroes_village.cli:sweep",
             "options:sweep": "bnb_sim.games.heroes_village.cli:simulate_options",
             "options:compare": "bnb_sim.games.heroes_village.cli:simulate_options",

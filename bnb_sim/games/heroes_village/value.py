@@ -25,6 +25,19 @@ import numpy as np
 from bnb_sim.errors import BnbError, SpecError
 
 
+def value_options(func):
+    """``--difficulty`` and ``--buildings`` on ``bnb value`` (every pet team plays: no
+    ``--pets``)."""
+    from bnb_sim.games.heroes_village.cli import simulate_options
+
+    def keep(name: str) -> bool:
+        return name != "pets"
+
+    decorated = simulate_options(func)
+    decorated.__click_params__ = [p for p in decorated.__click_params__ if keep(p.name)]
+    return decorated
+
+
 def pet_options(options, pet_names) -> list[str]:
     """``--option`` values (``fox``, ``pet:fox``, ``all-pets``) -> pet names in order."""
     out: list[str] = []
@@ -66,7 +79,7 @@ def pet_values(won_by_team: dict[str, np.ndarray], pets: list[str], players: int
 def value(
     *, options=(), mode="never", policy="heuristic", players=2, games=4000, seed=0,
     components=None, threads=None, quiet=False, as_json=False, out=None, yes=False,
-    difficulty=None, buildings=None, pets=None, dask=None, opponents=(), reading=(), attach=None,
+    difficulty=None, buildings=None, dask=None, opponents=(), reading=(), attach=None,
     defaults=frozenset(), **_ignored: Any,
 ) -> None:  # fmt: skip
     """The ``bnb value --game hotv`` handler."""
@@ -82,8 +95,6 @@ def value(
 
     if mode != "never":
         raise BnbError("value --game hotv: a pet is valued against its replacement (--mode never)")
-    if pets is not None:
-        raise BnbError("value --game hotv: every team of distinct pets plays; drop --pets")
     if dask is not None:
         raise BnbError("value --game hotv: --dask is not supported here (it plays in-process)")
     if opponents:
