@@ -211,3 +211,12 @@ def test_a_bad_value_item_is_one_line_naming_the_file_and_key(capsys, tmp_path):
     code, out, err = run_cli(capsys, ["run", exp, "--out", tmp_path / "rep"])
     assert code == 2
     assert "exp.toml: value[1].options:" in err and "did you mean 'enderman'" in err
+
+
+def test_value_on_a_local_dask_cluster_gives_the_same_numbers():
+    from bnb_sim.runner.value_study import run_value
+
+    kw = dict(policy="heuristic", players=2, games=30, seed=6, threads=2)
+    local = run_value(["fight"], **kw)
+    dask = run_value(["fight"], dask="local", **kw)
+    assert local.to_dict()["options"] == dask.to_dict()["options"]
