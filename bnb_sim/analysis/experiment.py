@@ -25,6 +25,7 @@ from typing import Any
 
 import pandas as pd
 
+from bnb_sim.analysis.value_item import VALUE_KEYS
 from bnb_sim.errors import BnbError
 from bnb_sim.runner.robustness_item import ROBUSTNESS_KEYS
 from bnb_sim.tune.experiment_item import TUNE_KEYS
@@ -47,7 +48,16 @@ __all__ = [
 MAX_FILE_BYTES = 1024 * 1024
 MAX_GAMES = 10_000_000
 MAX_ITEMS = 100
-KINDS = ("simulation", "tournament", "sweep", "compare", "tune", "robustness", "sensitivity")
+KINDS = (
+    "simulation",
+    "tournament",
+    "sweep",
+    "compare",
+    "tune",
+    "robustness",
+    "sensitivity",
+    "value",
+)
 SEATINGS = ("rotate", "fixed", "random")
 VARIANTS = ("standard", "beginner")
 
@@ -298,6 +308,7 @@ ALLOWED = {
     ),
     "tune": TUNE_KEYS,
     "robustness": ROBUSTNESS_KEYS,
+    "value": VALUE_KEYS,
 }
 
 
@@ -413,7 +424,7 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
             raise BnbError(
                 f"{source}: unknown key '{key}' (known: experiment, "
                 "[[simulation]], [[tournament]], [[sweep]], [[compare]], [[tune]], "
-                "[[robustness]], [[sensitivity]])"
+                "[[robustness]], [[sensitivity]], [[value]])"
             )
     head = _Reader(source, "experiment", data.get("experiment", {}), ALLOWED["experiment"])
     seed = head.int("seed", 0, low=0, high=2**63 - 1)
@@ -496,7 +507,7 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
     if not items:
         raise BnbError(
             f"{source}: declares nothing to run (add [[simulation]], [[tournament]], "
-            "[[sweep]], [[compare]] or [[tune]])"
+            "[[sweep]], [[compare]], [[tune]] or [[value]])"
         )
     if len(items) > MAX_ITEMS:
         raise BnbError(f"{source}: {len(items)} items; the limit is {MAX_ITEMS}")
@@ -576,6 +587,10 @@ def _item(kind: str, r: _Reader, common: dict, comps, bootstrap: int, base_dir: 
         from bnb_sim.runner.robustness_item import parse_robustness_item
 
         return parse_robustness_item(r, common)
+    if kind == "value":  # bnb value: the item plays and reports itself (analysis/value_item.py)
+        from bnb_sim.analysis.value_item import parse_value_item
+
+        return parse_value_item(r, common)
     if kind == "simulation":
         players = _players(r, 2)
         return SimulationSpec(

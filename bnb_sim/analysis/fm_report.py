@@ -58,9 +58,11 @@ def purchase_timing(seats: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def items_section(seats: pd.DataFrame, policy_order: Sequence[str]):
-    """Purchase rate per item and policy, buyers' and non-buyers' win rates, a plot."""
+def items_section(seats: pd.DataFrame, policy_order: Sequence[str], source=None):
+    """Purchase rate per item and policy, buyers' and non-buyers' win rates, a plot; first
+    the causal values of ``bnb value --attach`` when the run folder ``source`` holds them."""
     from bnb_sim.analysis.report import Section
+    from bnb_sim.analysis.value_report import value_hook
 
     section = Section("Farmer's Market items")
     section.text(
@@ -69,6 +71,7 @@ def items_section(seats: pd.DataFrame, policy_order: Sequence[str]):
         "not, by policy. Buying is a choice of the bot, so this is a correlation: an item "
         "bought late by a player already ahead looks better than it is."
     )
+    value_hook(section, source, "buy:")  # the causal values, when bnb value saved them here
     rates = purchase_rates(seats, policy_order)
     shown = rates.pivot(index="item", columns="policy", values="rate")
     cells = pd.DataFrame({"item": list(dict.fromkeys(rates["item"]))})

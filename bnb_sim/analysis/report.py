@@ -1408,13 +1408,13 @@ _SKIP_SEAT_COLUMNS = {"player", "rank", "turns", "n_players", "run_id", "seed"}
 _SKIP_GAME_COLUMNS = {"winner_policy", "first_policy", "run_id", "seed"}
 
 
-def _items_section(seats: pd.DataFrame, order: list[str]):
+def _items_section(seats: pd.DataFrame, order: list[str], source: str | None = None):
     """The Farmer's Market items section, for runs with the expansion only (item_* columns)."""
     if not any(c.startswith("item_") for c in seats.columns):
         return None
     from bnb_sim.analysis.fm_report import items_section
 
-    return items_section(seats, order)
+    return items_section(seats, order, source)
 
 
 def robustness_run_section(source):  # bnb robustness --run DIR recorded results for the run
@@ -1454,7 +1454,7 @@ def build_simulate_report(
         ("ownership", lambda: ownership_section(seats, order)),
         ("play style", lambda: play_style_section(seats, order)),
         ("rule hits", lambda: rule_hits_section(seats, meta)),
-        ("Farmer's Market items", lambda: _items_section(seats, order)),
+        ("Farmer's Market items", lambda: _items_section(seats, order, source)),
         ("how far the findings hold", lambda: robustness_run_section(source)),
         ("provenance", lambda: provenance_section(meta)),
     )

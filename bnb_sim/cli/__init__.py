@@ -53,6 +53,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "robustness",
         "How far a run's findings hold across play strength: paired rungs, verdicts.",
     ),
+    "value": (
+        "bnb_sim.cli.value_cmd",
+        "value",
+        "What an option (item, action, mob, pet) is worth: restricted play on paired seeds.",
+    ),
     "sweep": (
         "bnb_sim.cli.sweep_cmd",
         "sweep",

@@ -159,6 +159,8 @@ register(
             "bench": "bnb_sim.games.heroes_village.cli:bench",
             "warmup_steps": "bnb_sim.games.heroes_village.cli:warmup_steps",
             "compare": "bnb_sim.games.heroes_village.cli:compare",
+            "value": "bnb_sim.games.heroes_village.value:value",
+            "options:value": "bnb_sim.games.heroes_village.value:value_options",
             "sweep": "bnb_sim.games.heroes_village.cli:sweep",
             "options:sweep": "bnb_sim.games.heroes_village.cli:simulate_options",
             "options:compare": "bnb_sim.games.heroes_village.cli:simulate_options",

@@ -87,6 +87,9 @@ class GameConfig:
         expansion = self.components.expansion
         resolved = tuple(resolve_policy(p, n, expansion) for p in self.policies)
         object.__setattr__(self, "policies", resolved)
+        from bnb_sim.games.builders_biomes.policies.restrictions import restriction_rows
+
+        restriction_rows(resolved, self.components)  # names of items, mobs, types: checked now
 
     @classmethod
     def create(
@@ -232,6 +235,9 @@ class GameConfig:
             from bnb_sim.games.builders_biomes.engine.static import fill_farmers_market
 
             fill_farmers_market(k, self.components.data, self.readings)
+        from bnb_sim.games.builders_biomes.policies.restrictions import fill_restrictions
+
+        fill_restrictions(k, self.policies, self.components)  # never/always lists, if any
         width = max([N_PARAMS] + [len(p.params) for p in self.policies])
         params = np.zeros((self.n_players, width), np.float64)
         for i, spec in enumerate(self.policies):

@@ -136,8 +136,11 @@ def win_rate_section(games: pd.DataFrame) -> Section:
     return sec
 
 
-def pet_team_section(games: pd.DataFrame) -> Section:
+def pet_team_section(games: pd.DataFrame, source=None) -> Section:
+    from bnb_sim.analysis.value_report import value_hook
+
     sec = Section("Pet teams")
+    value_hook(sec, source, "pet:")  # the pets' values of bnb value --attach, if saved here
     table = rates_by(games, "pets").sort_values("rate", ascending=False).reset_index(drop=True)
     sec.summary["win_rate_by_pets"] = {
         str(r.pets): {"rate": r.rate, "lo": r.lo, "hi": r.hi, "n": int(r.n)}
@@ -333,12 +336,12 @@ def actions_section(seats: pd.DataFrame) -> Section:
     return sec
 
 
-def build_report(seats, games, meta, title=None) -> ReportBuilder:
+def build_report(seats, games, meta, title=None, source=None) -> ReportBuilder:
     builder = ReportBuilder(title or "Heroes of the Village run", subtitle=meta.get("command"))
     builder.summary["game"] = "heroes_village"
     builder.add(overview_section(games, meta))
     builder.add(win_rate_section(games))
-    builder.add(pet_team_section(games))
+    builder.add(pet_team_section(games, source))
     builder.add(losses_section(games))
     builder.add(fights_section(seats, meta))
     builder.add(actions_section(seats))
@@ -354,13 +357,15 @@ def write_report(
 
         seats, games, meta = load_run(run)
         title = title or f"Heroes of the Village: {Path(run).resolve().name}"
+        source = run
     else:
         seats, games, meta = run
+        source = None
     try:
         Path(out_dir).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BnbError(f"{out_dir}: cannot write the report there ({exc.strerror})") from None
-    builder = build_report(seats, games, meta, title)
+    builder = build_report(seats, games, meta, title, source)
     if isinstance(run, (str, os.PathLike)):  # bnb robustness --run DIR recorded results
         from bnb_sim.analysis.robustness_report import run_section
 

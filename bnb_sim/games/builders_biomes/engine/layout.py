@@ -110,7 +110,22 @@ K_FM_TILE_VEG = K_FM_ITEM + 4 * MAX_ITEMS  # MAX_TILES: vegetable spaces of each
 # cache lines; attribute-major, the copy plugins see at K_TILE, spreads them over 16). Aligned
 # to 8 entries (64 bytes) from the array's start.
 K_TILE_ROWS = (K_FM_TILE_VEG + MAX_TILES + 7) // 8 * 8
-K_SIZE = K_TILE_ROWS + MAX_TILES * N_TILE_ATTRS
+# Restricted play (``never``/``always`` lists of a policy, engine/restrict.py): a flag, then per
+# player (not seat: the seats rotate) bit sets over action types, items, mob species and
+# building types. All 0 leaves every game exactly as without it.
+K_RESTRICT = K_TILE_ROWS + MAX_TILES * N_TILE_ATTRS
+K_RESTRICT_ON = K_RESTRICT  # 1 when any player has a restriction
+K_RESTRICT_PLAYERS = K_RESTRICT + 1  # MAX_SEATS x RESTRICT_SIZE
+RX_NEVER_TYPES = 0  # action types (ACT_*) never taken
+RX_ALWAYS_TYPES = 1  # action types taken whenever legal
+RX_NEVER_ITEMS = 2  # Farmer's Market items never bought (bit = item index)
+RX_ALWAYS_ITEMS = 3
+RX_NEVER_MOBS = 4  # mob species never fought (bit = species index)
+RX_ALWAYS_MOBS = 5
+RX_NEVER_BUILD = 6  # building types never built (bit = value of the characteristic "type")
+RX_ALWAYS_BUILD = 7
+RESTRICT_SIZE = 8
+K_SIZE = K_RESTRICT_PLAYERS + MAX_SEATS * RESTRICT_SIZE
 
 # ---- pub: public state --------------------------------------------------------------------
 P_CTL = 0  # 64: control record, C_* below

@@ -35,6 +35,7 @@ from bnb_sim.games.builders_biomes.engine.market import (
     farmland_spaces,
     third_block_optional,
 )
+from bnb_sim.games.builders_biomes.engine.restrict import restrict_legal
 from bnb_sim.games.builders_biomes.engine.state import (
     ACT_BUILD,
     ACT_BUY,
@@ -175,7 +176,16 @@ def turn_choices(pub, k, seat):
 
 @kernel(inline="always")
 def legal_bits(pub, k):
-    """``(mask, pass_ok)``: bit ``a`` of the uint64 ``mask`` is set when action ``a`` is legal.
+    """``(mask, pass_ok)``: bit ``a`` of the uint64 ``mask`` is set when action ``a`` is legal,
+    for the player in the seat to decide: the rules' legal set (:func:`rules_bits`) with that
+    player's ``never``/``always`` restriction applied (engine/restrict.py; none: unchanged)."""
+    mask, pass_ok = rules_bits(pub, k)
+    return restrict_legal(pub, k, pub[C_PHASE], pub[C_SEAT], mask, pass_ok)
+
+
+@kernel(inline="always")
+def rules_bits(pub, k):
+    """``(mask, pass_ok)`` by the rules alone: bit ``a`` is set when action ``a`` is legal.
 
     Inlined into the game loops (``play_out``, the search rollouts) like
     :func:`~.step.apply_action` and the policy dispatch: a call passes every

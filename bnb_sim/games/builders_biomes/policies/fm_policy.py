@@ -41,6 +41,7 @@ from bnb_sim.games.builders_biomes.engine.market import (
     farming_points,
     structures_built,
 )
+from bnb_sim.games.builders_biomes.engine.restrict import allowed_slots
 from bnb_sim.games.builders_biomes.engine.scoring import counted_spaces
 from bnb_sim.games.builders_biomes.engine.state import C_ROUNDS_DONE, PASS, supply_total
 from bnb_sim.games.builders_biomes.policies.kinds import W
@@ -91,9 +92,9 @@ def item_value(pub, k, seat, item):
 
 
 @kernel
-def best_buy(pub, k, seat, w):
-    """``(net value, marketplace space)`` of the best item the seat can buy now."""
-    slots = buyable_slots(pub, k, seat)
+def best_buy(pub, k, seat, w, slots):
+    """``(net value, marketplace space)`` of the best item on the marketplace spaces ``slots``
+    (a bit set: the legal ones, :func:`buy_slots`)."""
     best = -1e18
     choice = -1
     slot = 0
@@ -111,11 +112,18 @@ def best_buy(pub, k, seat, w):
 
 
 @kernel
-def buy_choice(pub, k, seat, w, pass_ok):
+def buy_slots(pub, k, seat):
+    """The marketplace spaces the seat may buy from now: those it can pay for, less the items
+    its player never buys (restricted play, engine/restrict.py)."""
+    return allowed_slots(pub, k, seat, buyable_slots(pub, k, seat))
+
+
+@kernel
+def buy_choice(pub, k, seat, w, pass_ok, mask):
     """PH_BUY: the best item while it is worth its vegetables, then PASS. The first item of
     a buy action is bought whatever its worth (R-FM-4: the action buys something; the bot
     chose the action for that item's value)."""
-    best, slot = best_buy(pub, k, seat, w)
+    best, slot = best_buy(pub, k, seat, w, np.int64(mask))
     if slot < 0 or (best <= 0.0 and pass_ok):
         return PASS
     return slot

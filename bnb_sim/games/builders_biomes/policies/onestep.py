@@ -68,6 +68,7 @@ from bnb_sim.games.builders_biomes.engine.layout import (
 )
 from bnb_sim.games.builders_biomes.engine.legal import action_type_possible
 from bnb_sim.games.builders_biomes.engine.market import actions_per_turn
+from bnb_sim.games.builders_biomes.engine.restrict import allowed_stacks
 from bnb_sim.games.builders_biomes.engine.scoring import bonus_mask, counted_spaces
 from bnb_sim.games.builders_biomes.engine.state import (
     ACT_BUILD,
@@ -122,6 +123,7 @@ from bnb_sim.games.builders_biomes.policies.fight_values import (
 from bnb_sim.games.builders_biomes.policies.fm_policy import (
     best_buy,
     buy_choice,
+    buy_slots,
     farmland_choice,
     round_c_choice,
 )
@@ -626,11 +628,13 @@ def action_type_value(pub, seat, mem, k, ft, w, action_type, values, rng, row):
         value, _ = best_point(pub, seat, mem, k, w, rng, row, False)
         return value
     if action_type == ACT_BUILD:
-        stacks = _affordable(pub, k, seat, here & pub[C_UP_BUILDINGS])
+        up = allowed_stacks(pub, k, seat, here & pub[C_UP_BUILDINGS], ACT_BUILD)
+        stacks = _affordable(pub, k, seat, up)
         value, _ = best_adjacent(pub, seat, mem, stacks, rng, row, False)
         return value
     if action_type == ACT_FIGHT:
-        value, _ = best_adjacent(pub, seat, mem, here & pub[C_UP_MOBS], rng, row, False)
+        mobs = allowed_stacks(pub, k, seat, here & pub[C_UP_MOBS], ACT_FIGHT)
+        value, _ = best_adjacent(pub, seat, mem, mobs, rng, row, False)
         return value
     if action_type == ACT_WEAPON:
         return weapon_value(pub, k, ft, w)
@@ -704,7 +708,7 @@ def turn_choice(pub, seat, mem, k, ft, w, mask, pass_ok, values, rng, row):
     for a in range(N_ACTION_TYPES + 1):
         if (mask >> np.uint64(a)) & np.uint64(1):
             if a == ACT_BUY:  # Farmer's Market (R-FM-4)
-                value, _ = best_buy(pub, k, seat, w)
+                value, _ = best_buy(pub, k, seat, w, buy_slots(pub, k, seat))
             else:
                 value = action_type_value(pub, seat, mem, k, ft, w, a, values, rng, row)
             if (repeats >> a) & 1:
@@ -730,7 +734,7 @@ def choose_onestep(w, pub, seat, mem, k, ft, mask, pass_ok, rng, row):
     if phase == PH_FARMLAND:
         return farmland_choice(mask)
     if phase == PH_BUY:
-        return buy_choice(pub, k, seat, w, pass_ok)
+        return buy_choice(pub, k, seat, w, pass_ok, mask)
     if phase == PH_TNT:
         return tnt_choice(pub, k, w, popcount(mask) - 1)
     if phase == PH_BED:  # R-FM-5: fight again while the fight is worth it

@@ -23,7 +23,7 @@ by :meth:`PolicySpec.plugin_function`, i.e. when a game is actually played.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bnb_sim.entry_points import (
     entry_point_names,
@@ -70,6 +70,10 @@ class PolicySpec:
     # (the shipped model for the run's players, filled in by :func:`resolve_policy`)
     model: str | None = None
     model_info: tuple[tuple[str, object], ...] = ()  # what the run's model is (run metadata)
+    # restricted play (policies/restrictions.py): actions never taken, taken whenever legal
+    never: tuple[str, ...] = ()
+    always: tuple[str, ...] = ()
+    origin: str = ""  # where the lists were written, for messages ("bot file b.toml")
 
     @property
     def kind_name(self) -> str:
@@ -105,6 +109,9 @@ class PolicySpec:
             out["search"] = search_settings(self.kind, self.params)
         if self.model is not None:
             out["model"] = dict(self.model_info) or {"source": self.model}
+        for key in ("never", "always"):
+            if getattr(self, key):
+                out[key] = list(getattr(self, key))
         return out
 
 
@@ -145,10 +152,26 @@ def parse_bot(arg: str):
 
 
 def parse_policy(spec: str) -> PolicySpec:
-    """Turn one ``--policy`` value into a :class:`PolicySpec` (raises PolicyError)."""
+    """Turn one ``--policy`` value into a :class:`PolicySpec` (raises PolicyError); a suffix
+    ``+never=W,...`` / ``+always=W,...`` restricts it (policies/restrictions.py)."""
     if not isinstance(spec, str) or not spec.strip():
         raise PolicyError("a policy spec must be a non-empty string")
     spec = spec.strip()
+    from bnb_sim.games.builders_biomes.policies.restrictions import check_pair, split_spec
+
+    base, never, always = split_spec(spec)
+    if not (never or always):
+        return _parse_unrestricted(spec)
+    if not base.strip():
+        raise PolicyError(f"policy '{spec}': no policy before '+{'never' if never else 'always'}'")
+    inner = _parse_unrestricted(base.strip())
+    never = inner.never + tuple(w for w in never if w not in inner.never)
+    always = inner.always + tuple(w for w in always if w not in inner.always)
+    check_pair(never, always, f"policy '{spec}'")
+    return replace(inner, label=spec, never=never, always=always, origin="")
+
+
+def _parse_unrestricted(spec: str) -> PolicySpec:
     name, colon, arg = spec.partition(":")
     where = f"policy '{spec}'"
     if colon and not arg.strip():
@@ -177,8 +200,17 @@ def parse_policy(spec: str) -> PolicySpec:
     if name == "bot":
         if not arg:
             raise PolicyError(f"{where}: bot needs a file: bot:my_bot.toml")
-        _path, bot = parse_bot(arg)
-        return PolicySpec(spec, BOT, bot.params, rules=bot.rules)
+        path, bot = parse_bot(arg)
+        origin = f"bot file {path}" if bot.never or bot.always else ""
+        return PolicySpec(
+            spec,
+            BOT,
+            bot.params,
+            rules=bot.rules,
+            never=bot.never,
+            always=bot.always,
+            origin=origin,
+        )
     if name in ("mc", "ismcts"):
         from bnb_sim.games.builders_biomes.policies.search_spec import parse_search
 

@@ -42,6 +42,7 @@ from bnb_sim.games.builders_biomes.engine.layout import (
     get_occ,
 )
 from bnb_sim.games.builders_biomes.engine.market import actions_per_turn
+from bnb_sim.games.builders_biomes.engine.restrict import allowed_stacks
 from bnb_sim.games.builders_biomes.engine.state import (
     ACT_BUILD,
     ACT_BUY,
@@ -65,7 +66,7 @@ from bnb_sim.games.builders_biomes.engine.state import (
     PH_COLLECT,
     PH_TURN,
 )
-from bnb_sim.games.builders_biomes.policies.fm_policy import best_buy
+from bnb_sim.games.builders_biomes.policies.fm_policy import best_buy, buy_slots
 from bnb_sim.games.builders_biomes.policies.kinds import (
     STRONG_BIAS0,
     STRONG_PACE0,
@@ -221,11 +222,13 @@ def action_value(pub, seat, mem, k, ft, ws, action_type, values, rng, row):
         value, _ = best_point(pub, seat, mem, k, ws, rng, row, False)
         return value
     if action_type == ACT_BUILD:
-        stacks = _affordable(pub, k, seat, here & pub[C_UP_BUILDINGS])
+        up = allowed_stacks(pub, k, seat, here & pub[C_UP_BUILDINGS], ACT_BUILD)
+        stacks = _affordable(pub, k, seat, up)
         value, _ = best_adjacent(pub, seat, mem, stacks, rng, row, False)
         return value
     if action_type == ACT_FIGHT:
-        value, _ = best_adjacent(pub, seat, mem, here & pub[C_UP_MOBS], rng, row, False)
+        mobs = allowed_stacks(pub, k, seat, here & pub[C_UP_MOBS], ACT_FIGHT)
+        value, _ = best_adjacent(pub, seat, mem, mobs, rng, row, False)
         return value
     if action_type == ACT_WEAPON:
         return weapon_value(pub, k, ft, ws)
@@ -246,7 +249,7 @@ def turn_choice(pub, seat, mem, k, ft, ws, mask, pass_ok, values, rng, row):
             value += ws[STRONG_BIAS0 + a]
             best, choice, ties = _offer(best, choice, ties, value, a, rng, row, True)
     if (mask >> np.uint64(ACT_BUY)) & np.uint64(1):  # Farmer's Market (R-FM-4)
-        value, _ = best_buy(pub, k, seat, ws)
+        value, _ = best_buy(pub, k, seat, ws, buy_slots(pub, k, seat))
         value += ws[STRONG_BIAS0 + ACT_BUY]
         best, choice, ties = _offer(best, choice, ties, value, ACT_BUY, rng, row, True)
     extra = pub[C_ACTIONS_DONE] >= actions_per_turn(pub, k, seat)
