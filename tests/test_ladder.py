@@ -160,7 +160,6 @@ def test_ladder_is_deterministic_across_threads(tmp_path, capsys):
         (["--rungs", "random,greedy,random"], "list it once"),
         (["--rungs", "random,nosuchbot"], "nosuchbot"),
         (["--rungs", "random,greedy", "--players", "4", "--games", "10000000"], "--yes"),
-        (["--game", "hotv"], "no ladder yet"),
         (["--rungs", "random,greedy", "--reading", "seating=rotate"], "seating"),
     ],
 )

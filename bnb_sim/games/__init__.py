@@ -37,6 +37,8 @@ Entry points a game may declare (``module:attribute``):
   rebuilds it there and plays a chunk (a config names its game in ``config.game``);
 * ``experiment_item(kind, table, ...)``: an item of an experiment file with ``game = NAME``
   (an object with ``run``, ``budget``, ``report`` and the texts of the overview);
+* ``team_play(players=, seed=, components=, **options)``: a cooperative game's setting for
+  ``bnb ladder`` (:mod:`bnb_sim.runner.team_ladder` says what it returns);
 * ``readings``: its rule readings (name -> an object with ``name``, ``rule``, ``summary``,
   ``values``, ``default``, ``why_default``, ``per_player`` and ``to_dict()``), which
   ``bnb readings --game NAME`` lists (undeclared: the first game's table).
@@ -61,6 +63,11 @@ class GameSpec:
     aliases: tuple[str, ...] = ()
     entries: dict[str, str] = field(default_factory=dict)
     options: tuple[str, ...] = ()  # command options only this game accepts
+    #: "competitive" (seats play against each other: a winner per game) or "cooperative"
+    #: (the players are one team against the game: the team wins or loses). Shared code
+    #: that measures strength branches on this, never on the game's name: a ladder of a
+    #: cooperative game compares team policies on the same games (``team_play`` entry).
+    outcome: str = "competitive"
 
     def entry(self, what: str) -> Callable[..., Any] | None:
         """The entry point ``what`` (imported now), or None if the game does not declare it."""
@@ -169,7 +176,10 @@ register(
             "tournament": "bnb_sim.games.heroes_village.cli:tournament",
             "options:tournament": "bnb_sim.games.heroes_village.cli:simulate_options",
             "readings": "bnb_sim.games.heroes_village.readings:READINGS",
+            "team_play": "bnb_sim.games.heroes_village.ladder:team_play",
+            "options:ladder": "bnb_sim.games.heroes_village.cli:simulate_options",
         },
         options=("pets", "difficulty", "buildings", "pet", "dask", "reading"),
+        outcome="cooperative",
     )
 )
