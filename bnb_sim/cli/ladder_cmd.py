@@ -21,7 +21,7 @@ from bnb_sim.cli.run_cmd import (
     warm_and_meter,
 )
 
-_DEFAULT = "random,greedy,heuristic,ismcts:iterations=16,ismcts:iterations=64,strong"
+_DEFAULT = "random,heuristic:board=0,greedy,heuristic,ismcts:iterations=64,strong"
 _GAMES = 200  # seeds per seating of a competitive game's ladder
 
 
