@@ -103,3 +103,56 @@ def test_ladder_item_plays_and_reports_what_bnb_ladder_does(tmp_path, capsys):
     assert (tmp_path / "exp" / "small-ladder-ladder-scale.png").exists()
     found = [f for f in summary["key_findings"] if f["kind"] == "skill_depth"]
     assert found and found[0]["text"].startswith("small ladder: Skill depth")
+
+
+# -- Heroes of the Village ------------------------------------------------------------------
+
+HOTV = """
+[experiment]
+seed = 2
+
+[[ladder]]
+game = "hotv"
+name = "team ladder"
+players = 2
+games = 300
+"""
+
+
+def test_hotv_ladder_item_plays_and_reports_what_bnb_ladder_does(tmp_path, capsys):
+    path = _write(tmp_path, HOTV)
+    code, _, err = run_cli(capsys, ["run", path, "--out", tmp_path / "exp", "-q"])
+    assert code == 0, err
+    summary = json.loads((tmp_path / "exp" / "summary.json").read_text())
+    (item,) = summary["items"]
+    assert item["kind"] == "ladder" and item["outcome"] == "cooperative"
+    assert item["rungs"] == ["random", "team", "strong"] and item["n_games"] == 900
+    code, out, err = run_cli(capsys, ["ladder", "--game", "hotv", "--players", "2", "--games",
+                                      "300", "--seed", "2", "-q", "--json", "-o",
+                                      tmp_path / "cmd"])  # fmt: skip
+    assert code == 0, err
+    command = json.loads(out)["summary"]
+    assert item["steps"] == command["steps"] and item["skill_depth"] == command["skill_depth"]
+    md = (tmp_path / "exp" / "report.md").read_text()
+    assert "## team ladder: steps" in md and "| team ladder | ladder |" in md
+    assert (tmp_path / "exp" / "team-ladder-ladder-rates.png").exists()
+
+
+@pytest.mark.parametrize(
+    ("body", "needle"),
+    [
+        ("rungs = ['team']\n", "ladder[1].rungs: needs at least 2 rungs"),
+        ("rungs = ['team', 'nosuchbot']\n", "ladder[1].rungs:"),
+        ("pets = 'all'\n", "ladder[1].pets: give one pet team"),
+        ("pets = 'wolf,cat'\nplayers = 3\n", "ladder[1].pets:"),
+        ("bootstrap = 10\n", "unknown key 'ladder[1].bootstrap'"),
+    ],
+)
+def test_bad_hotv_ladder_item_is_one_line(tmp_path, capsys, body, needle):
+    path = _write(tmp_path, "[[ladder]]\ngame = 'hotv'\ngames = 50\n" + body)
+    code, _, err = run_cli(capsys, ["run", path, "--out", tmp_path / "never", "-q"])
+    assert code == 2
+    err = err.strip()
+    assert err.startswith("bnb: error: exp.toml: ") and err.count("\n") == 0, err
+    assert needle in err, err
+    assert not (tmp_path / "never").exists()
