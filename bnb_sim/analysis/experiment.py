@@ -1,9 +1,10 @@
 """Experiment files (``bnb run EXPERIMENT.toml``): parsing, validation and the combined report.
 
-One TOML file declares simulations, tournaments, sweeps and comparisons (the format, key by
-key, is ``docs/experiments.md``). :func:`load_experiment` reads and checks the whole file
-before anything is played (an unknown key, a wrong type, a bad policy or component path is
-one :class:`~bnb_sim.errors.BnbError` line naming the file and the key);
+One TOML file declares simulations, tournaments, sweeps, comparisons, tuning runs and
+ladders (the format, key by key, is ``docs/experiments.md``). :func:`load_experiment` reads
+and checks the whole file before anything is played (an unknown key, a wrong type, a bad
+policy or component path is one :class:`~bnb_sim.errors.BnbError` line naming the file and
+the key);
 :mod:`bnb_sim.runner.experiments` plays the items; :func:`build_experiment_report` puts all
 their sections into one report.
 
@@ -26,6 +27,7 @@ from typing import Any
 import pandas as pd
 
 from bnb_sim.analysis.value_item import VALUE_KEYS
+from bnb_sim.analysis.ladder_item import LADDER_KEYS
 from bnb_sim.errors import BnbError
 from bnb_sim.runner.robustness_item import ROBUSTNESS_KEYS
 from bnb_sim.tune.experiment_item import TUNE_KEYS
@@ -57,6 +59,7 @@ KINDS = (
     "robustness",
     "sensitivity",
     "value",
+    "ladder",
 )
 SEATINGS = ("rotate", "fixed", "random")
 VARIANTS = ("standard", "beginner")
@@ -309,6 +312,7 @@ ALLOWED = {
     "tune": TUNE_KEYS,
     "robustness": ROBUSTNESS_KEYS,
     "value": VALUE_KEYS,
+    "ladder": (*_COMMON_KEYS, *LADDER_KEYS),
 }
 
 
@@ -392,7 +396,7 @@ def _item_readings(r: _Reader, kind: str, head: dict, head_variant: str | None, 
         resolved = R.resolve(given, aliases={"variant": variant, "seating": seating},
                              players=players)  # fmt: skip
         if kind != "simulation":
-            design = "fixed" if kind == "tournament" else "rotate"
+            design = "fixed" if kind in ("tournament", "ladder") else "rotate"
             if kind == "compare" and not r.table.get("opponents"):
                 design = "fixed"
             if kind == "tune":
@@ -424,7 +428,7 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
             raise BnbError(
                 f"{source}: unknown key '{key}' (known: experiment, "
                 "[[simulation]], [[tournament]], [[sweep]], [[compare]], [[tune]], "
-                "[[robustness]], [[sensitivity]], [[value]])"
+                "[[robustness]], [[sensitivity]], [[value]], [[ladder]])"
             )
     head = _Reader(source, "experiment", data.get("experiment", {}), ALLOWED["experiment"])
     seed = head.int("seed", 0, low=0, high=2**63 - 1)
@@ -503,11 +507,11 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
                 r.fail("expansion", f"unknown expansion '{expansion}' (known: farmers-market)")
             comps, resolved = _components(source, where, base_dir, files, overrides, expansion)
             common.update(components=comps, component_files=resolved, overrides=overrides)
-            items.append(_item(kind, r, common, comps, bootstrap, base_dir))
+            items.append(_item(kind, r, common, comps, bootstrap, base_dir, expansion))
     if not items:
         raise BnbError(
             f"{source}: declares nothing to run (add [[simulation]], [[tournament]], "
-            "[[sweep]], [[compare]], [[tune]] or [[value]])"
+            "[[sweep]], [[compare]], [[tune]], [[value]] or [[ladder]])"
         )
     if len(items) > MAX_ITEMS:
         raise BnbError(f"{source}: {len(items)} items; the limit is {MAX_ITEMS}")
@@ -577,8 +581,13 @@ def _run_dir(r: _Reader, base_dir: Path) -> str | None:
     return str(path)
 
 
-def _item(kind: str, r: _Reader, common: dict, comps, bootstrap: int, base_dir: Path):
+def _item(kind: str, r: _Reader, common: dict, comps, bootstrap: int, base_dir: Path,
+          expansion: str | None = None):  # fmt: skip
     where, source = r.where, r.source
+    if kind == "ladder":
+        from bnb_sim.analysis.ladder_item import parse_ladder_item
+
+        return parse_ladder_item(r, common, bootstrap, expansion)
     if kind == "tune":
         from bnb_sim.tune.experiment_item import parse_tune_item
 

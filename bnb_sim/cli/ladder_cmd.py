@@ -7,6 +7,7 @@ import click
 from bnb_sim.cli.options import (
     components_option,
     game_option,
+    game_options,
     json_option,
     other_game_handler,
     out_option,
@@ -20,16 +21,18 @@ from bnb_sim.cli.run_cmd import (
     warm_and_meter,
 )
 
-_DEFAULT = "random,greedy,heuristic,ismcts:iterations=16,ismcts:iterations=64,strong"
+_DEFAULT = "random,heuristic:board=0,greedy,heuristic,ismcts:iterations=64,strong"
+_GAMES = 200  # seeds per seating of a competitive game's ladder
 
 
 @click.command("ladder")
 @game_option
+@game_options("ladder")
 @click.option(
     "--rungs",
-    default=_DEFAULT,
-    show_default=True,
-    help="The rungs, weakest first, comma-separated policy specs (at least 2).",
+    default=None,
+    help="The rungs, weakest first, comma-separated policy specs (at least 2). Default: "
+    f"{_DEFAULT} (Builders & Biomes); random,team,strong (Heroes of the Village).",
 )
 @click.option(
     "--players", type=click.IntRange(2, 4), default=2, show_default=True, help="Seats per table."
@@ -37,10 +40,10 @@ _DEFAULT = "random,greedy,heuristic,ismcts:iterations=16,ismcts:iterations=64,st
 @click.option(
     "--games",
     type=click.IntRange(2, 10_000_000),
-    default=200,
-    show_default=True,
-    help="Seeds: every step plays game indices 0..N-1 in every seating of its tables "
-    "(2 players: 2N games per step).",
+    default=None,
+    help=f"Seeds: every step plays game indices 0..N-1 in every seating of its tables "
+    f"(2 players: 2N games per step). Default: {_GAMES}. A cooperative game (Heroes of the "
+    "Village): games per rung, the same indices for every rung; default 20,000.",
 )
 @click.option(
     "--bootstrap",
@@ -68,18 +71,26 @@ def ladder(
     as_json,
     yes,
     game=None,
+    **game_specific,
 ) -> None:
     """Each rung plays the next on the same seeds with the seats rotated: the upper rung's
     score with a 95% interval and n per step, a Bradley-Terry Elo scale over all rungs, the
     skill depth (steps whose lower bound is above 50%) and how often the weaker rung still
-    wins; a report with the scale's plot and summary.json."""
+    wins; a report with the scale's plot and summary.json. In a cooperative game (Heroes of
+    the Village) the rungs are team policies on the same games: each rung's team win rate
+    and each step's paired difference (95% interval, McNemar test)."""
     from bnb_sim.errors import BnbError
-    from bnb_sim.games import DEFAULT_GAME
+    from bnb_sim.games import DEFAULT_GAME, get_game
 
     ctx = click.get_current_context()
     if other_game_handler(ctx, "ladder", game):  # a game that brings its own ladder
         return
-    if game is not None and game.name != DEFAULT_GAME:
+    game = game or get_game(None)
+    if game.outcome == "cooperative":
+        _team_ladder(ctx, game, rungs, players, games, components, seed, threads, readings,
+                     quiet, out, as_json, yes, game_specific)  # fmt: skip
+        return
+    if game.name != DEFAULT_GAME:
         raise BnbError(f"ladder: {game.title} has no ladder yet (Builders & Biomes only)")
     expansion = ctx.meta.get("bnb.expansion")
     from bnb_sim.analysis.ladder import build_ladder_report, format_ladder
@@ -87,7 +98,8 @@ def ladder(
     from bnb_sim.runner.experiments import design_readings
     from bnb_sim.runner.ladder_play import check_rungs, ladder_games, run_ladder
 
-    labels = check_rungs([rungs], players)  # bad input fails before play
+    games = _GAMES if games is None else games
+    labels = check_rungs([rungs or _DEFAULT], players)  # bad input fails before play
     design_readings(readings, None, seating="fixed", what="ladder")
     confirm_games(ladder_games(len(labels), players, games), "ladder", yes=yes)
     prepare_out(out)
@@ -110,4 +122,43 @@ def ladder(
         echo_written(written, as_json=True)
         return
     click.echo(format_ladder(result))
+    echo_written(written)
+
+
+def _given(ctx: click.Context, name: str) -> bool:
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+
+def _team_ladder(ctx, game, rungs, players, games, components, seed, threads, readings, quiet,
+                 out, as_json, yes, options) -> None:  # fmt: skip
+    """The ladder of a cooperative game: team policies on the same game indices."""
+    from bnb_sim.analysis.team_ladder import build_team_ladder_report, format_team_ladder
+    from bnb_sim.analysis.tournament import split_policy_list
+    from bnb_sim.errors import BnbError
+    from bnb_sim.runner.team_ladder import plan_team_ladder, run_team_ladder
+
+    if readings:
+        raise BnbError(f"ladder: --reading does not apply to {game.title}'s ladder")
+    if _given(ctx, "bootstrap"):
+        raise BnbError("ladder: --bootstrap does not apply to a cooperative game's ladder "
+                       "(its intervals are paired over game indices)")  # fmt: skip
+    plan = plan_team_ladder(
+        game,
+        split_policy_list([rungs]) if rungs else None,
+        players=players if _given(ctx, "players") else None,
+        games=games,
+        seed=seed,
+        components=components,
+        yes=yes,
+        options=options,
+    )  # bad input fails before the report folder is made
+    prepare_out(out)
+    with warm_and_meter(quiet or as_json, [], steps={"engine": plan.team.warmup}):
+        result = run_team_ladder(plan, threads=threads, progress=progress_printer(quiet or as_json))
+    written = build_team_ladder_report(result).write(out)
+    if as_json:
+        echo_written(written, as_json=True)
+        return
+    click.echo(format_team_ladder(result))
     echo_written(written)

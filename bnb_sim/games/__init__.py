@@ -40,6 +40,8 @@ Entry points a game may declare (``module:attribute``):
 * ``sensitivity_setup(components, players=, policies=, seed=, threads=, ...)``: a
   :class:`bnb_sim.runner.sensitivity.Setup` (``bnb sensitivity``; undeclared: the first
   game's);
+* ``team_play(players=, seed=, components=, **options)``: a cooperative game's setting for
+  ``bnb ladder`` (:mod:`bnb_sim.runner.team_ladder` says what it returns);
 * ``readings``: its rule readings (name -> an object with ``name``, ``rule``, ``summary``,
   ``values``, ``default``, ``why_default``, ``per_player`` and ``to_dict()``), which
   ``bnb readings --game NAME`` lists (undeclared: the first game's table).
@@ -64,6 +66,11 @@ class GameSpec:
     aliases: tuple[str, ...] = ()
     entries: dict[str, str] = field(default_factory=dict)
     options: tuple[str, ...] = ()  # command options only this game accepts
+    #: "competitive" (seats play against each other: a winner per game) or "cooperative"
+    #: (the players are one team against the game: the team wins or loses). Shared code
+    #: that measures strength branches on this, never on the game's name: a ladder of a
+    #: cooperative game compares team policies on the same games (``team_play`` entry).
+    outcome: str = "competitive"
 
     def entry(self, what: str) -> Callable[..., Any] | None:
         """The entry point ``what`` (imported now), or None if the game does not declare it."""
@@ -178,7 +185,10 @@ register(
             "options:robustness": "bnb_sim.games.heroes_village.cli:simulate_options",
             "sensitivity_setup": "bnb_sim.games.heroes_village.sensitivity:setup",
             "options:sensitivity": "bnb_sim.games.heroes_village.cli:simulate_options",
+            "team_play": "bnb_sim.games.heroes_village.ladder:team_play",
+            "options:ladder": "bnb_sim.games.heroes_village.cli:simulate_options",
         },
         options=("pets", "difficulty", "buildings", "pet", "dask", "reading"),
+        outcome="cooperative",
     )
 )

@@ -48,13 +48,14 @@ from bnb_sim.games.heroes_village.difficulty import CHOICES as DIFFICULTY_CHOICE
 from bnb_sim.games.heroes_village.difficulty import canonical
 
 GAME = "heroes_village"
-KINDS = ("simulation", "compare", "sweep")
+KINDS = ("simulation", "compare", "sweep", "ladder")
 _COMMON = ("game", "name", "seed", "components", "set", "players", "pets", "difficulty",
            "buildings")  # fmt: skip
 ALLOWED = {
     "simulation": (*_COMMON, "games", "policies", "run_dir"),
     "compare": (*_COMMON, "a", "b", "sprt", "alpha", "beta", "precision", "max_games"),
     "sweep": (*_COMMON, "games", "policies", "mode"),
+    "ladder": (*_COMMON, "games", "rungs"),
 }
 MAX_GAMES = 10_000_000
 
@@ -340,7 +341,7 @@ def parse_item(kind: str, table: dict, *, source: str, where: str, seed: int,
     if kind not in KINDS:
         raise BnbError(
             f"{source}: {where}: Heroes of the Village items are [[simulation]], "
-            "[[compare]] and [[sweep]]"
+            "[[compare]], [[sweep]] and [[ladder]]"
         )
     r = _Reader(source, where, table, ALLOWED[kind])
     name = r.str("name", where.replace("[", " ").rstrip("]"))  # "simulation 1", as the others
@@ -357,6 +358,10 @@ def parse_item(kind: str, table: dict, *, source: str, where: str, seed: int,
         components=comps, component_files=files, overrides=overrides, players=players,
         pets=r.str("pets", None), difficulty=difficulty, buildings=r.str("buildings", None),
     )  # fmt: skip
+    if kind == "ladder":  # the cooperative ladder (bnb ladder --game hotv)
+        from bnb_sim.games.heroes_village.ladder import parse_ladder_item
+
+        return parse_ladder_item(r, common)
     if kind == "simulation":
         item = HotvItem(
             **common,
