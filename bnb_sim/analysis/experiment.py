@@ -26,8 +26,8 @@ from typing import Any
 
 import pandas as pd
 
-from bnb_sim.analysis.value_item import VALUE_KEYS
 from bnb_sim.analysis.ladder_item import LADDER_KEYS
+from bnb_sim.analysis.value_item import VALUE_KEYS
 from bnb_sim.errors import BnbError
 from bnb_sim.runner.robustness_item import ROBUSTNESS_KEYS
 from bnb_sim.tune.experiment_item import TUNE_KEYS
