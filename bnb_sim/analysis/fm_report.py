@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import plots, tables
+from bnb_sim.analysis.fm_findings import add_within_seat
 
 
 def item_names(seats: pd.DataFrame) -> list[str]:
@@ -122,4 +123,5 @@ def items_section(seats: pd.DataFrame, policy_order: Sequence[str]):
         "buyer_win_rates": wins.to_dict(orient="records"),
         "purchase_share": shown.to_dict(),
     }
+    add_within_seat(section, seats)  # the first-screen answer (fm_findings)
     return section
