@@ -83,8 +83,9 @@ def pet_effects_finding(effects: Mapping[str, Mapping[str, Any]]) -> Finding:
     )  # fmt: skip
 
 
-def hotv_findings(summary: Mapping[str, Any]) -> list[Finding]:
-    """The key findings of a Heroes of the Village run, from its report's summary."""
+def hotv_findings(summary: Mapping[str, Any], prefix: str = "") -> list[Finding]:
+    """The key findings of a Heroes of the Village run, from its report's summary; ``prefix``
+    names the item (``"pets: "``) in an experiment."""
     found: list[Finding] = []
     overall = team_win_rate_finding(summary)
     if overall is not None:
@@ -105,4 +106,6 @@ def hotv_findings(summary: Mapping[str, Any]) -> list[Finding]:
     effects = summary.get("pet_effects") or {}
     if effects:
         found.append(pet_effects_finding(effects))
+    for finding in found:
+        finding.text = prefix + finding.text
     return found
