@@ -110,3 +110,23 @@ def test_seat_outlier_names_the_item_one_seat_buys_and_the_finding_needs_an_extr
 def test_no_outlier_below_the_gap_or_with_even_buying():
     frame = _seats_frame(np.random.default_rng(2)).drop(columns=["item_table"])
     assert seat_outlier(frame) is None
+
+
+def test_the_item_plot_title_says_correlation_and_the_section_has_the_within_seat_table(
+    monkeypatch,
+):
+    """The designer read "Win rate by item bought" as causal; the caveat was only in the text."""
+    from bnb_sim.analysis import fm_report, plots
+
+    titles = []
+    real = plots.rate_bars
+
+    def spy(labels, series, title, *args, **kwargs):
+        titles.append(title)
+        return real(labels, series, title, *args, **kwargs)
+
+    monkeypatch.setattr(fm_report.plots, "rate_bars", spy)
+    section = fm_report.items_section(_seats_frame(np.random.default_rng(1), 400), ["heuristic"])
+    assert titles and all("a correlation" in t for t in titles), titles
+    assert section.summary["items"]["within_seat"]
+    assert "Buyers against non-buyers within seat" in section.to_markdown()

@@ -102,7 +102,7 @@ def items_section(seats: pd.DataFrame, policy_order: Sequence[str]):
             plots.rate_bars(
                 list(part["name"]),
                 {"bought": part, "not bought": without},
-                f"Win rate by item bought ({p})",
+                f"Win rate of buyers and non-buyers ({p}; a correlation, not a cause)",
             ),
             f"Win rate of {p}'s results that bought / did not buy each item, 95% Wilson intervals.",
         )
