@@ -80,6 +80,9 @@ def test_hotv_items_are_counted_played_and_reported(tmp_path):
     text = (tmp_path / "report" / "report.md").read_text()
     assert "pets: Pet teams" in text and "weights: Heroes of the Village comparison" in text
     assert any("team wins" in f["text"] for f in summary["key_findings"]), report
+    # the pet teams item answers with its pet teams too (issue 25, item 2)
+    kinds = [(f["kind"], f["text"][:6]) for f in summary["key_findings"]]
+    assert ("pet_effects", "pets: ") in kinds and ("best_pet_team", "pets: ") in kinds, kinds
     # the same file again resumes the kept run folder and gives the same rows
     again = run_experiment(load_experiment(tmp_path / "exp.toml"), threads=2)
     assert again[0].result[1]["won"].tolist() == games["won"].tolist()

@@ -924,12 +924,12 @@ def build_experiment_report(
     ``compile_seconds`` is the time spent compiling (or loading) the kernels before the first
     item; the items' seconds are playing and analysis only."""
     from bnb_sim.analysis import compare, sweep, tournament
+    from bnb_sim.analysis.key_findings import simulate_findings as run_findings
     from bnb_sim.analysis.report import (
         BOT_STRENGTH_NOTE,
         ReportBuilder,
         Section,
         _estimated_warning,
-        run_findings,
     )
 
     counts = {k: sum(o.spec.kind == k for o in outcomes) for k in KINDS}

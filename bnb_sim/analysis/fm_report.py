@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import plots, tables
+from bnb_sim.analysis.fm_findings import add_within_seat
 
 
 def item_names(seats: pd.DataFrame) -> list[str]:
@@ -104,7 +105,7 @@ def items_section(seats: pd.DataFrame, policy_order: Sequence[str], source=None)
             plots.rate_bars(
                 list(part["name"]),
                 {"bought": part, "not bought": without},
-                f"Win rate by item bought ({p})",
+                f"Win rate of buyers and non-buyers ({p}; a correlation, not a cause)",
             ),
             f"Win rate of {p}'s results that bought / did not buy each item, 95% Wilson intervals.",
         )
@@ -125,4 +126,5 @@ def items_section(seats: pd.DataFrame, policy_order: Sequence[str], source=None)
         "buyer_win_rates": wins.to_dict(orient="records"),
         "purchase_share": shown.to_dict(),
     }
+    add_within_seat(section, seats)  # the first-screen answer (fm_findings)
     return section

@@ -678,17 +678,19 @@ def win_rate_section(
         if multi
         else "One seat per policy and game: exact Wilson intervals.",
     )
-    section.figure(
-        "win-rate-by-policy",
-        plots.rate_bars(
-            list(by_policy["policy"]),
-            {"win rate": by_policy},
-            "Win rate per policy",
-            reference=fair,
-            reference_label="fair share" if fair else None,
-        ),
-        "Win rate per policy with 95% intervals (clustered by game); dashed: fair share 1/players.",
-    )
+    if len(by_policy) > 1:  # a mirror match's one bar is the fair share by construction
+        section.figure(
+            "win-rate-by-policy",
+            plots.rate_bars(
+                list(by_policy["policy"]),
+                {"win rate": by_policy},
+                "Win rate per policy",
+                reference=fair,
+                reference_label="fair share" if fair else None,
+            ),
+            "Win rate per policy with 95% intervals (clustered by game); dashed: fair share "
+            "1/players.",
+        )
     section.heading("Per seat")
     section.table(tables.display_rates(by_seat, {"seat": "seat"}))
     section.figure(
@@ -1431,6 +1433,7 @@ def build_simulate_report(
     source: str | None = None,
 ) -> ReportBuilder:
     """All sections of a simulate-run report, in a :class:`ReportBuilder` (nothing written)."""
+    from bnb_sim.analysis.key_findings import simulate_findings
     from bnb_sim.analysis.names import shown_run
 
     seats, games, meta = shown_run(seats, games, dict(meta or {}))  # bots by their names
@@ -1463,7 +1466,7 @@ def build_simulate_report(
         section = make()
         if section is not None:  # rule hits and items: only where the run has them
             builder.add(section)
-    builder.findings += run_findings(builder.collect_summary())
+    builder.findings += simulate_findings(builder.collect_summary())  # key_findings.py
     builder.notes.append(BOT_STRENGTH_NOTE)
     return builder
 

@@ -230,6 +230,11 @@ class HotvItem:
                 f"{unit}).",
                 {"kind": "win_rate", "game": GAME, **rate},
             ))  # fmt: skip
+        from bnb_sim.games.heroes_village.findings import hotv_findings
+
+        teams = hotv_findings(summary, f"{self.name}: ")  # pet teams and pet effects
+        kinds = ("best_pet_team", "worst_pet_team", "pet_effects")
+        findings += [f for f in teams if f.numbers["kind"] in kinds]
         return sections, summary, findings
 
     def _compare_report(self, result):

@@ -27,6 +27,7 @@ import pandas as pd
 
 from bnb_sim.analysis import plots
 from bnb_sim.analysis.leaders import paired_ranking
+from bnb_sim.analysis.numbers import fmt_p
 from bnb_sim.analysis.report import ReportBuilder, Section, readings_text
 from bnb_sim.analysis.stats import (
     clustered_mean_ci,
@@ -38,6 +39,7 @@ from bnb_sim.analysis.stats import (
 from bnb_sim.analysis.tables import fmt_mean, fmt_rate, fmt_signed_pp
 from bnb_sim.errors import BnbError
 from bnb_sim.games.heroes_village import layout as L
+from bnb_sim.games.heroes_village.findings import hotv_findings
 
 TRACK_PREFIX = "illager_r"
 
@@ -164,7 +166,7 @@ def pet_team_section(games: pd.DataFrame, source=None) -> Section:
         else:
             d = ranking.vs_top[team]
             row["vs best, paired [95% CI]"] = fmt_signed_pp(d["mean_diff"], d["lo"], d["hi"])
-            row["p (Holm)"] = f"{d['p_holm']:.2g}"
+            row["p (Holm)"] = fmt_p(d["p_holm"])
         rows.append(row)
     sec.text(
         f"Every team played the same {len(wide):,} game indices (the same tiles, mobs, draws "
@@ -345,6 +347,7 @@ def build_report(seats, games, meta, title=None, source=None) -> ReportBuilder:
     builder.add(losses_section(games))
     builder.add(fights_section(seats, meta))
     builder.add(actions_section(seats))
+    builder.findings += hotv_findings(builder.collect_summary())  # the answer first
     return builder
 
 
