@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import struct
 
-import pytest
 from first_screen import HEIGHT, WIDTH, first_screen
 from small_runs import bnb, fm_report, hotv_report, mirror_report  # noqa: F401 (fixtures)
 
@@ -67,19 +66,19 @@ def test_fm_first_screen_says_which_items_are_worth_buying(fm_report, tmp_path):
         screen.assert_visible(f"seat {outlier[0]['seat']} buys {outlier[0]['item']} in")
 
 
-@pytest.mark.skip(
-    reason="SKELETON for the lead: adapt after merging the `fair` branch (issue 25, item 1: "
-    "seat win rates, first-player advantage and balance per sweep variant); the phrases below "
-    "are placeholders for that branch's key findings"
-)
 def test_sweep_first_screen_shows_fairness_per_variant(tmp_path):
+    """Designer's question 5 (a house rule's effect on fairness): the sweep's first screen
+    gives each variant's first-player advantage and balance against the baseline, and says
+    that a mirror match's per-policy win-rate changes are zero by construction."""
     out = tmp_path / "sweep"
     bnb("sweep", "--set", "mobs.enderman.hearts=6,7", "--games", 2000, "--players", 3,
         "--policy", "heuristic", "--seed", 5, "-o", out, "--quiet")  # fmt: skip
     screen = first_screen(out / "report.html", tmp_path)
-    # a mirror sweep: per-policy win-rate changes are zero by construction, so the first
-    # screen must carry the seats instead (replace the phrases with the fair branch's text)
+    assert _png_size(screen.png) == (WIDTH, HEIGHT)
+    fairness = screen.assert_visible("Fairness:")
     screen.assert_visible("first-player advantage")
+    screen.assert_visible("paired difference")
     screen.assert_visible("balance")
-    screen.assert_visible("zero by construction")
+    mirror = screen.assert_visible("zero by construction")
+    assert fairness.y < mirror.y  # the fairness answer leads
     assert "Win rate: no detectable effect" not in screen.text
