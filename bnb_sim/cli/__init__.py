@@ -48,6 +48,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "ladder",
         "A ladder of play strength: each rung vs the next, Elo scale, skill depth.",
     ),
+    "luck": (
+        "bnb_sim.cli.luck_cmd",
+        "luck",
+        "Luck or skill: each chance source's share of the outcome, per rung of play.",
+    ),
     "sweep": (
         "bnb_sim.cli.sweep_cmd",
         "sweep",

@@ -37,6 +37,8 @@ Entry points a game may declare (``module:attribute``):
   rebuilds it there and plays a chunk (a config names its game in ``config.game``);
 * ``experiment_item(kind, table, ...)``: an item of an experiment file with ``game = NAME``
   (an object with ``run``, ``budget``, ``report`` and the texts of the overview);
+* ``luck``: a module (named without ``:attribute``) with its chance sources and how to play
+  a luck design (:mod:`bnb_sim.runner.luck_play`);
 * ``readings``: its rule readings (name -> an object with ``name``, ``rule``, ``summary``,
   ``values``, ``default``, ``why_default``, ``per_player`` and ``to_dict()``), which
   ``bnb readings --game NAME`` lists (undeclared: the first game's table).
@@ -126,6 +128,7 @@ register(
             "load_components": "bnb_sim.games.builders_biomes.components:load_components",
             "write_report": "bnb_sim.analysis.report:write_report",
             "columns": "bnb_sim.games.builders_biomes:columns",
+            "luck": "bnb_sim.games.builders_biomes.luck",
         },
         options=(
             "variant",
@@ -169,6 +172,8 @@ register(
             "tournament": "bnb_sim.games.heroes_village.cli:tournament",
             "options:tournament": "bnb_sim.games.heroes_village.cli:simulate_options",
             "readings": "bnb_sim.games.heroes_village.readings:READINGS",
+            "luck": "bnb_sim.games.heroes_village.luck",
+            "options:luck": "bnb_sim.games.heroes_village.cli:simulate_options",
         },
         options=("pets", "difficulty", "buildings", "pet", "dask", "reading"),
     )
