@@ -33,7 +33,9 @@ def test_luck_bnb_json_report_and_plot(tmp_path, capsys):
     (pair,) = summary["pairs"]
     assert pair["lower"] == "random" and pair["upper"] == "greedy" and pair["n"] == 40
     assert pair["fair_share"] == 0.5 and pair["p_upper"] > pair["p_lower"]
-    assert summary["n_games"] == 2 * 7 * 40 + 40
+    for r in summary["totals"]["greedy"]:  # with interactions: at least the share alone
+        assert r["n"] == 40 and (r["lo"] is None or 0 <= r["lo"] <= r["hi"] <= 1)
+    assert summary["n_games"] == 2 * 2 * 7 * 40 + 40  # two designs per source and rung
     report = (tmp_path / "bnb" / "report.md").read_text()
     assert "Luck and skill" in report and "What these numbers mean" in report
     assert list((tmp_path / "bnb").glob("*.png"))
@@ -68,7 +70,7 @@ def test_luck_hotv(tmp_path, capsys):
                                                          "policy"]  # fmt: skip
     (pair,) = summary["pairs"]
     assert pair["unit"] == "deal" and pair["n"] == 40
-    assert summary["n_games"] == 2 * 5 * 40 + 2 * 40  # a deal is played by both teams
+    assert summary["n_games"] == 2 * 2 * 5 * 40 + 2 * 40  # a deal is played by both teams
 
 
 def test_luck_fixing_every_source_replays_the_game_in_each_group():

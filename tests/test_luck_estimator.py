@@ -15,6 +15,7 @@ from bnb_sim.analysis.luck import (
     rest_share,
     skill_share,
     skill_share_value,
+    total_share,
 )
 
 GROUPS, PER_GROUP = 200, 25  # the default design of `bnb luck`
@@ -106,3 +107,14 @@ def test_skill_share_interval_covers_95_percent(p):
                         n_boot=400, rng=rng)  # fmt: skip
         hits += s.lo <= truth <= s.hi
     assert 0.93 <= hits / reps <= 0.97, hits / reps
+
+
+def test_total_share_is_one_minus_the_share_of_the_rest_fixed():
+    """Only the source varies inside a group: what varies there is its total effect."""
+    rng = np.random.default_rng(6)
+    y = rng.normal(0, math.sqrt(0.6), (GROUPS, 1)) + rng.normal(0, math.sqrt(0.4),
+                                                                (GROUPS, PER_GROUP))  # fmt: skip
+    g = group_share("rest", y, n_boot=300, rng=np.random.default_rng(0))
+    t = total_share("s", y, n_boot=300, rng=np.random.default_rng(0))
+    assert t.share == pytest.approx(1 - g.share) and t.share == pytest.approx(0.4, abs=0.06)
+    assert (t.lo, t.hi) == pytest.approx((1 - g.hi, 1 - g.lo))

@@ -19,6 +19,11 @@ replacement (a group is the independent unit; games inside it share the source).
 fall slightly below 0 when a source matters little; they are kept as they are for the interval
 and shown clipped to 0 (clipping a bound at 0 never loses a true share, which is ≥ 0).
 
+**Total share of one source.** The mirror design fixes every source *but* one in each
+group, so inside a group only that source varies: ``1 - ICC`` of that design estimates
+``E[Var(Y | every other source)] / Var(Y)``, the source's total-effect share (alone plus every
+interaction it takes part in; Sobol's total index). Its interval is ``1 -`` the ICC's.
+
 **Interactions.** The shares of single sources need not add to 1: what is left is the part of
 the variance that only combinations of sources explain (for deterministic bots nothing else is
 left; a bot's own random choices are a source of their own, ``policy``). Each source's design
@@ -49,6 +54,7 @@ __all__ = [
     "rest_share",
     "skill_share",
     "skill_share_value",
+    "total_share",
 ]
 
 DEFAULT_BOOT = 1000
@@ -155,6 +161,18 @@ def group_share(
         variance=variance,
         replicates=reps,
     )
+
+
+def total_share(source: str, values: np.ndarray, **kwargs) -> GroupShare:
+    """The total share of ``source`` from a design that fixes every *other* source in each
+    group (only ``source`` varies inside a group): ``1 - ICC``, the expected variance left
+    when everything but the source is known, over the total (the total-effect index: the
+    source alone plus every interaction it takes part in). Interval: ``1 -`` the ICC's."""
+    g = group_share(source, values, **kwargs)
+    g.share = 1.0 - g.share
+    g.lo, g.hi = 1.0 - g.hi, 1.0 - g.lo
+    g.replicates = 1.0 - g.replicates
+    return g
 
 
 def _jackknife(means: np.ndarray, within: np.ndarray, m: int) -> np.ndarray:

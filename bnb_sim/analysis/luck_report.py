@@ -28,14 +28,15 @@ __all__ = [
 ]
 
 MEANING = (
-    "What these numbers mean: the share of a source is how much of the game-to-game spread "
-    "of the outcome that source explains on its own, for these bots: the part of the result "
-    "a player could predict by knowing that source's draws and nothing else. What they do "
-    "not mean: they are not a verdict on people (human players decide differently, and a "
-    "rung's numbers change with the bot); shares of single sources do not add up to 100% "
-    "(the rest only arises from combinations of sources: a cube that helps only with a given "
-    "tile deal); and in a game between equal bots every difference is luck by construction, "
-    "so the skill share is measured separately, between two rungs."
+    "What these numbers mean: 'alone' is how much of the game-to-game spread of the outcome "
+    "one chance source explains by itself, for these bots (the part of the result you could "
+    "predict from that source's draws and nothing else); 'with interactions' is how much of "
+    "the spread would remain if only that source changed. What they do not mean: a small "
+    "'alone' with a large 'with interactions' does not make a source unimportant; it matters "
+    "in combination (the same cube helps one tile deal and hurts another), which is also why "
+    "the 'alone' shares do not add up to 100%. They are not a verdict on people: human "
+    "players decide differently, and the numbers change with the bot. Between equal bots "
+    "every difference is luck by construction; skill shows only between rungs, head to head."
 )
 
 
@@ -47,7 +48,8 @@ class LuckResult:
     title: str
     rungs: list[str]
     sources: list[tuple[str, str]]
-    shares: dict[str, list[GroupShare]]
+    shares: dict[str, list[GroupShare]]  # alone (first-order)
+    totals: dict[str, list[GroupShare]]  # with its interactions (total effect)
     rest: dict[str, tuple[float, float, float]]
     pairs: list[SkillShare]
     groups: int
@@ -79,15 +81,16 @@ class LuckResult:
 def _pct(x: float, digits: int = 1) -> str:
     if x is None or not math.isfinite(x):
         return "–"
-    return f"{100 * max(x, 0.0):.{digits}f}%"
+    return f"{100 * min(max(x, 0.0), 1.0):.{digits}f}%"
 
 
 def _ci(share: float, lo: float, hi: float) -> str:
     return f"{_pct(share)} [{_pct(lo)}, {_pct(hi)}]"
 
 
-def _largest(result: LuckResult, rung: str) -> GroupShare | None:
-    shares = [s for s in result.shares[rung] if math.isfinite(s.share)]
+def _largest(result: LuckResult, rung: str, total: bool = False) -> GroupShare | None:
+    shares = [s for s in (result.totals if total else result.shares)[rung]
+              if math.isfinite(s.share)]  # fmt: skip
     return max(shares, key=lambda s: s.share) if shares else None
 
 
@@ -121,18 +124,15 @@ def format_luck(result: LuckResult) -> str:
     return "\n".join(lines)
 
 
-def shares_plot(result: LuckResult):
-    """Grouped horizontal bars: each source's share per rung with 95% whiskers."""
-    labels = [k for k, _ in result.sources] + ["rest (combinations)"]
-    fig, axes = plots.new_figure(0.45 * len(labels) * max(1, len(result.rungs)) ** 0.5 + 1.6)
-    ax = axes[0, 0]
+def _bars(ax, result: LuckResult, values: dict, labels: list[str], title: str) -> None:
     colors = plots.colors_for(result.rungs)
     n = len(result.rungs)
     bar = 0.8 / n
     y = np.arange(len(labels))
     for i, rung in enumerate(result.rungs):
-        vals = [(s.share, s.lo, s.hi) for s in result.shares[rung]] + [result.rest[rung]]
-        est = np.array([100 * max(v[0], 0.0) if math.isfinite(v[0]) else np.nan for v in vals])
+        vals = values[rung]
+        est = np.array([100 * min(max(v[0], 0.0), 1.0) if math.isfinite(v[0]) else np.nan
+                        for v in vals])  # fmt: skip
         lo = np.array([100 * v[1] for v in vals], dtype=float)
         hi = np.array([100 * v[2] for v in vals], dtype=float)
         err = np.vstack([np.nan_to_num(np.maximum(est - lo, 0)),
@@ -145,8 +145,22 @@ def shares_plot(result: LuckResult):
     ax.set_xlim(0, 100)
     if n > 1:
         ax.legend(title="rung (every seat)", fontsize=8, title_fontsize=8, loc="lower right")
-    plots._style(ax, "Luck: share of the outcome's variance each chance source explains alone",
-                 "% of the variance (95% CI)", None)  # fmt: skip
+    plots._style(ax, title, "% of the outcome's variance (95% CI)", None)
+
+
+def shares_plot(result: LuckResult):
+    """Two panels of grouped horizontal bars with 95% whiskers, one bar per rung: what each
+    source explains alone (and the rest), then with its interactions."""
+    keys = [k for k, _ in result.sources]
+    height = 0.4 * (2 * len(keys) + 1) * max(1, len(result.rungs)) ** 0.5 + 2.2
+    fig, axes = plots.new_figure(height, nrows=2)
+    alone = {r: [(s.share, s.lo, s.hi) for s in result.shares[r]] + [result.rest[r]]
+             for r in result.rungs}  # fmt: skip
+    _bars(axes[0, 0], result, alone, keys + ["rest (combinations)"],
+          "Luck: what each chance source decides on its own")  # fmt: skip
+    total = {r: [(s.share, s.lo, s.hi) for s in result.totals[r]] for r in result.rungs}
+    _bars(axes[1, 0], result, total, keys,
+          "... and with its interactions (only this source varies)")  # fmt: skip
     return fig
 
 
@@ -155,7 +169,9 @@ def _share_table(result: LuckResult) -> pd.DataFrame:
                                   + ["rest: only combinations of sources explain it"]}  # fmt: skip
     for rung in result.rungs:
         cells = [_ci(s.share, s.lo, s.hi) for s in result.shares[rung]]
-        data[f"{rung} [95% CI]"] = cells + [_ci(*result.rest[rung])]
+        data[f"{rung}: alone [95% CI]"] = cells + [_ci(*result.rest[rung])]
+        cells = [_ci(s.share, s.lo, s.hi) for s in result.totals[rung]]
+        data[f"{rung}: with interactions [95% CI]"] = cells + ["–"]
     return pd.DataFrame(data)
 
 
@@ -178,14 +194,16 @@ def luck_sections(result: LuckResult) -> list[Section]:
     key, text = result.outcome
     luck = Section("Luck and skill")
     luck.text(
-        f"Outcome: {text}. For each rung every seat plays that bot; for each chance source "
+        f"Outcome: {text}. For each rung every seat plays that bot. For each chance source, "
         f"{result.groups} groups of {result.per_group} games share that source's draws while "
         "every other source varies (each source has its own random stream, seeded from the "
-        "group instead of the game). The share is the one-way random-effects ANOVA estimate "
+        "group instead of the game): **alone** is the one-way random-effects ANOVA estimate "
         "of the variance between groups over the total (the intraclass correlation: the "
-        "variance the source explains alone), with a 95% BCa bootstrap interval over groups "
-        f"({result.n_boot:,} resamples). Rest: 1 minus the sum of the shares, the part only "
-        "combinations of sources explain."
+        "variance the source explains on its own). A second design fixes every *other* source "
+        "in a group, so only this one varies: **with interactions** is the variance left "
+        "inside the groups over the total (the source's total effect). 95% BCa bootstrap "
+        f"intervals over groups ({result.n_boot:,} resamples). Rest: 1 minus the sum of the "
+        "alone shares, the part only combinations of sources explain."
     )
     luck.table(_share_table(result))
     luck.figure("luck-shares", shares_plot(result),
@@ -222,6 +240,7 @@ def luck_summary(result: LuckResult) -> dict[str, Any]:
         "bootstrap": result.n_boot,
         "n_games": result.total_games,
         "shares": {r: [s.to_dict() for s in result.shares[r]] for r in result.rungs},
+        "totals": {r: [s.to_dict() for s in result.totals[r]] for r in result.rungs},
         "rest": {
             r: dict(
                 zip(
@@ -242,14 +261,17 @@ def luck_summary(result: LuckResult) -> dict[str, Any]:
 def luck_findings(result: LuckResult) -> list[Finding]:
     out = []
     for rung in result.rungs:
-        top = _largest(result, rung)
-        if top is None:
+        top, whole = _largest(result, rung), _largest(result, rung, total=True)
+        if top is None or whole is None:
             continue
         out.append(Finding(
-            f"With {rung} in every seat, the largest single chance source is {top.source}: "
-            f"{_ci(top.share, top.lo, top.hi)} of the outcome's variance (n = {top.n:,} games); "
-            f"{_ci(*result.rest[rung])} only arises from combinations of sources.",
-            {"kind": "luck_top_source", "rung": rung, **top.to_dict()},
+            f"With {rung} in every seat, the chance source that decides most on its own is "
+            f"{top.source}: {_ci(top.share, top.lo, top.hi)} of the outcome's variance; with "
+            f"its interactions, {whole.source} touches {_ci(whole.share, whole.lo, whole.hi)} "
+            f"(n = {top.n:,} games per design); {_ci(*result.rest[rung])} arises only from "
+            "combinations of sources.",
+            {"kind": "luck_top_source", "rung": rung, "alone": top.to_dict(),
+             "with_interactions": whole.to_dict()},
         ))  # fmt: skip
     for p in result.pairs:
         out.append(Finding(

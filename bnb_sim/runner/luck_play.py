@@ -23,10 +23,18 @@ import numpy as np
 from bnb_sim.errors import BnbError
 from bnb_sim.runner.budget import confirm_games
 
-__all__ = ["LuckPlan", "luck_games", "luck_module", "run_luck"]
+__all__ = ["LuckPlan", "fixed_bits", "luck_games", "luck_module", "run_luck"]
 
 DEFAULT_GROUPS = 200
 DEFAULT_PER_GROUP = 25
+
+
+def fixed_bits(sources, source: str, others: bool) -> int:
+    """Kernel bits of a design: ``source`` alone, or (``others``) every source but it."""
+    bits = {key: 1 << b for key, _t, b in sources}
+    if not others:
+        return bits[source]
+    return sum(bits.values()) & ~bits[source]
 
 
 def luck_module(game):
@@ -72,8 +80,9 @@ class LuckPlan:
 
 
 def luck_games(n_rungs, n_sources, groups, per_group, pair_games, pair_factor=1) -> int:
-    """Games a study plays: a design per rung and source, a head-to-head per adjacent pair."""
-    design = int(n_rungs) * int(n_sources) * int(groups) * int(per_group)
+    """Games a study plays: two designs per rung and source (the source fixed; every other
+    source fixed), a head-to-head per adjacent pair."""
+    design = 2 * int(n_rungs) * int(n_sources) * int(groups) * int(per_group)
     return design + max(int(n_rungs) - 1, 0) * int(pair_games) * int(pair_factor)
 
 
@@ -112,22 +121,28 @@ def plan_luck(
 def run_luck(plan: LuckPlan, *, progress=None):
     """Play every design of ``plan`` and estimate the shares; a
     :class:`~bnb_sim.analysis.luck_report.LuckResult`."""
-    from bnb_sim.analysis.luck import group_share, rest_share, skill_share
+    from bnb_sim.analysis.luck import group_share, rest_share, skill_share, total_share
     from bnb_sim.analysis.luck_report import LuckResult
 
     rng = np.random.default_rng(plan.setup.seed)
     module, setup = plan.module, plan.setup
-    rows, rests, seconds = {}, {}, {}
+    rows, totals, rests, seconds = {}, {}, {}, {}
     for rung in plan.rungs:
-        shares = []
+        shares, whole = [], []
         start_rung = time.perf_counter()
         for i, (source, _text) in enumerate(plan.sources):
             if progress is not None:
-                progress(f"  {rung}: {source} fixed in {plan.groups} groups of {plan.per_group}")
-            y = module.play_fixed(setup, rung, source, plan.groups, plan.per_group,
-                                  start=i * plan.design_games, threads=plan.threads)  # fmt: skip
+                progress(f"  {rung}: {source} fixed, then all but {source} fixed, in "
+                         f"{plan.groups} groups of {plan.per_group}")  # fmt: skip
+            size = (plan.groups, plan.per_group)
+            y = module.play_fixed(setup, rung, source, *size, start=2 * i * plan.design_games,
+                                  threads=plan.threads)  # fmt: skip
             shares.append(group_share(source, y, n_boot=plan.n_boot, rng=rng))
+            y = module.play_fixed(setup, rung, source, *size, others=True, threads=plan.threads,
+                                  start=(2 * i + 1) * plan.design_games)  # fmt: skip
+            whole.append(total_share(source, y, n_boot=plan.n_boot, rng=rng))
         rows[rung] = shares
+        totals[rung] = whole
         rests[rung] = rest_share(shares)
         seconds[rung] = time.perf_counter() - start_rung
     pairs = []
@@ -156,6 +171,7 @@ def run_luck(plan: LuckPlan, *, progress=None):
         rungs=plan.rungs,
         sources=plan.sources,
         shares=rows,
+        totals=totals,
         rest=rests,
         pairs=pairs,
         groups=plan.groups,

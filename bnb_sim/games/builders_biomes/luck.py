@@ -115,15 +115,16 @@ def sources(setup: LuckSetup) -> list[tuple[str, str]]:
     return out
 
 
-def _with_fixed(config, source: str, group: int):
-    """A copy of ``config`` whose games fix ``source`` across groups of ``group`` games."""
+def _with_fixed(config, source: str, group: int, others: bool = False):
+    """A copy of ``config`` whose games fix ``source`` (or every other source) across groups
+    of ``group`` games."""
     from bnb_sim.games.builders_biomes.engine.layout import K_OPTS
     from bnb_sim.games.builders_biomes.engine.state import OPT_FIX_GROUP, OPT_FIX_SOURCES
+    from bnb_sim.runner.luck_play import fixed_bits
 
-    bit = dict((key, b) for key, _t, b in SOURCES)[source]
     k, ft, kinds, params, plugins = config.kernel_inputs
     k = k.copy()
-    k[K_OPTS + OPT_FIX_SOURCES] = 1 << bit
+    k[K_OPTS + OPT_FIX_SOURCES] = fixed_bits(SOURCES, source, others)
     k[K_OPTS + OPT_FIX_GROUP] = int(group)
     clone = dataclasses.replace(config)
     clone.__dict__["kernel_inputs"] = (k, ft, kinds, params, plugins)  # the cached_property
@@ -148,10 +149,11 @@ def _player_results(config, start: int, n: int, threads) -> tuple[np.ndarray, np
 
 
 def play_fixed(setup, rung: str, source: str, groups: int, per_group: int, *, start=0,
-               threads=None) -> np.ndarray:  # fmt: skip
+               threads=None, others=False) -> np.ndarray:  # fmt: skip
     """Outcomes ``(groups, per_group)`` of mirror games of ``rung`` with ``source`` fixed in
-    each group (games ``start .. start + groups * per_group - 1``)."""
-    config = _with_fixed(_config(setup, [rung]), source, per_group)
+    each group (``others``: every source but ``source`` fixed) on games ``start .. start +
+    groups * per_group - 1``."""
+    config = _with_fixed(_config(setup, [rung]), source, per_group, others)
     n = int(groups) * int(per_group)
     # a group's fixed source is seeded from its group number, so the design starts on a
     # group boundary: games of one group never straddle two calls

@@ -91,15 +91,16 @@ def _won(config, start: int, n: int, threads) -> np.ndarray:
 
 
 def play_fixed(setup, rung: str, source: str, groups: int, per_group: int, *, start=0,
-               threads=None) -> np.ndarray:  # fmt: skip
-    """Team wins ``(groups, per_group)`` with ``source`` fixed in each group."""
+               threads=None, others=False) -> np.ndarray:  # fmt: skip
+    """Team wins ``(groups, per_group)`` with ``source`` (``others``: every source but
+    ``source``) fixed in each group."""
     from bnb_sim.games.heroes_village import layout as L
+    from bnb_sim.runner.luck_play import fixed_bits
 
     config = _config(setup, [rung])
     k, kf, kinds, params, plugins = config.arrays()
     k = k.copy()
-    bit = dict((key, b) for key, _t, b in SOURCES)[source]
-    k[L.K_FIX_SOURCES] = 1 << bit
+    k[L.K_FIX_SOURCES] = fixed_bits(SOURCES, source, others)
     k[L.K_FIX_GROUP] = int(per_group)
     config._arrays = (k, kf, kinds, params, plugins)
     n = int(groups) * int(per_group)
