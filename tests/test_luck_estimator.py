@@ -118,3 +118,17 @@ def test_total_share_is_one_minus_the_share_of_the_rest_fixed():
     t = total_share("s", y, n_boot=300, rng=np.random.default_rng(0))
     assert t.share == pytest.approx(1 - g.share) and t.share == pytest.approx(0.4, abs=0.06)
     assert (t.lo, t.hi) == pytest.approx((1 - g.hi, 1 - g.lo))
+
+
+def test_a_share_below_zero_never_gets_a_zero_width_interval():
+    """Groups that spread less than chance (a negative ANOVA estimate, the whole bootstrap
+    interval below 0) used to print 0.0% [0.0%, 0.0%]; the upper bound is now the
+    estimator's noise level."""
+    rng = np.random.default_rng(11)
+    seen = 0
+    for _ in range(60):
+        y = (rng.random((GROUPS, PER_GROUP)) < 0.5).astype(float)
+        g = group_share("none", y, n_boot=300, rng=rng)
+        assert g.hi - g.lo > 0.001, g  # never [0.0%, 0.0%]
+        seen += g.share < 0
+    assert seen > 10  # the case happened

@@ -150,6 +150,7 @@ def group_share(
         idx = rng.integers(0, s, size=(int(n_boot), s))
         reps = _shares_from_stats(means[idx], within[idx], m)
         lo, hi = _bca_interval(estimate, reps, _jackknife(means, within, m), level)
+        lo, hi = _not_zero_width(estimate, lo, hi, reps)
     return GroupShare(
         source=source,
         share=estimate,
@@ -173,6 +174,17 @@ def total_share(source: str, values: np.ndarray, **kwargs) -> GroupShare:
     g.lo, g.hi = 1.0 - g.hi, 1.0 - g.lo
     g.replicates = 1.0 - g.replicates
     return g
+
+
+def _not_zero_width(estimate: float, lo: float, hi: float, reps: np.ndarray):
+    """A share that barely varies can have its whole bootstrap interval below 0, which the
+    clipping turns into [0, 0]: a zero-width interval only says the sample showed nothing.
+    The upper bound is then ``max(estimate, 0) + 1.96 x`` the bootstrap standard error (the
+    noise level of the estimator at this design)."""
+    finite = reps[np.isfinite(reps)]
+    if math.isfinite(lo) and math.isfinite(hi) and hi <= lo and finite.size > 1:
+        hi = min(1.0, max(estimate, 0.0) + 1.96 * float(finite.std(ddof=1)))
+    return lo, hi
 
 
 def _jackknife(means: np.ndarray, within: np.ndarray, m: int) -> np.ndarray:

@@ -99,16 +99,17 @@ def format_luck(result: LuckResult) -> str:
     key, text = result.outcome
     lines = [
         f"luck: {result.title}; outcome = {text}",
-        f"each source fixed in {result.groups} groups of {result.per_group} games "
-        f"(the rest varying); share = variance explained by the source alone, 95% BCa "
-        f"bootstrap CI over groups ({result.total_games:,} games):",
+        f"{result.groups} groups of {result.per_group} games per design; alone = variance the "
+        "source explains on its own (it is fixed in a group, the rest varies); with "
+        "interactions = variance left when only it varies (every other source fixed); 95% "
+        f"BCa bootstrap CI over groups ({result.total_games:,} games):",
     ]
     width = max(len(k) for k, _ in result.sources + [("rest (combinations)", "")])
     for rung in result.rungs:
-        lines.append(f"  {rung}:")
-        for s in result.shares[rung]:
+        lines.append(f"  {rung}:".ljust(width + 6) + f"{'alone':>26}  {'with interactions':>26}")
+        for s, t in zip(result.shares[rung], result.totals[rung], strict=True):
             lines.append(f"    {s.source.ljust(width)}  {_ci(s.share, s.lo, s.hi):>26}  "
-                         f"n={s.n:,}")  # fmt: skip
+                         f"{_ci(t.share, t.lo, t.hi):>26}  n={s.n + t.n:,}")  # fmt: skip
         lines.append(f"    {'rest (combinations)'.ljust(width)}  {_ci(*result.rest[rung]):>26}")
     if result.pairs:
         lines.append("rungs head to head (skill share = variance of a player's result explained "
