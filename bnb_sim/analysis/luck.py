@@ -177,13 +177,13 @@ def total_share(source: str, values: np.ndarray, **kwargs) -> GroupShare:
 
 
 def _not_zero_width(estimate: float, lo: float, hi: float, reps: np.ndarray):
-    """A share that barely varies can have its whole bootstrap interval below 0, which the
-    clipping turns into [0, 0]: a zero-width interval only says the sample showed nothing.
-    The upper bound is then ``max(estimate, 0) + 1.96 x`` the bootstrap standard error (the
-    noise level of the estimator at this design)."""
+    """A share estimated at or below 0 can have its whole bootstrap interval below 0, which
+    the clipping turns into [0, 0] (or nearly): a zero-width interval only says the sample
+    showed nothing. The upper bound of such a share is at least 1.96 x the bootstrap standard
+    error (the noise level of the estimator at this design)."""
     finite = reps[np.isfinite(reps)]
-    if math.isfinite(lo) and math.isfinite(hi) and hi <= lo and finite.size > 1:
-        hi = min(1.0, max(estimate, 0.0) + 1.96 * float(finite.std(ddof=1)))
+    if math.isfinite(lo) and math.isfinite(hi) and estimate <= 0 and finite.size > 1:
+        hi = min(1.0, max(hi, 1.96 * float(finite.std(ddof=1))))
     return lo, hi
 
 

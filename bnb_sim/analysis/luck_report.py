@@ -117,7 +117,7 @@ def format_luck(result: LuckResult) -> str:
         for p in result.pairs:
             lines.append(
                 f"  {p.upper} vs {p.lower}: {p.upper} {_pct(p.p_upper)}, {p.lower} "
-                f"{_pct(p.p_lower)} per player; weaker rung wins {_ci(p.weaker_wins, p.weaker_lo, p.weaker_hi)} "  # noqa: E501
+                f"{_pct(p.p_lower)} per {'team' if p.unit == 'deal' else 'player'}; weaker rung wins {_ci(p.weaker_wins, p.weaker_lo, p.weaker_hi)} "  # noqa: E501
                 f"(equal rungs: {_pct(p.fair_share)}); skill share {_ci(p.share, p.lo, p.hi)}; "
                 f"n={p.n:,} {p.unit}s"
             )
