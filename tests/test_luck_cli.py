@@ -33,9 +33,12 @@ def test_luck_bnb_json_report_and_plot(tmp_path, capsys):
     (pair,) = summary["pairs"]
     assert pair["lower"] == "random" and pair["upper"] == "greedy" and pair["n"] == 40
     assert pair["fair_share"] == 0.5 and pair["p_upper"] > pair["p_lower"]
-    for r in summary["totals"]["greedy"]:  # with interactions: at least the share alone
+    seats, *others = summary["totals"]["greedy"]  # with interactions
+    assert seats["source"] == "seats" and seats["share"] == 1.0 and "construction" in seats["note"]
+    for r in others:
         assert r["n"] == 40 and (r["lo"] is None or 0 <= r["lo"] <= r["hi"] <= 1)
-    assert summary["n_games"] == 2 * 2 * 7 * 40 + 40  # two designs per source and rung
+    # two designs per source and rung, but the seats' second is known without playing
+    assert summary["n_games"] == 2 * (2 * 7 - 1) * 40 + 40
     report = (tmp_path / "bnb" / "report.md").read_text()
     assert "Luck and skill" in report and "What these numbers mean" in report
     assert list((tmp_path / "bnb").glob("*.png"))

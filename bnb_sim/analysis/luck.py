@@ -51,6 +51,7 @@ __all__ = [
     "SkillShare",
     "anova_share",
     "group_share",
+    "known_share",
     "rest_share",
     "skill_share",
     "skill_share_value",
@@ -103,6 +104,7 @@ class GroupShare:
     mean: float  # mean outcome over the design's games
     variance: float  # estimated Var(Y) = σ²_b + σ²_w
     replicates: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0))
+    note: str | None = None  # a share known without playing (no interval), and why
 
     @property
     def n(self) -> int:
@@ -119,6 +121,7 @@ class GroupShare:
             "n": self.n,
             "mean_outcome": _num(self.mean),
             "variance": _num(self.variance),
+            "note": self.note,
         }
 
 
@@ -162,6 +165,12 @@ def group_share(
         variance=variance,
         replicates=reps,
     )
+
+
+def known_share(source: str, share: float, note: str) -> GroupShare:
+    """A share fixed by the design itself (no games played, no interval)."""
+    nan = math.nan
+    return GroupShare(source, share, nan, nan, 0, 0, nan, nan, note=note)
 
 
 def total_share(source: str, values: np.ndarray, **kwargs) -> GroupShare:

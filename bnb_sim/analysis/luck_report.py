@@ -84,13 +84,15 @@ def _pct(x: float, digits: int = 1) -> str:
     return f"{100 * min(max(x, 0.0), 1.0):.{digits}f}%"
 
 
-def _ci(share: float, lo: float, hi: float) -> str:
+def _ci(share: float, lo: float, hi: float, note: str | None = None) -> str:
+    if note:
+        return f"{_pct(share)} (by construction)"
     return f"{_pct(share)} [{_pct(lo)}, {_pct(hi)}]"
 
 
 def _largest(result: LuckResult, rung: str, total: bool = False) -> GroupShare | None:
     shares = [s for s in (result.totals if total else result.shares)[rung]
-              if math.isfinite(s.share)]  # fmt: skip
+              if math.isfinite(s.share) and not s.note]  # fmt: skip
     return max(shares, key=lambda s: s.share) if shares else None
 
 
@@ -109,7 +111,7 @@ def format_luck(result: LuckResult) -> str:
         lines.append(f"  {rung}:".ljust(width + 6) + f"{'alone':>26}  {'with interactions':>26}")
         for s, t in zip(result.shares[rung], result.totals[rung], strict=True):
             lines.append(f"    {s.source.ljust(width)}  {_ci(s.share, s.lo, s.hi):>26}  "
-                         f"{_ci(t.share, t.lo, t.hi):>26}  n={s.n + t.n:,}")  # fmt: skip
+                         f"{_ci(t.share, t.lo, t.hi, t.note):>26}  n={s.n + t.n:,}")  # fmt: skip
         lines.append(f"    {'rest (combinations)'.ljust(width)}  {_ci(*result.rest[rung]):>26}")
     if result.pairs:
         lines.append("rungs head to head (skill share = variance of a player's result explained "
@@ -171,7 +173,7 @@ def _share_table(result: LuckResult) -> pd.DataFrame:
     for rung in result.rungs:
         cells = [_ci(s.share, s.lo, s.hi) for s in result.shares[rung]]
         data[f"{rung}: alone [95% CI]"] = cells + [_ci(*result.rest[rung])]
-        cells = [_ci(s.share, s.lo, s.hi) for s in result.totals[rung]]
+        cells = [_ci(s.share, s.lo, s.hi, s.note) for s in result.totals[rung]]
         data[f"{rung}: with interactions [95% CI]"] = cells + ["–"]
     return pd.DataFrame(data)
 

@@ -69,9 +69,11 @@ class LuckPlan:
 
     @property
     def total_games(self) -> int:
+        keys = [k for k, _ in self.sources]
+        designs = 2 * len(keys) - sum(k in _labels(self.module) for k in keys)
         return luck_games(
             len(self.rungs),
-            len(self.sources),
+            designs,
             self.groups,
             self.per_group,
             self.pair_games,
@@ -79,10 +81,19 @@ class LuckPlan:
         )
 
 
-def luck_games(n_rungs, n_sources, groups, per_group, pair_games, pair_factor=1) -> int:
-    """Games a study plays: two designs per rung and source (the source fixed; every other
-    source fixed), a head-to-head per adjacent pair."""
-    design = 2 * int(n_rungs) * int(n_sources) * int(groups) * int(per_group)
+LABEL_NOTE = ("by construction: every seat plays the same bot, so with every other source "
+              "fixed the same seat wins and the seat decides which player that is")  # fmt: skip
+
+
+def _labels(module) -> tuple[str, ...]:
+    """Sources that only relabel players in mirror games (their total share is 1)."""
+    return tuple(getattr(module, "LABEL_SOURCES", ()))
+
+
+def luck_games(n_rungs, n_designs, groups, per_group, pair_games, pair_factor=1) -> int:
+    """Games a study plays: ``n_designs`` designs per rung (a source fixed; every source but
+    one fixed), a head-to-head per adjacent pair."""
+    design = int(n_rungs) * int(n_designs) * int(groups) * int(per_group)
     return design + max(int(n_rungs) - 1, 0) * int(pair_games) * int(pair_factor)
 
 
@@ -121,7 +132,13 @@ def plan_luck(
 def run_luck(plan: LuckPlan, *, progress=None):
     """Play every design of ``plan`` and estimate the shares; a
     :class:`~bnb_sim.analysis.luck_report.LuckResult`."""
-    from bnb_sim.analysis.luck import group_share, rest_share, skill_share, total_share
+    from bnb_sim.analysis.luck import (
+        group_share,
+        known_share,
+        rest_share,
+        skill_share,
+        total_share,
+    )
     from bnb_sim.analysis.luck_report import LuckResult
 
     rng = np.random.default_rng(plan.setup.seed)
@@ -138,6 +155,9 @@ def run_luck(plan: LuckPlan, *, progress=None):
             y = module.play_fixed(setup, rung, source, *size, start=2 * i * plan.design_games,
                                   threads=plan.threads)  # fmt: skip
             shares.append(group_share(source, y, n_boot=plan.n_boot, rng=rng))
+            if source in _labels(module):  # mirror games: only which player it is changes
+                whole.append(known_share(source, 1.0, LABEL_NOTE))
+                continue
             y = module.play_fixed(setup, rung, source, *size, others=True, threads=plan.threads,
                                   start=(2 * i + 1) * plan.design_games)  # fmt: skip
             whole.append(total_share(source, y, n_boot=plan.n_boot, rng=rng))

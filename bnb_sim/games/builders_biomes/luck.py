@@ -30,6 +30,8 @@ SOURCES = (
     ("policy", "the bots' own random choices (tie-breaks, random play)", 7),
 )
 
+#: in mirror games the seat only says which player gets the seat that wins the deal
+LABEL_SOURCES = ("seats",)
 OUTCOMES = {
     "win": "player 1's share of the win (1 won, 1/k in a k-way tie, 0 lost)",
     "margin": "player 1's XP minus the mean XP of the others",
