@@ -127,7 +127,8 @@ def format_luck(result: LuckResult) -> str:
     return "\n".join(lines)
 
 
-def _bars(ax, result: LuckResult, values: dict, labels: list[str], title: str) -> None:
+def _bars(ax, result: LuckResult, values: dict, labels: list[str], title: str,
+          legend: bool = False) -> None:  # fmt: skip
     colors = plots.colors_for(result.rungs)
     n = len(result.rungs)
     bar = 0.8 / n
@@ -146,8 +147,9 @@ def _bars(ax, result: LuckResult, values: dict, labels: list[str], title: str) -
     ax.set_yticks(y, labels)
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
-    if n > 1:
-        ax.legend(title="rung (every seat)", fontsize=8, title_fontsize=8, loc="lower right")
+    if n > 1 and legend:  # below the axis: bars reach 100% at either end of the panel
+        ax.legend(title="rung (every seat)", fontsize=8, title_fontsize=8, ncol=n,
+                  loc="upper center", bbox_to_anchor=(0.5, -0.2), frameon=False)  # fmt: skip
     plots._style(ax, title, "% of the outcome's variance (95% CI)", None)
 
 
@@ -163,7 +165,7 @@ def shares_plot(result: LuckResult):
           "Luck: what each chance source decides on its own")  # fmt: skip
     total = {r: [(s.share, s.lo, s.hi) for s in result.totals[r]] for r in result.rungs}
     _bars(axes[1, 0], result, total, keys,
-          "... and with its interactions (only this source varies)")  # fmt: skip
+          "... and with its interactions (only this source varies)", legend=True)  # fmt: skip
     return fig
 
 
