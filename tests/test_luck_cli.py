@@ -118,3 +118,12 @@ def test_luck_bad_input_is_one_line(tmp_path, capsys, args, message):
     assert message in err and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1
     assert not (tmp_path / "bad").exists()
+
+
+def test_luck_refuses_a_report_folder_in_use_before_playing(tmp_path, capsys):
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    (busy / "keep.txt").write_text("mine")
+    code, _, err = run_cli(capsys, ["luck", *SMALL, "-o", busy])
+    assert code == 2 and "not empty (use --force" in err
+    assert (busy / "keep.txt").read_text() == "mine"
