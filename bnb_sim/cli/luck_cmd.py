@@ -118,8 +118,9 @@ def luck(game=None, **options) -> None:
     )
     prepare_out(out)
     say = progress_printer(quiet or as_json) or (lambda _text: None)
-    say(f"luck: {plan.total_games:,} games ({len(plan.rungs)} rungs x {len(plan.sources)} "
-        f"sources x {plan.design_games:,}, plus head to head)")  # fmt: skip
+    pairs = max(len(plan.rungs) - 1, 0) * plan.pair_games
+    say(f"luck: {plan.total_games:,} games ({len(plan.rungs)} rungs x {plan.designs} designs "
+        f"of {plan.design_games:,} games, {pairs:,} head to head)")  # fmt: skip
     from bnb_sim.feedback import compile_notice
 
     with compile_notice(not (quiet or as_json)):

@@ -68,12 +68,16 @@ class LuckPlan:
         return self.groups * self.per_group
 
     @property
-    def total_games(self) -> int:
+    def designs(self) -> int:
+        """Designs played per rung: two per source, less those known by construction."""
         keys = [k for k, _ in self.sources]
-        designs = 2 * len(keys) - sum(k in _labels(self.module) for k in keys)
+        return 2 * len(keys) - sum(k in _labels(self.module) for k in keys)
+
+    @property
+    def total_games(self) -> int:
         return luck_games(
             len(self.rungs),
-            designs,
+            self.designs,
             self.groups,
             self.per_group,
             self.pair_games,
@@ -149,8 +153,9 @@ def run_luck(plan: LuckPlan, *, progress=None):
         start_rung = time.perf_counter()
         for i, (source, _text) in enumerate(plan.sources):
             if progress is not None:
-                progress(f"  {rung}: {source} fixed, then all but {source} fixed, in "
-                         f"{plan.groups} groups of {plan.per_group}")  # fmt: skip
+                then = "" if source in _labels(module) else f", then all but {source} fixed"
+                progress(f"  {rung}: {source} fixed{then}, in {plan.groups} groups of "
+                         f"{plan.per_group}")  # fmt: skip
             size = (plan.groups, plan.per_group)
             y = module.play_fixed(setup, rung, source, *size, start=2 * i * plan.design_games,
                                   threads=plan.threads)  # fmt: skip
