@@ -127,3 +127,17 @@ def test_luck_refuses_a_report_folder_in_use_before_playing(tmp_path, capsys):
     code, _, err = run_cli(capsys, ["luck", *SMALL, "-o", busy])
     assert code == 2 and "not empty (use --force" in err
     assert (busy / "keep.txt").read_text() == "mine"
+
+
+def test_luck_python_api_gives_the_same_numbers_as_the_command(tmp_path, capsys):
+    from bnb_sim.runner.luck_play import luck
+
+    result = luck("hotv", rungs=["team"], groups=10, per_group=4, n_boot=200, seed=3,
+                  pets="wolf,cat,fox")  # fmt: skip
+    table = result.table()
+    assert list(table["source"]) == ["stacks", "pouch", "dice", "illager", "policy", "rest"]
+    code, out, err = _luck(capsys, tmp_path, "api", "--game", "hotv", "--rungs", "team",
+                           "--pets", "wolf,cat,fox", "--json")  # fmt: skip
+    assert code == 0, err
+    shares = json.loads(out)["summary"]["shares"]["team"]
+    assert [s["share"] for s in shares] == pytest.approx(list(table["share"][:5]))

@@ -23,7 +23,7 @@ import numpy as np
 from bnb_sim.errors import BnbError
 from bnb_sim.runner.budget import confirm_games
 
-__all__ = ["LuckPlan", "fixed_bits", "luck_games", "luck_module", "run_luck"]
+__all__ = ["LuckPlan", "fixed_bits", "luck", "luck_games", "luck_module", "plan_luck", "run_luck"]
 
 DEFAULT_GROUPS = 200
 DEFAULT_PER_GROUP = 25
@@ -216,3 +216,19 @@ def run_luck(plan: LuckPlan, *, progress=None):
         },  # fmt: skip
         total_games=plan.total_games,
     )
+
+
+def luck(game=None, *, progress=None, **options):
+    """Python API of ``bnb luck``: plan and play a luck study, return its
+    :class:`~bnb_sim.analysis.luck_report.LuckResult` (``.table()`` is a DataFrame).
+
+    ``game`` is a name (``"hotv"``) or None for Builders & Biomes; ``options`` are those of
+    the command: ``rungs`` (a list), ``players``, ``outcome``, ``groups``, ``per_group``,
+    ``pair_games``, ``n_boot``, ``threads``, ``seed``, ``components``, ``readings`` (a dict;
+    Builders & Biomes) or ``reading`` (``NAME=VALUE`` texts), ``pets``, ``difficulty``,
+    ``buildings`` (Heroes of the Village), ``yes``.
+    """
+    from bnb_sim.games import get_game
+
+    spec = game if hasattr(game, "entries") else get_game(game)
+    return run_luck(plan_luck(spec, **options), progress=progress)
