@@ -212,8 +212,9 @@ def luck_sections(result: LuckResult) -> list[Section]:
     )
     luck.table(_share_table(result))
     luck.figure("luck-shares", shares_plot(result),
-                "Share of the outcome's variance each chance source explains on its own, per "
-                "rung, with 95% bootstrap intervals over groups.")  # fmt: skip
+                "Share of the outcome's variance each chance source explains on its own (top) "
+                "and with its interactions (bottom), per rung, with 95% bootstrap intervals "
+                "over groups.")  # fmt: skip
     if result.pairs:
         luck.heading("Skill: the rungs head to head")
         luck.text(

@@ -21,7 +21,7 @@ from bnb_sim.errors import BnbError
 #: draws of every seat together and every seat's policy stream together (engine/state.py)
 SOURCES = (
     ("seats", "who starts (the seat draw)", 4),
-    ("cube", "the cube: which blocks lie where", 0),
+    ("cube", "which blocks lie where in the cube", 0),
     ("tiles", "the tile deal into the 16 stacks", 1),
     ("tokens", "the weapon tokens on the 16 spots", 2),
     ("boards", "which player board each player gets", 3),
