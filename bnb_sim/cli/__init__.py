@@ -58,6 +58,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "value",
         "What an option (item, action, mob, pet) is worth: restricted play on paired seeds.",
     ),
+    "luck": (
+        "bnb_sim.cli.luck_cmd",
+        "luck",
+        "Luck or skill: each chance source's share of the outcome, per rung of play.",
+    ),
     "sweep": (
         "bnb_sim.cli.sweep_cmd",
         "sweep",

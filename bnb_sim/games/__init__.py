@@ -42,6 +42,8 @@ Entry points a game may declare (``module:attribute``):
   game's);
 * ``team_play(players=, seed=, components=, **options)``: a cooperative game's setting for
   ``bnb ladder`` (:mod:`bnb_sim.runner.team_ladder` says what it returns);
+* ``luck``: a module (named without ``:attribute``) with its chance sources and how to play
+  a luck design (:mod:`bnb_sim.runner.luck_play`);
 * ``readings``: its rule readings (name -> an object with ``name``, ``rule``, ``summary``,
   ``values``, ``default``, ``why_default``, ``per_player`` and ``to_dict()``), which
   ``bnb readings --game NAME`` lists (undeclared: the first game's table).
@@ -136,6 +138,7 @@ register(
             "load_components": "bnb_sim.games.builders_biomes.components:load_components",
             "write_report": "bnb_sim.analysis.report:write_report",
             "columns": "bnb_sim.games.builders_biomes:columns",
+            "luck": "bnb_sim.games.builders_biomes.luck",
         },
         options=(
             "variant",
@@ -187,6 +190,8 @@ register(
             "options:sensitivity": "bnb_sim.games.heroes_village.cli:simulate_options",
             "team_play": "bnb_sim.games.heroes_village.ladder:team_play",
             "options:ladder": "bnb_sim.games.heroes_village.cli:simulate_options",
+            "luck": "bnb_sim.games.heroes_village.luck",
+            "options:luck": "bnb_sim.games.heroes_village.cli:simulate_options",
         },
         options=("pets", "difficulty", "buildings", "pet", "dask", "reading"),
         outcome="cooperative",

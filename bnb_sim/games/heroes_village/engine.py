@@ -49,6 +49,7 @@ from bnb_sim.games.heroes_village.layout import (
     EV_TURN,
     FACE_ARROW,
     FACE_ILLAGER,
+    FIX_POLICY,
     FOX,
     HORSE,
     K_ACTIONS,
@@ -60,6 +61,8 @@ from bnb_sim.games.heroes_village.layout import (
     K_CHOSEN,
     K_DISCARD_TO_POUCH,
     K_DRAW,
+    K_FIX_GROUP,
+    K_FIX_SOURCES,
     K_FOX_EXTRA,
     K_FREE_NEEDED,
     K_HORSE_TILES,
@@ -91,6 +94,7 @@ from bnb_sim.games.heroes_village.layout import (
     PICK_NONE,
     REDSTONE,
     RNG_ILLAGERS,
+    RNG_RECORD,
     RNG_SETUP,
     S_ACTIONS_LEFT,
     S_CAT_USED,
@@ -140,7 +144,7 @@ from bnb_sim.games.heroes_village.layout import (
     T_SPAWNED,
     T_TILES,
 )
-from bnb_sim.rng import bounded_row, seed_stream, shuffle_inplace
+from bnb_sim.rng import bounded_row, seed_stream, shuffle_inplace, stream_game_index
 
 # ----------------------------------------------------------------------------- set-up
 
@@ -151,7 +155,11 @@ def setup_game(s, k, rng, pets, master, game_index, n_players, log):
     for i in range(s.shape[0]):
         s[i] = 0
     for stream in range(N_STREAMS):
-        seed_stream(rng[stream], master, game_index, stream)
+        source = min(stream, FIX_POLICY)  # every seat's policy stream is one source
+        if stream == RNG_RECORD:  # the fight record never moves the game: never fixed
+            source = 63
+        index = stream_game_index(game_index, k[K_FIX_SOURCES], k[K_FIX_GROUP], source)
+        seed_stream(rng[stream], master, index, stream)
     s[S_N_PLAYERS] = n_players
     s[S_PHASE] = PH_ACTION
     s[S_ACTIONS_LEFT] = k[K_ACTIONS]

@@ -94,6 +94,11 @@ K_LLAMA_SLOTS = _slot()
 K_BUILD_SEVERAL = _slot()  # reading build: 1 = one build action may serve several buildings
 K_CAT_DRAW = _slot()  # reading cat: 1 = the Cat protects the whole first draw with darkness
 K_FREE_NEEDED = _slot()  # reading free_lay: 1 = a stack top counts if available and needed
+# luck designs (``bnb luck``): bitmask of the chance sources a group of games shares (bit =
+# stream id RNG_SETUP .. RNG_ILLAGERS, FIX_POLICY for every seat's policy stream) and games per
+# group; 0 in every ordinary run, which then seeds each stream from the game's own index
+K_FIX_SOURCES = _slot()
+K_FIX_GROUP = _slot()
 K_SIZE = _k
 
 # ---- derived odds kf (float64): per pet case (0 plain, 1 wolf, 2 panda) and fight value
@@ -228,6 +233,7 @@ N_ACTIONS = A_STOP + 1
 # ---- random streams per game (R-HV: one per chance source, one per seat's policy)
 RNG_SETUP, RNG_POUCH, RNG_FIGHT, RNG_ILLAGERS = 0, 1, 2, 3
 RNG_POLICY = 4
+FIX_POLICY = RNG_POLICY  # bit of K_FIX_SOURCES that fixes every seat's policy stream
 # a stopped or cut fight is rolled to its end for the fight record only, from a stream of its
 # own, so the record never moves a die the game uses
 RNG_RECORD = RNG_POLICY + MAX_PLAYERS

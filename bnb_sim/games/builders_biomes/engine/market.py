@@ -42,6 +42,7 @@ from bnb_sim.games.builders_biomes.engine.layout import (
     K_FM_VEG_TOKENS,
     K_FM_XP_FARM,
     K_GROUP,
+    K_OPTS,
     K_RULES,
     MAX_ITEMS,
     MAX_MARKET,
@@ -79,13 +80,15 @@ from bnb_sim.games.builders_biomes.engine.state import (
     EV_FARMLAND,
     EV_MARKET,
     EV_REFILL,
+    OPT_FIX_GROUP,
+    OPT_FIX_SOURCES,
     PH_FARMLAND,
     PH_TURN,
     STREAM_MARKET,
     log_event,
     supply_total,
 )
-from bnb_sim.rng import seed_stream, shuffle_inplace
+from bnb_sim.rng import seed_stream, shuffle_inplace, stream_game_index
 
 # ability ids: the order of components.expansion.ABILITIES
 AB_NONE = 0
@@ -125,7 +128,9 @@ def setup_market(pub, hid, k, master, game_index, n_players):
     turn the X items face-up, put the vegetables in the supply, and ask each seat in turn
     where its farmland goes (PH_FARMLAND)."""
     stream = np.empty(4, np.uint64)
-    seed_stream(stream, master, game_index, STREAM_MARKET)
+    fixed, group = k[K_OPTS + OPT_FIX_SOURCES], k[K_OPTS + OPT_FIX_GROUP]  # luck designs only
+    index = stream_game_index(game_index, fixed, group, STREAM_MARKET)
+    seed_stream(stream, master, index, STREAM_MARKET)
     n_items = k[K_FM_N_ITEMS]
     slot = 0
     for letter in range(3):

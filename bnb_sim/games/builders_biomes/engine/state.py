@@ -218,7 +218,15 @@ OPT_HUNGER = 6  # R-TURN-2: HUNGER_TOGETHER or HUNGER_ONE_BY_ONE
 OPT_BONUS_BUILT = 7  # R-END-1: 1 = biome bonuses count buildings only (bonus_biomes=built)
 OPT_BOW_CHOOSE = 8  # R-FIGHT-2: 1 = the extra reveal of a bow is the player's decision
 OPT_BOARDS_FIXED = 9  # R-SETUP-4: 1 = player i gets board i (boards=fixed)
-N_OPTS = 10
+OPT_FIX_SOURCES = 10  # luck designs: bitmask of chance sources (FIX_*) shared by a group
+OPT_FIX_GROUP = 11  # luck designs: games per group (0 = off: every source is the game's own)
+N_OPTS = 12
+
+# chance sources a luck design can fix (bits of OPT_FIX_SOURCES): the set-up streams by their
+# own ids (STREAM_CUBE .. STREAM_MARKET, STREAM_SEATS also fixes a rotated seating), then every
+# seat's fight draws together and every seat's policy stream together
+FIX_COMBAT = 6
+FIX_POLICY = 7
 
 # ---- the "may" abilities of Farmer's Market items (R-FM-5): the player decides -----------
 MAY_BED = 0  # the bed's second fight after a loss
