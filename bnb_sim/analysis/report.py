@@ -1435,6 +1435,7 @@ def build_simulate_report(
     """All sections of a simulate-run report, in a :class:`ReportBuilder` (nothing written)."""
     from bnb_sim.analysis.key_findings import simulate_findings
     from bnb_sim.analysis.names import shown_run
+    from bnb_sim.analysis.sensitivity_attach import sensitivity_run_findings
 
     seats, games, meta = shown_run(seats, games, dict(meta or {}))  # bots by their names
     order = _policy_order(seats, meta)
@@ -1467,6 +1468,7 @@ def build_simulate_report(
         if section is not None:  # rule hits and items: only where the run has them
             builder.add(section)
     builder.findings += simulate_findings(builder.collect_summary())  # key_findings.py
+    builder.findings += sensitivity_run_findings(source)  # bnb sensitivity --attach RUN
     builder.notes.append(BOT_STRENGTH_NOTE)
     return builder
 

@@ -52,6 +52,21 @@ _GAMES = 200  # seeds per seating of a competitive game's ladder
     show_default=True,
     help="Bootstrap resamples (over seeds) for the step and rating intervals.",
 )
+@click.option(
+    "--luck",
+    is_flag=True,
+    help="Also measure luck and skill at the rungs (as `bnb luck`: --luck-groups x 25 games "
+    "per chance source and rung; search rungs are left out): each chance source's share "
+    "of the outcome in the report, next to how often the weaker rung wins.",
+)
+@click.option(
+    "--luck-groups",
+    type=click.IntRange(10, 100_000),
+    default=200,
+    show_default=True,
+    help="With --luck: groups of 25 games per chance source and rung (each group shares "
+    "that source's draws).",
+)
 @components_option
 @play_options
 @out_option("reports/ladder", "Report folder (created if needed).")
@@ -62,6 +77,8 @@ def ladder(
     players,
     games,
     bootstrap,
+    luck,
+    luck_groups,
     components,
     seed,
     threads,
@@ -88,7 +105,7 @@ def ladder(
     game = game or get_game(None)
     if game.outcome == "cooperative":
         _team_ladder(ctx, game, rungs, players, games, components, seed, threads, readings,
-                     quiet, out, as_json, yes, game_specific)  # fmt: skip
+                     quiet, out, as_json, yes, game_specific, (luck, luck_groups))  # fmt: skip
         return
     if game.name != DEFAULT_GAME:
         raise BnbError(f"ladder: {game.title} has no ladder yet (Builders & Biomes only)")
@@ -102,6 +119,9 @@ def ladder(
     labels = check_rungs([rungs or _DEFAULT], players)  # bad input fails before play
     design_readings(readings, None, seating="fixed", what="ladder")
     confirm_games(ladder_games(len(labels), players, games), "ladder", yes=yes)
+    luck_plan = _plan_luck((luck, luck_groups), game, labels, quiet, yes=yes,
+                           players=players, seed=seed, components=components,
+                           readings=readings, threads=threads)  # fmt: skip
     prepare_out(out)
     with warm_and_meter(quiet or as_json, [players]):
         result = run_ladder(
@@ -117,12 +137,46 @@ def ladder(
             progress=progress_printer(quiet or as_json),
             yes=yes,
         )
-    written = build_ladder_report(result).write(out)
+    report = _with_luck(build_ladder_report(result), luck_plan, quiet or as_json)
+    written = report.write(out)
     if as_json:
         echo_written(written, as_json=True)
         return
     click.echo(format_ladder(result))
     echo_written(written)
+
+
+def _plan_luck(luck: tuple[bool, int], game, rungs, quiet: bool, **options):
+    """The luck design of ``--luck`` (checked and confirmed before any game is played), or
+    None; the head-to-head games are the ladder's own (``pair_games=0``). The note on left-out
+    search rungs goes to stderr, so it shows with --json too (only -q hides it)."""
+    wanted, groups = luck
+    if not wanted:
+        return None
+    from bnb_sim.errors import BnbError
+    from bnb_sim.runner.luck_play import luck_rungs, plan_luck
+
+    kept, left_out = luck_rungs(game, rungs)
+    if not kept:
+        raise BnbError("ladder --luck: every rung is a search bot, too slow for a luck design")
+    if left_out and not quiet:
+        click.echo(f"ladder --luck: leaves out the search rungs {', '.join(left_out)} "
+                   "(thousands of times slower per game)", err=True)  # fmt: skip
+    return plan_luck(game, rungs=kept, groups=groups, pair_games=0, **options)
+
+
+def _with_luck(builder, luck_plan, quiet: bool):
+    """The ladder's report, with the luck sections and findings when ``--luck`` asked."""
+    if luck_plan is None:
+        return builder
+    from bnb_sim.analysis.luck_report import add_luck_to_report
+    from bnb_sim.feedback import compile_notice
+    from bnb_sim.runner.luck_play import run_luck
+
+    say = progress_printer(quiet) or (lambda _text: None)
+    with compile_notice(not quiet):
+        result = run_luck(luck_plan, progress=say)
+    return add_luck_to_report(builder, result)
 
 
 def _given(ctx: click.Context, name: str) -> bool:
@@ -131,7 +185,7 @@ def _given(ctx: click.Context, name: str) -> bool:
 
 
 def _team_ladder(ctx, game, rungs, players, games, components, seed, threads, readings, quiet,
-                 out, as_json, yes, options) -> None:  # fmt: skip
+                 out, as_json, yes, options, luck=(False, 0)) -> None:  # fmt: skip
     """The ladder of a cooperative game: team policies on the same game indices."""
     from bnb_sim.analysis.team_ladder import build_team_ladder_report, format_team_ladder
     from bnb_sim.analysis.tournament import split_policy_list
@@ -153,10 +207,15 @@ def _team_ladder(ctx, game, rungs, players, games, components, seed, threads, re
         yes=yes,
         options=options,
     )  # bad input fails before the report folder is made
+    luck_plan = _plan_luck(luck, game, plan.rungs, quiet, yes=yes,
+                           players=getattr(plan.team, "players", players),
+                           seed=seed, components=components, threads=threads,
+                           **options)  # fmt: skip
     prepare_out(out)
     with warm_and_meter(quiet or as_json, [], steps={"engine": plan.team.warmup}):
         result = run_team_ladder(plan, threads=threads, progress=progress_printer(quiet or as_json))
-    written = build_team_ladder_report(result).write(out)
+    report = _with_luck(build_team_ladder_report(result), luck_plan, quiet or as_json)
+    written = report.write(out)
     if as_json:
         echo_written(written, as_json=True)
         return

@@ -61,6 +61,14 @@ from bnb_sim.runner.sensitivity import DEFAULT_GAMES, DEFAULT_SCREEN_GAMES, DEFA
     "--players", type=click.IntRange(2, 4), default=None, help="Players per game (default 4)."
 )
 @policy_options(help="A player's policy, repeat per player (cycled). Default: heuristic.")
+@click.option(
+    "--attach",
+    type=click.Path(file_okay=False),
+    default=None,
+    metavar="RUN",
+    help="Also save the answer into run folder RUN (same game and players): its `bnb report` "
+    "then flags in its key findings each estimate the finding hinges on.",
+)
 @components_option
 @play_options
 @out_option("reports/sensitivity", "Report folder (created if needed).")
@@ -74,6 +82,7 @@ def sensitivity(
     top,
     players,
     policies,
+    attach,
     components,
     seed,
     threads,
@@ -108,6 +117,11 @@ def sensitivity(
         reading=ctx.params.get("reading") or (),
         **game_specific,
     )
+    if attach is not None:  # a wrong folder fails before anything is played
+        from bnb_sim.analysis.sensitivity_attach import check_attach
+        from bnb_sim.games import get_game
+
+        check_attach(attach, (game or get_game(None)).name, setup.params["players"])
     prepare_out(out)
     with warm_and_meter(quiet, [setup.params["players"]], _steps(game)):
         result = run_sensitivity(
@@ -121,6 +135,13 @@ def sensitivity(
             yes=yes,
         )
     written = build_sensitivity_report(result).write(out)
+    if attach is not None:
+        from bnb_sim.analysis.sensitivity_attach import attach_sensitivity
+        from bnb_sim.analysis.sensitivity_report import sensitivity_findings
+
+        path = attach_sensitivity(result, sensitivity_findings(result), attach, report=out)
+        if not as_json:
+            click.echo(f"saved the answer into {path}: `bnb report {attach}` flags it")
     if not as_json:
         click.echo(format_sensitivity(result))
     echo_report(written, as_json)

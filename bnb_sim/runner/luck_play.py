@@ -133,6 +133,15 @@ def plan_luck(
     return plan
 
 
+def luck_rungs(game, rungs) -> tuple[list[str], list[str]]:
+    """``(kept, left_out)``: the ladder's rungs a luck design can afford (a game's luck module
+    may declare ``is_search(rung)`` for rungs too slow for it) and those it leaves out."""
+    module = luck_module(game)
+    slow = getattr(module, "is_search", lambda _rung: False)
+    kept = [r for r in rungs if not slow(r)]
+    return kept, [r for r in rungs if slow(r)]
+
+
 def run_luck(plan: LuckPlan, *, progress=None):
     """Play every design of ``plan`` and estimate the shares; a
     :class:`~bnb_sim.analysis.luck_report.LuckResult`."""

@@ -88,6 +88,16 @@ def check_rungs(rungs) -> list[str]:
     return [s.label for s in specs]
 
 
+def is_search(rung: str) -> bool:
+    """Whether a rung is a search bot (``mc``, ``ismcts``): thousands of times slower per
+    game than the built-in bots, so a luck design of 10,000 games per source is out of reach
+    (``bnb ladder --luck`` leaves such rungs out and says so)."""
+    from bnb_sim.games.builders_biomes.policies.kinds import ISMCTS, MC
+    from bnb_sim.games.builders_biomes.policies.registry import parse_policy
+
+    return parse_policy(rung).kind in (MC, ISMCTS)
+
+
 def _config(setup: LuckSetup, policies):
     from bnb_sim.runner.config import GameConfig
 

@@ -348,6 +348,9 @@ def build_report(seats, games, meta, title=None, source=None) -> ReportBuilder:
     builder.add(fights_section(seats, meta))
     builder.add(actions_section(seats))
     builder.findings += hotv_findings(builder.collect_summary())  # the answer first
+    from bnb_sim.analysis.sensitivity_attach import sensitivity_run_findings
+
+    builder.findings += sensitivity_run_findings(source)  # bnb sensitivity --attach RUN
     return builder
 
 
