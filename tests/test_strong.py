@@ -70,7 +70,12 @@ def _edited(tmp_path, old, new):
     ("old", "new", "problem"),
     [
         ("version = 1", "version = 2", "file version 2"),
-        ('game = "builders-biomes"', 'game = "heroes-of-the-village"', "for the game"),
+        (
+            'game = "builders-biomes"',
+            'game = "heroes-of-the-village"',
+            "model for Minecraft: Heroes of the Village, not",
+        ),
+        ('game = "builders-biomes"', 'game = "chess"', "for the game 'chess'"),
         ('feature_set = "onestep-stages-1"', 'feature_set = "other"', "feature set 'other'"),
         ("players = 2", "players = 7", "players must be 2, 3 or 4"),
         ('expansion = "none"', 'expansion = "moon"', "expansion must be"),

@@ -137,6 +137,8 @@ register(
             "hearts",
             "reading",
             "picture",
+            "field",
+            "self_every",
         ),
     )
 )
@@ -169,7 +171,10 @@ register(
             "tournament": "bnb_sim.games.heroes_village.cli:tournament",
             "options:tournament": "bnb_sim.games.heroes_village.cli:simulate_options",
             "readings": "bnb_sim.games.heroes_village.readings:READINGS",
+            "train": "bnb_sim.games.heroes_village.train_cli:train",
+            "options:train": "bnb_sim.games.heroes_village.train_cli:train_options",
+            "train_show": "bnb_sim.games.heroes_village.train_cli:show",
         },
-        options=("pets", "difficulty", "buildings", "pet", "dask", "reading"),
+        options=("pets", "difficulty", "buildings", "pet", "dask", "reading", "teams"),
     )
 )
