@@ -1,4 +1,5 @@
-"""Tune the Heroes of the Village team bot's weights by CMA-ES and write a ``strong`` model.
+"""Tune the Heroes of the Village team bot's weights by CMA-ES and write a ``strong`` model
+(how the shipped model was made; for a model of your own use ``bnb train --game hotv``).
 
     python scripts/tune_hotv_team.py [--players 3] [--games 2000] [--generations 40]
         [--teams 4] [--seed 1] [--out model.toml]
@@ -12,7 +13,9 @@ games, every candidate of a generation on the same teams and game indices (commo
 numbers); generation g plays indices from 1,000,000 + g x games, master seed 100, normal
 difficulty, one building drawn from each level. The answer is the mean of the last search
 distribution; check it on fresh games with ``bnb compare --game hotv strong:OUT team``.
-The same arguments give the same file.
+The same arguments give the same file. The search is the training core of
+``bnb train --game hotv`` (``bnb_sim/games/heroes_village/strong_train.py``) run with the
+streams above instead of streams derived from one seed.
 """
 
 from __future__ import annotations
