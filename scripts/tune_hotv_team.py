@@ -1,4 +1,5 @@
-"""Tune the Heroes of the Village team bot's weights by CMA-ES and write a ``strong`` model.
+"""Tune the Heroes of the Village team bot's weights by CMA-ES and write a ``strong`` model
+(how the shipped model was made; for a model of your own use ``bnb train --game hotv``).
 
     python scripts/tune_hotv_team.py [--players 3] [--games 2000] [--generations 40]
         [--teams 4] [--seed 1] [--out model.toml]
@@ -12,14 +13,15 @@ games, every candidate of a generation on the same teams and game indices (commo
 numbers); generation g plays indices from 1,000,000 + g x games, master seed 100, normal
 difficulty, one building drawn from each level. The answer is the mean of the last search
 distribution; check it on fresh games with ``bnb compare --game hotv strong:OUT team``.
-The same arguments give the same file.
+The same arguments give the same file. The search is the training core of
+``bnb train --game hotv`` (``bnb_sim/games/heroes_village/strong_train.py``) run with the
+streams above instead of streams derived from one seed.
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
-import time
+from dataclasses import replace
 
 import numpy as np
 
@@ -28,55 +30,29 @@ MASTER_SEED = 100
 POPULATION = 12
 
 
-def win_flags(config, weights, team, start, n, players):
-    """Won flags of games start .. start + n - 1 with the team bot's ``weights`` in every seat."""
-    from bnb_sim.games.heroes_village.play import output_shapes, play_batch
-    from bnb_sim.games.heroes_village.policies import TEAM
-    from bnb_sim.games.heroes_village.runner import pet_codes
-
-    k, kf, _, _, plugins = config.arrays()
-    kinds = np.full(players, TEAM, np.int64)
-    params = np.tile(np.asarray(weights, np.float64), (players, 1))
-    seat_shape, game_shape = output_shapes(n, players)
-    seat_out = np.zeros(seat_shape, np.int64)
-    game_out = np.zeros(game_shape, np.int64)
-    play_batch(k, kf, kinds, params, plugins, pet_codes(team), config.master, int(start),
-               players, seat_out, game_out)  # fmt: skip
-    return game_out[:, 1].copy()
-
-
 def tune(args: argparse.Namespace) -> tuple[np.ndarray, list[str]]:
-    from cmaes import CMA
+    """The shipped model's search, run by the package's training core
+    (``bnb_sim.games.heroes_village.strong_train``, the core of ``bnb train --game hotv``)
+    with this script's own streams: CMA-ES seed ``--seed``, teams drawn by
+    ``default_rng(0)``, games from index 1,000,000 of master seed 100, no final check."""
+    from bnb_sim.games.heroes_village.strong_train import plan_training, train_team
 
-    from bnb_sim.games.heroes_village import layout as L
-    from bnb_sim.games.heroes_village.components import load_components
-    from bnb_sim.games.heroes_village.policies import TEAM_DEFAULTS
-    from bnb_sim.games.heroes_village.runner import make_config
-
-    players, n = args.players, args.games
-    config = make_config(load_components(), players, ["team"], "all", "normal", None, MASTER_SEED)
-    teams = list(itertools.combinations(L.PET_NAMES, players))
-    defaults = np.array(TEAM_DEFAULTS)
-    bounds = np.tile([0.0, 5.0], (len(defaults), 1))
-    opt = CMA(mean=np.ones(len(defaults)), sigma=0.3, bounds=bounds, seed=args.seed,
-              population_size=POPULATION)  # fmt: skip
-    draw = np.random.default_rng(0)
+    per_generation = POPULATION * args.teams * args.games
+    plan = plan_training(players=args.players, seed=args.seed, deals=args.games,
+                         teams=args.teams, population=POPULATION, check_deals=0,
+                         games=per_generation * args.generations)  # fmt: skip
+    plan = replace(plan, cma_seed=args.seed, team_seed=0, master_seed=MASTER_SEED,
+                   first_index=FIRST_INDEX)  # fmt: skip
     log = []
-    for g in range(args.generations):
-        clock = time.time()
-        factors = [opt.ask() for _ in range(opt.population_size)]
-        chosen = [teams[i] for i in draw.choice(len(teams), args.teams, replace=False)]
-        start = FIRST_INDEX + g * n
-        scores = [
-            np.mean([win_flags(config, defaults * x, t, start, n, players).mean() for t in chosen])
-            for x in factors
-        ]
-        opt.tell([(x, -s) for x, s in zip(factors, scores, strict=True)])
-        line = (f"gen {g} best {max(scores):.4f} mean {np.mean(scores):.4f} "
-                f"{time.time() - clock:.0f}s m={np.round(opt.mean, 2).tolist()}")  # fmt: skip
+
+    def show(info: dict) -> None:
+        line = (f"gen {info['generation'] - 1} best {info['best']:.4f} median "
+                f"{info['median']:.4f} {info['elapsed']:.0f}s")  # fmt: skip
         print(line, flush=True)
         log.append(line)
-    return np.round(defaults * opt.mean, 4), log
+
+    result = train_team(plan, progress=show)
+    return np.array(result.model.weights), log
 
 
 def main() -> None:

@@ -117,7 +117,12 @@ def _edit(path: Path, old: str, new: str) -> Path:
 BAD_FILES = [
     ('format = "bnb-sim-hotv-model"', 'format = "other"', "format is 'other'"),
     ("version = 1", "version = 2", "file version 2; this bnb-sim reads version 1"),
-    ('game = "heroes_village"', 'game = "builders_biomes"', "for the game 'builders_biomes'"),
+    (
+        'game = "heroes_village"',
+        'game = "builders_biomes"',
+        "model for Minecraft: Builders & Biomes, not",
+    ),
+    ('game = "heroes_village"', 'game = "chess"', "for the game 'chess'"),
     ('bot = "team"', 'bot = "ismcts"', "drives the bot 'ismcts'"),
     ('features = ["block", "redstone"', 'features = ["redstone", "block"', "features list"),
     ("block = 1.0", "blok = 1.0", "key 'weights.blok': not a weight of the team bot"),

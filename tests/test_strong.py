@@ -22,6 +22,7 @@ from bnb_sim.games.builders_biomes.engine import state as S
 from bnb_sim.games.builders_biomes.policies.kinds import (
     HEURISTIC_DEFAULTS,
     N_STRONG_PARAMS,
+    SEARCH_WEIGHTS,
     STRONG,
     STRONG_FEATURES,
 )
@@ -70,7 +71,12 @@ def _edited(tmp_path, old, new):
     ("old", "new", "problem"),
     [
         ("version = 1", "version = 2", "file version 2"),
-        ('game = "builders-biomes"', 'game = "heroes-of-the-village"', "for the game"),
+        (
+            'game = "builders-biomes"',
+            'game = "heroes-of-the-village"',
+            "model for Minecraft: Heroes of the Village, not",
+        ),
+        ('game = "builders-biomes"', 'game = "chess"', "for the game 'chess'"),
         ('feature_set = "onestep-stages-1"', 'feature_set = "other"', "feature set 'other'"),
         ("players = 2", "players = 7", "players must be 2, 3 or 4"),
         ('expansion = "none"', 'expansion = "moon"', "expansion must be"),
@@ -240,7 +246,7 @@ def test_the_strong_bots_memory_stays_clear_of_the_others():
 def test_search_rolls_out_with_strong():
     spec = config(2, ["ismcts:iterations=8,rollout=strong", "heuristic"]).policies[0]
     assert spec.params[2] == STRONG
-    assert spec.params[5:] == shipped_model(2).weights
+    assert spec.params[SEARCH_WEIGHTS:] == shipped_model(2).weights
     with pytest.raises(PolicyError, match="model= is for rollout=strong"):
         parse_policy("mc:model=x.toml")
     frame = __import__("bnb_sim").simulate(2, 2, ["mc:rollouts=1,rollout=strong", "strong"], seed=1)
@@ -248,13 +254,18 @@ def test_search_rolls_out_with_strong():
 
 
 @pytest.mark.parametrize(
-    "spec", ["mc:rollouts=2,rollout=strong", "ismcts:iterations=16,rollout=strong"]
+    "spec",
+    [
+        "mc:rollouts=2,rollout=strong",
+        "ismcts:iterations=16,rollout=strong",
+        "ismcts:iterations=16,root=4,rollout=strong",
+    ],
 )
 def test_search_with_strong_rollouts_does_not_peek(spec):
     gen = np.random.default_rng(3)
     inputs = list(_search_inputs(spec))
     params = inputs[3].copy()
-    params[0, 5 : 5 + N_STRONG_PARAMS] = shipped_model(2).weights
+    params[0, SEARCH_WEIGHTS : SEARCH_WEIGHTS + N_STRONG_PARAMS] = shipped_model(2).weights
     inputs[3] = params
     for i, game in enumerate(decision_points(players=2, games=1, every=6)):
         if i == 6:

@@ -150,6 +150,8 @@ register(
             "hearts",
             "reading",
             "picture",
+            "field",
+            "self_every",
         ),
     )
 )
@@ -192,8 +194,11 @@ register(
             "options:ladder": "bnb_sim.games.heroes_village.cli:simulate_options",
             "luck": "bnb_sim.games.heroes_village.luck",
             "options:luck": "bnb_sim.games.heroes_village.cli:simulate_options",
+            "train": "bnb_sim.games.heroes_village.train_cli:train",
+            "options:train": "bnb_sim.games.heroes_village.train_cli:train_options",
+            "train_show": "bnb_sim.games.heroes_village.train_cli:show",
         },
-        options=("pets", "difficulty", "buildings", "pet", "dask", "reading"),
+        options=("pets", "difficulty", "buildings", "pet", "dask", "reading", "teams"),
         outcome="cooperative",
     )
 )

@@ -35,7 +35,7 @@ from bnb_sim.games.builders_biomes.policies.kinds import (
     STRONG_STAGE_SIZE,
     STRONG_STAGES,
 )
-from bnb_sim.model_weights import read_weight
+from bnb_sim.model_weights import other_game, read_weight
 
 FORMAT = "bnb-sim-strong"
 VERSION = 1
@@ -95,6 +95,9 @@ def _check_header(data: dict, label: str) -> dict:
     head = data.get("model")
     if not isinstance(head, dict):
         raise _fail(label, "no [model] table (is this a strong model file?)")
+    problem = other_game(head, GAME)
+    if problem:
+        raise _fail(label, problem)
     if head.get("format") != FORMAT:
         raise _fail(label, f"format is {head.get('format')!r}, not {FORMAT!r}")
     if head.get("game") != GAME:

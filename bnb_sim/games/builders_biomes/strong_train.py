@@ -33,7 +33,6 @@ cut short: it ends as an uninterrupted run with the new budget would).
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import time
@@ -43,7 +42,6 @@ from pathlib import Path
 
 import numpy as np
 
-from bnb_sim import jsonsafe
 from bnb_sim.errors import BnbError
 from bnb_sim.games.builders_biomes.policies.kinds import (
     HEURISTIC_WEIGHTS,
@@ -61,7 +59,8 @@ from bnb_sim.games.builders_biomes.strong_model import (
     heuristic_start,
     write_model,
 )
-from bnb_sim.safe_io import UnreadableFile, load_json, write_atomic
+from bnb_sim.runner.training import derive as _derive
+from bnb_sim.runner.training import load_checkpoint, open_evaluator, save_checkpoint
 
 DEFAULT_FIELD = ("heuristic", "greedy", "heuristic:weapon=2")
 FIXED = ("xp", "fm_item", "fm_vegetable")  # never searched (fm_* searched with the expansion)
@@ -122,6 +121,7 @@ class TrainPlan:
         """What decides the answer (a resumed run must have the same)."""
         comps = self.components
         return {
+            "game": "builders_biomes",
             "players": self.players,
             "seed": self.seed,
             "budget_games": self.budget_games,
@@ -289,10 +289,7 @@ class Arena:
 
 
 # ---- the search ------------------------------------------------------------------------------
-def _derive(seed: int, stream: int) -> int:
-    """A 63-bit seed for a stream of the run (1 CMA-ES, 2 search deals, 3 final check)."""
-    state = np.random.SeedSequence([int(seed), 7, stream]).generate_state(1, np.uint64)
-    return int(state[0] >> np.uint64(1))
+EVALUATE = "bnb_sim.games.builders_biomes.strong_train:evaluate"
 
 
 def _decode(base: np.ndarray, idx: np.ndarray, scale: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -301,42 +298,48 @@ def _decode(base: np.ndarray, idx: np.ndarray, scale: np.ndarray, x: np.ndarray)
     return weights
 
 
-CHECKPOINT_LIMIT = 64 * 1024 * 1024  # bytes: far above any real run's generations
+def _arena(plan: TrainPlan, threads: int | None) -> Arena:
+    """The plan's arena for ``threads`` (built once per process: its static arrays cost)."""
+    cache = plan.__dict__.setdefault("_arenas", {})
+    if threads not in cache:
+        cache[threads] = Arena(plan, threads)
+    return cache[threads]
+
+
+def evaluate(plan: TrainPlan, call: tuple, threads: int | None) -> dict:
+    """One candidate of a generation: ``call`` = (weights, field members, seed, first deal);
+    its score and the games it stalled (run here or on a Dask worker: the same numbers)."""
+    weights, members, seed, start = call
+    arena = _arena(plan, threads)
+    before = arena.stalled
+    score = arena.candidate_score(np.asarray(weights, np.float64), list(members), seed, start)
+    return {"score": score, "stalled": arena.stalled - before}
+
+
+def plan_payload(plan: TrainPlan) -> dict:
+    """The plan as plain data for a Dask worker (its components as their dict)."""
+    comps = plan.components
+    data = {"plan": replace(plan, components=None), "components": comps.data,
+            "content_hash": comps.content_hash, "source": comps.source}  # fmt: skip
+    return {"key": repr(plan.key()), "rebuild": f"{__name__}:plan_from_data", "data": data}
+
+
+def plan_from_data(data: dict) -> TrainPlan:
+    """Rebuild :func:`plan_payload`'s plan on a worker (the same component hash)."""
+    from bnb_sim.games.builders_biomes.components import components_from_dict
+    from bnb_sim.runner.dask_backend import check_rebuilt_hash
+
+    comps = components_from_dict(data["components"], name=data.get("source", "train"))
+    check_rebuilt_hash(comps.content_hash, data["content_hash"])
+    return replace(data["plan"], components=comps)
 
 
 def _load_checkpoint(path: Path, plan: TrainPlan) -> list[dict]:
-    try:  # bounded, regular file only: a checkpoint is user-writable input
-        data = load_json(path, CHECKPOINT_LIMIT)
-    except UnreadableFile as exc:
-        raise BnbError(f"train: cannot read the checkpoint {path} ({exc.reason})") from None
-    if not isinstance(data, dict) or not isinstance(data.get("generations", []), list):
-        raise BnbError(f"train: the checkpoint {path} is not a checkpoint of bnb train")
-    if data.get("version") != CHECKPOINT_VERSION or _same_run(data.get("plan")) != _same_run(
-        _jsonable(plan.key())
-    ):
-        raise BnbError(
-            f"train: the checkpoint {path} is of another training run (other settings); "
-            "start again without resume, or give the same settings"
-        )
-    return list(data.get("generations", []))
-
-
-def _same_run(key) -> dict:
-    """What a resumed run must share with the checkpoint: everything but the budget (a
-    generation's candidates and games do not depend on it, so a resume may extend or shorten
-    a run: it ends with the file an uninterrupted run with the new budget writes)."""
-    if not isinstance(key, dict):
-        return {}
-    return {k: v for k, v in key.items() if k not in ("budget_games", "budget_minutes")}
-
-
-def _jsonable(obj):
-    return json.loads(jsonsafe.dumps(obj))
+    return load_checkpoint(path, plan.key(), CHECKPOINT_VERSION)
 
 
 def _save_checkpoint(path: Path, plan: TrainPlan, generations: list[dict]) -> None:
-    data = {"version": CHECKPOINT_VERSION, "plan": plan.key(), "generations": generations}
-    write_atomic(path, jsonsafe.dumps(data, indent=1))  # never half-written, never via a link
+    save_checkpoint(path, plan.key(), CHECKPOINT_VERSION, generations)
 
 
 @dataclass
@@ -352,10 +355,10 @@ class TrainResult:
 class _Search:
     """The CMA-ES loop of one run: generations played (or replayed from a checkpoint)."""
 
-    def __init__(self, plan: TrainPlan, arena: Arena, recorded: list[dict]):
+    def __init__(self, plan: TrainPlan, evaluator, recorded: list[dict]):
         from cmaes import CMA
 
-        self.plan, self.arena, self.recorded = plan, arena, recorded
+        self.plan, self.evaluator, self.recorded = plan, evaluator, recorded
         self.idx, self.scale = plan.searched()
         self.base = np.array(plan.start.weights, np.float64)
         self.opt = CMA(mean=np.zeros(len(self.idx)), sigma=plan.sigma,
@@ -376,23 +379,26 @@ class _Search:
             return False
         return plan.budget_minutes is None or self.elapsed < 60.0 * plan.budget_minutes
 
-    def generation(self, g: int, members: list) -> tuple[list[float], float]:
-        """Ask, play (or take the recorded scores), tell; the candidates' scores and the
-        seconds the generation took (as recorded, when replayed)."""
+    def generation(self, g: int, members: list) -> tuple[list[float], float, int]:
+        """Ask, play (or take the recorded scores), tell; the candidates' scores, the seconds
+        the generation took and the games it stalled (as recorded, when replayed)."""
         started = time.monotonic()
         xs = [self.opt.ask() for _ in range(self.opt.population_size)]
         if g < len(self.recorded):
             scores = list(self.recorded[g]["scores"])
             spent = float(self.recorded[g].get("seconds", 0.0))
+            stalled = int(self.recorded[g].get("stalled", 0))
         else:
             start = g * self.plan.deals
-            scores = [
-                self.arena.candidate_score(self.weights(x), members, self.seed, start) for x in xs
-            ]
+            calls = [(tuple(float(w) for w in self.weights(x)), tuple(members), self.seed, start)
+                     for x in xs]  # fmt: skip
+            results = self.evaluator.map(calls)
+            scores = [r["score"] for r in results]
+            stalled = sum(int(r["stalled"]) for r in results)
             spent = time.monotonic() - started
         self.opt.tell([(x, -score) for x, score in zip(xs, scores, strict=True)])
         self.elapsed += spent
-        return scores, spent
+        return scores, spent, stalled
 
     def snapshot(self, g: int) -> None:
         """Every ``self_every`` generations the search's mean joins the field."""
@@ -412,13 +418,16 @@ def train_strong(
     resume: bool = False,
     threads: int | None = None,
     progress: Progress = None,
+    dask: str | None = None,
 ) -> TrainResult:
     """Run the training of ``plan``; write the model to ``out`` (when given).
 
     ``checkpoint`` (default: ``out`` + ``.checkpoint.json``) is rewritten after every
     generation; with ``resume`` the recorded generations are replayed, not played again.
     ``progress`` gets a dict after every generation (generation, games, best, median,
-    elapsed seconds) and once before the final check (``stage: "check"``)."""
+    elapsed seconds) and once before the final check (``stage: "check"``). ``dask``
+    (``"local"`` or a scheduler address) plays each generation's candidates as tasks on
+    Dask workers: the same scores, so the same file (:mod:`bnb_sim.runner.training`)."""
     ckpt = Path(checkpoint) if checkpoint else None
     if ckpt is None and out is not None:
         ckpt = Path(str(out) + ".checkpoint.json")
@@ -427,17 +436,32 @@ def train_strong(
         if ckpt is None or not ckpt.is_file():
             raise BnbError(f"train: nothing to resume (no checkpoint {ckpt})")
         recorded = _load_checkpoint(ckpt, plan)
-    arena = Arena(plan, threads)
-    search = _Search(plan, arena, recorded)
+    arena = _arena(plan, threads)
+    with open_evaluator(plan, EVALUATE, threads=threads, dask=dask,
+                        payload=lambda: plan_payload(plan),
+                        warm_config=arena.template) as evaluator:  # fmt: skip
+        g, search = _run_search(plan, evaluator, arena, recorded, ckpt, progress)
+    final = np.round(search.weights(search.opt.mean), 6)
+    if progress is not None:
+        progress({"stage": "check", "deals": plan.check_deals, "games": search.games})
+    check = measure(arena, final, "heuristic", _derive(plan.seed, 3), plan.check_deals)
+    games_total = search.games + check["games"]
+    table = _training_table(plan, g, search.games, games_total, check)
+    model = StrongModel(tuple(float(w) for w in final), plan.players, plan.expansion, table)
+    path = write_model(model, out) if out is not None else None
+    return TrainResult(model, g, games_total, check, search.history, path)
+
+
+def _run_search(plan, evaluator, arena, recorded, ckpt, progress) -> tuple[int, _Search]:
+    """The generations of a run, until its budget is spent: their number and the search."""
+    search = _Search(plan, evaluator, recorded)
     g = 0
     while True:
         members = arena.field + search.snapshots[-2:]
         cost = plan.pop_size() * len(members) * plan.deals * plan.players
         if not search.budget_left(cost):
             break
-        stalled = arena.stalled
-        scores, seconds = search.generation(g, members)
-        stalled = arena.stalled - stalled if g >= len(recorded) else recorded[g].get("stalled", 0)
+        scores, seconds, stalled = search.generation(g, members)
         search.games += cost
         search.history.append({"generation": g, "scores": scores, "seconds": seconds,
                                "games": search.games, "field": len(members),
@@ -449,15 +473,7 @@ def train_strong(
         if progress is not None:
             progress({"generation": g, "games": search.games, "elapsed": search.elapsed,
                       "best": max(scores), "median": float(np.median(scores))})  # fmt: skip
-    final = np.round(search.weights(search.opt.mean), 6)
-    if progress is not None:
-        progress({"stage": "check", "deals": plan.check_deals, "games": search.games})
-    check = measure(arena, final, "heuristic", _derive(plan.seed, 3), plan.check_deals)
-    games_total = search.games + check["games"]
-    table = _training_table(plan, g, search.games, games_total, check)
-    model = StrongModel(tuple(float(w) for w in final), plan.players, plan.expansion, table)
-    path = write_model(model, out) if out is not None else None
-    return TrainResult(model, g, games_total, check, search.history, path)
+    return g, search
 
 
 def measure(arena: Arena, weights, opponent: str, seed: int, deals: int) -> dict:

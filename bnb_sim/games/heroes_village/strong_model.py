@@ -35,7 +35,7 @@ from importlib import resources
 from pathlib import Path
 
 from bnb_sim.errors import ComponentError, PolicyError
-from bnb_sim.model_weights import read_weight
+from bnb_sim.model_weights import other_game, read_weight
 
 FORMAT = "bnb-sim-hotv-model"
 VERSION = 1
@@ -71,6 +71,9 @@ def _check_header(data: dict, label: str) -> None:
     head = data.get("model")
     if not isinstance(head, dict):
         raise _fail(label, "no [model] table (is this a Heroes of the Village model file?)")
+    problem = other_game(head, GAME)
+    if problem:
+        raise _fail(label, problem)
     if head.get("format") != FORMAT:
         raise _fail(label, f"format is {head.get('format')!r}, not {FORMAT!r}")
     if head.get("game") != GAME:

@@ -78,13 +78,17 @@ SEARCH_C = 1  # ismcts: UCT exploration constant
 SEARCH_ROLLOUT = 2  # kind id of the rollout policy (random, greedy, heuristic)
 SEARCH_MARGIN = 3  # reward per XP of lead, added to the share of the win
 SEARCH_WIDEN = 4  # ismcts: visits a node below the root needs per child (0: no unpruning)
-SEARCH_WEIGHTS = 5  # rollout weights start here
+# ismcts: iterations per root child (0: the root tries every decision); when set, every node
+# adds its children in the rollout policy's order of preference (its prior)
+SEARCH_ROOT = 5
+SEARCH_WEIGHTS = 6  # rollout weights start here
 SEARCH_DEFAULTS = {
     "mc": {"rollouts": 8.0, "rollout": "heuristic", "margin": 0.02},
     "ismcts": {
         "iterations": 64.0,
         "c": 0.7,
         "widen": 8.0,
+        "root": 0.0,
         "rollout": "heuristic",
         "margin": 0.02,
     },

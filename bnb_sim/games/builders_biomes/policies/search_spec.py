@@ -2,6 +2,11 @@
 
     mc:rollouts=8,rollout=heuristic,margin=0.02
     ismcts:iterations=64,c=0.7,widen=8,rollout=heuristic,margin=0.02
+    ismcts:iterations=32,root=8,rollout=strong
+
+``root`` (ismcts, default 0: off) lets the root hold one child per ``root`` iterations and
+makes every node add its children in the rollout policy's order of preference, so that a
+small budget compares the rollout policy's first choices instead of every legal decision.
 
 ``rollout`` names a built-in one-step policy (``random``, ``greedy``, ``heuristic`` with its
 default weights, or ``strong`` with the shipped model for the run's players; ``model=FILE``
@@ -23,6 +28,7 @@ from bnb_sim.games.builders_biomes.policies.kinds import (
     RANDOM,
     SEARCH_DEFAULTS,
     SEARCH_ROLLOUTS,
+    SEARCH_ROOT,
     SEARCH_WIDEN,
     STRONG,
 )
@@ -79,6 +85,8 @@ def parse_search(name: str, arg: str, where: str) -> tuple[int, tuple[float, ...
         raise PolicyError(f"{where}: c must be >= 0")
     if settings.get("widen", 0.0) < 0:
         raise PolicyError(f"{where}: widen must be >= 0")
+    if settings.get("root", 0.0) < 0:
+        raise PolicyError(f"{where}: root must be >= 0")
     rollout = SEARCH_ROLLOUTS[settings["rollout"]]
     if model is not None and rollout != STRONG:
         raise PolicyError(f"{where}: model= is for rollout=strong")
@@ -107,6 +115,7 @@ def parse_search(name: str, arg: str, where: str) -> tuple[int, tuple[float, ...
         float(rollout),
         settings["margin"],
         settings.get("widen", 0.0),
+        settings.get("root", 0.0),
         *weights,
     )
     return (MC if name == "mc" else ISMCTS), tuple(float(p) for p in params), model
@@ -119,6 +128,8 @@ def search_settings(kind: int, params: tuple[float, ...]) -> dict:
     if kind == ISMCTS:
         out["c"] = params[1]
         out["widen"] = params[SEARCH_WIDEN]
+        if params[SEARCH_ROOT] > 0:  # shown only when used: older runs' metadata stays as it was
+            out["root"] = params[SEARCH_ROOT]
     out["rollout"] = names.get(int(params[2]), "?")
     out["margin"] = params[3]
     return out
