@@ -48,6 +48,7 @@ def sensitivity(
     expansion: str | None = None,
     readings: Mapping[str, str] | None = None,
     threads: int | None = None,
+    dask: str | None = None,
     out: str | os.PathLike | None = None,
     progress: bool = False,
     yes: bool = False,
@@ -59,7 +60,8 @@ def sensitivity(
     for one part) is moved alone to each end of its range or each other choice and played on
     ``screen_games`` games (the baseline's indices); the ``top`` with the largest screening
     reach are played again on ``games`` fresh games. ``game_options`` go to the game's set-up
-    (Heroes of the Village: ``pets``, ``difficulty``, ``buildings``).
+    (Heroes of the Village: ``pets``, ``difficulty``, ``buildings``). ``dask``: ``"local"``
+    or a scheduler address plays the games on Dask workers (the same numbers).
 
     Returns a :class:`~bnb_sim.analysis.sensitivity.SensitivityResult`; with ``out`` the
     report is written there too.
@@ -86,7 +88,8 @@ def sensitivity(
         _args.text(expansion, "expansion")
     setup = make_setup(
         game, components=_components(game, components, expansion), players=players,
-        policies=policies, seed=seed, readings=readings, threads=threads, **game_options,
+        policies=policies, seed=seed, readings=readings, threads=threads, dask=dask,
+        **game_options,
     )  # fmt: skip
     folder = _out(out)
     with _playing(progress, [setup.params["players"]]):

@@ -69,6 +69,11 @@ from bnb_sim.runner.sensitivity import DEFAULT_GAMES, DEFAULT_SCREEN_GAMES, DEFA
     help="Also save the answer into run folder RUN (same game and players): its `bnb report` "
     "then flags in its key findings each estimate the finding hinges on.",
 )
+@click.option(
+    "--dask", metavar="local|ADDRESS", default=None,
+    help="Play the games on Dask: 'local' (worker processes, --threads of them) or a "
+    "scheduler address. The same numbers as on one machine.",
+)  # fmt: skip
 @components_option
 @play_options
 @out_option("reports/sensitivity", "Report folder (created if needed).")
@@ -83,6 +88,7 @@ def sensitivity(
     players,
     policies,
     attach,
+    dask,
     components,
     seed,
     threads,
@@ -114,6 +120,7 @@ def sensitivity(
         seed=seed,
         readings=readings,
         threads=threads,
+        dask=dask,
         reading=ctx.params.get("reading") or (),
         **game_specific,
     )

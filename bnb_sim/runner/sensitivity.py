@@ -47,6 +47,13 @@ class Setup:
     params: dict[str, Any] = field(default_factory=dict)
     #: True when ``play`` reports its games to the progress meter itself
     reports_games: bool = False
+    #: the Dask connection ``play`` uses (``dask=``), closed when the run ends
+    blocks: Any = None
+
+    def close(self) -> None:
+        """Close the Dask connection, if any (a later ``play`` opens it again)."""
+        if self.blocks is not None:
+            self.blocks.close()
 
 
 def builders_biomes_setup(
@@ -57,12 +64,15 @@ def builders_biomes_setup(
     seed: int = 0,
     readings=None,
     threads: int | None = None,
+    dask: str | None = None,
     **_other,
 ) -> Setup:
     """Builders & Biomes (with or without Farmer's Market): ``players`` seats with
     ``policies`` cycled over them, seats rotating between the policies by game index (the
-    design of ``bnb sweep``), so seat effects are not one policy's."""
+    design of ``bnb sweep``), so seat effects are not one policy's. ``dask``: ``"local"`` or
+    a scheduler address plays the blocks on Dask workers (the same games)."""
     from bnb_sim.games.builders_biomes.components import Components, load_components
+    from bnb_sim.runner.dask_blocks import open_blocks
     from bnb_sim.runner.experiments import _config, _labels, design_readings, play_games
 
     if not isinstance(components, Components):
@@ -73,12 +83,15 @@ def builders_biomes_setup(
     labels = _labels(list(policies or ()) or ["heuristic"])
     table = [labels[i % len(labels)] for i in range(int(players))]
     chosen = design_readings(readings, None, seating="rotate", what="sensitivity")
+    blocks = open_blocks(dask, threads)  # a bad address: one line, before any game
 
     def keep(column: str) -> bool:
         return column in ("game", "seat", "won")
 
     def play(comps, start: int, n: int):
         config = _config(int(players), table, seed=int(seed), components=comps, readings=chosen)
+        if blocks is not None:
+            return blocks.play(config, int(start), int(n), keep=keep)
         return play_games(config, int(n), start=int(start), threads=threads, keep=keep)
 
     seats_text = (
@@ -88,7 +101,7 @@ def builders_biomes_setup(
     describe = f"{players} players, {seats_text}" + (f", {expansion}" if expansion else "")
     params = {"players": int(players), "policies": table, "seed": int(seed),
               "readings": chosen, "expansion": expansion}  # fmt: skip
-    return Setup("Minecraft: Builders & Biomes", components, describe, play, params, True)
+    return Setup("Minecraft: Builders & Biomes", components, describe, play, params, True, blocks)
 
 
 def make_setup(game=None, **kw) -> Setup:
@@ -127,7 +140,6 @@ def run_sensitivity(
     """Screen every estimate (or those ``estimates`` patterns name) on ``screen_games``
     games, then play the ``top`` with the largest screening reach on ``games`` fresh games;
     returns a :class:`~bnb_sim.analysis.sensitivity.SensitivityResult`."""
-    import pandas as pd
 
     from bnb_sim.analysis import sensitivity as S
 
@@ -140,6 +152,18 @@ def run_sensitivity(
     widest = sorted((len(e.alternatives()) for e in movable), reverse=True)[: int(top)]
     n_alt = sum(len(e.alternatives()) for e in movable)
     confirm_games(planned_games(n_alt, screen_games, games, sum(widest)), "sensitivity", yes=yes)
+    try:
+        return _run(target, setup, chosen, movable, n_alt, screen_games, games, top, estimates,
+                    progress)  # fmt: skip
+    finally:
+        setup.close()
+
+
+def _run(target, setup, chosen, movable, n_alt, screen_games, games, top, estimates, progress):
+    import pandas as pd
+
+    from bnb_sim.analysis import sensitivity as S
+
     started = time.perf_counter()
 
     def terms(comps, start: int, n: int, extremes=None) -> np.ndarray:
