@@ -94,3 +94,35 @@ def test_sensitivity_cli_takes_dask_and_a_bad_address_is_one_line(tmp_path, caps
     assert json.loads(stdout)["summary"]["finding"] == "team_win_rate"
     with pytest.raises(BnbError, match="dask"):
         bnb_sim.sensitivity("balance", dask="nowhere")
+
+
+# -- luck -------------------------------------------------------------------------------------
+
+LUCK = ["luck", "--groups", "10", "--per-group", "4", "--bootstrap", "200", "--seed", "3",
+        "--pair-games", "30", "--threads", "1", "-q", "--json"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "game", [["--rungs", "random,greedy"], ["--game", "hotv", "--rungs", "random,team"]]
+)
+def test_luck_on_dask_gives_the_numbers_of_one_process(tmp_path, capsys, scheduler, game):
+    """The designs play in slices of whole groups on two workers (a group's fixed source
+    follows its group number), the head-to-head in slices of games: the same shares."""
+    code, here, err = run_cli(capsys, [*LUCK, *game, "-o", tmp_path / "here"])
+    assert code == 0, err
+    with played_on(scheduler, "bnb-luck-"):
+        code, there, err = run_cli(
+            capsys, [*LUCK, *game, "--dask", scheduler, "-o", tmp_path / "d"]
+        )
+    assert code == 0, err
+    here, there = json.loads(here)["summary"], json.loads(there)["summary"]
+    for key in ("shares", "totals", "pairs", "n_games"):
+        assert here[key] == there[key], key
+    assert len(here["pairs"]) == 1
+
+
+def test_luck_bad_dask_address_is_one_line(tmp_path, capsys):
+    out = tmp_path / "never"
+    code, _, err = run_cli(capsys, [*LUCK, "--dask", "tcp://host", "-o", out])
+    assert code == 2 and "dask" in err and len(err.strip().splitlines()) == 1
+    assert not out.exists()

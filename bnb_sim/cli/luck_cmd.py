@@ -81,6 +81,11 @@ from bnb_sim.cli.run_cmd import echo_written, prepare_out, progress_printer
     default=None,
     help="Threads for the engine. Default: all cores. Results do not depend on it.",
 )
+@click.option(
+    "--dask", metavar="local|ADDRESS", default=None,
+    help="Play the designs on Dask: 'local' (worker processes, --threads of them) or a "
+    "scheduler address. The same numbers as on one machine.",
+)  # fmt: skip
 @readings_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @out_option("reports/luck", "Report folder (created if needed).")
@@ -113,6 +118,7 @@ def luck(game=None, **options) -> None:
         pair_games=options.pop("pair_games"),
         n_boot=options.pop("bootstrap"),
         threads=options.pop("threads"),
+        dask=options.pop("dask"),
         yes=options.pop("yes"),
         **options,
     )

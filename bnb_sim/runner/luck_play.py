@@ -62,6 +62,8 @@ class LuckPlan:
     n_boot: int = 1000
     threads: int | None = None
     extra: dict = field(default_factory=dict)
+    #: ``"local"`` or a Dask scheduler address (checked), None: this process
+    dask: str | None = None
 
     @property
     def design_games(self) -> int:
@@ -110,12 +112,17 @@ def plan_luck(
     pair_games=None,
     n_boot=1000,
     threads=None,
+    dask=None,
     yes=False,
     **options,
 ) -> LuckPlan:
-    """Check everything (rungs, sizes, the game's options) and confirm the budget before any
-    game is played."""
+    """Check everything (rungs, sizes, the game's options, the Dask address) and confirm the
+    budget before any game is played."""
     module = luck_module(game)
+    if dask is not None:
+        from bnb_sim.runner.dask_backend import check_address
+
+        dask = check_address(dask)
     setup = module.make_setup(**options)
     labels = module.check_rungs(list(rungs) if rungs else list(module.DEFAULT_RUNGS))
     groups, per_group = int(groups), int(per_group)
@@ -128,7 +135,7 @@ def plan_luck(
     if pair_games < 0 or (len(labels) > 1 and 0 < pair_games < 10):
         raise BnbError(f"luck: --pair-games must be 0 or at least 10, got {pair_games}")
     plan = LuckPlan(game, module, setup, labels, module.sources(setup), groups, per_group,
-                    pair_games, int(n_boot), threads)  # fmt: skip
+                    pair_games, int(n_boot), threads, dask=dask)  # fmt: skip
     confirm_games(plan.total_games, "luck", yes=yes)
     return plan
 
@@ -144,7 +151,21 @@ def luck_rungs(game, rungs) -> tuple[list[str], list[str]]:
 
 def run_luck(plan: LuckPlan, *, progress=None):
     """Play every design of ``plan`` and estimate the shares; a
-    :class:`~bnb_sim.analysis.luck_report.LuckResult`."""
+    :class:`~bnb_sim.analysis.luck_report.LuckResult`. With ``plan.dask`` the designs play
+    in slices on Dask workers (:mod:`bnb_sim.runner.luck_dask`): the same numbers."""
+    if plan.dask is None:
+        return _run_luck(plan, plan.module, progress)
+    from bnb_sim.runner.luck_dask import LuckDask
+
+    player = LuckDask(plan.game, plan.module, plan.dask, plan.threads)
+    try:
+        return _run_luck(plan, player, progress)
+    finally:
+        player.close()
+
+
+def _run_luck(plan: LuckPlan, player, progress):
+    """:func:`run_luck` with ``player`` playing the designs (the module or its Dask side)."""
     from bnb_sim.analysis.luck import (
         group_share,
         known_share,
@@ -166,13 +187,13 @@ def run_luck(plan: LuckPlan, *, progress=None):
                 progress(f"  {rung}: {source} fixed{then}, in {plan.groups} groups of "
                          f"{plan.per_group}")  # fmt: skip
             size = (plan.groups, plan.per_group)
-            y = module.play_fixed(setup, rung, source, *size, start=2 * i * plan.design_games,
+            y = player.play_fixed(setup, rung, source, *size, start=2 * i * plan.design_games,
                                   threads=plan.threads)  # fmt: skip
             shares.append(group_share(source, y, n_boot=plan.n_boot, rng=rng))
             if source in _labels(module):  # mirror games: only which player it is changes
                 whole.append(known_share(source, 1.0, LABEL_NOTE))
                 continue
-            y = module.play_fixed(setup, rung, source, *size, others=True, threads=plan.threads,
+            y = player.play_fixed(setup, rung, source, *size, others=True, threads=plan.threads,
                                   start=(2 * i + 1) * plan.design_games)  # fmt: skip
             whole.append(total_share(source, y, n_boot=plan.n_boot, rng=rng))
         rows[rung] = shares
@@ -184,7 +205,7 @@ def run_luck(plan: LuckPlan, *, progress=None):
         for lower, upper in zip(plan.rungs, plan.rungs[1:], strict=False):
             if progress is not None:
                 progress(f"  {upper} vs {lower}: {plan.pair_games} head-to-head games")
-            d = module.play_pair(setup, lower, upper, plan.pair_games, threads=plan.threads)
+            d = player.play_pair(setup, lower, upper, plan.pair_games, threads=plan.threads)
             pairs.append(
                 skill_share(
                     lower,
@@ -235,7 +256,8 @@ def luck(game=None, *, progress=None, **options):
     the command: ``rungs`` (a list), ``players``, ``outcome``, ``groups``, ``per_group``,
     ``pair_games``, ``n_boot``, ``threads``, ``seed``, ``components``, ``readings`` (a dict;
     Builders & Biomes) or ``reading`` (``NAME=VALUE`` texts), ``pets``, ``difficulty``,
-    ``buildings`` (Heroes of the Village), ``yes``.
+    ``buildings`` (Heroes of the Village), ``dask`` (``"local"`` or a scheduler address: the
+    same numbers, played on Dask workers), ``yes``.
     """
     from bnb_sim.games import get_game
 

@@ -177,12 +177,12 @@ def play_fixed(setup, rung: str, source: str, groups: int, per_group: int, *, st
     return y.reshape(int(groups), int(per_group))
 
 
-def play_pair(setup, lower: str, upper: str, games: int, *, threads=None) -> dict:
+def play_pair(setup, lower: str, upper: str, games: int, *, threads=None, start=0) -> dict:
     """Lower against upper rung (players alternate ``lower, upper, ...``; the seating
-    reading rotates them over the seats): per game the mean result per player of each rung
-    and the share of the win the lower rung took."""
+    reading rotates them over the seats): per game (``start ..``) the mean result per player
+    of each rung and the share of the win the lower rung took."""
     config = _config(setup, [lower, upper])
-    won, _xp = _player_results(config, 0, int(games), threads)
+    won, _xp = _player_results(config, int(start), int(games), threads)
     is_upper = np.arange(setup.players) % 2 == 1
     n_upper = int(is_upper.sum())
     return {

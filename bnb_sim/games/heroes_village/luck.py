@@ -107,11 +107,22 @@ def play_fixed(setup, rung: str, source: str, groups: int, per_group: int, *, st
     return _won(config, int(start), n, threads).reshape(int(groups), int(per_group))
 
 
-def play_pair(setup, lower: str, upper: str, games: int, *, threads=None) -> dict:
-    """Both teams on the same deals (game indices): per deal each team's win, and the
-    weaker (lower) team's win."""
-    y_lower = _won(_config(setup, [lower]), 0, int(games), threads)
-    y_upper = _won(_config(setup, [upper]), 0, int(games), threads)
+def play_pair(setup, lower: str, upper: str, games: int, *, threads=None, start=0) -> dict:
+    """Both teams on the same deals (game indices ``start ..``): per deal each team's win,
+    and the weaker (lower) team's win."""
+    y_lower = _won(_config(setup, [lower]), int(start), int(games), threads)
+    y_upper = _won(_config(setup, [upper]), int(start), int(games), threads)
+    return _pair(y_lower, y_upper)
+
+
+def join_pairs(parts: list[dict]) -> dict:
+    """The :func:`play_pair` of consecutive slices of games as one (``bnb luck --dask``):
+    the fair share is the upper team's win rate over all of them."""
+    return _pair(np.concatenate([p["y_lower"] for p in parts]),
+                 np.concatenate([p["y_upper"] for p in parts]))  # fmt: skip
+
+
+def _pair(y_lower: np.ndarray, y_upper: np.ndarray) -> dict:
     return {
         "y_upper": y_upper,
         "y_lower": y_lower,
