@@ -96,6 +96,43 @@ def test_sensitivity_cli_takes_dask_and_a_bad_address_is_one_line(tmp_path, caps
         bnb_sim.sensitivity("balance", dask="nowhere")
 
 
+# -- Heroes of the Village: robustness and value --------------------------------------------
+
+
+def test_hotv_robustness_on_dask_gives_the_numbers_of_one_process(scheduler):
+    kw = dict(game="hotv", players=2, games=60, pets="all", threads=1)
+    here = bnb_sim.robustness("random,team", **kw)
+    with played_on(scheduler, "bnb-chunk-"):
+        there = bnb_sim.robustness("random,team", dask=scheduler, **kw)
+    assert {"team_win_rate", "pet_effect_fox"} <= set(here.values["key"])
+    pd.testing.assert_frame_equal(here.values, there.values)
+
+
+def test_hotv_robustness_cli_bad_address_is_one_line(tmp_path, capsys):
+    out = tmp_path / "never"
+    code, _, err = run_cli(capsys, ["robustness", "--game", "hotv", "--games", "10",
+                                    "--dask", "tcp://host", "-o", out])  # fmt: skip
+    assert code == 2 and "dask" in err and len(err.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_hotv_value_on_dask_gives_the_numbers_of_one_process(tmp_path, capsys, scheduler):
+    args = ["value", "--game", "hotv", "--option", "all-pets", "--players", "2", "--games",
+            "40", "--threads", "1", "--json"]  # fmt: skip
+    code, here, err = run_cli(capsys, args)
+    assert code == 0, err
+    with played_on(scheduler, "bnb-chunk-"):
+        code, there, err = run_cli(capsys, [*args, "--dask", scheduler])
+    assert code == 0, err
+    here, there = json.loads(here), json.loads(there)
+    assert len(here["options"]) >= 2
+    assert here["options"] == there["options"]
+    out = tmp_path / "never"
+    code, _, err = run_cli(capsys, [*args, "--dask", "nowhere", "-o", out])
+    assert code == 2 and "dask" in err and len(err.strip().splitlines()) == 1
+    assert not out.exists()
+
+
 # -- luck -------------------------------------------------------------------------------------
 
 LUCK = ["luck", "--groups", "10", "--per-group", "4", "--bootstrap", "200", "--seed", "3",

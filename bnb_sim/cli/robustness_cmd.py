@@ -65,7 +65,7 @@ from bnb_sim.cli.run_cmd import echo_written, prepare_out, progress_printer, war
 )
 @click.option(
     "--dask", metavar="local|ADDRESS", default=None,
-    help="Play each rung's games on Dask (Builders & Biomes): 'local' or a scheduler address.",
+    help="Play each rung's games on Dask: 'local' or a scheduler address (the same numbers).",
 )  # fmt: skip
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @out_option("reports/robustness", "Report folder (created if needed).")
@@ -113,6 +113,10 @@ def robustness(
         if players is None:
             players = play.default_players
     labels = play.check_rungs(rungs.split(",") if rungs else list(play.default_rungs), players)
+    if dask is not None:  # a bad address: one line before the report folder is made
+        from bnb_sim.runner.dask_backend import check_address
+
+        check_address(dask)
     prepare_out(out)
     steps = None if play.warms_engine else {}  # a game that warms up as it plays
     with warm_and_meter(quiet or as_json, [players], steps=steps):

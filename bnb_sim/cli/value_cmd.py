@@ -124,6 +124,10 @@ def value(
         raise BnbError("value: give at least one --option (e.g. --option buy:crafting_table)")
     if attach is not None and not (Path(attach) / "run.json").is_file():
         raise BnbError(f"--attach {attach}: not a run folder (no run.json)")
+    if dask is not None:  # a bad address: one line before the report folder is made
+        from bnb_sim.runner.dask_backend import check_address
+
+        check_address(dask)
     if out is not None:
         prepare_out(out)
     say = progress_printer(quiet or as_json)

@@ -155,6 +155,10 @@ def run_robustness(
     from bnb_sim.analysis.robustness import analyse_findings
 
     play = game_play(game)
+    if dask is not None:  # a bad address: one line before any rung plays
+        from bnb_sim.runner.dask_backend import check_address
+
+        dask = check_address(dask)
     options = {k: v for k, v in options.items() if v is not None}
     labels = play.check_rungs(list(rungs or play.default_rungs), players)
     if games is None:

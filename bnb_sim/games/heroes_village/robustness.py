@@ -106,14 +106,16 @@ class _HeroesVillage:
 
         if expansion is not None:
             raise BnbError(f"--expansion {expansion} is not an expansion of Heroes of the Village")
-        if dask is not None:
-            raise BnbError("robustness --dask: Builders & Biomes only (Heroes of the Village "
-                           "plays its rungs on this machine)")  # fmt: skip
         comps = _components(components)
         if readings:
             comps = comps.with_readings(dict(readings))
         config = make_config(comps, players, [rung], pets, difficulty or "standard", buildings,
                              seed)  # fmt: skip
+        if dask is not None:  # the rung's chunks on Dask workers: the same rows
+            from bnb_sim.runner.dask_blocks import DaskBlocks
+
+            with DaskBlocks(dask, threads) as blocks:
+                return blocks.play(config, 0, int(games), report=False)
         return play_block(config, 0, int(games), threads)
 
     def findings(self, seats: pd.DataFrame, games: pd.DataFrame) -> list:

@@ -92,11 +92,10 @@ def value(
     from bnb_sim.games.heroes_village.cli import _components
     from bnb_sim.games.heroes_village.runner import make_config, play_block
     from bnb_sim.runner.budget import confirm_games
+    from bnb_sim.runner.dask_blocks import open_blocks
 
     if mode != "never":
         raise BnbError("value --game hotv: a pet is valued against its replacement (--mode never)")
-    if dask is not None:
-        raise BnbError("value --game hotv: --dask is not supported here (it plays in-process)")
     if opponents:
         raise BnbError("value --game hotv: the players are a team; --opponent does not apply")
     if not options:
@@ -106,6 +105,7 @@ def value(
     comps = _components(components, reading)
     config = make_config(comps, players, [spec], "all", difficulty or "standard", buildings,
                          seed)  # fmt: skip
+    blocks = open_blocks(dask, threads)  # a bad address: one line, before anything is written
     confirm_games(games * len(config.teams), "value --game hotv", yes=yes)
     if out is not None:
         from bnb_sim.cli.run_cmd import prepare_out
@@ -114,7 +114,11 @@ def value(
     if not (quiet or as_json):
         click.echo(f"value: {len(config.teams)} pet teams x {games:,} games", err=True)
     start = time.perf_counter()
-    _seats, frame = play_block(config, 0, games, threads)
+    if blocks is None:
+        _seats, frame = play_block(config, 0, games, threads)
+    else:  # the chunks on Dask workers: the same rows
+        with blocks:
+            _seats, frame = blocks.play(config, 0, games, report=False)
     frame = frame.sort_values(["pets", "game"], kind="stable")
     won = {str(team): grp["won"].to_numpy(dtype=float)
            for team, grp in frame.groupby("pets", observed=True)}  # fmt: skip
