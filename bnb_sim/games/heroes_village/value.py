@@ -86,12 +86,8 @@ def value(
     import click
 
     from bnb_sim import jsonsafe
-    from bnb_sim.analysis.value import ValueResult, format_value, option_value
+    from bnb_sim.analysis.value import format_value
     from bnb_sim.analysis.value_report import build_value_report
-    from bnb_sim.games.heroes_village import layout as L
-    from bnb_sim.games.heroes_village.cli import _components
-    from bnb_sim.games.heroes_village.runner import make_config, play_block
-    from bnb_sim.runner.budget import confirm_games
 
     if mode != "never":
         raise BnbError("value --game hotv: a pet is valued against its replacement (--mode never)")
@@ -99,35 +95,16 @@ def value(
         raise BnbError("value --game hotv: --dask is not supported here (it plays in-process)")
     if opponents:
         raise BnbError("value --game hotv: the players are a team; --opponent does not apply")
-    if not options:
-        raise BnbError("value: give at least one --option (e.g. --option all-pets)")
-    chosen = pet_options(options, L.PET_NAMES)
     spec = "team" if policy == "heuristic" and "policy" in defaults else policy
-    comps = _components(components, reading)
-    config = make_config(comps, players, [spec], "all", difficulty or "standard", buildings,
-                         seed)  # fmt: skip
-    confirm_games(games * len(config.teams), "value --game hotv", yes=yes)
     if out is not None:
         from bnb_sim.cli.run_cmd import prepare_out
 
         prepare_out(out)
-    if not (quiet or as_json):
-        click.echo(f"value: {len(config.teams)} pet teams x {games:,} games", err=True)
-    start = time.perf_counter()
-    _seats, frame = play_block(config, 0, games, threads)
-    frame = frame.sort_values(["pets", "game"], kind="stable")
-    won = {str(team): grp["won"].to_numpy(dtype=float)
-           for team, grp in frame.groupby("pets", observed=True)}  # fmt: skip
-    values = []
-    zeros = np.zeros(games, np.int64)
-    for pet, (with_pet, without) in pet_values(won, chosen, players).items():
-        values.append(option_value(f"pet:{pet}", "replaced", with_pet, without, zeros))
-    result = ValueResult(
-        game="heroes_village", players=int(players), policy=spec, seed=int(seed),
-        n_games=int(games), outcome="team win rate", options=values,
-        setup={"difficulty": config.difficulty, "buildings": config.buildings,
-               "teams": len(config.teams), "design": "pet replaced by each other pet"},
-        wall_s=time.perf_counter() - start,
+    say = None if (quiet or as_json) else (lambda text: click.echo(text, err=True))
+    result = play_values(
+        options, policy=spec, players=players, games=games, seed=seed, components=components,
+        reading=reading, difficulty=difficulty, buildings=buildings, threads=threads, yes=yes,
+        say=say,
     )  # fmt: skip
     if as_json:
         click.echo(jsonsafe.dumps(result.to_dict(), indent=2))
@@ -145,3 +122,56 @@ def value(
         written = build_value_report(result).write(out)
         if not as_json:
             echo_written(written)
+
+
+def play_values(
+    options, *, policy="team", players=2, games=4000, seed=0, components=None, reading=(),
+    difficulty=None, buildings=None, threads=None, yes=False, say=None, mode="never",
+    opponents=(), dask=None, **unknown: Any,
+):  # fmt: skip
+    """Each pet's worth to the team (``options``: ``pet:NAME``, ``NAME`` or ``all-pets``),
+    checked before any game is played; a :class:`~bnb_sim.analysis.value.ValueResult`.
+    The ``value_study`` entry point (``bnb_sim.value(game="hotv", ...)``) and the command's
+    handler play it."""
+    from bnb_sim.analysis.value import ValueResult, option_value
+    from bnb_sim.games.heroes_village import layout as L
+    from bnb_sim.games.heroes_village.cli import _components
+    from bnb_sim.games.heroes_village.runner import make_config, play_block
+    from bnb_sim.runner.budget import confirm_games
+
+    if unknown:
+        raise BnbError(f"value --game hotv: {', '.join(sorted(unknown))} is not an option here "
+                       "(pets are what it values; difficulty, buildings apply)")  # fmt: skip
+    if mode != "never":
+        raise BnbError("value --game hotv: a pet is valued against its replacement (--mode never)")
+    if dask is not None:
+        raise BnbError("value --game hotv: --dask is not supported here (it plays in-process)")
+    if opponents:
+        raise BnbError("value --game hotv: the players are a team; --opponent does not apply")
+    if not options:
+        raise BnbError("value: give at least one --option (e.g. --option all-pets)")
+    spec = policy or "team"
+    chosen = pet_options(options, L.PET_NAMES)
+    comps = _components(components, reading)
+    config = make_config(comps, players, [spec], "all", difficulty or "standard", buildings,
+                         seed)  # fmt: skip
+    confirm_games(games * len(config.teams), "value --game hotv", yes=yes)
+    if say is not None:
+        say(f"value: {len(config.teams)} pet teams x {games:,} games")
+    start = time.perf_counter()
+    _seats, frame = play_block(config, 0, games, threads)
+    frame = frame.sort_values(["pets", "game"], kind="stable")
+    won = {str(team): grp["won"].to_numpy(dtype=float)
+           for team, grp in frame.groupby("pets", observed=True)}  # fmt: skip
+    values = []
+    zeros = np.zeros(games, np.int64)
+    for pet, (with_pet, without) in pet_values(won, chosen, players).items():
+        values.append(option_value(f"pet:{pet}", "replaced", with_pet, without, zeros))
+    result = ValueResult(
+        game="heroes_village", players=int(players), policy=spec, seed=int(seed),
+        n_games=int(games), outcome="team win rate", options=values,
+        setup={"difficulty": config.difficulty, "buildings": config.buildings,
+               "teams": len(config.teams), "design": "pet replaced by each other pet"},
+        wall_s=time.perf_counter() - start,
+    )  # fmt: skip
+    return result
