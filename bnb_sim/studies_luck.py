@@ -193,8 +193,9 @@ def value(
 def ladder(
     rungs: Sequence[str] | str | None = None,
     *,
+    game: str | None = None,
     games: int = 200,
-    players: int = 2,
+    players: int | None = None,
     bootstrap: int = 1000,
     seed: int = 0,
     components: Any = None,
@@ -204,31 +205,69 @@ def ladder(
     out: str | os.PathLike | None = None,
     progress: bool = False,
     yes: bool = False,
+    **game_options: Any,
 ):
-    """A ladder of play strength (``bnb ladder``, Builders & Biomes): each rung against the
-    next on the same seeds with the seats rotated, each step's score with its 95% bootstrap
-    interval, how often the weaker rung wins, an Elo scale and the skill depth. Returns a
-    :class:`~bnb_sim.analysis.ladder.LadderResult`."""
-    from bnb_sim.analysis.ladder import DEFAULT_RUNGS, build_ladder_report
-    from bnb_sim.runner.ladder_play import check_rungs, run_ladder
+    """A ladder of play strength (``bnb ladder``): each rung against the next on the same
+    seeds with the seats rotated, each step's score with its 95% bootstrap interval, how
+    often the weaker rung wins, an Elo scale and the skill depth; a
+    :class:`~bnb_sim.analysis.ladder.LadderResult`. A cooperative game (``game="hotv"``,
+    its ``pets``, ``difficulty``, ``buildings``) plays each rung's team on the same game
+    indices: a :class:`~bnb_sim.analysis.team_ladder.TeamLadderResult`."""
+    from bnb_sim.errors import BnbError
     from bnb_sim.studies import _out, _playing, _policy_list, _threads
 
-    players = _args.integer(players, "players", 2, 4)
-    labels = _policy_list(rungs, "rungs") if rungs is not None else list(DEFAULT_RUNGS)
-    labels = check_rungs(labels, players)
+    spec = _game(game)
+    labels = _policy_list(rungs, "rungs") if rungs is not None else None
+    if players is not None:
+        players = _args.integer(players, "players", 2, 4)
     games = _args.integer(games, "games", 2, 10_000_000)
-    bootstrap = _args.integer(bootstrap, "bootstrap", 0, 100_000)
     seed = _args.integer(seed, "seed", 0, 2**63 - 1)
-    comps = _components(_game(None), components, expansion)
-    folder = _out(out)
     shown = _args.boolean(progress, "progress")
+    yes = _args.boolean(yes, "yes")
+    if spec.outcome == "cooperative":
+        if readings:
+            raise BnbError(f"ladder: readings do not apply to {spec.title}'s ladder")
+        if bootstrap != 1000:
+            raise BnbError("ladder: bootstrap does not apply to a cooperative game's ladder "
+                           "(its intervals are paired over game indices)")  # fmt: skip
+        return _team_ladder(spec, labels, players, games, seed, components, threads, out,
+                            shown, yes, game_options)  # fmt: skip
+    if game_options:
+        raise BnbError(f"ladder: {', '.join(sorted(game_options))} is not an option of "
+                       f"{spec.title}")  # fmt: skip
+    from bnb_sim.analysis.ladder import DEFAULT_RUNGS, build_ladder_report
+    from bnb_sim.runner.ladder_play import check_rungs, run_ladder
+
+    players = 2 if players is None else players
+    labels = check_rungs(labels if labels is not None else list(DEFAULT_RUNGS), players)
+    bootstrap = _args.integer(bootstrap, "bootstrap", 0, 100_000)
+    comps = _components(spec, components, expansion)
+    folder = _out(out)
     with _playing(shown, [players]):
         result = run_ladder(
             labels, players, games, seed=seed, components=comps,
             readings=dict(readings) if readings else None, threads=_threads(threads),
-            n_boot=bootstrap, expansion=expansion, progress=_say(shown),
-            yes=_args.boolean(yes, "yes"),
+            n_boot=bootstrap, expansion=expansion, progress=_say(shown), yes=yes,
         )  # fmt: skip
     if folder is not None:
         build_ladder_report(result).write(folder)
+    return result
+
+
+def _team_ladder(spec, labels, players, games, seed, components, threads, out, shown, yes,
+                 options):  # fmt: skip
+    """``bnb ladder --game NAME`` of a cooperative game, as the command plays it."""
+    from bnb_sim.analysis.team_ladder import build_team_ladder_report
+    from bnb_sim.feedback import games_meter
+    from bnb_sim.runner.team_ladder import plan_team_ladder, run_team_ladder
+    from bnb_sim.studies import _out, _threads
+
+    plan = plan_team_ladder(spec, labels, players=players, games=games, seed=seed,
+                            components=components, yes=yes, options=options)  # fmt: skip
+    folder = _out(out)
+    plan.team.warmup()
+    with games_meter(shown):
+        result = run_team_ladder(plan, threads=_threads(threads), progress=_say(shown))
+    if folder is not None:
+        build_team_ladder_report(result).write(folder)
     return result

@@ -147,6 +147,20 @@ def test_ladder_gives_the_numbers_of_bnb_ladder(tmp_path, capsys):
     assert repr(result).startswith("<LadderResult random < greedy < heuristic: 2 players")
 
 
+def test_hotv_ladder_gives_the_numbers_of_bnb_ladder(tmp_path, capsys):
+    from bnb_sim.analysis.team_ladder import build_team_ladder_report
+
+    result = bnb_sim.ladder(game="hotv", players=2, games=300, seed=2)
+    code, out, err = run_cli(capsys, ["ladder", "--game", "hotv", "--players", "2", "--games",
+                                      "300", "--seed", "2", "-q", "--json", "-o",
+                                      tmp_path / "cmd"])  # fmt: skip
+    assert code == 0, err
+    command = json.loads(out)["summary"]
+    api = json.loads(json.dumps(build_team_ladder_report(result).summary, default=float))
+    assert api["steps"] == command["steps"] and api["skill_depth"] == command["skill_depth"]
+    assert repr(result).startswith("<")
+
+
 @pytest.mark.parametrize(
     ("kwargs", "needle"),
     [
@@ -154,6 +168,10 @@ def test_ladder_gives_the_numbers_of_bnb_ladder(tmp_path, capsys):
         ({"games": 1}, "games must be between 2"),
         ({"players": 5}, "players must be between 2 and 4"),
         ({"rungs": ["random", "nosuchbot"]}, "unknown policy"),
+        ({"pets": "fox"}, "ladder: pets is not an option of"),
+        ({"game": "hotv", "bootstrap": 10}, "bootstrap does not apply"),
+        ({"game": "hotv", "readings": {"x": "y"}}, "readings do not apply"),
+        ({"game": "hotv", "rungs": ["team"]}, "at least 2"),
     ],
 )
 def test_ladder_bad_arguments_are_one_clear_error(kwargs, needle):
