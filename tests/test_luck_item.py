@@ -151,6 +151,9 @@ def test_hotv_luck_item_plays_and_reports_what_bnb_luck_does(tmp_path, capsys):
         ("expansion = 'farmers-market'\n", "unknown key 'luck[1].expansion'"),
         ("groups = 3\n", "luck[1].groups: must be at least 10"),
         ("readings = 3\n", "luck[1].readings: must be a table"),
+        ("players = 4\npets = 'wolf,cat'\n", "luck[1].pets: 2 pets for 4 players"),
+        ("readings = { nosuch = 'x' }\n", "luck[1].readings: unknown reading 'nosuch'"),
+        ("buildings = '99'\n", "luck[1].buildings: '99' is not a building number"),
     ],
 )
 def test_bad_hotv_luck_item_is_one_line(tmp_path, capsys, body, needle):

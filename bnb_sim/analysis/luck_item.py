@@ -27,6 +27,7 @@ Nothing here imports numba.
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -143,16 +144,17 @@ def _study(r, game, bootstrap: int, options: dict, common: dict) -> LuckItem:
         r.fail("pair_games", f"must be 0 or at least 10, got {pair_games}")
     n_boot = r.int("bootstrap", bootstrap, low=0, high=100_000)
     setup = {"seed": common["seed"], "components": common["components"], "outcome": outcome}
-    setup.update(options)
-    # each option alone first, so a bad one is named; then all of them together
+    # the players alone, then each option with them, so a bad one is named; then all together
     for key in ("players", *options):
         value = players if key == "players" else options[key]
         if value is None:
             continue
         try:
-            module.make_setup(**{**setup, **{k: None for k in options}, key: value})
+            module.make_setup(**{**setup, **{k: None for k in options}, "players": players,
+                                 key: value})  # fmt: skip
         except BnbError as exc:
-            r.fail(key, str(exc).split(": ", 1)[-1])
+            r.fail(key, _problem(exc))
+    setup.update(options)
     try:
         plan = plan_luck(game, rungs=rungs, groups=groups, per_group=per_group,
                          pair_games=pair_games, n_boot=n_boot, yes=True, players=players,
@@ -200,7 +202,7 @@ def parse_other_game(table, game, *, source: str, where: str, seed: int, base_di
         try:
             comps = _with_readings(game, comps, reading)
         except BnbError as exc:
-            r.fail("readings", str(exc).split(": ", 1)[-1])
+            r.fail("readings", _problem(exc))
     common = {"name": name, "seed": r.int("seed", seed, low=0, high=2**63 - 1),
               "components": comps, "component_files": files, "overrides": {},
               "readings": dict(readings)}  # fmt: skip
@@ -209,6 +211,12 @@ def parse_other_game(table, game, *, source: str, where: str, seed: int, base_di
     shown = {**{k: v for k, v in options.items() if v is not None}, **readings}
     item.shown_readings = ", ".join(f"{k}={v}" for k, v in shown.items())
     return item
+
+
+def _problem(exc: BnbError) -> str:
+    """The problem of a command's error without the command's prefix (``luck --game hotv:``,
+    ``--buildings '9':``): the item's key says where."""
+    return re.sub(r"^(luck( --game \S+)?|--[\w-]+( '[^']*')?): ", "", str(exc))
 
 
 def _with_readings(game, comps, reading: tuple[str, ...]):
