@@ -40,6 +40,12 @@ _EXPORTS = {
     "SweepResult": "bnb_sim.analysis.sweep",
     "sensitivity": "bnb_sim.studies_sensitivity",
     "SensitivityResult": "bnb_sim.analysis.sensitivity",
+    "luck": "bnb_sim.studies_luck",
+    "LuckResult": "bnb_sim.analysis.luck_report",
+    "value": "bnb_sim.studies_luck",
+    "ValueResult": "bnb_sim.analysis.value",
+    "ladder": "bnb_sim.studies_luck",
+    "LadderResult": "bnb_sim.analysis.ladder",
     "READINGS": "bnb_sim.games.builders_biomes.readings",
     "Readings": "bnb_sim.games.builders_biomes.readings",
 }

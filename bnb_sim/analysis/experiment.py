@@ -27,6 +27,7 @@ from typing import Any
 import pandas as pd
 
 from bnb_sim.analysis.ladder_item import LADDER_KEYS
+from bnb_sim.analysis.luck_item import LUCK_KEYS
 from bnb_sim.analysis.value_item import VALUE_KEYS
 from bnb_sim.errors import BnbError
 from bnb_sim.runner.robustness_item import ROBUSTNESS_KEYS
@@ -60,6 +61,7 @@ KINDS = (
     "sensitivity",
     "value",
     "ladder",
+    "luck",
 )
 SEATINGS = ("rotate", "fixed", "random")
 VARIANTS = ("standard", "beginner")
@@ -313,6 +315,7 @@ ALLOWED = {
     "robustness": ROBUSTNESS_KEYS,
     "value": VALUE_KEYS,
     "ladder": (*_COMMON_KEYS, *LADDER_KEYS),
+    "luck": (*_COMMON_KEYS, *LUCK_KEYS),
 }
 
 
@@ -395,7 +398,7 @@ def _item_readings(r: _Reader, kind: str, head: dict, head_variant: str | None, 
     try:
         resolved = R.resolve(given, aliases={"variant": variant, "seating": seating},
                              players=players)  # fmt: skip
-        if kind != "simulation":
+        if kind not in ("simulation", "luck"):  # luck: the seating is a reading like any other
             design = "fixed" if kind in ("tournament", "ladder") else "rotate"
             if kind == "compare" and not r.table.get("opponents"):
                 design = "fixed"
@@ -428,7 +431,7 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
             raise BnbError(
                 f"{source}: unknown key '{key}' (known: experiment, "
                 "[[simulation]], [[tournament]], [[sweep]], [[compare]], [[tune]], "
-                "[[robustness]], [[sensitivity]], [[value]], [[ladder]])"
+                "[[robustness]], [[sensitivity]], [[value]], [[ladder]], [[luck]])"
             )
     head = _Reader(source, "experiment", data.get("experiment", {}), ALLOWED["experiment"])
     seed = head.int("seed", 0, low=0, high=2**63 - 1)
@@ -469,12 +472,19 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
                 names.add(item.name)
                 items.append(item)
                 continue
-            table, other_game = _item_game(source, where, table)
-            if other_game is not None:  # an item of another game: the game parses it
+            table, other_game = _item_game(source, where, table, kind)
+            if other_game is not None and kind == "luck":  # either game's (luck_item.py)
+                from bnb_sim.analysis.luck_item import parse_other_game
+
+                item = parse_other_game(table, other_game, source=source, where=where,
+                                        seed=seed, base_dir=base_dir,
+                                        bootstrap=bootstrap)  # fmt: skip
+            elif other_game is not None:  # an item of another game: the game parses it
                 item = other_game.entry("experiment_item")(
                     kind, table, source=source, where=where, seed=seed, base_dir=base_dir,
                     component_files=[],  # [experiment] components are Builders & Biomes files
                 )  # fmt: skip
+            if other_game is not None:
                 if item.name in names:
                     raise BnbError(f"{source}: {where}.name: '{item.name}' is used twice")
                 names.add(item.name)
@@ -511,7 +521,7 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
     if not items:
         raise BnbError(
             f"{source}: declares nothing to run (add [[simulation]], [[tournament]], "
-            "[[sweep]], [[compare]], [[tune]], [[value]] or [[ladder]])"
+            "[[sweep]], [[compare]], [[tune]], [[value]], [[ladder]] or [[luck]])"
         )
     if len(items) > MAX_ITEMS:
         raise BnbError(f"{source}: {len(items)} items; the limit is {MAX_ITEMS}")
@@ -537,7 +547,7 @@ def _refuse_shared_folders(source: str, items: list) -> None:
         seen[name] = item.name
 
 
-def _item_game(source: str, where: str, table: Any):
+def _item_game(source: str, where: str, table: Any, kind: str = ""):
     """``(table without 'game', the item's game)``; the game is None for Builders & Biomes
     (the default) and for tables without a ``game`` key."""
     if not isinstance(table, Mapping) or "game" not in table:
@@ -553,7 +563,7 @@ def _item_game(source: str, where: str, table: Any):
         raise BnbError(f"{source}: {where}.game: {exc}") from None
     if game.name == DEFAULT_GAME:
         return {k: v for k, v in table.items() if k != "game"}, None
-    if game.entry("experiment_item") is None:
+    if game.entry("experiment_item") is None and not (kind == "luck" and game.entry("luck")):
         raise BnbError(f"{source}: {where}.game: {game.title} has no experiment items")
     return table, game
 
@@ -596,6 +606,10 @@ def _item(kind: str, r: _Reader, common: dict, comps, bootstrap: int, base_dir: 
         from bnb_sim.runner.robustness_item import parse_robustness_item
 
         return parse_robustness_item(r, common)
+    if kind == "luck":  # bnb luck: the item plays and reports itself (analysis/luck_item.py)
+        from bnb_sim.analysis.luck_item import parse_luck_item
+
+        return parse_luck_item(r, common, bootstrap)
     if kind == "value":  # bnb value: the item plays and reports itself (analysis/value_item.py)
         from bnb_sim.analysis.value_item import parse_value_item
 

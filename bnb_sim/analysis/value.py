@@ -140,6 +140,17 @@ class ValueResult:
                 {o.option: o.per_game for o in self.options}, bounds=(-2.0, 2.0)
             )
 
+    def __repr__(self) -> str:
+        best = f"; best {self.best}" if self.best else ""
+        shown = ", ".join(
+            f"{o.option} {100 * o.effect['mean_diff']:+.1f} pp "
+            f"[{100 * o.effect['lo']:+.1f}, {100 * o.effect['hi']:+.1f}]"
+            for o in self.options[:4]
+        )
+        more = f", ... ({len(self.options)} options)" if len(self.options) > 4 else ""
+        return (f"<ValueResult {self.game}, {self.players} players, {self.policy}: "
+                f"{shown}{more}{best}; {self.n_games:,} games per run>")  # fmt: skip
+
     @property
     def best(self) -> str | None:
         """The option worth most, named only when separated from every other one."""

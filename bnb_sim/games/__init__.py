@@ -42,6 +42,9 @@ Entry points a game may declare (``module:attribute``):
   game's);
 * ``team_play(players=, seed=, components=, **options)``: a cooperative game's setting for
   ``bnb ladder`` (:mod:`bnb_sim.runner.team_ladder` says what it returns);
+* ``value_study(options, players=, games=, seed=, components=, ...)``: a game that values
+  its own options in ``bnb_sim.value`` (a :class:`bnb_sim.analysis.value.ValueResult`;
+  undeclared: the first game's restricted play, :func:`bnb_sim.runner.value_study.run_value`);
 * ``luck``: a module (named without ``:attribute``) with its chance sources and how to play
   a luck design (:mod:`bnb_sim.runner.luck_play`);
 * ``readings``: its rule readings (name -> an object with ``name``, ``rule``, ``summary``,
@@ -172,6 +175,7 @@ register(
             "warmup_steps": "bnb_sim.games.heroes_village.cli:warmup_steps",
             "compare": "bnb_sim.games.heroes_village.cli:compare",
             "value": "bnb_sim.games.heroes_village.value:value",
+            "value_study": "bnb_sim.games.heroes_village.value:play_values",
             "options:value": "bnb_sim.games.heroes_village.value:value_options",
             "sweep": "bnb_sim.games.heroes_village.cli:sweep",
             "options:sweep": "bnb_sim.games.heroes_village.cli:simulate_options",

@@ -86,12 +86,9 @@ def value(
     import click
 
     from bnb_sim import jsonsafe
-    from bnb_sim.analysis.value import ValueResult, format_value, option_value
+    from bnb_sim.analysis.value import format_value
     from bnb_sim.analysis.value_report import build_value_report
     from bnb_sim.games.heroes_village import layout as L
-    from bnb_sim.games.heroes_village.cli import _components
-    from bnb_sim.games.heroes_village.runner import make_config, play_block
-    from bnb_sim.runner.budget import confirm_games
     from bnb_sim.runner.dask_blocks import open_blocks
 
     if mode != "never":
@@ -100,19 +97,72 @@ def value(
         raise BnbError("value --game hotv: the players are a team; --opponent does not apply")
     if not options:
         raise BnbError("value: give at least one --option (e.g. --option all-pets)")
-    chosen = pet_options(options, L.PET_NAMES)
+    pet_options(options, L.PET_NAMES)  # bad input fails before the report folder is made
     spec = "team" if policy == "heuristic" and "policy" in defaults else policy
-    comps = _components(components, reading)
-    config = make_config(comps, players, [spec], "all", difficulty or "standard", buildings,
-                         seed)  # fmt: skip
     blocks = open_blocks(dask, threads)  # a bad address: one line, before anything is written
-    confirm_games(games * len(config.teams), "value --game hotv", yes=yes)
     if out is not None:
         from bnb_sim.cli.run_cmd import prepare_out
 
         prepare_out(out)
-    if not (quiet or as_json):
-        click.echo(f"value: {len(config.teams)} pet teams x {games:,} games", err=True)
+    say = None if (quiet or as_json) else (lambda text: click.echo(text, err=True))
+    result = play_values(
+        options, policy=spec, players=players, games=games, seed=seed, components=components,
+        reading=reading, difficulty=difficulty, buildings=buildings, threads=threads, yes=yes,
+        say=say, dask=dask, blocks=blocks,
+    )  # fmt: skip
+    if as_json:
+        click.echo(jsonsafe.dumps(result.to_dict(), indent=2))
+    else:
+        click.echo(format_value(result))
+    if attach is not None:
+        from bnb_sim.analysis.value_report import attach_value
+
+        path = attach_value(result, attach)
+        if not as_json:
+            click.echo(f"saved the values into {path}: `bnb report {attach}` shows them")
+    if out is not None:
+        from bnb_sim.cli.run_cmd import echo_written
+
+        written = build_value_report(result).write(out)
+        if not as_json:
+            echo_written(written)
+
+
+def play_values(
+    options, *, policy="team", players=2, games=4000, seed=0, components=None, reading=(),
+    difficulty=None, buildings=None, threads=None, yes=False, say=None, mode="never",
+    opponents=(), dask=None, blocks=None, **unknown: Any,
+):  # fmt: skip
+    """Each pet's worth to the team (``options``: ``pet:NAME``, ``NAME`` or ``all-pets``),
+    checked before any game is played; a :class:`~bnb_sim.analysis.value.ValueResult`.
+    The ``value_study`` entry point (``bnb_sim.value(game="hotv", ...)``) and the command's
+    handler play it."""
+    from bnb_sim.analysis.value import ValueResult, option_value
+    from bnb_sim.games.heroes_village import layout as L
+    from bnb_sim.games.heroes_village.cli import _components
+    from bnb_sim.games.heroes_village.runner import make_config, play_block
+    from bnb_sim.runner.budget import confirm_games
+    from bnb_sim.runner.dask_blocks import open_blocks
+
+    if unknown:
+        raise BnbError(f"value --game hotv: {', '.join(sorted(unknown))} is not an option here "
+                       "(pets are what it values; difficulty, buildings apply)")  # fmt: skip
+    if mode != "never":
+        raise BnbError("value --game hotv: a pet is valued against its replacement (--mode never)")
+    if opponents:
+        raise BnbError("value --game hotv: the players are a team; --opponent does not apply")
+    if not options:
+        raise BnbError("value: give at least one --option (e.g. --option all-pets)")
+    spec = policy or "team"
+    chosen = pet_options(options, L.PET_NAMES)
+    comps = _components(components, reading)
+    config = make_config(comps, players, [spec], "all", difficulty or "standard", buildings,
+                         seed)  # fmt: skip
+    if blocks is None:  # the command opens them before its report folder (a bad address)
+        blocks = open_blocks(dask, threads)
+    confirm_games(games * len(config.teams), "value --game hotv", yes=yes)
+    if say is not None:
+        say(f"value: {len(config.teams)} pet teams x {games:,} games")
     start = time.perf_counter()
     if blocks is None:
         _seats, frame = play_block(config, 0, games, threads)
@@ -133,19 +183,4 @@ def value(
                "teams": len(config.teams), "design": "pet replaced by each other pet"},
         wall_s=time.perf_counter() - start,
     )  # fmt: skip
-    if as_json:
-        click.echo(jsonsafe.dumps(result.to_dict(), indent=2))
-    else:
-        click.echo(format_value(result))
-    if attach is not None:
-        from bnb_sim.analysis.value_report import attach_value
-
-        path = attach_value(result, attach)
-        if not as_json:
-            click.echo(f"saved the values into {path}: `bnb report {attach}` shows them")
-    if out is not None:
-        from bnb_sim.cli.run_cmd import echo_written
-
-        written = build_value_report(result).write(out)
-        if not as_json:
-            echo_written(written)
+    return result
