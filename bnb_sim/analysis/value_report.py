@@ -190,3 +190,21 @@ def value_hook(section, folder: str | Path | None, what: str) -> None:
         caption="Causal value of each option (paired on the game index)",
     )
     section.summary["causal_value"] = {o["option"]: o for o in rows}
+
+
+def publish_value(result: ValueResult, *, as_json: bool, attach, out, echo, echo_written) -> None:
+    """What ``bnb value`` shows and writes once the values are in, for either game: the
+    table (or ``--json``), the values saved into ``--attach RUN``, the report in ``--out``.
+    ``echo`` and ``echo_written`` are the command's printers (this layer knows no CLI)."""
+    from bnb_sim import jsonsafe
+    from bnb_sim.analysis.value import format_value
+
+    echo(jsonsafe.dumps(result.to_dict(), indent=2) if as_json else format_value(result))
+    if attach is not None:
+        path = attach_value(result, attach)
+        if not as_json:
+            echo(f"saved the values into {path}: `bnb report {attach}` shows them")
+    if out is not None:
+        written = build_value_report(result).write(out)
+        if not as_json:
+            echo_written(written)

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import click
 
-from bnb_sim import jsonsafe
 from bnb_sim.cli.options import (
     components_option,
     game_option,
@@ -116,8 +115,7 @@ def value(
     bnb value --game hotv --option all-pets --players 2 --games 2000"""
     if other_game_handler(click.get_current_context(), "value", game):
         return
-    from bnb_sim.analysis.value import format_value
-    from bnb_sim.analysis.value_report import attach_value, build_value_report
+    from bnb_sim.analysis.value_report import publish_value
     from bnb_sim.runner.value_study import run_value
 
     if not options:
@@ -137,15 +135,5 @@ def value(
             opponents=opponents, components=components, readings=readings, threads=threads,
             dask=dask, say=say, yes=yes,
         )  # fmt: skip
-    if as_json:
-        click.echo(jsonsafe.dumps(result.to_dict(), indent=2))
-    else:
-        click.echo(format_value(result))
-    if attach is not None:
-        path = attach_value(result, attach)
-        if not as_json:
-            click.echo(f"saved the values into {path}: `bnb report {attach}` shows them")
-    if out is not None:
-        written = build_value_report(result).write(out)
-        if not as_json:
-            echo_written(written)
+    publish_value(result, as_json=as_json, attach=attach, out=out, echo=click.echo,
+                  echo_written=echo_written)  # fmt: skip

@@ -39,11 +39,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from bnb_sim.analysis.estimated import estimates_meta
 from bnb_sim.errors import BnbError
 from bnb_sim.safe_io import write_atomic
+from bnb_sim.tune.game_sensitivity import sensitivity
 from bnb_sim.tune.policy_tune import keeps_threads, tune_readings
 from bnb_sim.tune.score_gaps import finalist_leader, game_terms, replicate_scores
 from bnb_sim.tune.search import derive_seed, run_grid, run_ntbea
@@ -413,7 +412,7 @@ def _game_stages(plan: GameTune, store: TuneStore, many, progress: Progress) -> 
         "best": reeval[best]["point"],
         "leader": leader,
         "final": final,
-        "sensitivity": sensitivity(plan, search["iterations"]),
+        "sensitivity": sensitivity(plan, search["iterations"]),  # game_sensitivity.py
         "estimated": estimates_meta(plan.components, [p.name for p in plan.space.params]),
     }
     store.finish(result)
@@ -465,58 +464,6 @@ def _start_point(plan: GameTune) -> dict | None:
         if base[p.name] not in p.values():
             return None
     return base
-
-
-def _own_se(record: dict, key: str, targets) -> float:
-    """The standard error of one evaluation's estimate: its ``se``, else from its 95%
-    interval; for the score, ``Σ weight · se / unit`` over the targets (a bound: the
-    targets' errors are correlated, and a loss moves at most one for one with them)."""
-    if key == "score":
-        parts = [t.weight * _own_se(record, t.key, targets) / t.unit for t in targets]
-        return float(sum(parts))
-    est = record["targets"][key]
-    se = est.get("se")
-    if se is not None and math.isfinite(float(se)):
-        return float(se)
-    lo, hi = est.get("lo"), est.get("hi")
-    if lo is None or hi is None or not (math.isfinite(lo) and math.isfinite(hi)):
-        return math.nan
-    return (float(hi) - float(lo)) / (2 * 1.959964)
-
-
-def sensitivity(plan: GameTune, history: list[dict]) -> list[dict]:
-    """Per parameter, value and target (and the score): mean over the search's evaluations
-    with that value, and its standard error: between those evaluations when there are
-    several, else the one evaluation's own (``se_from`` says which)."""
-    rows = []
-    keys = [t.key for t in plan.targets] + ["score"]
-    for p in plan.space.params:
-        for value in p.values():
-            recs = [r for r in history if r["point"][p.name] == value]
-            if not recs:
-                continue
-            for key in keys:
-                x = np.array(
-                    [r["score"] if key == "score" else r["targets"][key]["value"] for r in recs],
-                    dtype=float,
-                )
-                x = x[np.isfinite(x)]
-                if x.size > 1:
-                    se, se_from = float(x.std(ddof=1) / math.sqrt(x.size)), "evaluations"
-                else:
-                    se, se_from = _own_se(recs[0], key, plan.targets), "games"
-                rows.append(
-                    {
-                        "param": p.name,
-                        "value": value,
-                        "target": key,
-                        "mean": float(x.mean()) if x.size else math.nan,
-                        "se": se,
-                        "se_from": se_from,
-                        "evaluations": int(x.size),
-                    }
-                )
-    return rows
 
 
 # --------------------------------------------------------------------------------------

@@ -85,9 +85,7 @@ def value(
     """The ``bnb value --game hotv`` handler."""
     import click
 
-    from bnb_sim import jsonsafe
-    from bnb_sim.analysis.value import format_value
-    from bnb_sim.analysis.value_report import build_value_report
+    from bnb_sim.analysis.value_report import publish_value
     from bnb_sim.games.heroes_village import layout as L
     from bnb_sim.runner.dask_blocks import open_blocks
 
@@ -110,22 +108,10 @@ def value(
         reading=reading, difficulty=difficulty, buildings=buildings, threads=threads, yes=yes,
         say=say, dask=dask, blocks=blocks,
     )  # fmt: skip
-    if as_json:
-        click.echo(jsonsafe.dumps(result.to_dict(), indent=2))
-    else:
-        click.echo(format_value(result))
-    if attach is not None:
-        from bnb_sim.analysis.value_report import attach_value
+    from bnb_sim.cli.run_cmd import echo_written
 
-        path = attach_value(result, attach)
-        if not as_json:
-            click.echo(f"saved the values into {path}: `bnb report {attach}` shows them")
-    if out is not None:
-        from bnb_sim.cli.run_cmd import echo_written
-
-        written = build_value_report(result).write(out)
-        if not as_json:
-            echo_written(written)
+    publish_value(result, as_json=as_json, attach=attach, out=out, echo=click.echo,
+                  echo_written=echo_written)  # fmt: skip
 
 
 def play_values(
