@@ -286,7 +286,7 @@ def _faster_flag_values() -> None:
 _faster_flag_values()
 
 
-def kernel(fn=None, *, inline: str = "never"):
+def kernel(fn=None, *, inline: str = "never", nogil: bool = False):
     """``njit(cache=True)`` without numba's reference-counting runtime (NRT).
 
     Numba wraps array uses in calls to ``NRT_incref``/``NRT_decref``. They cannot be
@@ -309,8 +309,12 @@ def kernel(fn=None, *, inline: str = "never"):
     Python error model puts around each one, which also keeps LLVM from hoisting and
     combining them. The rules never divide by zero (a game that did would already stop with
     an error), so results are the same.
+
+    ``nogil``: called from Python, the kernel releases the GIL (it matters only there;
+    inlined into another kernel it is that kernel's code), so the caller's main thread can
+    take Ctrl-C while a worker thread waits in a long decision (``Game.play``).
     """
-    return njit(fn, cache=True, inline=inline, error_model="numpy", **_NO_NRT)
+    return njit(fn, cache=True, inline=inline, nogil=nogil, error_model="numpy", **_NO_NRT)
 
 
 __all__ = [

@@ -10,6 +10,7 @@ name, and parses a plugin's parameters (``k=v,...`` or a small TOML file) with
 from __future__ import annotations
 
 import math
+import numbers
 import stat
 import warnings
 from collections.abc import Callable, Iterable
@@ -51,16 +52,83 @@ def load_entry_point(name: str, known: Callable[[], list[str]]):
     matches = [ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
     if not matches:
         raise PolicyError(f"unknown policy '{name}' (known: {', '.join(known())})")
-    try:
-        obj = matches[0].load()
-    except Exception as exc:  # a broken third-party package must not give a traceback
-        raise PolicyError(f"policy plugin '{name}' failed to import: {exc}") from None
+    obj = _import(matches[0], name)
     if not isinstance(obj, Plugin):
         raise PolicyError(
             f"policy plugin '{name}' must point to a bnb_sim.plugins.Plugin, "
             f"got {type(obj).__name__}"
         )
+    check_default_params(obj.params, name)
     return obj
+
+
+def _import(entry_point, name: str):
+    """Import the object of ``entry_point``. Whatever the third-party module does on import
+    is one PolicyError: an exception, ``sys.exit()`` (which must not end bnb-sim with
+    success and no output) and a ``KeyboardInterrupt`` it raises itself; only a real Ctrl-C
+    (a SIGINT that arrives during the import) stays an interruption."""
+    sigint_seen: list[int] = []
+    restore = _watch_sigint(sigint_seen)
+    try:
+        return entry_point.load()
+    except KeyboardInterrupt:
+        if sigint_seen:
+            raise
+        problem = "raised KeyboardInterrupt while it was imported (not a Ctrl-C)"
+    except SystemExit as exc:
+        problem = f"called sys.exit({exc.code!r}) while it was imported"
+    except BaseException as exc:  # a broken third-party package must not give a traceback
+        problem = f"failed to import: {first_line(exc) or type(exc).__name__}"
+    finally:
+        restore()
+    raise PolicyError(f"policy plugin '{name}' {problem}")
+
+
+def first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0][:300] if text else ""
+
+
+def _watch_sigint(seen: list[int]) -> Callable[[], None]:
+    """Record SIGINTs (then handle them as before) until the returned ``restore()``."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    old = signal.getsignal(signal.SIGINT)
+
+    def record(signum, frame):
+        seen.append(signum)
+        if callable(old):
+            return old(signum, frame)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, record)
+    return lambda: signal.signal(signal.SIGINT, old)
+
+
+#: The most default parameters a plugin may declare (each becomes one float of its row).
+MAX_PLUGIN_PARAMS = 64
+
+
+def check_default_params(params, name: str) -> None:
+    """A plugin's declared defaults are a mapping of names to finite numbers."""
+    from collections.abc import Mapping
+
+    where = f"policy plugin '{name}'"
+    if not isinstance(params, Mapping):
+        raise PolicyError(f"{where}: params must be a mapping of names to numbers")
+    if len(params) > MAX_PLUGIN_PARAMS:
+        raise PolicyError(f"{where}: {len(params)} params; at most {MAX_PLUGIN_PARAMS}")
+    for key, value in params.items():
+        if not isinstance(key, str) or not key.strip() or any(c in key for c in ",="):
+            raise PolicyError(f"{where}: parameter name {key!r} is not a plain name")
+        ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
+        if not ok or not math.isfinite(value):
+            raise PolicyError(
+                f"{where}: default of parameter '{key}' must be a finite number, got {value!r:.40}"
+            )
 
 
 def parse_number(text: str, where: str) -> float:

@@ -47,6 +47,21 @@ def seed_stream(state, master, game_index, stream):
 
 
 @kernel(inline="always")
+def stream_game_index(game_index, fixed, group, source):
+    """The game index that seeds chance source ``source`` (a bit number of ``fixed``).
+
+    Normally the game's own index. A luck design (``bnb luck``) fixes some sources across
+    groups of ``group`` consecutive games: a fixed source of game ``g`` is seeded from
+    ``-1 - g // group``, which no real game index (never negative) reaches, so every game of
+    a group shares that source's draws while its other sources vary. With ``fixed == 0`` (every
+    ordinary run) this is ``game_index`` and no row changes.
+    """
+    if group > 0 and (fixed >> source) & 1:
+        return -1 - game_index // group
+    return game_index
+
+
+@kernel(inline="always")
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 

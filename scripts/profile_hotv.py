@@ -33,7 +33,7 @@ from bnb_sim.games.heroes_village.engine import apply_action, free_lay, legal_ma
 from bnb_sim.games.heroes_village.runner import make_config, pet_codes, play_arrays
 
 STEPS = ("setup", "free lay", "legal", "decide", "apply")
-KINDS = ("explore", "collect", "fight", "build", "discard", "pick", "pass")
+KINDS = ("explore", "collect", "fight", "build", "discard", "pick", "pass or stop")
 
 
 @intrinsic

@@ -425,18 +425,23 @@ def play(game, *actions) -> list[dict]:
     return events
 
 
-def fight(game, stack: int, tnt="optimal", pickaxe="first") -> list[dict]:
+def fight(game, stack: int, tnt="optimal", pickaxe="first", bed=True, reveal=True) -> list[dict]:
     """From the turn phase: fight the mob on ``stack`` to the end. ``tnt``: a number, or
     "optimal" (as few as needed to turn a loss into a win, else none); ``pickaxe``: "first"
-    (the lowest collectable position) or "pass"."""
+    (the lowest collectable position) or "pass"; ``bed`` / ``reveal``: whether the Farmer's
+    Market's bed fights again and the reveal-4 item's extra token is taken (R-FM-5)."""
     events = play(game, FIGHT, stack)
-    while game.phase in ("pickaxe", "tnt"):
+    while game.phase in ("pickaxe", "tnt", "bed", "reveal_four"):
         legal = game.legal_actions()
         if game.phase == "pickaxe":
             if pickaxe == "pass" and PASS in legal:
                 events += play(game, PASS)
             else:
                 events += play(game, legal[0])
+        elif game.phase == "bed":
+            events += play(game, 0 if bed else PASS)
+        elif game.phase == "reveal_four":
+            events += play(game, 0 if reveal else PASS)
         else:
             events += play(game, optimal_tnt(game) if tnt == "optimal" else tnt)
     return events

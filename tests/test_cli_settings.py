@@ -66,6 +66,7 @@ def test_every_option_of_every_command_has_its_environment_variable():
 def test_every_command_that_prints_progress_has_quiet():
     silent_by_nature = {("readings",), ("components", "show"), ("components", "validate")}
     silent_by_nature |= {("components", "template"), ("components", "sources"), ("cache",)}
+    silent_by_nature |= {("train", "show")}
     for path, command in _all_commands():
         names = {o for p in command.params for o in getattr(p, "opts", [])}
         if path in silent_by_nature:

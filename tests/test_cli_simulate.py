@@ -171,7 +171,7 @@ def _blocked(tmp_path: Path) -> Path:
         (["--seating", "rotate", "--fixed-seats"], "contradicts"),
         (["--resume", "--force"], "together"),
         ("components", "components"),
-        ("blocked", "cannot create"),
+        ("blocked", "cannot use this path (Not a directory)"),
     ],
 )
 def test_bad_input_one_line_exit_2_nothing_written(tmp_path, capsys, extra, fragment):

@@ -150,8 +150,10 @@ def test_field_design_identical_policies_give_identical_rows():
 def test_cli_compare_json_and_text(capsys, tmp_path):
     main(["compare", "greedy", "random", "--sprt", "0", "20", "--json", "--seed", "3"])
     data = json.loads(capsys.readouterr().out)
-    assert data["decision"] == "H1" and data["reason"] == "sprt: accepted H1 (elo >= 20)"
+    assert data["decision"] == "H1"
+    assert data["reason"] == "sprt: accepted H1 (the evidence favours elo 20 over elo 0)"
     assert data["n_games"] == 2 * data["n_pairs"] and data["difference"]["lo"] > 0
+    assert data["n_pairs"] == data["test"]["decision_n"]  # the state at the decision
     main(
         [
             "compare",
@@ -278,3 +280,43 @@ def test_head_to_head_win_rates_are_clustered_by_seed():
     d = result.difference
     assert 2 * rate["rate"] - 1 == pytest.approx(d["mean_diff"])
     assert (2 * rate["hi"] - 1) == pytest.approx(d["hi"], abs=0.01)
+
+
+def _pairs(scores_a: np.ndarray) -> pd.DataFrame:
+    """Head-to-head seeds with A's pair score given (two games a seed, no shared wins)."""
+    n = scores_a.size
+    return pd.DataFrame({"seed": np.arange(n), "score_a": scores_a, "score_b": 1 - scores_a,
+                         "wins_a": 2 * scores_a, "wins_b": 2 - 2 * scores_a,
+                         "shared_a": 0.0, "shared_b": 0.0, "games": 2})  # fmt: skip
+
+
+def test_n3_estimates_stop_at_the_sprt_decision():
+    """Statistics review N3: ``compare --sprt 0 5`` printed "H0 accepted (elo <= 0)" beside
+    Elo +4.4 [+2.1, +6.7] and LLR +7.12 of 3,968 seeds when the test had decided at 2,107.
+    The estimates are now the test's state at its decision; the rest of the batch is shown
+    apart, labelled, and H0 is worded as what it means."""
+    from bnb_sim.analysis.compare import HEAD_TO_HEAD, format_result, summarise
+    from bnb_sim.analysis.sequential import SPRT
+
+    rng = np.random.default_rng(4)
+    scores = np.r_[np.zeros(300), rng.choice([0.0, 0.5, 1.0], 3000, p=[0.1, 0.5, 0.4])]
+    rule = SPRT(0, 5).update(scores)
+    assert rule.decision == "H0" and rule.decision_n < scores.size
+    result = summarise(_pairs(scores), rule, rule.reason, a="A", b="B", mode=HEAD_TO_HEAD)
+    n = rule.decision_n
+    assert result.n_pairs == n and result.n_games == 2 * n
+    at = scores[:n].mean()
+    assert result.score["mean"] == pytest.approx(at)
+    assert result.difference["mean_diff"] == pytest.approx(2 * at - 1)
+    assert result.test["n"] == n and result.test["llr"] <= result.test["lower"]
+    after = result.after_decision
+    assert after["n_pairs"] == scores.size and after["seeds_after_decision"] == scores.size - n
+    assert after["difference"]["mean_diff"] == pytest.approx(2 * scores.mean() - 1)
+    text = format_result(result)
+    assert "elo <= 0" not in text and "the evidence favours elo 0 over elo 5" in text
+    assert "A is not shown to be 5 Elo stronger than B (elo < 5)" in text
+    assert "after the decision" in text and "not part of the test" in text
+    # no batch beyond the decision: nothing to show apart
+    rule = SPRT(0, 5).update(scores[:n])
+    assert summarise(_pairs(scores[:n]), rule, rule.reason, a="A", b="B",
+                     mode=HEAD_TO_HEAD).after_decision is None  # fmt: skip

@@ -20,7 +20,7 @@ from bnb_sim.sources import SOURCES, cited_keys
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-RULE_ID = re.compile(r"\bR-(?:SETUP|TURN|CUBE|EXPLORE|BUILD|FIGHT|WEAPON|SCORE|END|FM)-\d+\b")
+RULE_ID = re.compile(r"\bR-(?:SETUP|TURN|CUBE|EXPLORE|BUILD|FIGHT|WEAPON|SCORE|END|FM|HV)-\d+\b")
 
 
 @pytest.fixture(scope="module")
@@ -82,10 +82,21 @@ def test_every_cited_rule_id_is_in_the_rules_reference():
     assert len(reference) >= 30
     texts = [p.read_text() for p in (ROOT / "bnb_sim").rglob("*.py")]
     texts += [p.read_text() for p in (ROOT / "tests").glob("*.py")]
-    texts += [(ROOT / "bnb_sim" / "data" / "builders_biomes.toml").read_text()]
+    texts += [(ROOT / "bnb_sim" / "data" / name).read_text()
+              for name in ("builders_biomes.toml", "heroes_village.toml")]  # fmt: skip
     texts += [p.read_text() for p in DOCS.glob("*.md")] + [(ROOT / "README.md").read_text()]
     cited = {m for text in texts for m in RULE_ID.findall(text)}
     assert cited - reference == set()
+
+
+def test_the_rules_reference_holds_all_three_parts():
+    """One reference for both games: Part 3 (Heroes of the Village) with every R-HV ID."""
+    text = (DOCS / "rules-reference.md").read_text()
+    assert "will be added here" not in text
+    for part in ("## Part 1", "## Part 2", "## Part 3"):
+        assert part in text
+    part3 = text[text.index("## Part 3") :]
+    assert all(f"**R-HV-{n}**" in part3 for n in range(1, 12))
 
 
 def _user_facing_files() -> list[Path]:

@@ -59,6 +59,45 @@ def test_sweep_game_hotv_zip_and_grid_of_equal_lists_still_play(capsys):
         sweep_variants(base, [("path.start_normal", [7]), ("path.start_normal", [8])])
 
 
+def test_sweep_game_hotv_does_not_list_the_baseline_value_a_second_time():
+    """``--set path.start_normal=8,9`` where 9 is the file's own value: 9 is the baseline,
+    played once and labelled as the component file's, not a variant at "0.0 pp"."""
+    import numpy as np
+
+    from bnb_sim.games.heroes_village.cli import sweep_table, sweep_variants
+    from bnb_sim.games.heroes_village.components import load_components
+
+    base = load_components()
+    assert base.data["path"]["start_normal"] == 9
+    variants = sweep_variants(base, [("path.start_normal", [8, 9])])
+    labels = [label for label, _ in variants]
+    assert labels == ["path.start_normal=9 (components)", "path.start_normal=8"]
+    assert variants[0][1] is base
+    won = {labels[0]: np.array([True, False, True, True]),
+           labels[1]: np.array([False, False, True, True])}  # fmt: skip
+    table = sweep_table(won)
+    assert list(table["vs components, paired [95% CI]"])[0] == "(reference)"
+    assert (table["vs components, paired [95% CI]"] == "(reference)").sum() == 1
+    # values the file does not hold keep the plain component-file baseline first
+    other = [label for label, _ in sweep_variants(base, [("path.start_normal", [7, 8])])]
+    assert other == ["components", "path.start_normal=7", "path.start_normal=8"]
+
+
+def test_sweep_game_hotv_writes_where_o_says_and_refuses_a_full_folder(tmp_path, capsys):
+    """The report goes to ``-o DIR``, as the docs say; a folder that holds files is refused
+    before a game is played (one line, exit 2), as the first game's sweep refuses it."""
+    out = tmp_path / "full"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    code, stdout, err = run_cli(capsys, [
+        "sweep", "--game", "hotv", "--set", "path.start_normal=8,9", "--games", "10",
+        "--players", "2", "-o", out, "--quiet",
+    ])  # fmt: skip
+    assert code == 2, (stdout, err)
+    assert "not empty" in err and len(err.strip().splitlines()) == 1
+    assert [p.name for p in out.iterdir()] == ["keep.txt"]
+
+
 # ----------------------------------------------------------------------------- bnb run warm-up
 
 HOTV_ONLY = textwrap.dedent(
@@ -145,20 +184,26 @@ def test_compare_game_hotv_sprt_decides_as_the_first_games_sprt(capsys):
     assert code == 0, err
     data = json.loads(out)
     test = data["sprt"]
-    assert test["decision"] == "H1" and data["stopped"] == "sprt: accepted H1 (elo >= 30)"
-    assert data["games"] == 2000  # the first block decided
+    assert test["decision"] == "H1"
+    assert data["stopped"] == "sprt: accepted H1 (the evidence favours elo 30 over elo 0)"
+    # the first block decided; the estimates are the state at the decision, the rest of the
+    # block is shown apart (statistics review N3)
+    assert data["games"] == test["decision_n"] == test["n"] < 2000
+    assert data["after_decision"]["games"] == 2000 and test["n_played"] == 2000
     won = [
         play_block(make_config(load_components(), 2, [p], None), 0, 2000)[1]["won"].to_numpy()
         for p in ("team", "random")
     ]
     ref = SPRT(0, 30).update((1.0 + won[0].astype(float) - won[1].astype(float)) / 2.0)
     assert (ref.decision, ref.decision_n) == ("H1", test["decision_n"])
-    assert test["llr"] == pytest.approx(ref.llr)
+    assert test["llr"] == pytest.approx(ref.summary()["llr_at_decision"])
+    assert test["llr_played"] == pytest.approx(ref.llr)
     code, out, err = run_cli(capsys, ["compare", "--game", "hotv", "random", "team", "--players",
                                       "2", "--sprt", "0", "30"])  # fmt: skip
     assert code == 0, err
-    assert "stopped by sprt: accepted H0 (elo <= 0)" in out
-    assert "random is not better" in out and "LLR" in out
+    assert "stopped by sprt: accepted H0 (the evidence favours elo 0 over elo 30)" in out
+    assert "random is not shown to be better by 30 Elo" in out and "LLR" in out
+    assert "elo <= 0" not in out
 
 
 @pytest.mark.parametrize(
@@ -195,7 +240,7 @@ def test_a_hotv_compare_item_takes_sprt(tmp_path, capsys):
     assert code == 0, err
     summary = json.loads((tmp_path / "rep" / "summary.json").read_text())
     item = summary["items"][0] if "items" in summary else summary
-    assert "sprt: accepted H1 (elo >= 30)" in json.dumps(item)
+    assert "sprt: accepted H1 (the evidence favours elo 30 over elo 0)" in json.dumps(item)
     report = (tmp_path / "rep" / "report.md").read_text()
     assert "SPRT [0, 30]" in report
 
@@ -230,3 +275,26 @@ def test_compare_game_hotv_writes_its_report_with_out(capsys, tmp_path):
     assert "team minus random" in (rep / "report.md").read_text()
     code, out, err = run_cli(capsys, [*args, "-o", rep])
     assert code == 2 and "--force" in err
+
+
+def test_n6_identical_policies_get_a_bound_stop_on_precision_and_write_strict_json(capsys):
+    """Statistics review N6: A and B that never differ gave "0.0 pp (no interval)", ran
+    ``--precision`` to ``--max-games`` and wrote a bare NaN into ``--json``. The interval is
+    now the constant-sample bound (as ``bnb compare`` gives), precision stops on it, and the
+    JSON has no NaN."""
+
+    def no_constants(name):
+        raise AssertionError(f"{name} in the JSON")
+
+    args = ["compare", "--game", "hotv", "team", "team", "--players", "3", "--pets",
+            "wolf,cat,fox", "--max-games", "6000", "--precision", "0.05",
+            "--seed", "3"]  # fmt: skip
+    code, out, err = run_cli(capsys, [*args, "--json"])
+    assert code == 0, err
+    data = json.loads(out, parse_constant=no_constants)
+    diff = data["difference"]
+    assert data["stopped"] == "precision" and data["games"] == 2000  # the first block
+    assert diff["mean_diff"] == 0 and -0.01 < diff["lo"] < 0 < diff["hi"] < 0.01
+    code, out, err = run_cli(capsys, args)
+    assert code == 0, err
+    assert "no interval" not in out and "never differed in 2,000 games" in out

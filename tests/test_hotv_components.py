@@ -29,7 +29,13 @@ def test_every_value_has_a_provenance_and_estimates_a_reason():
     assert all(r["reason"] for r in rows if r["provenance"] == "estimate")
     assert all(r["source"] for r in rows if r["provenance"] == "known")
     keys = {r["key"] for r in rows}
-    assert {"dice.fight.faces", "dice.illagers.faces", "tiles.list", "readings.panda_scope"} <= keys
+    assert {"dice.fight.faces", "dice.illagers.faces", "readings.panda_scope"} <= keys
+    # one row per value of a tile and of a building cost: the keys --set takes
+    assert {
+        "tiles.list.0.symbol",
+        "tiles.list.0.back.wood",
+        "buildings.list.6.cost.redstone",
+    } <= keys
 
 
 def _override(tmp_path, text):

@@ -80,6 +80,9 @@ def test_hotv_items_are_counted_played_and_reported(tmp_path):
     text = (tmp_path / "report" / "report.md").read_text()
     assert "pets: Pet teams" in text and "weights: Heroes of the Village comparison" in text
     assert any("team wins" in f["text"] for f in summary["key_findings"]), report
+    # the pet teams item answers with its pet teams too (issue 25, item 2)
+    kinds = [(f["kind"], f["text"][:6]) for f in summary["key_findings"]]
+    assert ("pet_effects", "pets: ") in kinds and ("best_pet_team", "pets: ") in kinds, kinds
     # the same file again resumes the kept run folder and gives the same rows
     again = run_experiment(load_experiment(tmp_path / "exp.toml"), threads=2)
     assert again[0].result[1]["won"].tolist() == games["won"].tolist()
@@ -117,7 +120,7 @@ SWEEP = textwrap.dedent(
     players = 2
     pets = "wolf,cat"
     difficulty = "easy"
-    set = { "path.start_easy" = [8, 10] }
+    set = { "path.start_easy" = [10, 11] }
     """
 )
 
@@ -128,19 +131,20 @@ def test_a_hotv_sweep_item_plays_what_bnb_sweep_game_hotv_plays(tmp_path, capsys
     experiment = load_experiment(write(tmp_path, SWEEP, dice=False))
     (item,) = experiment.items
     assert (item.kind, item.game) == ("sweep", "heroes_village")
-    assert experiment_games(experiment) == 3 * 60  # the component file and two variants
+    # 11 is the component file's own value: the baseline, played once (issue 25, item 10)
+    assert experiment_games(experiment) == 2 * 60
     outcomes = run_experiment(experiment, threads=1)
     assert list(outcomes[0].result) == [
-        "components", "path.start_easy=8", "path.start_easy=10"
+        "path.start_easy=11 (components)", "path.start_easy=10"
     ]  # fmt: skip
     report = build_experiment_report(experiment, outcomes)
     report.write(tmp_path / "report")
     summary = json.loads((tmp_path / "report" / "summary.json").read_text())
     (reported,) = summary["items"]
-    assert reported["kind"] == "sweep" and reported["n_games"] == 180
+    assert reported["kind"] == "sweep" and reported["n_games"] == 120
     out = tmp_path / "cli"
     code, stdout, err = run_cli(capsys, [
-        "sweep", "--game", "hotv", "--set", "path.start_easy=8,10", "--games", "60",
+        "sweep", "--game", "hotv", "--set", "path.start_easy=10,11", "--games", "60",
         "--players", "2", "--pets", "wolf,cat", "--difficulty", "easy", "--seed", "9",
         "-o", out, "--quiet",
     ])  # fmt: skip
@@ -150,11 +154,28 @@ def test_a_hotv_sweep_item_plays_what_bnb_sweep_game_hotv_plays(tmp_path, capsys
     text = (tmp_path / "report" / "report.md").read_text()
     assert "start: Heroes of the Village component sweep" in text
     assert "path.start_easy=10" in text and "(reference)" in text
-    assert any("start: the team wins most often" in f["text"] for f in summary["key_findings"])
+    assert text.count("path.start_easy=11") == text.count("path.start_easy=11 (components)")
+
+
+def test_n2_a_hotv_sweep_whose_variants_play_alike_names_no_best(tmp_path):
+    # The normal start does not matter at easy difficulty: every variant plays the same games,
+    # so none may be called best (statistics review N2: the sweep named one).
+    text = SWEEP.replace('"path.start_easy" = [10, 11]', '"path.start_normal" = [7, 8]')
+    experiment = load_experiment(write(tmp_path, text, dice=False))
+    outcomes = run_experiment(experiment, threads=1)
+    report = build_experiment_report(experiment, outcomes)
+    report.write(tmp_path / "report")
+    summary = json.loads((tmp_path / "report" / "summary.json").read_text())
+    (reported,) = summary["items"]
+    variants = reported["variants"]
+    assert len(variants) == 3 and len({v["k"] for v in variants.values()}) == 1  # alike
+    (finding,) = [f for f in summary["key_findings"] if f["text"].startswith("start: ")]
+    assert "no detectable difference at the top" in finding["text"]
+    assert reported["leader"]["best"] is None and reported["leader"]["tied_with"]
 
 
 def test_a_big_hotv_sweep_item_needs_yes(tmp_path):
-    text = SWEEP.replace("games = 60", "games = 10000000").replace("[8, 10]", "[2, 4, 6, 8, 10]")
+    text = SWEEP.replace("games = 60", "games = 10000000").replace("[10, 11]", "[2, 4, 6, 8, 10]")
     experiment = load_experiment(write(tmp_path, text, dice=False))
     assert experiment_games(experiment) == 6 * 10_000_000
     text = text.replace("[2, 4, 6, 8, 10]", "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]")
@@ -201,10 +222,13 @@ def test_tournament_game_hotv_ranks_team_policies_on_the_same_games(tmp_path, ca
                                        "--quiet"])  # fmt: skip
     assert code == 0, err
     assert "pets wolf,panda,horse" in text and "(best)" in text
+    assert "team is the best team policy" in text
     summary = json.loads((out / "summary.json").read_text())
     ranking = summary["ranking"]
     assert [r["policy"] for r in ranking] == ["team", "random"]
     assert ranking[1]["vs_best"]["hi"] < 0 and ranking[1]["mcnemar_p"] < 0.001
+    assert ranking[1]["mcnemar_p_holm"] == ranking[1]["mcnemar_p"]  # one comparison
+    assert summary["leader"]["best"] == "team"
     code, _, err = run_cli(capsys, ["tournament", "--game", "hotv", "--policy", "team",
                                     "--games", "10", "--out", tmp_path / "one"])  # fmt: skip
     assert code == 2 and "at least two team policies" in err

@@ -229,7 +229,7 @@ def test_r_hv_6_three_rolls_at_most_and_the_mob_stays_after_a_lost_fight():
     g = Game(pets=NO_PETS, comps=comps_with(fight=[4]))
     tile = g.lay(WOOD)
     value = mob_on(g, tile)
-    g.act(L.A_FIGHT + tile)
+    g.fight_on(tile)
     if value > 4:
         assert g.stat(0, L.T_ROLLS) == 3 and g.s[L.S_TILE_MOB + tile] >= 0
     else:
@@ -240,12 +240,12 @@ def test_r_hv_6_arrow_moves_the_illager_away_and_illager_face_toward_the_village
     g = Game(pets=NO_PETS, comps=comps_with(fight=["arrow"]), start=5)
     tile = g.lay(WOOD)
     mob_on(g, tile)
-    g.act(L.A_FIGHT + tile)
+    g.fight_on(tile)
     assert g.illager == 8
     g = Game(pets=NO_PETS, comps=comps_with(fight=["illager"]), start=10)
     tile = g.lay(WOOD)
     mob_on(g, tile)
-    g.act(L.A_FIGHT + tile)
+    g.fight_on(tile)
     assert g.illager == 7 and g.s[L.S_TILE_MOB + tile] >= 0
 
 
@@ -344,7 +344,7 @@ def test_r_hv_9_wolf_adds_one_to_fight_rolls():
         g.s[L.S_MOB_PILE + g.s[L.S_MOB_NEXT]] = len(g.comps.mob_tokens) - 1  # a value-6 mob
         assert mob_on(g, tile) == 6
         g.set_pouch([0, 0, 0, 0, 0])
-        g.act(L.A_FIGHT + tile)
+        g.fight_on(tile)
         assert (g.s[L.S_TILE_MOB + tile] == -1) == defeated
 
 
@@ -383,15 +383,19 @@ def test_r_hv_9_panda_ignores_the_first_illager_face_of_a_fight():
         g = Game(pets=(pet, "none"), comps=comps_with(fight=["illager"]), start=9)
         tile = g.lay(WOOD)
         mob_on(g, tile)
-        g.act(L.A_FIGHT + tile)
+        g.fight_on(tile)
         assert g.illager == end, pet
 
 
-def test_r_hv_9_horse_lays_two_tiles_when_exploring():
+def test_r_hv_9_horse_may_lay_two_tiles_when_exploring():
     for pet, laid in (("horse", 2), ("none", 1)):
         g = Game(pets=(pet, "none"))
         g.act(L.A_EXPLORE + 2)
+        if pet == "horse":  # the second tile is the player's decision (PH_HORSE)
+            assert g.s[L.S_PHASE] == L.PH_HORSE and g.s[L.S_ACTIONS_LEFT] == 1
+            g.act(L.A_EXPLORE + 2)
         assert g.s[L.S_TILES_LAID] == laid and g.s[L.S_STACK_H + 2] == 6 - laid
+        assert g.s[L.S_PHASE] == L.PH_ACTION and g.s[L.S_ACTIONS_LEFT] == 1
 
 
 def test_r_hv_9_llama_adds_one_slot_for_any_block():

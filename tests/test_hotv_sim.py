@@ -109,7 +109,7 @@ def test_team_weights_parse_and_their_kernel_indices_match():
         assert getattr(P, f"W_{name.upper()}") == index
     with pytest.raises(PolicyError, match="unknown weight"):
         P.parse_policy("team:speed=1")
-    with pytest.raises(PolicyError, match="random or team"):
+    with pytest.raises(PolicyError, match="random, team or strong"):
         P.parse_policy("heuristic")
 
 
@@ -243,7 +243,12 @@ def test_simulate_writes_a_run_and_report_reads_it(tmp_path, capsys):
         assert heading in text  # fmt: skip
     summary = json.loads((report / "summary.json").read_text())
     assert summary["game"] == "heroes_village" and summary["win_rate"]["n"] == 9000
-    assert summary["best_team"] != summary["worst_team"]
+    # best and worst only when separated from every other team (statistics review N2)
+    ranking = summary["pet_ranking"]
+    for side, key in (("best", "best_team"), ("worst", "worst_team")):
+        assert summary[key] == (ranking[side]["ranked_first"] if ranking[side]["separated"]
+                                else None)  # fmt: skip
+    assert summary["win_rate"]["game_indices"] == 600  # clustered by game index (N1)
     assert list(report.glob("*.png"))
 
 
@@ -319,7 +324,7 @@ def test_bench_game_hotv_measures_the_kernel(capsys):
     code, out, err = run_cli(capsys, ["bench", "--game", "hotv", "--quick", "--json"])
     assert code == 0, err
     rows = json.loads(out)["games"]
-    assert {r["policy"] for r in rows} == {"random", "team"}
+    assert {r["policy"] for r in rows} == {"random", "team", "strong"}
     assert all(r["games_per_second"] > 0 for r in rows)
 
 
@@ -407,4 +412,6 @@ def test_the_rows_of_a_pinned_run_do_not_change():
     for team in cfg.teams:
         for part in play_arrays(cfg, team, 0, 500):
             digest.update(part.tobytes())
-    assert digest.hexdigest()[:16] == "8d1d3c34087b42bf"
+    # re-pinned for issue 22 (fights may stop, several buildings per build action, the
+    # Horse's second tile a decision, free laying counts "needed"): was 8d1d3c34087b42bf
+    assert digest.hexdigest()[:16] == "e7c0ac08e04f25f6"

@@ -113,7 +113,8 @@ def test_resume_needs_the_same_identity_and_force_only_overwrites_a_run(whole, t
     with pytest.raises(RunError, match="other parameters: seed 5 \\(now 6\\)"):
         simulate_to_dir(config(seed=6, pets="all"), GAMES, run, resume=True)
     meta = json.loads((run / "run.json").read_text())
-    (run / "run.json").write_text(json.dumps({k: v for k, v in meta.items() if k != "game"}))
+    legacy = {k: v for k, v in meta.items() if k not in ("game", "description_hash")}
+    (run / "run.json").write_text(json.dumps(legacy))  # as a run of before the game key
     with pytest.raises(RunError, match="cannot resume: it is a run of another game"):
         simulate_to_dir(config(pets="all"), GAMES, run, resume=True)
     (run / "run.json").write_text(json.dumps(meta))

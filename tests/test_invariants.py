@@ -157,11 +157,24 @@ def _corrupt_payment(game):
     game._pub[L.P_FM_SPENT + 0] += 1  # paid more than the items cost
 
 
+def _corrupt_phase(game):
+    # R-FM-5: the reveal-4 item's decision with no offer open (and, likely, no such item)
+    game._pub[S.C_PHASE] = S.PH_REVEAL_FOUR
+    game._pub[S.C_FM_REVEAL_OFFER] = 0
+
+
 FM_CORRUPTIONS = [
     (I.INV_VEGETABLES, _corrupt_vegetables),
     (I.INV_ITEMS, _corrupt_items),
     (I.INV_PAYMENT, _corrupt_payment),
+    (I.INV_PHASE, _corrupt_phase),
 ]
+
+
+def test_an_expansion_phase_in_a_base_game_is_detected():
+    game = _midgame()
+    game._pub[S.C_PHASE] = S.PH_BED  # the bed's decision without the expansion
+    assert I.check_invariants(game._pub, game._hid, game._k) == I.INV_PHASE
 
 
 def test_every_invariant_has_a_corruption_test():

@@ -83,7 +83,7 @@ def test_policy_tables_hold_the_exact_win_probability(policy):
         pile = _pile(extra)
         game, _, _ = _two_mobs(policy, pile)
         k, ft = game._k, game.config.kernel_inputs[1]
-        row = onestep._pile_row(game.observation(0), k)
+        row = onestep.pile_row(game.observation(0), k)
         assert 0 <= row < ft.shape[0]
         cols = ft_columns(int(k[L.K_FT_HMAX]))
         for hearts in range(1, int(k[L.K_FT_HMAX]) + 1):
@@ -91,6 +91,13 @@ def test_policy_tables_hold_the_exact_win_probability(policy):
             assert ft[row, cols["p_win"] + hearts] == pytest.approx(odds.p_win, abs=1e-12)
             spent = ft[row, cols["e_tnt_spent"] + hearts]
             assert spent == pytest.approx(odds.expected_tnt_spent, abs=1e-12)
+
+
+def test_both_rule_based_bots_read_the_pile_row_of_one_function():
+    # the priority-list bots and the one-step bots index the odds table alike (no copy)
+    from bnb_sim.games.builders_biomes.policies import priority
+
+    assert priority.pile_row is onestep.pile_row
 
 
 @pytest.mark.parametrize("policy", ["greedy", "heuristic"])

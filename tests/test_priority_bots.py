@@ -366,6 +366,9 @@ def test_experiment_files_accept_bots_and_report_their_rules(tmp_path, capsys):
     assert code == 0, err
     report = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
     assert "Bot rules" in report and "turn[1]: build" in report
+    # the bot is named by its file's `name` (builder.toml: "builder"), not its absolute path
+    assert "bot:builder: n = " in report and f"bot:{bot}: n =" not in report
+    assert "bot:builder, greedy in player order" in report
 
 
 def test_the_reference_documents_every_name():

@@ -53,6 +53,10 @@ def test_every_reading_has_values_a_default_and_a_rule():
         "variant",
         "fm_new_farm",
         "fm_collect_xp",
+        "fm_empty_buy",
+        "fm_end_structures",
+        "fm_covered_vegetables",
+        "fm_bed_reveal",
     ]
     for reading in R.READINGS.values():
         assert reading.default in reading.values and reading.rule.startswith("R-")

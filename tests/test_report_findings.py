@@ -226,3 +226,37 @@ def test_notebook_progress_falls_back_to_plain_tqdm_without_ipywidgets(monkeypat
     monkeypatch.setitem(sys.modules, "ipywidgets", None)  # import fails
     assert feedback._tqdm_class() is tqdm.std.tqdm
     assert feedback.in_notebook()
+
+
+def _two_policy_games(rng, games: int, p_a: float) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Two-player games, seats rotating, A winning each game with probability ``p_a``."""
+    a_wins = rng.random(games) < p_a
+    a_seat = np.arange(games) % 2
+    seat = np.tile([0, 1], games)
+    policy = np.where(seat == np.repeat(a_seat, 2), "A", "B")
+    won = np.where(policy == "A", np.repeat(a_wins, 2), ~np.repeat(a_wins, 2))
+    seats = pd.DataFrame({"game": np.repeat(np.arange(games), 2), "seat": seat,
+                          "policy": policy, "won": won, "rank": np.where(won, 1, 2)})  # fmt: skip
+    frame = pd.DataFrame({"game": np.arange(games), "winners": 1, "turns": 30})
+    return seats, frame
+
+
+def test_n2_wins_most_often_only_when_the_gap_excludes_zero():
+    """Statistics review N2: "heuristic wins most often ... 2.3 pp ahead of the next" with a
+    paired gap of +2.30 pp [-0.80, +5.40]. The claim now needs the gap to exclude 0."""
+    from bnb_sim.analysis.report import run_findings, win_rate_section
+
+    rng = np.random.default_rng(2)
+    seats, frame = _two_policy_games(rng, 4000, 0.51)
+    summary = win_rate_section(seats, frame, ["A", "B"]).summary
+    finding = run_findings(summary)[0]
+    gap = finding.numbers["gap"]
+    assert gap["lo"] < 0 < gap["hi"] and finding.numbers["best"] is None
+    assert "wins most often" not in finding.text
+    assert finding.text.startswith("No detectable difference at the top: **A** is tied with B")
+    # one game, two seats: the gap is twice (A's rate − ½), its interval the paired one
+    rates = seats.groupby("policy")["won"].mean()
+    assert gap["mean_diff"] == pytest.approx(rates["A"] - rates["B"])
+    seats, frame = _two_policy_games(rng, 4000, 0.56)
+    finding = run_findings(win_rate_section(seats, frame, ["A", "B"]).summary)[0]
+    assert finding.numbers["best"] == "A" and "**A** wins most often" in finding.text

@@ -2,78 +2,14 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import engine_helpers as H
 import numpy as np
 import pytest
+from fm_helpers import BUY, FM, fm_components, fm_game, fm_xp, give_item, set_vegetables, veg
 
-import bnb_sim
 from bnb_sim.games.builders_biomes.engine import layout as L
 from bnb_sim.games.builders_biomes.engine import market as M
 from bnb_sim.games.builders_biomes.engine import state as S
-
-FM = "farmers-market"
-BUY = S.ACT_BUY
-
-
-@lru_cache(maxsize=1)
-def fm_components():
-    from bnb_sim.games.builders_biomes.components import load_components
-
-    return load_components(expansion=FM)
-
-
-def fm_game(players=2, policies=("random",), seed=0, game_index=0, place=True, **options):
-    """A new expansion game; with ``place`` every seat has put its farmland on its first
-    allowed space, so the first turn is about to start."""
-    options.setdefault("components", fm_components())
-    game = bnb_sim.new_game(seed, game_index, players, list(policies), **options)
-    while place and game.phase == "farmland":
-        game.apply_action(game.legal_actions()[0])
-    return game
-
-
-def item_id(game, name):
-    return game.config.components.item_names.index(name)
-
-
-def give_item(game, seat, name):
-    """The seat owns ``name`` (taken off the marketplace if it lies there), paid in full."""
-    pub, k = game._pub, game._k
-    item = item_id(game, name)
-    for slot in range(L.MAX_MARKET):
-        if game._hid[L.H_FM_MARKET + slot] == item:
-            game._hid[L.H_FM_MARKET + slot] = -1
-            pub[L.P_FM_MARKET + slot] = -1
-            pub[L.P_FM_MARKET_UP] &= ~(1 << slot)
-    pub[L.P_FM_OWNED + seat] |= 1 << item
-    pub[L.P_FM_SPENT + seat] += k[L.K_FM_ITEM + L.FM_COST * L.MAX_ITEMS + item]
-    ability = int(k[L.K_FM_ITEM + L.FM_ABILITY * L.MAX_ITEMS + item])
-    amount = int(k[L.K_FM_ITEM + L.FM_AMOUNT * L.MAX_ITEMS + item])
-    pub[L.ability_at(seat, ability)] = max(amount, 1)
-
-
-def set_vegetables(game, seat, n):
-    """The seat's farmland holds ``n`` vegetables (the rest of the 32 in the supply)."""
-    pub = game._pub
-    space = int(pub[L.P_FM_FARMLAND + seat])
-    pub[L.cap_at(seat, space)] = max(int(pub[L.cap_at(seat, space)]), n)
-    pub[L.P_FM_SUPPLY] += int(pub[L.veg_at(seat, space)]) - n
-    pub[L.veg_at(seat, space)] = n
-
-
-def veg(game, seat):
-    return int(sum(game._pub[L.veg_at(seat, s)] for s in range(9)))
-
-
-def fm_xp(game, seat, source):
-    """XP of ``seat`` from a source: an ``XP_*`` slot, or "end" / "farming" (the expansion's)."""
-    if source == "end":
-        return int(game._pub[L.P_FM_XP_END + seat])
-    if source == "farming":
-        return int(game._pub[L.P_FM_XP_FARMING + seat])
-    return int(game._pub[L.xp_at(seat, source)])
 
 
 # ---- R-FM-1, R-FM-2, R-FM-8: tiles and marketplace -------------------------------------
@@ -173,8 +109,9 @@ def test_r_fm_4_buy_any_number_of_items_in_one_action_paid_from_farmland():
     costs = [int(game._k[L.K_FM_ITEM + i]) for i in market]
     assert BUY in game.legal_actions()
     H.play(game, BUY)
-    assert game.phase == "buy" and S.PASS in game.legal_actions()
-    assert game.legal_actions()[:-1] == [s for s in range(4) if costs[s] <= 4]
+    # R-FM-4: the action buys something; PASS ends the buying only after a purchase
+    assert game.phase == "buy" and S.PASS not in game.legal_actions()
+    assert game.legal_actions() == [s for s in range(4) if costs[s] <= 4]
     first = min(range(4), key=lambda s: costs[s])
     events = H.play(game, first)
     assert [e["event"] for e in events] == ["buy"]
@@ -357,11 +294,14 @@ def test_r_fm_5_end_blocks_and_flat():
 
 def test_r_fm_5_end_buildings_top_tiles_only():
     game = fm_game(2)
+    farmland = int(game._pub[L.P_FM_FARMLAND])
+    free = [s for s in range(9) if s != farmland]
     a, b, c = H.tiles(game, kind="building")[:3]
-    H.place_building(game, 0, 0, a)
-    H.place_building(game, 0, 0, b)  # covers a: only the top tile counts
-    H.place_building(game, 0, 4, c)
-    assert _end_game_xp(game, 0, "end_buildings") == 4
+    H.place_building(game, 0, free[0], a)
+    H.place_building(game, 0, free[0], b)  # covers a: only the top tile counts
+    H.place_building(game, 0, free[1], c)
+    # two top tiles and the visible farmland (fm_end_structures=farmland-counts, the default)
+    assert _end_game_xp(game, 0, "end_buildings") == 6
 
 
 def test_r_fm_5_end_mobs_per_defeated_mob():

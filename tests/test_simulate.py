@@ -219,7 +219,7 @@ def test_default_chunk_size_is_bounded():
 def test_unwritable_directory_leaves_nothing_behind(tmp_path):
     blocker = tmp_path / "file.txt"
     blocker.write_text("not a folder")
-    with pytest.raises(RunError, match="cannot create"):
+    with pytest.raises(RunError, match=r"cannot use this path \(Not a directory\)"):
         simulate(10, 2, ["random"], out=blocker / "run")
     assert blocker.read_text() == "not a folder"
     with pytest.raises(RunError, match="not a directory"):

@@ -21,6 +21,7 @@ from bnb_sim.runner.storage import (
     part_name,
     read_meta,
 )
+from bnb_sim.runner.verify import description_hash
 
 SPEC = FakeSpec(n_games=300, chunk_size=100, seed=3)
 
@@ -268,6 +269,7 @@ def test_write_part_checks_the_contract(tmp_path):
     meta = json.loads((tmp_path / "run" / "run.json").read_text())
     identity = meta.pop("identity")
     run_id = meta.pop("run_id")
+    assert meta.pop("description_hash") == description_hash(meta)
     assert run_id == storage.run_id_of(meta) and len(run_id) == 16
     assert meta == {
         "params": {"seed": 7},

@@ -140,7 +140,15 @@ def test_sweep_report(unbeatable, tmp_path):
     md = written["markdown"].read_text()
     assert "Change in win rate against" in md and "pp [" in md
     findings = summary["key_findings"]
-    assert [f["kind"] for f in findings] == ["largest_win_rate_effect", "largest_xp_effect"]
+    # fairness first (issue 25, item 1), then the largest effects
+    assert [f["kind"] for f in findings] == [
+        "fairness_change",
+        "largest_win_rate_effect",
+        "largest_xp_effect",
+    ]
+    # the largest of several effects is a selected comparison, and says so (review N2)
+    assert len(summary["win_rate_effect"]) == 3  # one variant x three policies
+    assert "the largest of 3 effects, an unadjusted 95% interval" in findings[1]["text"]
     assert md.index("## Key findings") < md.index("Contents:")
 
 
@@ -164,7 +172,10 @@ def test_cli_sweep(tmp_path, capsys):
     )
     text = capsys.readouterr().out
     assert "weapons.tnt.detonate_hearts=5 (baseline)" in text and "change" in text
+    assert text.splitlines()[1].strip().startswith("fairness")  # issue 25, item 1
     summary = json.loads((out / "summary.json").read_text())
+    measures = {r["measure"] for r in summary["fairness_effect"]}
+    assert measures == {"first_player_advantage", "balance", "seat_0", "seat_1"}
     assert [v["name"] for v in summary["variants"]][1].endswith("(baseline)")
     assert pd.DataFrame(summary["win_rate"])["n"].eq(60).all()
 
@@ -236,3 +247,33 @@ def test_an_unchanged_variant_has_no_zero_width_effect():
     assert "no seed changed" in text
     md = "\n".join(s.to_markdown() for s in sweep_sections(result))
     assert "no interval: all differences equal" in md and "[+0.00, +0.00]" not in md
+
+
+def test_cli_sweep_json_leads_with_fairness_in_a_mirror_match(tmp_path, capsys):
+    """Issue 25, item 1: `bnb sweep --json` carries fairness per variant, and a mirror
+    match says its per-policy win-rate change is zero by construction."""
+    main(
+        [
+            "sweep",
+            "--set",
+            "mobs.enderman.hearts=6,7",
+            "--games",
+            "60",
+            "--players",
+            "2",
+            "--policy",
+            "heuristic",
+            "--out",
+            str(tmp_path / "s"),
+            "--json",
+            "-q",
+        ]
+    )
+    data = json.loads(capsys.readouterr().out)
+    summary = data["summary"]
+    assert summary["mirror"] is True and "by construction" in summary["win_rate_effect_note"]
+    assert summary["key_findings"][0]["kind"] == "fairness_change"
+    kinds = [f["kind"] for f in summary["key_findings"]]
+    assert "largest_win_rate_effect" not in kinds
+    levels = {(r["variant"], r["measure"]) for r in summary["fairness"]}
+    assert ("mobs.enderman.hearts=7", "first_player_advantage") in levels

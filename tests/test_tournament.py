@@ -253,3 +253,32 @@ def test_tournament_xp_and_win_rates_are_clustered_by_seed():
     assert hits / reps >= 0.88 and naive_hits / reps < 0.6, (hits, naive_hits)
     wr = result.win_rates.set_index("policy")
     assert wr.loc["a", "lo"] <= 1 / 3 <= wr.loc["a", "hi"]
+
+
+def test_n2_rates_highest_only_when_the_elo_gap_excludes_zero():
+    """Statistics review N2: "heuristic rates highest: Elo +50 [+46, +56]" against a #2 at
+    +47 [+42, +53]. The top is now named only when the bootstrap Elo gap to every other
+    policy (the same seed resamples as the ratings) excludes 0."""
+    from bnb_sim.analysis.tournament import elo_leader, tournament_findings
+
+    close = {"a": 0.6, "b": 0.58, "random": 0.0}
+    seats, games = _fake_tournament(close, seeds=300, seed=5)
+    result = analyse_tournament(seats, games, policies=list(close), players=2, seed=2, n_boot=200)
+    lead = elo_leader(result)
+    top = result.ratings["policy"].iloc[0]
+    gap = lead.gaps[result.ratings["policy"].iloc[1]]
+    reps = result.elo_replicates
+    names = result.policies
+    diff = reps[:, names.index(top)] - reps[:, names.index(lead.runner_up)]
+    assert (gap.lo, gap.hi) == pytest.approx(tuple(np.quantile(diff, [0.025, 0.975])))
+    assert not lead.separated
+    text = tournament_findings(result)[0].text
+    assert "rates highest" not in text and text.startswith("No detectable difference at the top")
+    assert "; Elo a " in text
+    assert tournament_findings(result)[0].numbers["best"] is None
+    clear = {"a": 1.5, "b": 0.6, "random": 0.0}
+    seats, games = _fake_tournament(clear, seeds=300, seed=6)
+    result = analyse_tournament(seats, games, policies=list(clear), players=2, seed=2, n_boot=200)
+    finding = tournament_findings(result)[0]
+    assert "**a** rates highest" in finding.text and "ahead of the runner-up b" in finding.text
+    assert finding.numbers["best"] == "a"

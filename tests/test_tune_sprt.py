@@ -32,9 +32,11 @@ def test_sprt_accepts_h1_for_a_clearly_better_answer_and_h0_for_no_change():
     assert better["sprt"]["decision_n"] < 400 and better["difference"]["lo"] > 0
     same = final_comparison(_side(_seeds(0.5, 3000, 3)), _side(_seeds(0.5, 3000, 4)),
                             sprt=(0.0, 20.0))  # fmt: skip
-    assert same["sprt"]["decision"] == "H0" and "not stronger" in same["sprt"]["verdict"]
-    # the pair scores are the per-seed (1 + tuned − start) / 2: n of them
-    assert same["sprt"]["n"] == 3000
+    assert same["sprt"]["decision"] == "H0" and "not shown to be" in same["sprt"]["verdict"]
+    assert "the evidence favours pair-score elo +0 over +20" in same["sprt"]["verdict"]
+    # the pair scores are the per-seed (1 + tuned − start) / 2: n of them; the summary is
+    # the state at the decision (statistics review N3)
+    assert same["sprt"]["n_played"] == 3000 and same["sprt"]["n"] == same["sprt"]["decision_n"]
 
 
 def test_sprt_can_end_undecided_and_is_absent_without_the_option():

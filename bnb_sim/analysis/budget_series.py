@@ -58,13 +58,15 @@ def _search_settings(spec: str) -> tuple[str, int, tuple] | None:
     if name not in BUDGET_KEYS:
         return None
     try:
-        kind, params = parse_search(name, arg, f"policy '{spec}'")
+        kind, params, model = parse_search(name, arg, f"policy '{spec}'")
     except PolicyError:  # not a spec of this package's search bots (another game's policy)
         return None
     settings = search_settings(kind, params)
     budget = settings.pop(BUDGET_KEYS[name])
     # spec order of SEARCH_DEFAULTS, so the family label reads like a spec
     others = tuple((k, settings[k]) for k in SEARCH_DEFAULTS[name] if k in settings)
+    if model is not None and model != "shipped":  # another rollout model: another bot
+        others += (("model", model),)
     return name, int(budget), others
 
 

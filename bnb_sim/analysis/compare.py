@@ -26,7 +26,11 @@ All of them are fixed-sample intervals at the stop, labelled "not adjusted for t
 sequential stop". Head-to-head win rates have Wilson intervals clustered by seed. Decisions:
 
 * ``--sprt ELO0 ELO1``: :class:`~bnb_sim.analysis.sequential.SPRT` on the pair scores,
-  ``H1: elo >= ELO1`` (A stronger) against ``H0: elo <= ELO0``; positive Elo = A better.
+  ``H1: elo = ELO1`` (A stronger) against ``H0: elo = ELO0``; positive Elo = A better. H1
+  accepted means the evidence favours ELO1 over ELO0 (A is stronger: elo > ELO0), H0
+  accepted that it favours ELO0 over ELO1 (A is not ELO1 stronger: elo < ELO1). Every
+  estimate is that of the seeds the test had seen when it decided; the rest of the last
+  batch, played after the decision, is shown apart (``after_decision``), never mixed in.
 * ``--precision H``: :class:`~bnb_sim.analysis.sequential.PrecisionStop` until the 95% half-
   width of the *difference* ``d`` is at most ``H`` (e.g. 0.02 = ±2 pp); the verdict then says
   whether the interval excludes 0.
@@ -205,6 +209,7 @@ class CompareResult:
     mcnemar: dict | None = None
     params: dict = field(default_factory=dict)
     name: str | None = None
+    after_decision: dict | None = None  # SPRT: estimates on every seed played (not the test's)
 
     def __repr__(self) -> str:
         return (
@@ -253,7 +258,22 @@ def summarise(
     params: dict | None = None,
     name: str | None = None,
 ) -> CompareResult:
-    """Estimates, intervals and the verdict from the per-seed frame and the stopping rule."""
+    """Estimates, intervals and the verdict from the per-seed frame and the stopping rule.
+
+    After an SPRT decision the estimates use the seeds up to the decision only (the state at
+    which the test decided); the seeds played after it are summarised in ``after_decision``.
+    """
+    after = None
+    if isinstance(rule, SPRT) and rule.decision_n is not None and rule.decision_n < len(pairs):
+        full = pair_scores(pairs)
+        d_all = mean_ci(2.0 * full - 1.0)
+        after = {"n_pairs": int(full.size), "n_games": int(pairs["games"].sum()),
+                 "seeds_after_decision": int(full.size - rule.decision_n),
+                 "difference": {"mean_diff": d_all["mean"], "lo": d_all["lo"], "hi": d_all["hi"],
+                                "n": d_all["n"]},
+                 "elo": _elo_interval(float(full.mean()), (1 + d_all["lo"]) / 2,
+                                      (1 + d_all["hi"]) / 2)}  # fmt: skip
+        pairs = pairs.iloc[: rule.decision_n]
     x = pair_scores(pairs)
     n = int(x.size)
     score = mean_ci(x)
@@ -295,9 +315,12 @@ def summarise(
     if isinstance(rule, SPRT):
         decision = rule.decision or "none"
         if rule.decision == "H1":
-            verdict = f"H1 accepted: {a} is stronger than {b} (elo >= {rule.elo1:g})"
+            verdict = (f"H1 accepted: {a} is stronger than {b} (the evidence favours elo "
+                       f"{rule.elo1:g} over elo {rule.elo0:g}: elo > {rule.elo0:g})")  # fmt: skip
         elif rule.decision == "H0":
-            verdict = f"H0 accepted: {a} is not stronger than {b} (elo <= {rule.elo0:g})"
+            verdict = (f"H0 accepted: the evidence favours elo {rule.elo0:g} over elo "
+                       f"{rule.elo1:g}: {a} is not shown to be {rule.elo1:g} Elo stronger "
+                       f"than {b} (elo < {rule.elo1:g})")  # fmt: skip
         else:
             verdict = "inconclusive: the SPRT reached neither bound"
     else:
@@ -329,6 +352,7 @@ def summarise(
         mcnemar=mc,
         params=dict(params or {}),
         name=name,
+        after_decision=after,
     )
 
 
@@ -415,15 +439,17 @@ def result_rows(result: CompareResult) -> list[tuple[str, str]]:
             )
     t = result.test
     if t.get("test") == "sprt":
-        at = f" at {t['decision_n']:,} seeds" if t.get("decision_n") else ""
+        at = f" at the decision, {t['decision_n']:,} seeds" if t.get("decision_n") else ""
         rows.append(
             (
                 "SPRT",
-                f"H0 elo <= {t['elo0']:g}, H1 elo >= {t['elo1']:g}, alpha {t['alpha']:g}, "
+                f"H0 elo = {t['elo0']:g}, H1 elo = {t['elo1']:g}, alpha {t['alpha']:g}, "
                 f"beta {t['beta']:g}; LLR {t['llr']:+.2f} in [{t['lower']:.2f}, "
-                f"{t['upper']:.2f}]{at}",
+                f"{t['upper']:.2f}]{at}" + (f": {t['meaning']}" if t.get("meaning") else ""),
             )
         )
+        if result.after_decision:
+            rows.append(("after the decision", _after_text(result)))
     else:
         rows.append(
             (
@@ -433,6 +459,17 @@ def result_rows(result: CompareResult) -> list[tuple[str, str]]:
             )
         )
     return rows
+
+
+def _after_text(result: CompareResult) -> str:
+    """The seeds the last batch played after the SPRT decided, shown apart."""
+    x = result.after_decision
+    d = x["difference"]
+    return (
+        f"{x['seeds_after_decision']:,} more seeds of the last batch were played after the "
+        f"decision (not part of the test); on all {x['n_pairs']:,} seeds: difference "
+        f"{tables.fmt_signed_pp(d['mean_diff'], d['lo'], d['hi'])}, Elo {_fmt_elo(x['elo'])}"
+    )
 
 
 def format_result(result: CompareResult) -> str:
@@ -464,6 +501,7 @@ def compare_summary(result: CompareResult) -> dict[str, Any]:
         "rates": result.rates,
         "mcnemar": result.mcnemar,
         "test": result.test,
+        "after_decision": result.after_decision,
         "params": result.params,
         "warnings": compare_warnings(result),
     }
@@ -476,7 +514,7 @@ def compare_warnings(result: CompareResult) -> list[dict[str, str]]:
             "code": "interval_not_adjusted_for_stop",
             "message": "The intervals are fixed-sample 95% intervals computed at the sequential "
             "stop; they are not adjusted for stopping on the data, so their coverage can be "
-            "somewhat lower than 95% (about 89-94% after an SPRT decision).",
+            "somewhat lower than 95% (about 88-94% at an SPRT decision).",
         }
     ]
     if result.mode == FIELD:

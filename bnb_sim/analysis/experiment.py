@@ -1,9 +1,10 @@
 """Experiment files (``bnb run EXPERIMENT.toml``): parsing, validation and the combined report.
 
-One TOML file declares simulations, tournaments, sweeps and comparisons (the format, key by
-key, is ``docs/experiments.md``). :func:`load_experiment` reads and checks the whole file
-before anything is played (an unknown key, a wrong type, a bad policy or component path is
-one :class:`~bnb_sim.errors.BnbError` line naming the file and the key);
+One TOML file declares simulations, tournaments, sweeps, comparisons, tuning runs and
+ladders (the format, key by key, is ``docs/experiments.md``). :func:`load_experiment` reads
+and checks the whole file before anything is played (an unknown key, a wrong type, a bad
+policy or component path is one :class:`~bnb_sim.errors.BnbError` line naming the file and
+the key);
 :mod:`bnb_sim.runner.experiments` plays the items; :func:`build_experiment_report` puts all
 their sections into one report.
 
@@ -25,7 +26,11 @@ from typing import Any
 
 import pandas as pd
 
+from bnb_sim.analysis.ladder_item import LADDER_KEYS
+from bnb_sim.analysis.luck_item import LUCK_KEYS
+from bnb_sim.analysis.value_item import VALUE_KEYS
 from bnb_sim.errors import BnbError
+from bnb_sim.runner.robustness_item import ROBUSTNESS_KEYS
 from bnb_sim.tune.experiment_item import TUNE_KEYS
 
 __all__ = [
@@ -46,7 +51,18 @@ __all__ = [
 MAX_FILE_BYTES = 1024 * 1024
 MAX_GAMES = 10_000_000
 MAX_ITEMS = 100
-KINDS = ("simulation", "tournament", "sweep", "compare", "tune")
+KINDS = (
+    "simulation",
+    "tournament",
+    "sweep",
+    "compare",
+    "tune",
+    "robustness",
+    "sensitivity",
+    "value",
+    "ladder",
+    "luck",
+)
 SEATINGS = ("rotate", "fixed", "random")
 VARIANTS = ("standard", "beginner")
 
@@ -296,6 +312,10 @@ ALLOWED = {
         "max_games",
     ),
     "tune": TUNE_KEYS,
+    "robustness": ROBUSTNESS_KEYS,
+    "value": VALUE_KEYS,
+    "ladder": (*_COMMON_KEYS, *LADDER_KEYS),
+    "luck": (*_COMMON_KEYS, *LUCK_KEYS),
 }
 
 
@@ -378,8 +398,8 @@ def _item_readings(r: _Reader, kind: str, head: dict, head_variant: str | None, 
     try:
         resolved = R.resolve(given, aliases={"variant": variant, "seating": seating},
                              players=players)  # fmt: skip
-        if kind != "simulation":
-            design = "fixed" if kind == "tournament" else "rotate"
+        if kind not in ("simulation", "luck"):  # luck: the seating is a reading like any other
+            design = "fixed" if kind in ("tournament", "ladder") else "rotate"
             if kind == "compare" and not r.table.get("opponents"):
                 design = "fixed"
             if kind == "tune":
@@ -410,7 +430,8 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
         if key not in ("experiment", *KINDS):
             raise BnbError(
                 f"{source}: unknown key '{key}' (known: experiment, "
-                "[[simulation]], [[tournament]], [[sweep]], [[compare]], [[tune]])"
+                "[[simulation]], [[tournament]], [[sweep]], [[compare]], [[tune]], "
+                "[[robustness]], [[sensitivity]], [[value]], [[ladder]], [[luck]])"
             )
     head = _Reader(source, "experiment", data.get("experiment", {}), ALLOWED["experiment"])
     seed = head.int("seed", 0, low=0, high=2**63 - 1)
@@ -439,12 +460,31 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
             raise BnbError(f"{source}: {kind}: must be an array of tables ([[{kind}]])")
         for i, table in enumerate(tables):
             where = f"{kind}[{i + 1}]"
-            table, other_game = _item_game(source, where, table)
-            if other_game is not None:  # an item of another game: the game parses it
+            if kind == "sensitivity":  # either game's; the item describes itself
+                from bnb_sim.analysis.sensitivity_item import parse_sensitivity_item
+
+                item = parse_sensitivity_item(
+                    table, source=source, where=where, seed=seed, base_dir=base_dir,
+                    component_files=default_files, expansion=default_expansion,
+                )  # fmt: skip
+                if item.name in names:
+                    raise BnbError(f"{source}: {where}.name: '{item.name}' is used twice")
+                names.add(item.name)
+                items.append(item)
+                continue
+            table, other_game = _item_game(source, where, table, kind)
+            if other_game is not None and kind == "luck":  # either game's (luck_item.py)
+                from bnb_sim.analysis.luck_item import parse_other_game
+
+                item = parse_other_game(table, other_game, source=source, where=where,
+                                        seed=seed, base_dir=base_dir,
+                                        bootstrap=bootstrap)  # fmt: skip
+            elif other_game is not None:  # an item of another game: the game parses it
                 item = other_game.entry("experiment_item")(
                     kind, table, source=source, where=where, seed=seed, base_dir=base_dir,
                     component_files=[],  # [experiment] components are Builders & Biomes files
                 )  # fmt: skip
+            if other_game is not None:
                 if item.name in names:
                     raise BnbError(f"{source}: {where}.name: '{item.name}' is used twice")
                 names.add(item.name)
@@ -477,18 +517,37 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
                 r.fail("expansion", f"unknown expansion '{expansion}' (known: farmers-market)")
             comps, resolved = _components(source, where, base_dir, files, overrides, expansion)
             common.update(components=comps, component_files=resolved, overrides=overrides)
-            items.append(_item(kind, r, common, comps, bootstrap, base_dir))
+            items.append(_item(kind, r, common, comps, bootstrap, base_dir, expansion))
     if not items:
         raise BnbError(
             f"{source}: declares nothing to run (add [[simulation]], [[tournament]], "
-            "[[sweep]], [[compare]] or [[tune]])"
+            "[[sweep]], [[compare]], [[tune]], [[value]], [[ladder]] or [[luck]])"
         )
     if len(items) > MAX_ITEMS:
         raise BnbError(f"{source}: {len(items)} items; the limit is {MAX_ITEMS}")
+    _refuse_shared_folders(source, items)
     return Experiment(title, description, seed, threads, bootstrap, items, source)
 
 
-def _item_game(source: str, where: str, table: Any):
+def _refuse_shared_folders(source: str, items: list) -> None:
+    """Two items writing one folder (``run_dir`` of simulations, ``dir`` of tunings) would
+    refuse or mix each other's work; the file is refused before anything plays."""
+    seen: dict[str, str] = {}
+    for item in items:
+        key = "dir" if getattr(item, "kind", None) == "tune" else "run_dir"
+        folder = getattr(item, key, None)
+        if folder is None:
+            continue
+        name = os.path.normcase(os.path.abspath(folder))
+        if name in seen:
+            raise BnbError(
+                f"{source}: {item.name}: {key} '{folder}' is also the folder of "
+                f"'{seen[name]}'; give each item its own folder"
+            )
+        seen[name] = item.name
+
+
+def _item_game(source: str, where: str, table: Any, kind: str = ""):
     """``(table without 'game', the item's game)``; the game is None for Builders & Biomes
     (the default) and for tables without a ``game`` key."""
     if not isinstance(table, Mapping) or "game" not in table:
@@ -504,7 +563,7 @@ def _item_game(source: str, where: str, table: Any):
         raise BnbError(f"{source}: {where}.game: {exc}") from None
     if game.name == DEFAULT_GAME:
         return {k: v for k, v in table.items() if k != "game"}, None
-    if game.entry("experiment_item") is None:
+    if game.entry("experiment_item") is None and not (kind == "luck" and game.entry("luck")):
         raise BnbError(f"{source}: {where}.game: {game.title} has no experiment items")
     return table, game
 
@@ -532,12 +591,29 @@ def _run_dir(r: _Reader, base_dir: Path) -> str | None:
     return str(path)
 
 
-def _item(kind: str, r: _Reader, common: dict, comps, bootstrap: int, base_dir: Path):
+def _item(kind: str, r: _Reader, common: dict, comps, bootstrap: int, base_dir: Path,
+          expansion: str | None = None):  # fmt: skip
     where, source = r.where, r.source
+    if kind == "ladder":
+        from bnb_sim.analysis.ladder_item import parse_ladder_item
+
+        return parse_ladder_item(r, common, bootstrap, expansion)
     if kind == "tune":
         from bnb_sim.tune.experiment_item import parse_tune_item
 
-        return parse_tune_item(r, common)
+        return parse_tune_item(r, common, base_dir)
+    if kind == "robustness":
+        from bnb_sim.runner.robustness_item import parse_robustness_item
+
+        return parse_robustness_item(r, common)
+    if kind == "luck":  # bnb luck: the item plays and reports itself (analysis/luck_item.py)
+        from bnb_sim.analysis.luck_item import parse_luck_item
+
+        return parse_luck_item(r, common, bootstrap)
+    if kind == "value":  # bnb value: the item plays and reports itself (analysis/value_item.py)
+        from bnb_sim.analysis.value_item import parse_value_item
+
+        return parse_value_item(r, common)
     if kind == "simulation":
         players = _players(r, 2)
         return SimulationSpec(
@@ -753,25 +829,32 @@ def _readings_text(meta: Mapping) -> str:
 def _simulation_sections(outcome: ItemOutcome):
     from bnb_sim.analysis import report as R
     from bnb_sim.analysis import tables
+    from bnb_sim.analysis.leaders import Leader
+    from bnb_sim.analysis.names import shown_run
 
     spec = outcome.spec
-    seats, games, meta = outcome.result
-    order = list(dict.fromkeys(spec.policies))
+    seats, games, meta, shown = shown_run(*outcome.result, spec.policies, with_names=True)
+    order = list(dict.fromkeys(shown))
     overview = R.Section(f"{spec.name}: simulation")
     winners = tables.win_rates(seats, "policy", order)
     overview.text(
-        f"{len(games):,} games, {spec.players} players ({', '.join(spec.policies)} in player "
+        f"{len(games):,} games, {spec.players} players ({', '.join(shown)} in player "
         f"order), seating `{spec.seating}`, rules `{spec.variant}`, seed {spec.seed}; "
         f"readings: {_readings_text(meta)}."
     )
     best = winners.sort_values("rate", ascending=False).iloc[0]
-    overview.text(
-        f"Best policy: **{best['policy']}**, {tables.fmt_rate(best.rate, best.lo, best.hi)} "
-        f"(n = {int(best.n):,}); every rate per policy and seat is in the sections below."
-    )
+    rates = R.win_rate_section(seats, games, order, {"params": {"seating": spec.seating}})
+    shown = f"{tables.fmt_rate(best.rate, best.lo, best.hi)} (n = {int(best.n):,})"
+    if "win_rate_leader" in rates.summary:  # "best" only when the gap excludes 0
+        claim = Leader.from_dict(rates.summary["win_rate_leader"]).claim(f"wins most, {shown}")
+        overview.text(f"{claim[0].upper()}{claim[1:]}; every rate per policy and seat is in "
+                      "the sections below.")  # fmt: skip
+    else:
+        overview.text(f"Win rate of **{best['policy']}**: {shown}; every rate per seat is in "
+                      "the sections below.")  # fmt: skip
     sections = [
         overview,
-        R.win_rate_section(seats, games, order, {"params": {"seating": spec.seating}}),
+        rates,
         R.xp_section(seats, order),
         R.game_length_section(games),
         R.fights_section(seats, order),
@@ -855,12 +938,12 @@ def build_experiment_report(
     ``compile_seconds`` is the time spent compiling (or loading) the kernels before the first
     item; the items' seconds are playing and analysis only."""
     from bnb_sim.analysis import compare, sweep, tournament
+    from bnb_sim.analysis.key_findings import simulate_findings as run_findings
     from bnb_sim.analysis.report import (
         BOT_STRENGTH_NOTE,
         ReportBuilder,
         Section,
         _estimated_warning,
-        run_findings,
     )
 
     counts = {k: sum(o.spec.kind == k for o in outcomes) for k in KINDS}

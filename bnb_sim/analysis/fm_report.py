@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import plots, tables
+from bnb_sim.analysis.fm_findings import add_within_seat
 
 
 def item_names(seats: pd.DataFrame) -> list[str]:
@@ -58,9 +59,11 @@ def purchase_timing(seats: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def items_section(seats: pd.DataFrame, policy_order: Sequence[str]):
-    """Purchase rate per item and policy, buyers' and non-buyers' win rates, a plot."""
+def items_section(seats: pd.DataFrame, policy_order: Sequence[str], source=None):
+    """Purchase rate per item and policy, buyers' and non-buyers' win rates, a plot; first
+    the causal values of ``bnb value --attach`` when the run folder ``source`` holds them."""
     from bnb_sim.analysis.report import Section
+    from bnb_sim.analysis.value_report import value_hook
 
     section = Section("Farmer's Market items")
     section.text(
@@ -69,6 +72,7 @@ def items_section(seats: pd.DataFrame, policy_order: Sequence[str]):
         "not, by policy. Buying is a choice of the bot, so this is a correlation: an item "
         "bought late by a player already ahead looks better than it is."
     )
+    value_hook(section, source, "buy:")  # the causal values, when bnb value saved them here
     rates = purchase_rates(seats, policy_order)
     shown = rates.pivot(index="item", columns="policy", values="rate")
     cells = pd.DataFrame({"item": list(dict.fromkeys(rates["item"]))})
@@ -101,7 +105,7 @@ def items_section(seats: pd.DataFrame, policy_order: Sequence[str]):
             plots.rate_bars(
                 list(part["name"]),
                 {"bought": part, "not bought": without},
-                f"Win rate by item bought ({p})",
+                f"Win rate of buyers and non-buyers ({p}; a correlation, not a cause)",
             ),
             f"Win rate of {p}'s results that bought / did not buy each item, 95% Wilson intervals.",
         )
@@ -122,4 +126,5 @@ def items_section(seats: pd.DataFrame, policy_order: Sequence[str]):
         "buyer_win_rates": wins.to_dict(orient="records"),
         "purchase_share": shown.to_dict(),
     }
+    add_within_seat(section, seats)  # the first-screen answer (fm_findings)
     return section

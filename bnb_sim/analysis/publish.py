@@ -20,15 +20,16 @@ written at all.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from collections.abc import Mapping
 from pathlib import Path
 
 from bnb_sim.errors import BnbError
+from bnb_sim.safe_io import UnreadableFile, load_json
 
 _REPORT_SUFFIXES = (".png", ".md", ".html", ".json")
+MAX_SUMMARY_BYTES = 100_000_000
 
 
 def _reason(exc: OSError) -> str:
@@ -71,9 +72,9 @@ def _is_report_folder(folder: Path) -> bool:
             return False
         if (folder / name).is_symlink():
             return False
-    try:
-        summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    try:  # untrusted: a regular file of bounded size and nesting (safe_io)
+        summary = load_json(folder / "summary.json", MAX_SUMMARY_BYTES)
+    except UnreadableFile:
         return False
     return isinstance(summary, dict) and "title" in summary
 

@@ -19,11 +19,14 @@ What is drawn (rule IDs of docs/rules-reference.md):
 
 from __future__ import annotations
 
+import io
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
 from bnb_sim.errors import BnbError
+from bnb_sim.safe_io import write_atomic
 
 # colours of the default data's names; other names get a palette colour
 BIOME_COLOURS = {
@@ -213,13 +216,30 @@ def save_table(table: dict[str, Any], path: str | os.PathLike, title: str | None
     fmt = FORMATS.get(path.suffix.lower())
     if fmt is None:
         raise BnbError(f"{path}: the picture must be a .svg or .png file")
+    check_picture_target(path)
     fig = draw_table(table, title)
-    try:
-        with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "bnb-sim"}):
-            fig.savefig(path, format=fmt, dpi=130, metadata=_metadata(fmt))
+    buffer = io.BytesIO()
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "bnb-sim"}):
+        fig.savefig(buffer, format=fmt, dpi=130, metadata=_metadata(fmt))
+    try:  # whole or not at all, into a new file (never into a pipe or through a link)
+        write_atomic(path, buffer.getvalue())
     except OSError as exc:
         raise BnbError(f"{path}: cannot write the picture ({exc.strerror or exc})") from None
     return path
+
+
+def check_picture_target(path: str | os.PathLike) -> None:
+    """BnbError unless ``path`` is new or a regular file (a FIFO or a device there would
+    block the writer or swallow the picture; a folder cannot become one)."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise BnbError(f"{path}: cannot write the picture ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(info.st_mode):
+        what = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+        raise BnbError(f"{path}: cannot write the picture there (it is {what})")
 
 
 def _metadata(fmt: str) -> dict:

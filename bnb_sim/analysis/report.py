@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bnb_sim.analysis import plots, tables
+from bnb_sim.analysis import leaders, plots, tables
 from bnb_sim.analysis.stats import Rate, balance_metric, first_player_advantage, num_digits
 from bnb_sim.errors import ArgumentTypeError, BnbError
 from bnb_sim.feedback import status
@@ -224,7 +224,8 @@ class Section:
 
 def _html_table(df: pd.DataFrame, caption: str | None) -> str:
     right = _numeric_columns(df)
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
+    # a header wraps only between words or after an underscore (<wbr>), never mid-word
+    head = "".join(f"<th>{html.escape(str(c)).replace('_', '_<wbr>')}</th>" for c in df.columns)
     rows = []
     for row in df.itertuples(index=False):
         cells = "".join(
@@ -505,7 +506,7 @@ def overview_section(
     return section
 
 
-def _estimated_warning(section: Section, meta: Mapping) -> None:
+def _estimated_warning(section: Section, meta: Mapping, what: str = "This run") -> None:
     components = meta.get("components", {}) or {}
     estimated = int(components.get("estimated_values") or 0)
     if estimated <= 0:
@@ -516,7 +517,7 @@ def _estimated_warning(section: Section, meta: Mapping) -> None:
         shown.append(f"… and {len(keys) - ESTIMATED_KEYS_SHOWN} more")
     section.warning(
         "Estimated component values.",
-        f"This run used {estimated} estimated component values (numbers never published for "
+        f"{what} used {estimated} estimated component values (numbers never published for "
         "the game, see `docs/components.md`), so every result below depends on them. Load "
         "your box's values with `--components FILE` to replace them. Estimated keys:",
         shown,
@@ -677,17 +678,19 @@ def win_rate_section(
         if multi
         else "One seat per policy and game: exact Wilson intervals.",
     )
-    section.figure(
-        "win-rate-by-policy",
-        plots.rate_bars(
-            list(by_policy["policy"]),
-            {"win rate": by_policy},
-            "Win rate per policy",
-            reference=fair,
-            reference_label="fair share" if fair else None,
-        ),
-        "Win rate per policy with 95% intervals (clustered by game); dashed: fair share 1/players.",
-    )
+    if len(by_policy) > 1:  # a mirror match's one bar is the fair share by construction
+        section.figure(
+            "win-rate-by-policy",
+            plots.rate_bars(
+                list(by_policy["policy"]),
+                {"win rate": by_policy},
+                "Win rate per policy",
+                reference=fair,
+                reference_label="fair share" if fair else None,
+            ),
+            "Win rate per policy with 95% intervals (clustered by game); dashed: fair share "
+            "1/players.",
+        )
     section.heading("Per seat")
     section.table(tables.display_rates(by_seat, {"seat": "seat"}))
     section.figure(
@@ -748,6 +751,10 @@ def win_rate_section(
             k: balance[k]
             for k in ("value", "lo", "hi", "n_games", "chi2", "df", "p_value", "method", "note")
         }
+    if len(by_policy) > 1:  # "wins most often" only when the gap to the others excludes 0
+        order = list(by_policy.sort_values("rate", ascending=False, kind="stable")["policy"])
+        gaps = leaders.rate_gaps_by_cluster(seats, "policy", "game", order)
+        section.summary["win_rate_leader"] = leaders.leader_of(order, gaps).to_dict()
     section.summary.update(
         {
             "win_rate": {
@@ -1204,7 +1211,7 @@ def rule_hits_section(seats: pd.DataFrame, meta: Mapping) -> Section | None:
             {
                 "rule": list(rules) + ["fallback"],
                 "decisions": totals.astype(int),
-                "per game": totals / len(mine),
+                "per game": [f"{t / len(mine):,.2f}" for t in totals],
                 "share": [f"{100 * t / all_decisions:.1f}%" for t in totals],
             }
         )
@@ -1322,18 +1329,25 @@ def run_findings(summary: Mapping, prefix: str = "") -> list[Finding]:
     found: list[Finding] = []
     rates = (summary.get("win_rate") or {}).get("by_policy") or []
     fair = summary.get("fair_share")
-    if len(rates) > 1:
+    if len(rates) > 1 and summary.get("win_rate_leader"):
         ranked = sorted(rates, key=lambda r: -r["rate"])
         best, rest = ranked[0], ranked[1:]
         others = "; ".join(f"{r['policy']} {_rate_text(r)} ({_n_text(r)})" for r in rest)
-        gap = 100 * (best["rate"] - rest[0]["rate"])
+        lead = leaders.Leader.from_dict(summary["win_rate_leader"])
+        claim = lead.claim(f"wins most often: {_rate_text(best)} of its player results "
+                           f"({_n_text(best)})")  # fmt: skip
+        if not lead.separated:
+            others = f"{best['policy']} {_rate_text(best)} ({_n_text(best)}); {others}"
         found.append(
             Finding(
-                f"{prefix}**{best['policy']}** wins most often: {_rate_text(best)} of its "
-                f"player results ({_n_text(best)}), against {others}; "
-                f"{gap:.1f} pp ahead of the next.",
+                f"{prefix}{claim[0].upper()}{claim[1:]}; win rates of the others: {others} "
+                "(gaps: the difference of two policies' win rates, paired by game)."
+                if lead.separated
+                else f"{prefix}{claim[0].upper()}{claim[1:]}; win rates: {others} (gaps: the "
+                "difference of two policies' win rates, paired by game).",
                 {"kind": "best_policy", "policy": best["policy"], "rate": best["rate"],
-                 "lo": best["lo"], "hi": best["hi"], "n": best["n"]},
+                 "lo": best["lo"], "hi": best["hi"], "n": best["n"],
+                 "best": lead.to_dict()["best"], "gap": lead.to_dict()["gap_to_runner_up"]},
             )
         )  # fmt: skip
     elif len(rates) == 1:
@@ -1396,13 +1410,19 @@ _SKIP_SEAT_COLUMNS = {"player", "rank", "turns", "n_players", "run_id", "seed"}
 _SKIP_GAME_COLUMNS = {"winner_policy", "first_policy", "run_id", "seed"}
 
 
-def _items_section(seats: pd.DataFrame, order: list[str]):
+def _items_section(seats: pd.DataFrame, order: list[str], source: str | None = None):
     """The Farmer's Market items section, for runs with the expansion only (item_* columns)."""
     if not any(c.startswith("item_") for c in seats.columns):
         return None
     from bnb_sim.analysis.fm_report import items_section
 
-    return items_section(seats, order)
+    return items_section(seats, order, source)
+
+
+def robustness_run_section(source):  # bnb robustness --run DIR recorded results for the run
+    from bnb_sim.analysis.robustness_report import run_section
+
+    return run_section(source)
 
 
 def build_simulate_report(
@@ -1413,7 +1433,11 @@ def build_simulate_report(
     source: str | None = None,
 ) -> ReportBuilder:
     """All sections of a simulate-run report, in a :class:`ReportBuilder` (nothing written)."""
-    meta = dict(meta or {})
+    from bnb_sim.analysis.key_findings import simulate_findings
+    from bnb_sim.analysis.names import shown_run
+    from bnb_sim.analysis.sensitivity_attach import sensitivity_run_findings
+
+    seats, games, meta = shown_run(seats, games, dict(meta or {}))  # bots by their names
     order = _policy_order(seats, meta)
     name = title or (f"bnb-sim run report: {Path(source).name}" if source else "bnb-sim run report")
     params = meta.get("params", {}) or {}
@@ -1434,7 +1458,8 @@ def build_simulate_report(
         ("ownership", lambda: ownership_section(seats, order)),
         ("play style", lambda: play_style_section(seats, order)),
         ("rule hits", lambda: rule_hits_section(seats, meta)),
-        ("Farmer's Market items", lambda: _items_section(seats, order)),
+        ("Farmer's Market items", lambda: _items_section(seats, order, source)),
+        ("how far the findings hold", lambda: robustness_run_section(source)),
         ("provenance", lambda: provenance_section(meta)),
     )
     for label, make in steps:
@@ -1442,7 +1467,8 @@ def build_simulate_report(
         section = make()
         if section is not None:  # rule hits and items: only where the run has them
             builder.add(section)
-    builder.findings += run_findings(builder.collect_summary())
+    builder.findings += simulate_findings(builder.collect_summary())  # key_findings.py
+    builder.findings += sensitivity_run_findings(source)  # bnb sensitivity --attach RUN
     builder.notes.append(BOT_STRENGTH_NOTE)
     return builder
 

@@ -11,11 +11,12 @@ when single games can be drawn), which cancels the first-player advantage.
   half-width target); that is harmless for estimation.
 
 Stopping reasons (the strings the CLI prints; ``ELO1``/``ELO0`` are the bounds formatted with
-``:g``, e.g. ``"sprt: accepted H1 (elo >= 10)"``):
+``:g``, e.g. ``"sprt: accepted H1 (the evidence favours elo 10 over elo 0)"``):
 
-- ``"sprt: accepted H1 (elo >= ELO1)"`` -- :attr:`SPRT.reason` after an H1 decision
-  (template :data:`REASON_SPRT_H1`);
-- ``"sprt: accepted H0 (elo <= ELO0)"`` -- after an H0 decision (:data:`REASON_SPRT_H0`);
+- ``"sprt: accepted H1 (the evidence favours elo ELO1 over elo ELO0)"`` -- :attr:`SPRT.reason`
+  after an H1 decision (template :data:`REASON_SPRT_H1`);
+- ``"sprt: accepted H0 (the evidence favours elo ELO0 over elo ELO1)"`` -- after an H0
+  decision (:data:`REASON_SPRT_H0`);
 - ``"precision reached"`` -- :attr:`PrecisionStop.reason` once done (:data:`REASON_PRECISION`);
 - ``"max games reached"`` -- the caller's game budget ran out first (:data:`REASON_MAX_GAMES`).
 """
@@ -46,8 +47,12 @@ __all__ = [
     "SPRT",
 ]
 
-REASON_SPRT_H1 = "sprt: accepted H1 (elo >= {elo1:g})"
-REASON_SPRT_H0 = "sprt: accepted H0 (elo <= {elo0:g})"
+# What a decision means: the likelihood ratio favours one bound over the other. Accepting H1
+# wrongly when elo <= ELO0 happens at most alpha of the time, accepting H0 wrongly when
+# elo >= ELO1 at most beta: so H1 says "elo > ELO0" and H0 says "elo < ELO1", never
+# "elo >= ELO1" or "elo <= ELO0" (a true Elo between the bounds may end either way).
+REASON_SPRT_H1 = "sprt: accepted H1 (the evidence favours elo {elo1:g} over elo {elo0:g})"
+REASON_SPRT_H0 = "sprt: accepted H0 (the evidence favours elo {elo0:g} over elo {elo1:g})"
 REASON_PRECISION = "precision reached"
 REASON_MAX_GAMES = "max games reached"
 
@@ -159,8 +164,10 @@ class SPRT:
     Decisions are checked after *every* observation (``update`` takes a batch but scans its
     prefixes with cumulative counts), so the outcome does not depend on how the scores were
     batched, and no decision is taken before ``min_n`` pairs. The decision is sticky: once
-    taken, later updates still accumulate (``n``, ``llr`` and ``summary()`` describe all the
-    data) but ``decision`` and ``decision_n`` keep the first crossing.
+    taken, later updates still accumulate (``n`` and ``llr`` count all the data) but
+    ``decision`` and ``decision_n`` keep the first crossing, and :meth:`summary` reports the
+    state *at the decision* (its n, LLR, mean score and Elo interval), with the pairs
+    played after it shown apart (``after_decision``).
     :meth:`update_pentanomial` adds counts whose order is unknown and checks once at the end.
     """
 
@@ -197,6 +204,7 @@ class SPRT:
         self._decision: str | None = None
         self._decision_n: int | None = None
         self._decision_llr: float | None = None
+        self._decision_sums: tuple[float, float] | None = None  # Σx, Σx² at the decision
 
     # bounds -------------------------------------------------------------------------------
     @property
@@ -250,12 +258,14 @@ class SPRT:
     def reason(self) -> str | None:
         """Stopping-reason string for the CLI, or ``None`` while undecided."""
         if self._decision == "H1":
-            return REASON_SPRT_H1.format(elo1=self.elo1)
+            return REASON_SPRT_H1.format(elo1=self.elo1, elo0=self.elo0)
         if self._decision == "H0":
-            return REASON_SPRT_H0.format(elo0=self.elo0)
+            return REASON_SPRT_H0.format(elo0=self.elo0, elo1=self.elo1)
         return None
 
-    def _decide(self, n: np.ndarray, llr: np.ndarray) -> None:
+    def _decide(self, n: np.ndarray, llr: np.ndarray, sums: np.ndarray, sumsq: np.ndarray):
+        """Take the first crossing of a bound among the looks ``n`` (with the running sums
+        of the scores and their squares at each look, kept for the summary)."""
         if self._decision is not None:
             return
         hit = (n >= self.min_n) & ((llr >= self.upper) | (llr <= self.lower))
@@ -264,6 +274,7 @@ class SPRT:
             self._decision = "H1" if llr[i] >= self.upper else "H0"
             self._decision_n = int(n[i])
             self._decision_llr = float(llr[i])
+            self._decision_sums = (float(sums[i]), float(sumsq[i]))
 
     # updates ------------------------------------------------------------------------------
     def update(self, scores: Any) -> SPRT:
@@ -276,7 +287,9 @@ class SPRT:
             values = self._categories(np.unique(x))
             onehot = (x[:, None] == values[None, :]).astype(float)
             counts = self._current_counts(values)[None, :] + np.cumsum(onehot, axis=0)
-            self._decide(n, self._llr_rows(values, counts))
+            sums = self._sum + np.cumsum(x)
+            sumsq = self._sumsq + np.cumsum(x * x)
+            self._decide(n, self._llr_rows(values, counts), sums, sumsq)
         for v, c in zip(*np.unique(x, return_counts=True), strict=True):
             self._counts[float(v)] = self._counts.get(float(v), 0.0) + float(c)
         self._n = int(n[-1])
@@ -299,15 +312,17 @@ class SPRT:
         self._sum += float(c @ PENTANOMIAL_SCORES)
         self._sumsq += float(c @ PENTANOMIAL_SCORES**2)
         if self._n:
-            self._decide(np.array([self._n]), np.array([self.llr]))
+            self._decide(np.array([self._n]), np.array([self.llr]), np.array([self._sum]),
+                         np.array([self._sumsq]))  # fmt: skip
         return self
 
-    def summary(self) -> dict[str, Any]:
-        """Everything the CLI reports: bounds, LLR, decision, and the Elo estimate with a CI."""
-        n = self._n
-        mean = self._sum / n if n else math.nan
-        var = max(self._sumsq / n - mean * mean, 0.0) if n else math.nan
+    @staticmethod
+    def _estimate(n: int, total: float, squares: float) -> dict[str, Any]:
+        """Mean pair score of ``n`` pairs (sums ``total``, ``squares``) with its Elo and a
+        normal 95% interval; a sample without variation gets the constant-sample bound."""
+        mean = total / n if n else math.nan
         if n >= 2:
+            var = max(squares / n - mean * mean, 0.0)
             half = _z(0.95) * math.sqrt(var * n / (n - 1) / n)
             s_lo, s_hi = max(mean - half, 0.0), min(mean + half, 1.0)
             if var <= 1e-15:  # no variation: not a zero-width interval
@@ -316,6 +331,28 @@ class SPRT:
         else:
             elo_lo = elo_hi = math.nan
         return {
+            "n": n,
+            "mean_score": mean,
+            "elo": float(elo_from_score(mean)) if n else math.nan,
+            "elo_lo": elo_lo,
+            "elo_hi": elo_hi,
+        }
+
+    def summary(self) -> dict[str, Any]:
+        """Everything the CLI reports: bounds, the decision and the state at it.
+
+        ``n``, ``llr``, ``mean_score`` and the Elo with its interval describe the pairs the
+        test had seen when it decided (all pairs while undecided). ``n_played`` and
+        ``llr_played`` count every pair added; when pairs were added after the decision
+        (the rest of a batch), ``after_decision`` holds the estimate on all of them, which
+        is *not* part of the test."""
+        played = self._estimate(self._n, self._sum, self._sumsq)
+        if self._decision_sums is not None:
+            at = self._estimate(self._decision_n, *self._decision_sums)
+            llr = self._decision_llr
+        else:
+            at, llr = played, self.llr
+        out = {
             "test": "sprt",
             "elo0": self.elo0,
             "elo1": self.elo1,
@@ -323,21 +360,38 @@ class SPRT:
             "beta": self.beta,
             "s0": self.s0,
             "s1": self.s1,
-            "n": n,
-            "mean_score": mean,
-            "elo": float(elo_from_score(mean)) if n else math.nan,
-            "elo_lo": elo_lo,
-            "elo_hi": elo_hi,
-            "llr": self.llr,
+            **at,
+            "llr": llr,
             "lower": self.lower,
             "upper": self.upper,
             "decision": self._decision,
             "decision_n": self._decision_n,
             "llr_at_decision": self._decision_llr,
             "reason": self.reason,
+            "meaning": self.meaning(),
+            "n_played": self._n,
+            "llr_played": self.llr,
+            "after_decision": None,
             "prior": self.prior,
             "interval_adjusted_for_stop": False,
         }
+        if self._decision_n is not None and self._n > self._decision_n:
+            out["after_decision"] = {**played, "pairs_after": self._n - self._decision_n,
+                                     "llr": self.llr}  # fmt: skip
+        return out
+
+    def meaning(self) -> str:
+        """What the decision says, in words (empty while undecided)."""
+        if self._decision == "H1":
+            return (f"the evidence favours elo {self.elo1:g} over elo {self.elo0:g}: elo > "
+                    f"{self.elo0:g} (wrongly accepted at most {self.alpha:g} of the time when "
+                    f"elo <= {self.elo0:g})")  # fmt: skip
+        if self._decision == "H0":
+            return (f"the evidence favours elo {self.elo0:g} over elo {self.elo1:g}: elo < "
+                    f"{self.elo1:g} (wrongly accepted at most {self.beta:g} of the time when "
+                    f"elo >= {self.elo1:g}); a true Elo between the bounds may end either "
+                    "way")  # fmt: skip
+        return ""
 
     def __repr__(self) -> str:
         return (

@@ -39,9 +39,22 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import plots, tables
+from bnb_sim.analysis.estimated import add_estimated_warning
+from bnb_sim.analysis.names import display_names, rename_frame
 from bnb_sim.analysis.report import ReportBuilder, Section, readings_text
 from bnb_sim.analysis.stats import mean_ci, paired_difference, pct_digits
+from bnb_sim.analysis.sweep_fairness import (
+    analyse_fairness,
+    fairness_findings,
+    fairness_lines,
+    fairness_section,
+    fairness_summary,
+    is_mirror,
+    mirror_text,
+)
+from bnb_sim.analysis.sweep_plots import _short, effect_plot
 from bnb_sim.errors import BnbError, ComponentError
+from bnb_sim.safe_io import digits
 
 __all__ = [
     "MAX_VARIANTS",
@@ -50,6 +63,7 @@ __all__ = [
     "analyse_sweep",
     "build_sweep_report",
     "build_variants",
+    "effect_plot",
     "format_sweep",
     "parse_set_option",
     "split_values",
@@ -115,8 +129,8 @@ def _lookup(data: Any, path: str) -> Any:
     for part in path.split("."):
         if isinstance(node, Mapping) and part in node:
             node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
+        elif isinstance(node, list) and (i := digits(part)) is not None and i < len(node):
+            node = node[i]
         else:
             return None
     return node
@@ -244,6 +258,8 @@ class SweepResult:
     fights: pd.DataFrame  # variant, mob, attempts, k, n, rate, lo, hi
     length: pd.DataFrame  # variant, mean, lo, hi, n, mean_diff, d_lo, d_hi
     ties: pd.DataFrame  # variant, k, n, rate, lo, hi
+    fairness: pd.DataFrame = field(default_factory=pd.DataFrame)  # see sweep_fairness
+    fairness_changes: pd.DataFrame = field(default_factory=pd.DataFrame)
     mode: str = "grid"
     params: dict = field(default_factory=dict)
     name: str | None = None
@@ -289,10 +305,18 @@ def analyse_sweep(
     name: str | None = None,
     confidence: float = 0.95,
 ) -> SweepResult:
-    """Tables of a sweep: ``frames[variant.name] = (seats, games)``, baseline first."""
+    """Tables of a sweep: ``frames[variant.name] = (seats, games)``, baseline first.
+    Policies given by a file are shown by their names (:mod:`bnb_sim.analysis.names`)."""
     names = [v.name for v in variants]
     base_name = next(v.name for v in variants if v.baseline)
-    policies = list(dict.fromkeys(policies))
+    shown = display_names(policies)
+    if any(k != v for k, v in shown.items()):
+        frames = {
+            key: (rename_frame(seats, shown), rename_frame(games_, shown))
+            for key, (seats, games_) in frames.items()
+        }
+        params = {**(params or {}), "policy_names": {v: k for k, v in shown.items() if k != v}}
+    policies = list(dict.fromkeys(shown[str(p)] for p in policies))
     win_rows, effect_rows, xp_rows, xp_effect_rows = [], [], [], []
     source_rows, fight_frames, length_rows, tie_rows = [], [], [], []
     base_seats, base_games = frames[base_name]
@@ -348,6 +372,7 @@ def analyse_sweep(
         tie_rows.append({"variant": variant, **ties.to_dict()})
     xp_sources = pd.DataFrame(source_means).T.reindex(names) if source_means else pd.DataFrame()
     xp_sources.index.name = "variant"
+    fairness, fairness_changes = analyse_fairness(names, base_name, frames, confidence)
     return SweepResult(
         variants=list(variants),
         policies=policies,
@@ -363,6 +388,8 @@ def analyse_sweep(
         fights=pd.concat(fight_frames, ignore_index=True),
         length=pd.DataFrame(length_rows),
         ties=pd.DataFrame(tie_rows),
+        fairness=fairness,
+        fairness_changes=fairness_changes,
         mode=mode,
         params=dict(params or {}),
         name=name,
@@ -373,72 +400,7 @@ def analyse_sweep(
 # plots
 
 
-def _short(names: Sequence[str], paths: Sequence[str]) -> list[str]:
-    """Variant labels for axes: paths shortened to their last part."""
-    out = []
-    for name in names:
-        label = name
-        for path in paths:
-            label = label.replace(f"{path}=", f"{path.rsplit('.', 1)[-1]}=")
-        out.append(label.replace(" (baseline)", "\n(baseline)"))
-    return out
-
-
-def effect_plot(
-    table: pd.DataFrame,
-    variants: Sequence[str],
-    policies: Sequence[str],
-    paths: Sequence[str],
-    title: str,
-    ylabel: str,
-    percent: bool,
-    value: str | None = None,
-    zero_line: bool = False,
-):
-    """One line per policy over the variants, with 95% interval whiskers.
-
-    ``table`` has ``variant, policy`` and the value column (``rate``, ``mean`` or
-    ``mean_diff``) with ``lo, hi``.
-    """
-    from matplotlib.ticker import FuncFormatter, PercentFormatter
-
-    n = len(variants)
-    fig, axes = plots.new_figure(4.4, width=max(7.0, 2.0 + 1.1 * n))
-    ax = axes[0, 0]
-    colors = plots.colors_for(list(policies))
-    x = np.arange(n)
-    k = max(len(policies), 1)
-    for i, policy in enumerate(policies):
-        part = table[table["policy"] == policy].set_index("variant").reindex(variants)
-        value_col = value or ("rate" if "rate" in part.columns else "mean")
-        y = part[value_col].to_numpy(dtype=float)
-        lo = part["lo"].to_numpy(dtype=float)
-        hi = part["hi"].to_numpy(dtype=float)
-        offset = (i - (k - 1) / 2) * 0.06
-        err = np.vstack([np.nan_to_num(y - lo), np.nan_to_num(hi - y)])
-        ax.errorbar(
-            x + offset,
-            y,
-            yerr=err,
-            color=colors[policy],
-            marker="o",
-            markersize=5,
-            capsize=3,
-            linewidth=1.5,
-            label=policy,
-        )
-    ax.set_xticks(x, _short(variants, paths))
-    ax.set_xlim(-0.5, n - 0.5)
-    if zero_line:
-        ax.axhline(0.0, color="#888888", linestyle="--", linewidth=1)
-        if percent:
-            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:+.1f} pp"))
-    elif percent:
-        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    plots._style(ax, title, "component variant", ylabel)
-    # outside the axes: inside, "best" still covered a line when the lines are flat
-    ax.legend(title="policy", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-    return fig
+# in bnb_sim.analysis.sweep_plots (kept importable from here)
 
 
 # --------------------------------------------------------------------------------------
@@ -479,7 +441,9 @@ def _wide(df: pd.DataFrame, cells: list[str], columns: str, index: Sequence[str]
 
 
 def sweep_sections(result: SweepResult, name: str | None = None) -> list[Section]:
-    """Report sections: variants, win-rate effects (table + plot), XP effects, fights, length."""
+    """Report sections: fairness per variant first (:mod:`~bnb_sim.analysis.sweep_fairness`),
+    then the design, win-rate effects (table + plot; one sentence in a mirror match, where
+    they are fixed by construction), XP effects, fights, length."""
     name = name if name is not None else result.name
     pre = f"{name}: " if name else ""
     slug = (name or "sweep").lower()
@@ -513,13 +477,22 @@ def sweep_sections(result: SweepResult, name: str | None = None) -> list[Section
             }
         )
     )
-    setup.warning(
-        "Swept values are estimates.",
-        "Every swept value is marked `estimate` (reason: set by sweep) in the variant's "
-        "component data; the baseline keeps the file's provenance.",
+    setup.text(
+        "The swept values are this sweep's settings (house rules under test), not estimates; "
+        "the baseline keeps the component file's values and provenance."
     )
 
     wins = Section(f"{pre}Effect on win rates")
+    if is_mirror(result.policies):  # a one-policy table: the rate is fixed by construction
+        wins.text(mirror_text(result))
+    else:
+        _win_blocks(wins, result, names, others, paths, pre, slug, base_name)
+    rest = _xp_and_other(result, names, others, paths, pre, slug, base_name)
+    return [fairness_section(result, name), setup, wins, *rest]
+
+
+def _win_blocks(wins, result, names, others, paths, pre, slug, base_name) -> None:
+    """The win-rate tables and plot of a sweep with more than one policy."""
     wins.text(
         "Win rate of each policy under each variant (95% Wilson interval, n = seats played), "
         "then the paired difference from the baseline: per seed, the policy's win share "
@@ -573,6 +546,9 @@ def sweep_sections(result: SweepResult, name: str | None = None) -> list[Section
             "Win rate of each policy under each variant, 95% Wilson intervals.",
         )
 
+
+def _xp_and_other(result, names, others, paths, pre, slug, base_name) -> list[Section]:
+    """The XP effects, fights and game-length sections of a sweep."""
     xp = Section(f"{pre}Effect on XP")
     xp.text(
         "Mean final XP per player and game (policy's seats averaged per seed; Student t "
@@ -684,7 +660,7 @@ def sweep_sections(result: SweepResult, name: str | None = None) -> list[Section
         ),
         "Game length (turns of all players) and the share of games with a shared win.",
     )
-    return [setup, wins, xp, other]
+    return [xp, other]
 
 
 def sweep_summary(result: SweepResult) -> dict[str, Any]:
@@ -711,6 +687,7 @@ def sweep_summary(result: SweepResult) -> dict[str, Any]:
         "fights": records(result.fights),
         "turns": records(result.length),
         "tie_rate": records(result.ties),
+        **fairness_summary(result),
         "params": result.params,
     }
 
@@ -723,18 +700,24 @@ def build_sweep_report(result: SweepResult, title: str | None = None) -> ReportB
     )
     for section in sweep_sections(result):
         builder.add(section)
+    add_estimated_warning(builder.sections[0], result.params.get("estimated"))
     builder.summary.update(sweep_summary(result))
     builder.findings += sweep_findings(result)
     return builder
 
 
 def format_sweep(result: SweepResult) -> str:
-    """Terminal table: win rate and XP effect per variant and policy."""
+    """Terminal table: fairness per variant, then win rate (its change unless every seat
+    plays the same policy) and XP per variant and policy."""
     lines = [
         f"sweep of {', '.join(_paths(result))}: {result.games:,} games per variant, "
         f"{result.players} players, seed {result.seed}"
     ]
+    lines += fairness_lines(result)
     names = [v.name for v in result.variants]
+    mirror = is_mirror(result.policies)
+    change = "" if mirror else ", change vs baseline"
+    lines.append(f"  per policy (win rate [95% CI] n=seats{change}, mean XP):")
     for variant in names:
         lines.append(f"  {variant}")
         for policy in result.policies:
@@ -746,7 +729,7 @@ def format_sweep(result: SweepResult) -> str:
             r = r.iloc[0]
             digits = _digits(result.win_rates)
             text = f"win {tables.fmt_rate(r['rate'], r['lo'], r['hi'], digits)} n={int(r['n']):,}"
-            if len(result.win_effects):
+            if len(result.win_effects) and not mirror:
                 e = result.win_effects[
                     (result.win_effects["variant"] == variant)
                     & (result.win_effects["policy"] == policy)
@@ -777,20 +760,24 @@ def _detected(row) -> bool:
 
 
 def sweep_findings(result: SweepResult, prefix: str = "") -> list:
-    """Key findings of a sweep: the largest win-rate effect and the largest XP effect of any
-    variant against the baseline, with interval and n, and whether any is detectable."""
+    """Key findings of a sweep: fairness first (each variant's first-player advantage and
+    balance against the baseline's, :func:`~bnb_sim.analysis.sweep_fairness.fairness_findings`),
+    then the largest win-rate effect (none in a mirror match, where it is fixed by
+    construction) and the largest XP effect, with interval and n, and whether detectable."""
+    from bnb_sim.analysis.leaders import largest_of
     from bnb_sim.analysis.report import Finding
 
-    found = []
     base = next((v.name for v in result.variants if v.baseline), "the baseline")
-    row = _largest(result.win_effects)
+    found = fairness_findings(result, prefix)
+    row = None if is_mirror(result.policies) else _largest(result.win_effects)
     if row is not None:
         cell = _effect_cell(row, True)
         words = "the biggest effect" if _detected(row) else "no detectable effect; the largest"
         found.append(
             Finding(
                 f"{prefix}Win rate: {words} is **{row['variant']}** for {row['policy']}: "
-                f"{cell} against {base} (n = {int(row['n']):,} paired games).",
+                f"{cell} against {base} (n = {int(row['n']):,} paired games; "
+                f"{largest_of(result.win_effects['mean_diff'])}).",
                 {"kind": "largest_win_rate_effect", "variant": row["variant"],
                  "policy": row["policy"], "value": row["mean_diff"], "lo": row["lo"],
                  "hi": row["hi"], "n": int(row["n"]), "detected": _detected(row)},
@@ -803,7 +790,7 @@ def sweep_findings(result: SweepResult, prefix: str = "") -> list:
             Finding(
                 f"{prefix}Final XP: {words} is **{row['variant']}** for {row['policy']}: "
                 f"{_effect_cell(row, False)} XP against {base} (n = {int(row['n']):,} paired "
-                "games).",
+                f"games; {largest_of(result.xp_effects['mean_diff'])}).",
                 {"kind": "largest_xp_effect", "variant": row["variant"], "policy": row["policy"],
                  "value": row["mean_diff"], "lo": row["lo"], "hi": row["hi"],
                  "n": int(row["n"]), "detected": _detected(row)},

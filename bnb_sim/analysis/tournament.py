@@ -46,6 +46,8 @@ import pandas as pd
 
 from bnb_sim.analysis import plots, tables
 from bnb_sim.analysis.budget_series import budget_section, budget_summary
+from bnb_sim.analysis.estimated import add_estimated_warning
+from bnb_sim.analysis.names import display_names, rename_frame
 from bnb_sim.analysis.ratings import bradley_terry, elo_from_theta
 from bnb_sim.analysis.report import ReportBuilder, Section, readings_text
 from bnb_sim.analysis.stats import (
@@ -211,6 +213,7 @@ class TournamentResult:
     n_boot: int
     params: dict = field(default_factory=dict)
     name: str | None = None
+    elo_replicates: np.ndarray | None = None  # bootstrap Elo (n_boot x policies, names order)
 
     def __repr__(self) -> str:  # the frames would fill the screen
         elo = ", ".join(
@@ -252,9 +255,17 @@ def analyse_tournament(
     ``seats`` needs ``game, seed_index, seat, policy, rank, won`` (and ``xp``); ``games`` needs
     ``game, winners``. ``combos`` lists the tables (inferred from ``combo``/``rotation`` when
     None). ``anchor``: a policy whose Elo is pinned to 0, ``"auto"`` (random when it
-    plays) or None (mean 0). The bootstrap is deterministic for ``seed``.
+    plays) or None (mean 0). The bootstrap is deterministic for ``seed``. Policies given
+    by a file are shown by their names (:mod:`bnb_sim.analysis.names`).
     """
-    names = list(policies)
+    shown = display_names(policies)
+    if any(k != v for k, v in shown.items()):
+        seats, games = rename_frame(seats, shown), rename_frame(games, shown)
+        if combos is not None:
+            combos = [tuple(shown.get(p, p) for p in c) for c in combos]
+        anchor = shown.get(anchor, anchor) if anchor is not None else None
+        params = {**(params or {}), "policy_names": {v: k for k, v in shown.items() if k != v}}
+    names = [shown[str(p)] for p in policies]
     k = len(names)
     anchor_label = _default_anchor(names, anchor)
     anchor_idx = names.index(anchor_label) if anchor_label is not None else None
@@ -265,6 +276,7 @@ def analyse_tournament(
     hi = np.full(k, np.nan)
     score_lo = np.full(k * k, np.nan)
     score_hi = np.full(k * k, np.nan)
+    elo_reps = None
     if n_boot > 0 and seed_ids.size > 1:
         # halves -> integers so the distinct-pattern packing applies
         patterns, counts = _unique_patterns(np.rint(per_seed * 2.0))
@@ -277,7 +289,7 @@ def analyse_tournament(
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             rep_lo, rep_hi = _percentile(reps, confidence)
-        lo, hi = rep_lo[:k], rep_hi[:k]
+        lo, hi, elo_reps = rep_lo[:k], rep_hi[:k], reps[:, :k]
         score_lo, score_hi = rep_lo[k:], rep_hi[k:]
     games_per_policy = seats.groupby(seats["policy"].astype(str))["game"].nunique()
     ratings = pd.DataFrame(
@@ -349,6 +361,7 @@ def analyse_tournament(
         n_boot=int(n_boot),
         params=dict(params or {}),
         name=name,
+        elo_replicates=elo_reps,
     )
 
 
@@ -651,6 +664,7 @@ def build_tournament_report(result: TournamentResult, title: str | None = None) 
     builder = ReportBuilder(title, subtitle)
     for section in tournament_sections(result):
         builder.add(section)
+    add_estimated_warning(builder.sections[0], result.params.get("estimated"))
     builder.summary.update(tournament_summary(result))
     builder.findings += tournament_findings(result)
     return builder
@@ -674,13 +688,19 @@ def tournament_findings(result: TournamentResult, prefix: str = "") -> list:
         if rate is not None
         else ""
     )
+    lead = elo_leader(result)
+    claim = lead.claim(f"rates highest: Elo {_fmt_elo(top['elo'], top['lo'], top['hi'])} "
+                       f"({anchor}){rate_text}")  # fmt: skip
+    if not lead.separated:  # the tied sentence names no Elo: show the two at the top
+        r = result.ratings.iloc[:2]
+        claim += "; Elo " + ", ".join(f"{x.policy} {_fmt_elo(x.elo, x.lo, x.hi)}"
+                                       for x in r.itertuples()) + f" ({anchor})"  # fmt: skip
     found.append(
         Finding(
-            f"{prefix}**{top['policy']}** rates highest: Elo "
-            f"{_fmt_elo(top['elo'], top['lo'], top['hi'])} ({anchor}){rate_text}, over "
-            f"{result.n_games:,} games.",
+            f"{prefix}{claim[0].upper()}{claim[1:]}, over {result.n_games:,} games.",
             {"kind": "best_policy", "policy": top["policy"], "elo": top["elo"],
-             "lo": top["lo"], "hi": top["hi"], "n": result.n_games},
+             "lo": top["lo"], "hi": top["hi"], "n": result.n_games,
+             "best": lead.to_dict()["best"], "gap": lead.to_dict()["gap_to_runner_up"]},
         )
     )  # fmt: skip
     if len(result.ratings) > 1:
@@ -698,3 +718,18 @@ def tournament_findings(result: TournamentResult, prefix: str = "") -> list:
                 )
             )  # fmt: skip
     return found
+
+
+def elo_leader(result: TournamentResult):
+    """The top-rated policy and its Elo gaps to the others, from the same seed bootstrap as
+    the ratings (:func:`bnb_sim.analysis.leaders.gaps_from_replicates`): "rates highest"
+    only when every gap excludes 0."""
+    from bnb_sim.analysis.leaders import gaps_from_replicates, leader_of
+
+    order = [str(p) for p in result.ratings["policy"]]
+    elo = dict(zip(order, result.ratings["elo"].astype(float), strict=True))
+    reps = result.elo_replicates
+    if reps is None or len(order) < 2:
+        return leader_of(order, {})
+    columns = {name: reps[:, i] for i, name in enumerate(result.policies)}
+    return leader_of(order, gaps_from_replicates(order, elo, columns))

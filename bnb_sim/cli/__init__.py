@@ -8,6 +8,7 @@ matplotlib. Each command module imports the heavy libraries it needs inside its 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from pathlib import Path
 
@@ -42,10 +43,35 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "compare",
         "Paired-seed A/B test of two policies (SPRT or precision stopping).",
     ),
+    "ladder": (
+        "bnb_sim.cli.ladder_cmd",
+        "ladder",
+        "A ladder of play strength: each rung vs the next, Elo scale, skill depth.",
+    ),
+    "robustness": (
+        "bnb_sim.cli.robustness_cmd",
+        "robustness",
+        "How far a run's findings hold across play strength: paired rungs, verdicts.",
+    ),
+    "value": (
+        "bnb_sim.cli.value_cmd",
+        "value",
+        "What an option (item, action, mob, pet) is worth: restricted play on paired seeds.",
+    ),
+    "luck": (
+        "bnb_sim.cli.luck_cmd",
+        "luck",
+        "Luck or skill: each chance source's share of the outcome, per rung of play.",
+    ),
     "sweep": (
         "bnb_sim.cli.sweep_cmd",
         "sweep",
         "Re-run games under component variants; effects on win rates and XP.",
+    ),
+    "sensitivity": (
+        "bnb_sim.cli.sensitivity_cmd",
+        "sensitivity",
+        "Which estimated component values move a finding most (ranked, tornado plot).",
     ),
     "tune": (
         "bnb_sim.cli.tune_cmd",
@@ -66,6 +92,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "bnb_sim.cli.export_cmd",
         "export",
         "Write a run as CSV files (seats, games, parameters) for spreadsheets.",
+    ),
+    "train": (
+        "bnb_sim.cli.train_cmd",
+        "train",
+        "Train a strong bot's model for your box; `train show FILE` describes one.",
     ),
     "bench": ("bnb_sim.cli.bench_cmd", "bench", "Measure games/s, odds/s and CLI start time."),
     "cache": (
@@ -150,9 +181,25 @@ def cli(ctx: click.Context, plugin_debug: bool, config_file: Path | None, no_con
         ctx.default_map = load_defaults(ctx, config_file)
 
 
+def _check_arguments(argv: list[str]) -> None:
+    """Every argument must be UTF-8 text: bytes of another encoding (a Latin-1 file name)
+    could not be written into a run, a report or a CSV file, and would fail only at the end."""
+    from bnb_sim.safe_io import check_text
+
+    for arg in argv:
+        problem = check_text(arg)
+        if problem is not None:
+            shown = repr(os.fsencode(arg))[2:-1]
+            raise BnbError(
+                f"argument '{shown}' {problem}: bnb-sim writes UTF-8 files and Parquet paths, "
+                "so give it as UTF-8 (rename a file or folder with such a name)"
+            )
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: user errors become one line on stderr and exit code 2."""
     try:
+        _check_arguments(sys.argv[1:] if argv is None else [str(a) for a in argv])
         cli.main(args=argv, prog_name="bnb", standalone_mode=False)
     except click.exceptions.Abort as exc:
         # click turns a KeyboardInterrupt outside a run's own handler (a Ctrl-C while the
@@ -167,7 +214,11 @@ def main(argv: list[str] | None = None) -> None:
         click.echo(f"bnb: error: {exc.format_message()}", err=True)
         sys.exit(2)
     except BnbError as exc:
-        click.echo(f"bnb: error: {exc}", err=True)
+        simulate = sys.modules.get("bnb_sim.runner.simulate")  # loaded if it can be raised
+        if simulate is not None and isinstance(exc, simulate.RunInterrupted):
+            click.echo(exc.report(), err=True)  # a stopped run: what is kept, how to go on
+        else:
+            click.echo(f"bnb: error: {exc}", err=True)
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         click.echo("Interrupted.", err=True)

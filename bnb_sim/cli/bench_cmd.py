@@ -29,6 +29,7 @@ from typing import Any
 
 import click
 
+from bnb_sim import jsonsafe
 from bnb_sim.cli.options import cli_readings, game_option, other_game_handler, readings_option
 
 FULL_PILE = (
@@ -113,6 +114,54 @@ def games_per_second(
         "games_per_second": n / _median(times),
         "spread": max(times) / min(times),
         "expansion": expansion,
+    }
+
+
+def alternating_ratio(
+    policy: str,
+    reference: str = "heuristic",
+    *,
+    players: int = 4,
+    threads: int | None = None,
+    seconds: float = 0.4,
+    repeats: int = 3,
+    readings: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """``policy``'s games/s over ``reference``'s, measured alternately on the same games (so
+    that a machine busy with other work slows both alike): the median of the per-repeat
+    ratios."""
+    from bnb_sim._jit import numba
+    from bnb_sim.runner.batch import play_arrays
+    from bnb_sim.runner.config import GameConfig
+
+    limit = int(numba.config.NUMBA_NUM_THREADS)
+    threads = limit if threads is None else max(1, min(threads, limit))
+    configs = [
+        GameConfig.create(players, [p], seed=0, readings=readings) for p in (policy, reference)
+    ]
+    for config in configs:
+        play_arrays(config, 0, 8, threads)
+    n = max(64, int(games_per_second(reference, players=players, threads=threads,
+                                     seconds=seconds / 4, repeats=1,
+                                     readings=readings)["games_per_second"] * seconds))  # fmt: skip
+    ratios, speeds = [], {policy: [], reference: []}
+    for r in range(repeats):
+        dt = []
+        for config, name in zip(configs, (policy, reference), strict=True):
+            t0 = time.perf_counter()
+            play_arrays(config, r * n, n, threads)
+            dt.append(time.perf_counter() - t0)
+            speeds[name].append(n / dt[-1])
+        ratios.append(dt[1] / dt[0])
+    return {
+        "policy": policy,
+        "reference": reference,
+        "players": players,
+        "threads": threads,
+        "games": n,
+        "ratio": _median(ratios),
+        "games_per_second": _median(speeds[policy]),
+        "reference_games_per_second": _median(speeds[reference]),
     }
 
 
@@ -276,7 +325,6 @@ def run(
     ``readings`` apply to the games/s measurements. A cold kernel cache is compiled first,
     announced on stderr (``notice``) like ``bnb simulate`` does, and timed apart
     (``compile_seconds``), so no measurement includes it."""
-    import json as _json
 
     from bnb_sim.feedback import status, warm_engine
 
@@ -296,6 +344,14 @@ def run(
                 )
             )
     results["games"] = speeds
+    results["strong"] = []
+    for threads in (1, None):
+        status(f"games/s: strong against heuristic, alternating, {threads or 'all'} thread(s)")
+        results["strong"].append(
+            alternating_ratio(
+                "strong", threads=threads, seconds=seconds, repeats=repeats, readings=readings
+            )  # fmt: skip
+        )
     status("games/s with the Farmer's Market expansion, alternating with the base game")
     results["expansion"] = expansion_ratios(seconds=seconds / 2, repeats=repeats, readings=readings)
     results["readings"] = dict(readings or {})
@@ -308,7 +364,7 @@ def run(
     results["cli"] = cli_start(repeats=repeats, cold=cold)
     results["warnings"] = busy_warnings(results)
     if json:
-        click.echo(_json.dumps(results, indent=2))
+        click.echo(jsonsafe.dumps(results, indent=2))
     else:
         click.echo(text(results))
     return results
@@ -329,6 +385,12 @@ def text(results: dict[str, Any]) -> str:
         lines.append(
             f"  {g['policy']:<10s} {g['threads']:>2d} thread{'s' if g['threads'] > 1 else ' '}"
             f"  {g['games_per_second']:>12,.0f}"
+        )
+    for r in results.get("strong", []):
+        lines.append(
+            f"  strong     {r['threads']:>2d} thread{'s' if r['threads'] > 1 else ' '}"
+            f"  {r['games_per_second']:>12,.0f}   {r['ratio']:.2f} x heuristic's "
+            f"{r['reference_games_per_second']:,.0f} (measured alternately)"
         )
     for r in results.get("expansion", []):
         lines.append(
@@ -383,7 +445,7 @@ def bench(
     quiet: bool,
     game=None,
 ) -> None:
-    """Measure games/s (random, heuristic; 1 and all threads), exact odds/s, Monte Carlo
+    """Measure games/s (random, heuristic, strong; 1 and all threads), exact odds/s, Monte Carlo
     combats/s and CLI start times, and print them with the machine and versions.
 
     scripts/bench_engine.py has the longer benchmarks (1M games end to end with Parquet,
@@ -408,12 +470,11 @@ def bench(
 
 def run_reference(reference: str, json: bool = False, quick: bool = False) -> dict[str, Any]:
     """``bnb bench --reference PATH``: the ratios of :mod:`bnb_sim.cli.bench_reference`."""
-    import json as _json
 
     from bnb_sim.cli import bench_reference
 
     results = bench_reference.measure(
         reference, repeats=3, seconds=0.2 if quick else 0.5, threads=(2, 1)
     )
-    click.echo(_json.dumps(results, indent=2) if json else bench_reference.text(results))
+    click.echo(jsonsafe.dumps(results, indent=2) if json else bench_reference.text(results))
     return results

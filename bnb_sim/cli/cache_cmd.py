@@ -9,10 +9,11 @@ which makes the next run compile again).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
+
+from bnb_sim import jsonsafe
 
 
 def _folders() -> tuple[object, list[dict]]:
@@ -38,7 +39,7 @@ def cache(ctx: click.Context, as_json: bool) -> None:
         return
     root, rows = _folders()
     if as_json:
-        click.echo(json.dumps({"root": str(root), "folders": rows}, indent=2))
+        click.echo(jsonsafe.dumps({"root": str(root), "folders": rows}, indent=2))
         return
     click.echo(f"cache root: {root}")
     if not rows:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
+from bnb_sim import jsonsafe
 from bnb_sim.cli.options import (
     components_option,
     game_option,
@@ -162,7 +161,7 @@ def compare(
             yes=yes,
         )
     if as_json:
-        click.echo(json.dumps(_jsonable(compare_summary(result)), indent=2))
+        click.echo(jsonsafe.dumps(_jsonable(compare_summary(result)), indent=2))
     else:
         click.echo(format_result(result))
     if out is not None:

@@ -5,13 +5,18 @@ Imports neither numba nor numpy: it reads and checks TOML only.
 
 from __future__ import annotations
 
-import json
 import textwrap
 from pathlib import Path
 
 import click
 
-from bnb_sim.cli.options import components_option, game_option, other_game_handler
+from bnb_sim import jsonsafe
+from bnb_sim.cli.options import (
+    components_option,
+    expansion_option,
+    game_option,
+    other_game_handler,
+)
 
 EST = "~"  # marks an estimated value in the tables
 WIDTH = 100
@@ -31,19 +36,32 @@ def show(components, as_json: bool, game=None) -> None:
     if other_game_handler(click.get_current_context(), "components_show", game):
         return
     if as_json:
-        click.echo(json.dumps(components.to_json_dict(), indent=2))
+        click.echo(jsonsafe.dumps(components.to_json_dict(), indent=2))
         return
     click.echo("\n".join(render(components)))
 
 
 @components.command("validate")
+@game_option
+@expansion_option
 @click.argument("file", metavar="FILE")
-def validate(file: str) -> None:
-    """Check FILE (a complete file or an override of the defaults)."""
-    from bnb_sim.games.builders_biomes.components import load_components
+def validate(file: str, game=None) -> None:
+    """Check FILE (a complete file or an override of the defaults), as --components FILE
+    reads it: with --expansion, over the expansion's data; with --game, another game's."""
+    from bnb_sim.cli.options import _EXPANSION, _load
+    from bnb_sim.errors import ComponentError
 
-    comps = load_components(file)
-    click.echo(f"{file}: valid ({comps.n_estimates} estimated values)")
+    ctx = click.get_current_context()
+    try:
+        comps = _load(ctx, None, (file,))
+    except ComponentError as exc:
+        if ctx.meta.get(_EXPANSION) is None and exc.key.startswith("farmers_market"):
+            hint = "a Farmer's Market file? check it with --expansion farmers-market"
+            raise ComponentError(exc.file, exc.key, f"{exc.problem} ({hint})") from None
+        raise
+    missing = sum(not e.has_range for e in comps.estimate_ranges())
+    note = f", {missing} without a plausible range" if missing else ""
+    click.echo(f"{file}: valid ({comps.n_estimates} estimated values{note})")
 
 
 @components.command("template")
@@ -79,6 +97,7 @@ def render(comps) -> list[str]:
         "",
         "Rules",
     ]
+    ranges = comps.estimate_ranges()
     out += [f"  {k:<20} {v('rules.' + k):>4}" for k in data["rules"] if _is_value(k)]
     out += ["", "Characteristics"]
     out += [f"  {c:<9} {', '.join(names)}" for c, names in data["characteristics"].items()]
@@ -150,11 +169,25 @@ def render(comps) -> list[str]:
 
     out += ["", f"Estimated values ({EST}), by reason"]
     out += _grouped(r for r in rows.values() if r["provenance"] == "estimate")
+    out += range_section(ranges)
     out += ["", "Known values, by source"]
     out += _grouped(r for r in rows.values() if r["provenance"] == "known")
     out += ["", "Source keys (docs/sources.md)"]
     out += _legend(r["note"] for r in rows.values())
     return [line.rstrip() for line in out]
+
+
+def range_section(ranges) -> list[str]:
+    """Every estimate with its plausible range (low..high or the choices), by reason."""
+    from bnb_sim.estimates import describe
+
+    missing = sum(not e.has_range for e in ranges)
+    note = f"; {missing} without one" if missing else ""
+    return [
+        "",
+        f"Plausible ranges of the {len(ranges)} estimates{note} (what a real box could hold)",
+        *describe(ranges, WIDTH),
+    ]
 
 
 def _farmers_market(fm: dict, v) -> list[str]:

@@ -7,38 +7,71 @@ Numba loads only inside the command body (through :mod:`bnb_sim.games.builders_b
 
 from __future__ import annotations
 
-import json
+import math
 from typing import Any
 
 import click
 
+from bnb_sim import jsonsafe
 from bnb_sim.cli.options import components_option, game_option, game_options, other_game_handler
 
 # the same as bnb_sim.games.builders_biomes.odds.MAX_SIMULATE (kept here to avoid the import)
 MAX_SIMULATE = 10_000_000
 
 
+EST = "~"  # marks a number that rests on an estimated component value
+
+
 def _pct(p: float) -> str:
     return f"{100.0 * p:6.2f}%"
 
 
+def _decimals(low: float, high: float, least: int) -> int:
+    """Decimals that show an interval's width (two significant digits of it), at least
+    ``least``: a Wilson interval at 0 successes is [0, 0.0019%], never "[0.00%, 0.00%]"."""
+    width = high - low
+    if width <= 0:
+        return least
+    return min(max(least, 1 - math.floor(math.log10(width))), 8)
+
+
 def _interval(sim: dict[str, Any], key: str, percent: bool) -> str:
     est = sim[key]
-    if percent:
-        return (
-            f"MC {100 * est['estimate']:.2f}% [{100 * est['low']:.2f}%, {100 * est['high']:.2f}%]"
-        )
-    return f"MC {est['estimate']:.3f} [{est['low']:.3f}, {est['high']:.3f}]"
+    scale, unit = (100.0, "%") if percent else (1.0, "")
+    mean, low, high = (scale * est[k] for k in ("estimate", "low", "high"))
+    if high <= low:  # every fight gave the same number: no interval to give
+        return f"MC {mean:.{2 if percent else 3}f}{unit} (the same in all {sim['n']:,} fights)"
+    d = _decimals(low, high, 2 if percent else 3)
+    return f"MC {mean:.{d}f}{unit} [{low:.{d}f}{unit}, {high:.{d}f}{unit}]"
+
+
+def _guessed(odds: Any) -> set[str]:
+    return {e["key"] for e in odds.estimated}
 
 
 def _pile_line(odds: Any, detonate: dict[str, int]) -> str:
     total = sum(item["count"] for item in odds.pile)
+    guessed = _guessed(odds)
     parts = []
     for item in odds.pile:
-        extra = f", {detonate[item['name']]} if detonated" if item["name"] in detonate else ""
+        name = item["name"]
+        mark = EST if any(k.startswith(f"weapons.{name}.") for k in guessed) else ""
+        extra = f", {detonate[name]} if detonated" if name in detonate else ""
         hearts = f"{item['hearts']} heart" + ("" if item["hearts"] == 1 else "s")
-        parts.append(f"{item['name']} x{item['count']} ({hearts}{extra})")
+        parts.append(f"{name} x{item['count']} ({mark}{hearts}{extra})")
     return f"Pile ({total} tokens): " + ", ".join(parts)
+
+
+def _estimates_line(estimated: list[dict[str, Any]]) -> list[str]:
+    """One line naming the estimated values these odds rest on (marked ~), or nothing."""
+    if not estimated:
+        return []
+    from bnb_sim.estimates import short_list
+
+    return [
+        f"{EST} rests on {len(estimated)} estimated value{'s' if len(estimated) != 1 else ''} "
+        f"(unpublished; bnb components show): {short_list(estimated)}"
+    ]
 
 
 def _distribution_lines(dist: dict[int, float]) -> list[str]:
@@ -73,7 +106,8 @@ ASSUMES_LINE = (
 def _single_text(odds: Any, detonate: dict[str, int]) -> str:
     sim = odds.simulated
     who = f" ({', '.join(odds.mobs)})" if odds.mobs else ""
-    lines = [_pile_line(odds, detonate), f"Against {odds.hearts} hearts{who}:"]
+    mark = EST if any(k.startswith("mobs.") for k in _guessed(odds)) else ""
+    lines = [_pile_line(odds, detonate), f"Against {mark}{odds.hearts} hearts{who}:"]
     rows = [
         ("P(win)", odds.p_win, "p_win", True),
         ("P(win) without TNT", odds.p_win_no_tnt, "p_win_no_tnt", True),
@@ -88,7 +122,13 @@ def _single_text(odds: Any, detonate: dict[str, int]) -> str:
         lines.append(f"  (Monte Carlo: {sim['n']:,} fights, seed {sim['seed']}, 95% intervals)")
     lines.extend(_distribution_lines(odds.hearts_distribution))
     lines.append(ASSUMES_LINE)
+    lines.extend(_estimates_line(odds.estimated))
     return "\n".join(lines)
+
+
+def _table_estimates(rows: list[Any]) -> list[dict[str, Any]]:
+    """The estimated values any row rests on, each once, in order."""
+    return list({e["key"]: e for row in rows for e in row.estimated}.values())
 
 
 def _table_text(rows: list[Any], detonate: dict[str, int]) -> str:
@@ -99,8 +139,9 @@ def _table_text(rows: list[Any], detonate: dict[str, int]) -> str:
         head += "   Monte Carlo P(win), 95%"
     lines.append(head)
     for row in rows:
+        mark = EST if any(k.startswith("mobs.") for k in _guessed(row)) else ""
         line = (
-            f"  {row.hearts:6d}  {', '.join(row.mobs):<20s}{_pct(row.p_win):>8s}  "
+            f"  {mark + str(row.hearts):>6s}  {', '.join(row.mobs):<20s}{_pct(row.p_win):>8s}  "
             f"{_pct(row.p_win_no_tnt):>8s}  {row.expected_tnt_spent:8.3f}"
         )
         if row.simulated:
@@ -113,6 +154,7 @@ def _table_text(rows: list[Any], detonate: dict[str, int]) -> str:
         lines.append(f"  (Monte Carlo: {sim['n']:,} fights per row, seed {sim['seed']})")
     lines.extend(_distribution_lines(first.hearts_distribution))
     lines.append(ASSUMES_LINE)
+    lines.extend(_estimates_line(_table_estimates(rows)))
     return "\n".join(lines)
 
 
@@ -199,8 +241,11 @@ def odds(
         if single:
             payload = rows[0].to_dict()
         else:
-            payload = {"table": [row.to_dict() for row in rows]}
-        click.echo(json.dumps(payload, indent=2))
+            payload = {
+                "table": [row.to_dict() for row in rows],
+                "estimated": _table_estimates(rows),
+            }
+        click.echo(jsonsafe.dumps(payload, indent=2))
         return
     tok_detonate = comps.arrays.tok_detonate
     detonate = {

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import click
 
+from bnb_sim import jsonsafe
 from bnb_sim.errors import BnbError
 
 _FORCE = "bnb.out.force"
@@ -221,7 +222,7 @@ def echo_report(written: dict, as_json: bool = False, **extra) -> None:
     paths = {k: str(written[k]) for k in ("dir", "html", "markdown", "summary")}
     paths["figures"] = [str(p) for p in written["figures"]]
     summary = json.loads(Path(written["summary"]).read_text(encoding="utf-8"))
-    click.echo(json.dumps({"report": paths, **extra, "summary": summary}, indent=2))
+    click.echo(jsonsafe.dumps({"report": paths, **extra, "summary": summary}, indent=2))
 
 
 def write_template(name: str, out: Path | None) -> None:

@@ -9,12 +9,12 @@ Numba, numpy and pandas load only inside the command body, so ``bnb --help`` and
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import click
 
+from bnb_sim import jsonsafe
 from bnb_sim.cli.options import (
     cli_readings,
     complete_policy,
@@ -51,6 +51,7 @@ _DETAIL = {
     "trigger",
     "buy",  # Farmer's Market (R-FM-4)
     "refight",
+    "may_declined",  # a "may" item the player declined (R-FM-5)
 }
 # Farmer's Market events outside actions: farmland at set-up, refills and reveals after rounds
 _FM_TABLE = {"farmland", "refill", "market"}
@@ -221,6 +222,11 @@ def purchase_lines(game: Any, result: list[dict]) -> list[str]:
     return lines
 
 
+def _stopping_notice() -> None:
+    click.echo("Ctrl-C: stopping after the decision in progress (press Ctrl-C again to stop "
+               "now)", err=True)  # fmt: skip
+
+
 @click.command("play")
 @game_option
 @game_options("play")
@@ -232,8 +238,8 @@ def purchase_lines(game: Any, result: list[dict]) -> list[str]:
     multiple=True,
     metavar="SPEC",
     help="Policy of a player, in player order (repeat; cycled over the players). "
-    "random, greedy, heuristic[:weights], mc[:...], ismcts[:...], bot:FILE.toml, or a "
-    "plugin. Default: heuristic.",
+    "random, greedy, heuristic[:weights], strong[:model.toml], mc[:...], ismcts[:...], "
+    "bot:FILE.toml, or a plugin. Default: heuristic.",
     shell_complete=complete_policy,
 )
 @click.option("--game-index", type=int, default=0, show_default=True, help="Which game of the run.")
@@ -301,6 +307,10 @@ def play(
             return
     if picture is not None and picture.suffix.lower() not in (".svg", ".png"):
         raise click.BadParameter("must end in .svg or .png", param_hint="'--svg'")
+    if picture is not None:  # before the game is played: a FIFO there would block forever
+        from bnb_sim.analysis.render import check_picture_target
+
+        check_picture_target(picture)
 
     from bnb_sim.games.builders_biomes.game import Game
     from bnb_sim.runner.config import GameConfig
@@ -318,7 +328,7 @@ def play(
     with compile_notice(not quiet):
         game = Game(config, game_index)
         market = market_lines(game)  # the marketplace as dealt, before anything is bought
-        game.play()
+        game.play(on_interrupt=_stopping_notice)  # Ctrl-C works inside a long decision
     if picture is not None:
         from bnb_sim.analysis.render import save_table
 
@@ -347,7 +357,7 @@ def play(
                 "decisions": game.rule_log,
                 "totals": {str(seat): hits for seat, hits in game.rule_hits().items()},
             }
-        click.echo(json.dumps(payload))
+        click.echo(jsonsafe.dumps(payload))
         return
     lines = header(game) + market + [""] + turn_log(game, game.log)
     lines += ["", "Final table (XP by source):"] + final_table(result)

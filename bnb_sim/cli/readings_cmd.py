@@ -1,29 +1,46 @@
 """``bnb readings``: every rule reading, its values, its default and the rule it interprets.
 
-Pure Python (no numba): the table lives in :mod:`bnb_sim.games.builders_biomes.readings`.
+Pure Python (no numba): each game's table lives with the game (its ``readings`` entry point,
+e.g. :mod:`bnb_sim.games.heroes_village.readings`); the first game's is
+:mod:`bnb_sim.games.builders_biomes.readings`.
 """
 
 from __future__ import annotations
 
-import json
 import textwrap
 
 import click
 
+from bnb_sim import jsonsafe
+from bnb_sim.cli.options import game_option
+
 
 @click.command("readings")
 @click.argument("name", required=False)
+@game_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def readings(name: str | None, as_json: bool) -> None:
+def readings(name: str | None, game, as_json: bool) -> None:
     """List the rule readings (or show one, NAME): where a reasonable player could read the
     rules another way, the run chooses. Set one with --reading NAME=VALUE on play, simulate,
     tournament, compare, sweep, bench and tune, readings={...} in the Python API, or a [readings]
-    table in an experiment file."""
-    from bnb_sim.games.builders_biomes import readings as R
+    table in an experiment file. --game hotv lists the Heroes of the Village readings (set with
+    --reading, or in a component file's [readings] table)."""
+    from bnb_sim.games import get_game
 
-    chosen = [R.check_name(name)] if name else list(R.READINGS.values())
+    table = (game or get_game(None)).entry("readings")
+    if table is None:
+        from bnb_sim.games.builders_biomes import readings as R
+
+        chosen = [R.check_name(name)] if name else list(R.READINGS.values())
+    else:
+        from bnb_sim.errors import BnbError
+
+        key = (name or "").strip().lower().replace("-", "_")
+        if name and key not in table:
+            raise BnbError(f"unknown reading {name!r} (known: {', '.join(table)})")
+        chosen = [table[key]] if name else list(table.values())
     if as_json:
-        click.echo(json.dumps({"readings": [r.to_dict() for r in chosen]}, indent=2))
+        click.echo(jsonsafe.dumps({"readings": [r.to_dict() for r in chosen]}, indent=2))
         return
     lines = []
     for r in chosen:

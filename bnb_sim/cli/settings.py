@@ -81,24 +81,23 @@ def attach_envvars(command: click.Command, path: tuple[str, ...]) -> None:
 # the config file
 
 
+#: A larger config file is refused (a real one is a few hundred bytes).
+MAX_CONFIG_BYTES = 1_000_000
+
+
 def read_config(path: Path, explicit: bool) -> dict[str, Any]:
-    """The parsed TOML file; ``{}`` when no file was named and the default one is absent."""
-    if not path.exists():
-        if explicit:
-            raise ConfigError(f"config: {path}: file not found")
-        return {}
+    """The parsed TOML file; ``{}`` when no file was named and the default one is absent.
+
+    Only a regular file of at most 1 MB is read (a FIFO or ``/dev/zero`` would hang or fill
+    memory), and absurd nesting is refused: each is one line naming the file."""
+    from bnb_sim.safe_io import UnreadableFile, load_toml
+
     try:
-        import tomllib
-    except ImportError:  # Python 3.10
-        import tomli as tomllib
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"config: {path}: not valid TOML: {exc}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"config: {path}: cannot be read: {exc}") from None
-    return data
+        return load_toml(path, MAX_CONFIG_BYTES)
+    except UnreadableFile as exc:
+        if exc.reason == "file not found" and not explicit:
+            return {}
+        raise ConfigError(f"config: {path}: {exc.reason}") from None
 
 
 def _hint(word: str, known: list[str]) -> str:
@@ -119,14 +118,59 @@ def _options(command: click.Command) -> dict[str, click.Option]:
 
 def _cast(path: Path, table: str, key: str, param: click.Option, value: Any, cmd: click.Command):
     """The value checked by the option's own type, so a bad one names the file and key."""
+    where = f"config: {path}: [{table}] {key}"
     if param.multiple and not isinstance(value, list):
-        raise ConfigError(f"config: {path}: [{table}] {key}: give a list, e.g. {key} = [...]")
+        raise ConfigError(f"{where}: give a list, e.g. {key} = [...]")
+    items = value if param.multiple else [value]
+    for item in items:
+        problem = _toml_type_problem(param, item)
+        if problem is not None:
+            raise ConfigError(f"{where}: {problem}")
     try:
         with click.Context(cmd) as ctx:
             param.type_cast_value(ctx, value)
     except click.BadParameter as exc:
-        raise ConfigError(f"config: {path}: [{table}] {key}: {exc.message}") from None
+        raise ConfigError(f"{where}: {exc.message}") from None
+    except (TypeError, ValueError) as exc:  # a value click's type cannot take at all
+        raise ConfigError(f"{where}: {exc}") from None
     return value
+
+
+def _toml_type_problem(param: click.Option, value: Any) -> str | None:
+    """What is wrong with the TOML type of one value of ``param``, or None. Click's own types
+    would take ``true`` as 1 and ``2.5`` as 2 for an integer; a file gets the type it means."""
+    kind = param.type
+    if param.nargs != 1 and not param.multiple:  # a pair such as --sprt A B
+        ok = isinstance(value, list) and len(value) == param.nargs
+        return None if ok else f"give a list of {param.nargs} values, got {_toml_name(value)}"
+    if isinstance(value, dict | list):
+        return f"must be a single value, got {_toml_name(value)}"
+    if param.is_flag or isinstance(kind, click.types.BoolParamType):
+        ok = isinstance(value, bool | str)
+        return None if ok else f"must be true or false, got {_toml_name(value)}"
+    if isinstance(value, bool):
+        return f"must be {_expected(kind)}, got a boolean"
+    if isinstance(kind, click.types.IntParamType) and isinstance(value, float):
+        return f"must be an integer, got {value!r}"
+    return None
+
+
+def _expected(kind: click.ParamType) -> str:
+    if isinstance(kind, click.types.IntParamType):
+        return "an integer"
+    if isinstance(kind, click.types.FloatParamType):
+        return "a number"
+    return "text"
+
+
+def _toml_name(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, bool):
+        return "a boolean"
+    return repr(value)
 
 
 def defaults_for(

@@ -6,12 +6,12 @@ numba, pandas, pyarrow and dask are imported inside the command, so ``bnb --help
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import click
 
+from bnb_sim import jsonsafe
 from bnb_sim.cli.options import (
     OutPath,
     cli_readings,
@@ -51,7 +51,8 @@ def _components(ctx: click.Context, param: click.Parameter, value: tuple[str, ..
     multiple=True,
     metavar="SPEC",
     help="A player's policy, repeat per player (cycled over the players): random, greedy, "
-    "heuristic, heuristic:weights.toml, heuristic:board=1.5, or a plugin. Default: heuristic.",
+    "heuristic, heuristic:weights.toml, heuristic:board=1.5, strong, strong:model.toml, mc[:...], "
+    "ismcts[:...], bot:FILE.toml, or a plugin. Default: heuristic.",
     shell_complete=complete_policy,
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed of the run.")
@@ -219,7 +220,7 @@ def simulate(
         close_bar()
         if as_json:
             click.echo(
-                json.dumps(
+                jsonsafe.dumps(
                     {
                         "status": "partial",
                         "path": str(stop.path),
@@ -231,18 +232,12 @@ def simulate(
                     indent=2,
                 )
             )
-        headline = stop.headline()
-        click.echo(
-            f"{headline[0].upper()}{headline[1:]}. "
-            + ("Resume with:" if stop.kept else "Start it again with:"),
-            err=True,
-        )
-        click.echo(f"  {stop.resume_command}", err=True)
+        click.echo(stop.report(), err=True)
         sys.exit(stop.exit_code)
     finally:
         close_bar()
     if as_json:
-        click.echo(json.dumps(summary.to_dict(), indent=2))
+        click.echo(jsonsafe.dumps(summary.to_dict(), indent=2))
     else:
         click.echo(summary.text())
 

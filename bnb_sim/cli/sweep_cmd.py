@@ -78,8 +78,9 @@ def sweep(
     **game_specific,
 ) -> None:
     """Re-run one simulation under each component variant on the same seeds and report the
-    effect on win rates and XP (paired differences against the component file's values, 95%
-    intervals), as tables and plots."""
+    effect on seat fairness (first-player advantage, balance, seat win rates), win rates and
+    XP (paired differences against the component file's values, 95% intervals), as tables
+    and plots."""
     if other_game_handler(click.get_current_context(), "sweep", game, policies=policies):
         return
     from bnb_sim.analysis.sweep import (

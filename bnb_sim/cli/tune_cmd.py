@@ -8,13 +8,15 @@ imported until a command runs.
 
 from __future__ import annotations
 
-import json
+import contextlib
 import shlex
+import signal
 import sys
 from pathlib import Path
 
 import click
 
+from bnb_sim import jsonsafe
 from bnb_sim.cli.options import _load as _load_components
 from bnb_sim.cli.options import cli_readings, readings_option
 
@@ -164,28 +166,42 @@ def _bar(enabled: bool, total: int, initial_text: str | None = None):
     return advance, say, bar.close
 
 
-def _run(runner, plan, out, *, resume, force, threads, dask, quiet, as_json):
-    """Run with a progress bar; Ctrl-C keeps the finished evaluations and says how to go on."""
-    from bnb_sim.tune.store import TUNE_FILE
+@contextlib.contextmanager
+def _tuning_folder(out: Path, *, resume: bool, force: bool, dask: str | None):
+    """The tuning folder, checked and locked (one writer) until the answer and the report
+    are written; Ctrl-C or SIGTERM keep the finished evaluations and say how to go on."""
+    from bnb_sim.interruptible import terminate_as_interrupt
+    from bnb_sim.tune.store import TUNE_FILE, open_tune_folder
 
     if dask is not None:  # before anything is written: a bad address, Dask not installed
         from bnb_sim.runner.dask_backend import check_address
 
         check_address(dask)
+    lock = open_tune_folder(out, resume=resume, force=force)
+    try:
+        with terminate_as_interrupt() as signals:
+            try:
+                yield lock
+            except KeyboardInterrupt:
+                how = "Stopped by SIGTERM" if signals else "Interrupted"
+                click.echo(
+                    f"{how}: the finished evaluations are kept in {out / TUNE_FILE}. Resume with:",
+                    err=True,
+                )
+                click.echo(f"  {_resume_command()}", err=True)
+                sys.exit(128 + (signals[0] if signals else signal.SIGINT))
+    finally:
+        lock.release()
+
+
+def _run(runner, plan, out, *, lock, resume, force, threads, dask, quiet, as_json):
+    """Run with a progress bar."""
     advance, say, close = _bar(not (quiet or as_json), sum(plan.planned_games.values()))
     try:
         return runner(
             plan, out, resume=resume, force=force, threads=threads, dask=dask, progress=say,
-            advance=advance,
+            advance=advance, lock=lock,
         )  # fmt: skip
-    except KeyboardInterrupt:
-        close()
-        click.echo(
-            f"Interrupted: the finished evaluations are kept in {out / TUNE_FILE}. Resume with:",
-            err=True,
-        )
-        click.echo(f"  {_resume_command()}", err=True)
-        sys.exit(130)
     finally:
         close()
 
@@ -194,7 +210,7 @@ def _emit(as_json: bool, result: dict, text: str, files: dict) -> None:
     from bnb_sim.analysis.report import _jsonable
 
     if as_json:
-        click.echo(json.dumps(_jsonable({**result, "files": files}), indent=2))
+        click.echo(jsonsafe.dumps(_jsonable({**result, "files": files}), indent=2))
     else:
         click.echo(text)
         click.echo(f"report: {files['html']}")
@@ -302,25 +318,19 @@ def tune_policy(
         readings=cli_readings(reading, **{"--variant": variant}), sprt=sprt or None,
     )  # fmt: skip
     _check_budget(budget, yes)
-    result = _run(
-        run_policy_tune,
-        plan,
-        out,
-        resume=resume,
-        force=force,
-        threads=threads,
-        dask=dask,
-        quiet=quiet,
-        as_json=as_json,
-    )
-    weights = write_weights(
-        out / WEIGHTS_FILE,
-        plan.family,
-        result["weights"],
-        header=[f"tuned by: {_command_line()}"],
-        spec=result["spec"],
-    )
-    written = build_policy_report(result, command=_command_line()).write(out)
+    with _tuning_folder(out, resume=resume, force=force, dask=dask) as lock:
+        result = _run(
+            run_policy_tune, plan, out, lock=lock, resume=resume, force=force,
+            threads=threads, dask=dask, quiet=quiet, as_json=as_json,
+        )  # fmt: skip
+        weights = write_weights(
+            out / WEIGHTS_FILE,
+            plan.family,
+            result["weights"],
+            header=[f"tuned by: {_command_line()}"],
+            spec=result["spec"],
+        )
+        written = build_policy_report(result, command=_command_line()).write(out)
     files = {
         "weights": weights,
         "tune": out / "tune.json",
@@ -437,21 +447,15 @@ def tune_game(
         component_files=files_given, readings=cli_readings(reading, **{"--variant": variant}),
     )  # fmt: skip
     _check_budget(budget, yes)
-    result = _run(
-        run_game_tune,
-        plan,
-        out,
-        resume=resume,
-        force=force,
-        threads=threads,
-        dask=dask,
-        quiet=quiet,
-        as_json=as_json,
-    )
-    override = write_override(
-        plan, result["best"], out / OVERRIDE_FILE, header=[f"tuned by: {_command_line()}"]
-    )
-    written = build_game_report(result, override=override, command=_command_line()).write(out)
+    with _tuning_folder(out, resume=resume, force=force, dask=dask) as lock:
+        result = _run(
+            run_game_tune, plan, out, lock=lock, resume=resume, force=force, threads=threads,
+            dask=dask, quiet=quiet, as_json=as_json,
+        )  # fmt: skip
+        override = write_override(
+            plan, result["best"], out / OVERRIDE_FILE, header=[f"tuned by: {_command_line()}"]
+        )
+        written = build_game_report(result, override=override, command=_command_line()).write(out)
     files = {
         "components": override,
         "tune": out / "tune.json",

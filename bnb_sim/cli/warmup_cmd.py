@@ -16,6 +16,7 @@ from typing import Any
 
 import click
 
+from bnb_sim import jsonsafe
 from bnb_sim.cli.options import components_option
 from bnb_sim.games.builders_biomes.components.loader import DEFAULT_LABEL
 
@@ -192,7 +193,7 @@ def warmup(components, plugins: bool, jobs: int | None, as_json: bool, quiet: bo
             "cpu_seconds": round(cpu, 3),
             "steps": timings,
         }
-        click.echo(json.dumps(out, indent=2))
+        click.echo(jsonsafe.dumps(out, indent=2))
     else:
         click.echo(f"{'total':<48s} {total:7.1f} s {cpu:7.1f} s CPU")
         click.echo(f"numba cache: {cache_root()}")

@@ -39,6 +39,19 @@ Entry points a game may declare (``module:attribute``):
   (an object with ``run``, ``budget``, ``report`` and the texts of the overview);
 * ``compile_jobs()``: its kernels as :class:`bnb_sim.precompile.Job` s, which ``bnb warmup``
   compiles in parallel processes.
+* ``sensitivity_setup(components, players=, policies=, seed=, threads=, ...)``: a
+  :class:`bnb_sim.runner.sensitivity.Setup` (``bnb sensitivity``; undeclared: the first
+  game's);
+* ``team_play(players=, seed=, components=, **options)``: a cooperative game's setting for
+  ``bnb ladder`` (:mod:`bnb_sim.runner.team_ladder` says what it returns);
+* ``value_study(options, players=, games=, seed=, components=, ...)``: a game that values
+  its own options in ``bnb_sim.value`` (a :class:`bnb_sim.analysis.value.ValueResult`;
+  undeclared: the first game's restricted play, :func:`bnb_sim.runner.value_study.run_value`);
+* ``luck``: a module (named without ``:attribute``) with its chance sources and how to play
+  a luck design (:mod:`bnb_sim.runner.luck_play`);
+* ``readings``: its rule readings (name -> an object with ``name``, ``rule``, ``summary``,
+  ``values``, ``default``, ``why_default``, ``per_player`` and ``to_dict()``), which
+  ``bnb readings --game NAME`` lists (undeclared: the first game's table).
 """
 
 from __future__ import annotations
@@ -60,6 +73,11 @@ class GameSpec:
     aliases: tuple[str, ...] = ()
     entries: dict[str, str] = field(default_factory=dict)
     options: tuple[str, ...] = ()  # command options only this game accepts
+    #: "competitive" (seats play against each other: a winner per game) or "cooperative"
+    #: (the players are one team against the game: the team wins or loses). Shared code
+    #: that measures strength branches on this, never on the game's name: a ladder of a
+    #: cooperative game compares team policies on the same games (``team_play`` entry).
+    outcome: str = "competitive"
 
     def entry(self, what: str) -> Callable[..., Any] | None:
         """The entry point ``what`` (imported now), or None if the game does not declare it."""
@@ -101,6 +119,8 @@ def _lookup(name: str) -> GameSpec | None:
 
 def get_game(name: str | None) -> GameSpec:
     """The game called ``name`` (a name or an alias; None = the default game)."""
+    if name is not None and not isinstance(name, str):
+        raise SpecError(f"a game is named by a string, got {name!r}")
     spec = _lookup(name or DEFAULT_GAME)
     if spec is None:
         known = ", ".join(f"{s.name.replace('_', '-')}" for s in GAMES.values())
@@ -124,6 +144,7 @@ register(
             "write_report": "bnb_sim.analysis.report:write_report",
             "columns": "bnb_sim.games.builders_biomes:columns",
             "compile_jobs": "bnb_sim.games.builders_biomes.compile_jobs:jobs",
+            "luck": "bnb_sim.games.builders_biomes.luck",
         },
         options=(
             "variant",
@@ -135,6 +156,8 @@ register(
             "hearts",
             "reading",
             "picture",
+            "field",
+            "self_every",
         ),
     )
 )
@@ -155,6 +178,9 @@ register(
             "warmup_steps": "bnb_sim.games.heroes_village.cli:warmup_steps",
             "compile_jobs": "bnb_sim.games.heroes_village.cli:compile_jobs",
             "compare": "bnb_sim.games.heroes_village.cli:compare",
+            "value": "bnb_sim.games.heroes_village.value:value",
+            "value_study": "bnb_sim.games.heroes_village.value:play_values",
+            "options:value": "bnb_sim.games.heroes_village.value:value_options",
             "sweep": "bnb_sim.games.heroes_village.cli:sweep",
             "options:sweep": "bnb_sim.games.heroes_village.cli:simulate_options",
             "options:compare": "bnb_sim.games.heroes_village.cli:simulate_options",
@@ -167,7 +193,20 @@ register(
             "experiment_item": "bnb_sim.games.heroes_village.experiment:parse_item",
             "tournament": "bnb_sim.games.heroes_village.cli:tournament",
             "options:tournament": "bnb_sim.games.heroes_village.cli:simulate_options",
+            "readings": "bnb_sim.games.heroes_village.readings:READINGS",
+            "robustness": "bnb_sim.games.heroes_village.robustness:ROBUSTNESS",
+            "options:robustness": "bnb_sim.games.heroes_village.cli:simulate_options",
+            "sensitivity_setup": "bnb_sim.games.heroes_village.sensitivity:setup",
+            "options:sensitivity": "bnb_sim.games.heroes_village.cli:simulate_options",
+            "team_play": "bnb_sim.games.heroes_village.ladder:team_play",
+            "options:ladder": "bnb_sim.games.heroes_village.cli:simulate_options",
+            "luck": "bnb_sim.games.heroes_village.luck",
+            "options:luck": "bnb_sim.games.heroes_village.cli:simulate_options",
+            "train": "bnb_sim.games.heroes_village.train_cli:train",
+            "options:train": "bnb_sim.games.heroes_village.train_cli:train_options",
+            "train_show": "bnb_sim.games.heroes_village.train_cli:show",
         },
-        options=("pets", "difficulty", "buildings", "pet", "dask"),
+        options=("pets", "difficulty", "buildings", "pet", "dask", "reading", "teams"),
+        outcome="cooperative",
     )
 )

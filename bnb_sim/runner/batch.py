@@ -160,11 +160,22 @@ def _replay_plugin_error(config: GameConfig, game: int, seat: int, label: str) -
 
 
 FM_XP_COLUMNS = ("xp_items_play", "xp_items_end", "xp_farming")
+# R-FM-5: the "may" item abilities, how often each was offered and declined (in the order of
+# engine/play.py's FM_MAY block)
+FM_MAY_COLUMNS = (
+    "bed_offered",
+    "bed_declined",
+    "third_block_offered",
+    "third_block_declined",
+    "fourth_token_offered",
+    "fourth_token_declined",
+)
 
 
 def _fm_columns(comps, seats: dict, seat_out: np.ndarray, at: int) -> None:
     """Farmer's Market seat columns (docs/run-format.md): its XP sources (so that ``xp`` stays
-    the sum of the ``xp_*`` columns), purchases, vegetables, one bool per item, laps (R-FM-7)."""
+    the sum of the ``xp_*`` columns), purchases, vegetables, the "may" items' decisions, one
+    bool per item, laps (R-FM-7)."""
     from bnb_sim.games.builders_biomes.engine import play as P
 
     for j, name in enumerate(FM_XP_COLUMNS):
@@ -172,6 +183,8 @@ def _fm_columns(comps, seats: dict, seat_out: np.ndarray, at: int) -> None:
     seats["items_bought"] = seat_out[:, at + P.FM_BOUGHT].astype(np.int16)
     seats["vegetables_spent"] = seat_out[:, at + P.FM_SPENT].astype(np.int16)
     seats["vegetables_left"] = seat_out[:, at + P.FM_VEG_LEFT].astype(np.int16)
+    for j, name in enumerate(FM_MAY_COLUMNS):
+        seats[name] = seat_out[:, at + P.FM_MAY + j].astype(np.int16)
     n_items = len(comps.item_names)
     for i, name in enumerate(comps.item_names):
         seats[f"item_{name}"] = seat_out[:, at + P.FM_ITEMS + i].astype(bool)

@@ -21,6 +21,9 @@ import numpy as np
 #: After a stop request, how long to wait for the kernels to notice it (one decision of each
 #: thread's game; a plugin stuck inside one decision is left behind in its daemon thread).
 STOP_GRACE_SECONDS = 10.0
+#: The same wait when the stop had been asked for already (a SIGTERM a few seconds earlier:
+#: the kernels had their time, a plugin stuck in a decision will not return).
+STOPPED_GRACE_SECONDS = 0.5
 #: Fewest games per block: a kernel call from Python costs tens of microseconds.
 MIN_BLOCK = 16
 #: Most games per block: enough blocks per thread to even out the threads' work.
@@ -60,7 +63,8 @@ def run_blocks(
 
     ``stop`` (a one-element int64 array the kernels read): set on any exception here (Ctrl-C
     in the main thread included), so the kernels wind down; the exception is re-raised once
-    they have (or after :data:`STOP_GRACE_SECONDS`). Blocks taken after ``stop`` was set are
+    they have (or after :data:`STOP_GRACE_SECONDS`; :data:`STOPPED_GRACE_SECONDS` when the
+    stop had been asked for already). Blocks taken after ``stop`` was set are
     still handed to ``play``: the kernel marks their games stopped without playing them.
     ``on_start``/``on_end`` run in this thread around the whole (to register ``stop``).
     """
@@ -104,9 +108,11 @@ def run_blocks(
             while worker.is_alive():
                 worker.join(0.05)
     except BaseException:
+        asked_before = stop is not None and bool(stop[0])
         if stop is not None:
             stop[0] = 1
-        deadline = time.monotonic() + STOP_GRACE_SECONDS
+        grace = STOPPED_GRACE_SECONDS if asked_before else STOP_GRACE_SECONDS
+        deadline = time.monotonic() + grace
         for worker in workers:
             worker.join(max(0.0, deadline - time.monotonic()))
         raise

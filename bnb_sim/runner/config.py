@@ -17,6 +17,7 @@ from bnb_sim.errors import ArgumentTypeError, BnbError
 from bnb_sim.games.builders_biomes import readings as R
 from bnb_sim.games.builders_biomes.components import Components, load_components
 from bnb_sim.games.builders_biomes.policies.registry import PolicySpec, parse_policies
+from bnb_sim.safe_io import check_text
 
 VARIANTS = ("standard", "beginner")
 SEATINGS = {"fixed": 0, "rotate": 1, "random": 2}
@@ -80,6 +81,15 @@ class GameConfig:
         if not isinstance(self.readings, R.Readings):  # a mapping of name -> value
             object.__setattr__(self, "readings", R.resolve(self.readings, players=n))
         self.readings.check_players(n)
+        # a strong model is chosen for (and checked against) this run's players and expansion
+        from bnb_sim.games.builders_biomes.policies.registry import resolve_policy
+
+        expansion = self.components.expansion
+        resolved = tuple(resolve_policy(p, n, expansion) for p in self.policies)
+        object.__setattr__(self, "policies", resolved)
+        from bnb_sim.games.builders_biomes.policies.restrictions import restriction_rows
+
+        restriction_rows(resolved, self.components)  # names of items, mobs, types: checked now
 
     @classmethod
     def create(
@@ -127,6 +137,10 @@ class GameConfig:
                 "policies must be a spec string (e.g. 'random') or a list of them, "
                 f"got {_args.show(policies)}"
             )
+        for p in policies:  # a label goes into every stored row: it must be UTF-8 text
+            problem = check_text(p if isinstance(p, str) else p.label)
+            if problem is not None:
+                raise BnbError(f"policy {_args.show(p)}: the spec {problem}")
         if not isinstance(components, Components):
             components = load_components(components, expansion=expansion)
         elif expansion is not None and components.expansion != expansion:
@@ -205,11 +219,13 @@ class GameConfig:
             ISMCTS,
             MC,
             N_PARAMS,
+            STRONG,
         )
 
         arrays = self.components.arrays
         # search bots may roll out with a one-step bot, which reads the tables
-        needs_tables = any(p.kind in (GREEDY, HEURISTIC, BOT, MC, ISMCTS) for p in self.policies)
+        one_step = (GREEDY, HEURISTIC, STRONG, BOT, MC, ISMCTS)
+        needs_tables = any(p.kind in one_step for p in self.policies)
         tables = _cached_tables(self.components) if needs_tables else None
         try:
             k, ft = build_static(arrays, self.options_vector(), tables)
@@ -219,6 +235,9 @@ class GameConfig:
             from bnb_sim.games.builders_biomes.engine.static import fill_farmers_market
 
             fill_farmers_market(k, self.components.data, self.readings)
+        from bnb_sim.games.builders_biomes.policies.restrictions import fill_restrictions
+
+        fill_restrictions(k, self.policies, self.components)  # never/always lists, if any
         width = max([N_PARAMS] + [len(p.params) for p in self.policies])
         params = np.zeros((self.n_players, width), np.float64)
         for i, spec in enumerate(self.policies):
@@ -260,13 +279,33 @@ def _cached_tables(components: Components):
     """Policy tables depend only on the weapon and mob numbers; reuse them across configs."""
     from bnb_sim.games.builders_biomes.policies.tables import build_policy_tables
 
-    key = components.content_hash
+    key = _tables_key(components.arrays)
     if key not in _TABLES:
         if len(_TABLES) > 16:
             _TABLES.clear()
         _announce_slow_tables(components)
         _TABLES[key] = build_policy_tables(components.arrays)
     return _TABLES[key]
+
+
+#: The component arrays the policy tables are built from (policies/tables.py)
+_TABLE_INPUTS = ("tile_kind", "tile_hearts", "tile_xp", "tile_bonus_xp", "tok_start", "tok_table",
+                 "tok_hearts", "tok_extra_reveals", "tok_xp", "tok_blocks", "tok_detonate",
+                 "rules")  # fmt: skip
+
+
+def _tables_key(arrays) -> str:
+    """A digest of exactly the arrays the tables read: components that differ elsewhere (a
+    building's cost, a sensitivity analysis's item letter) share one table, which takes
+    about a second to build."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for name in _TABLE_INPUTS:
+        value = np.ascontiguousarray(getattr(arrays, name))
+        digest.update(f"{name}:{value.dtype}:{value.shape}".encode())
+        digest.update(value.tobytes())
+    return digest.hexdigest()
 
 
 #: Piles in the bots' odds table above which building it takes seconds (the default

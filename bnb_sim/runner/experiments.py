@@ -359,8 +359,19 @@ def run_tournament(
             "variant": chosen["variant"],
             "readings": chosen,
             "bootstrap": int(n_boot),
+            "estimated": _estimates(components),
         },
     )
+
+
+def _estimates(components, chosen=()) -> dict:
+    """The estimated component values the games rest on (the report's warning)."""
+    from bnb_sim.analysis.estimated import estimates_meta
+    from bnb_sim.games.builders_biomes.components import Components, load_components
+
+    if not isinstance(components, Components):
+        components = load_components(components)
+    return estimates_meta(components, chosen)
 
 
 # --------------------------------------------------------------------------------------
@@ -624,6 +635,7 @@ def run_sweep(
             "seed": int(seed),
             "variant": chosen["variant"],
             "readings": chosen,
+            "estimated": _estimates(components, paths),
         },
     )
 

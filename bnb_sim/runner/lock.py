@@ -5,7 +5,9 @@
 and releases it when the process ends in any way (a crash or SIGKILL included), so a lock is
 never left stale and needs no clean-up. The file stays in the folder (removing it would let
 two processes lock two different files of the same name); its text is the holder's pid and
-host, only for the message a second process gets.
+host, only for the message a second process gets. The lock file is opened without following
+links and must be a plain file with no other name: a folder received from someone else may
+hold a ``.bnb-sim.lock`` link to one of your files, which would otherwise be truncated.
 
 A second writer (``bnb simulate`` on a held folder, with or without ``--resume`` /
 ``--force``) gets :class:`~bnb_sim.errors.RunError` at once: "... is in use by another
@@ -18,6 +20,7 @@ from __future__ import annotations
 import errno
 import os
 import platform
+import stat
 from pathlib import Path
 
 from bnb_sim.errors import RunError
@@ -30,6 +33,8 @@ except ImportError:  # pragma: no cover - Windows: a byte-range lock, also dropp
 
 LOCK_NAME = ".bnb-sim.lock"
 _BUSY = (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES, errno.EDEADLK)
+#: Never through a link, never blocking (a FIFO planted under the lock's name).
+_NO_LINK = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 
 
 def _try_lock(fd: int) -> None:
@@ -42,10 +47,20 @@ def _try_lock(fd: int) -> None:
 
 def _holder(file: Path) -> str:
     try:
-        text = file.read_text(encoding="utf-8").strip()
+        fd = os.open(file, os.O_RDONLY | _NO_LINK)
+        try:
+            text = os.read(fd, 200).decode("utf-8").strip() if _plain(fd) else ""
+        finally:
+            os.close(fd)
     except (OSError, UnicodeDecodeError):
         text = ""
-    return f" ({text})" if text else ""
+    return f" ({text})" if text.isprintable() and text else ""
+
+
+def _plain(fd: int) -> bool:
+    """A regular file with one name (not a hard link to some other file of the user's)."""
+    info = os.fstat(fd)
+    return stat.S_ISREG(info.st_mode) and info.st_nlink == 1
 
 
 class RunLock:
@@ -85,19 +100,34 @@ class RunLock:
         raise RunError(f"{self.run}: cannot lock the run directory (its lock file keeps changing)")
 
     def _open(self) -> int:
-        existed = self.file.exists()
+        existed = os.path.lexists(self.file)
         try:
-            fd = os.open(self.file, os.O_RDWR | os.O_CREAT, 0o644)
+            fd = os.open(self.file, os.O_RDWR | os.O_CREAT | _NO_LINK, 0o644)
         except OSError as exc:
+            if exc.errno == errno.ELOOP or os.path.islink(self.file):
+                raise self._not_plain("a link") from None
             raise RunError(
                 f"{self.run}: cannot write to the run directory ({exc.strerror})"
             ) from None
+        try:
+            plain = _plain(fd)
+        except OSError:
+            plain = False
+        if not plain:
+            os.close(fd)
+            raise self._not_plain("not a plain file of its own (a hard link, a pipe...)")
         self.created = self.created or not existed
         return fd
 
+    def _not_plain(self, what: str) -> RunError:
+        return RunError(
+            f"{self.file}: the lock file is {what}; nothing was written through it. Remove it "
+            "(it is not part of the run) and try again"
+        )
+
     def _same_file(self, fd: int) -> bool:
         try:
-            return os.path.samestat(os.fstat(fd), os.stat(self.file))
+            return os.path.samestat(os.fstat(fd), os.lstat(self.file))
         except OSError:
             return False
 
@@ -137,7 +167,7 @@ def check_unlocked(run: str | os.PathLike) -> None:
     """RunError now if another process holds ``run`` (a cheap early check; nothing created)."""
     file = Path(run) / LOCK_NAME
     try:
-        fd = os.open(file, os.O_RDONLY)
+        fd = os.open(file, os.O_RDONLY | _NO_LINK)
     except OSError:
         return  # no lock file: nobody holds it (or we will find out when we lock)
     try:

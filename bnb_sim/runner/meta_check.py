@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from bnb_sim.errors import RunError
+from bnb_sim.safe_io import digits
+from bnb_sim.toml_files import clean
 
 _OBJECT_KEYS = ("components", "versions", "machine", "timing")
-_STRING_KEYS = ("kind", "command", "resume_command", "resumed_with", "identity")
+_STRING_KEYS = ("kind", "command", "resume_command", "resumed_with", "identity", "description_hash")
 
 
 def _is_int(value: Any) -> bool:
@@ -96,8 +98,22 @@ def check_meta(meta: dict[str, Any], file: Path) -> None:
     components = meta.get("components")
     if components is not None:
         c.string(components, "content_hash", "components.")
+    _check_game(c, meta)
     _check_part_files(c, meta, games, chunk_size)
     _check_identity(c, meta)
+
+
+def _check_game(c: _Checker, meta: Mapping) -> None:
+    """``game`` (optional: runs without it are Builders & Biomes runs) names a game."""
+    from bnb_sim.errors import BnbError
+    from bnb_sim.games import get_game
+
+    name = c.string(meta, "game")
+    if name is not None:
+        try:
+            get_game(name)
+        except BnbError as exc:
+            raise c.fail("game", f"names no game of this bnb-sim ({exc})") from None
 
 
 def _check_rows_per_game(c: _Checker, params: Mapping, players: int) -> None:
@@ -123,12 +139,13 @@ def _check_part_files(c: _Checker, meta: Mapping, games: int, chunk_size: int) -
     records = c.object(meta, "part_files", required=False)
     n_parts = -(-games // chunk_size)
     for key, record in (records or {}).items():
-        where = f"part_files.{key}"
-        if not key.isdigit() or int(key) >= n_parts:
+        where = f"part_files.{clean(key)}"
+        k = digits(key)
+        if k is None or k >= n_parts:
             raise c.fail(where, f"is not a part of this run (it has {n_parts:,} parts)")
         if not isinstance(record, dict):
             raise c.fail(where, f"must be an object, got {_type_name(record)}")
-        first = int(key) * chunk_size
+        first = k * chunk_size
         want = (first, min(chunk_size, games - first))
         got = (
             c.integer(record, "first_game", f"{where}."),
@@ -146,11 +163,21 @@ def _check_part_files(c: _Checker, meta: Mapping, games: int, chunk_size: int) -
 
 
 def _check_identity(c: _Checker, meta: Mapping) -> None:
-    from bnb_sim.runner.verify import identity_hash
+    """The recorded hashes still match: ``identity`` (what decides the rows) and
+    ``description_hash`` (game, title, components with their provenance and estimates). Runs
+    written before either existed have none of it and are checked by their parts alone."""
+    from bnb_sim.runner.verify import description_hash, identity_hash
 
     stored = meta.get("identity")
     if stored is not None and stored != identity_hash(meta):
         raise RunError(
             f"{c.file}: the parameters or components no longer match the run's identity hash "
             "(was run.json edited?); refusing to describe the data with them"
+        )
+    described = meta.get("description_hash")
+    if described is not None and described != description_hash(meta):
+        raise RunError(
+            f"{c.file}: 'game', 'title' or 'components' (its estimates, provenance or data) "
+            "no longer match the run's description hash (was run.json edited?); refusing to "
+            "describe the data with them"
         )

@@ -21,6 +21,7 @@ Everything a user can get wrong is checked before anything is written: a failed 
 
 from __future__ import annotations
 
+import _thread
 import json
 import os
 import platform
@@ -37,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from bnb_sim import _args
 from bnb_sim.errors import ArgumentTypeError, BnbError, RunError
 from bnb_sim.runner.budget import MAX_GAMES_WITHOUT_YES, confirm_games
 from bnb_sim.runner.config import GameConfig
@@ -125,6 +127,12 @@ class RunInterrupted(BnbError):
     @property
     def signal_name(self) -> str:
         return signal.Signals(self.signum).name
+
+    def report(self) -> str:
+        """The two lines the command line prints: what happened, and the command to go on."""
+        headline = self.headline()
+        go_on = "Resume with:" if self.kept else "Start it again with:"
+        return f"{headline[0].upper()}{headline[1:]}. {go_on}\n  {self.resume_command}"
 
     def headline(self) -> str:
         how = "interrupted" if self.signum == signal.SIGINT else f"stopped by {self.signal_name}"
@@ -279,7 +287,6 @@ def plan_run(
     expansion: str | None = None,
 ) -> RunPlan:
     """Check every input and build the :class:`GameConfig`; raises BnbError, writes nothing."""
-    from bnb_sim import _args
 
     for flag, name in ((resume, "resume"), (force, "force"), (check, "check"), (yes, "yes")):
         _args.boolean(flag, name)
@@ -576,15 +583,23 @@ class _StopFlag:
     second one interrupts at once (the chunk in progress is lost; finished parts stay valid),
     except while the run is being wound down (``critical``: run.json is being written).
     SIGTERM stops at once: whoever sends it (a service manager, a batch scheduler) sends
-    SIGKILL a few seconds later, and a chunk with a slow plugin could outlast that."""
+    SIGKILL a few seconds later, and a chunk with a slow plugin could outlast that. If the
+    engine has not noticed the stop after :attr:`TERM_GRACE_SECONDS` (a plugin stuck in one
+    decision), the signal is delivered again, which ends the wait at once: the run stops with
+    its resume command all the same."""
 
     SIGNALS = (signal.SIGINT, signal.SIGTERM)
+    #: After a SIGTERM, how long the engine has to notice the stop before the wait for it is
+    #: cut short (a plugin stuck in one decision never gets to the check; the run is then
+    #: wound down at once, its chunk in progress lost, and the process may end).
+    TERM_GRACE_SECONDS = 3.0
 
     def __init__(self, notice: Callable[[str], None] | None):
         self.signum: int | None = None
         self.critical = False
         self._notice = notice
         self._old: dict[int, Any] = {}
+        self._escalation: threading.Timer | None = None
 
     @property
     def requested(self) -> bool:
@@ -610,15 +625,32 @@ class _StopFlag:
             if self._notice is not None:
                 name = signal.Signals(signum).name
                 self._notice(f"{name}: stopping now (the chunk in progress is played again)")
+            self._escalate_later(signum)
             return
         if self._notice is not None:
             self._notice(
                 "Ctrl-C: stopping after the current chunk (press Ctrl-C again to stop now)"
             )
 
+    def _escalate_later(self, signum: int) -> None:
+        """If the engine has not stopped within TERM_GRACE_SECONDS, deliver the signal to the
+        main thread again: a second signal interrupts the wait at once (``_handle``)."""
+        if not self._old:  # not the main thread: no handler of ours to deliver to
+            return
+
+        def again() -> None:
+            if self._old and not self.critical:
+                _thread.interrupt_main(signum)
+
+        self._escalation = threading.Timer(self.TERM_GRACE_SECONDS, again)
+        self._escalation.daemon = True
+        self._escalation.start()
+
     def __exit__(self, *exc) -> None:
         from bnb_sim.runner.batch import clear_stop_request
 
+        if self._escalation is not None:
+            self._escalation.cancel()
         for signum, old in self._old.items():
             signal.signal(signum, old)
         self._old.clear()
@@ -1061,7 +1093,7 @@ def simulate(
     if callable(progress):
         callback, close = progress, (lambda: None)
     else:
-        callback, close = _tqdm_progress(bool(progress))
+        callback, close = _tqdm_progress(_args.boolean(progress, "progress (or a callable)"))
     try:
         if plan.out is None:
             return run_in_memory(plan, progress=callback)

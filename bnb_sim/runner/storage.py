@@ -42,6 +42,7 @@ import errno
 import json
 import os
 import re
+import stat
 import time
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -62,15 +63,19 @@ from bnb_sim.runner.verify import (
     PartProblem,
     RunShape,
     check_part,
+    description_hash,
     identity_hash,
     make_stamp,
     sha256_bytes,
 )
+from bnb_sim.safe_io import UnreadableFile, check_text, load_json, write_atomic
 
 FORMAT = 1
 STATUSES = ("complete", "partial")
 TABLES = ("seats", "games")
 META_NAME = "run.json"
+#: A larger run.json is refused (a million parts take about 400 MB).
+MAX_META_BYTES = 1_000_000_000
 _PART_RE = re.compile(r"^part-(\d{6,})\.parquet$")
 _TMP_PREFIX = "."
 _COMPRESSION = "zstd"
@@ -219,7 +224,7 @@ def read_meta(path: str | os.PathLike) -> dict[str, Any]:
     from bnb_sim.runner.meta_check import check_meta
 
     run = Path(path)
-    if not run.exists():
+    if folder_state(run, listing=False) == "missing":
         raise RunError(f"{run}: no such run directory")
     if not run.is_dir():
         raise RunError(f"{run}: not a run directory (it is a file)")
@@ -227,15 +232,9 @@ def read_meta(path: str | os.PathLike) -> dict[str, Any]:
     if not file.is_file():
         raise RunError(f"{run}: not a run directory (no {META_NAME})")
     try:
-        meta = json.loads(file.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise RunError(
-            f"{file}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
-        ) from None
-    except UnicodeDecodeError:
-        raise RunError(f"{file}: not valid JSON (not UTF-8 text)") from None
-    except OSError as exc:
-        raise RunError(f"{file}: cannot read it ({exc.strerror})") from None
+        meta = load_json(file, MAX_META_BYTES)
+    except UnreadableFile as exc:
+        raise RunError(f"{file}: {exc.reason}") from None
     if not isinstance(meta, dict):
         raise RunError(f"{file}: not a run description (expected a JSON object)")
     if meta.get("format") != FORMAT:
@@ -292,28 +291,25 @@ def _os_reason(exc: OSError) -> str:
 
 
 def _write_bytes_atomic(final: Path, data) -> None:
-    """Write ``data`` to a temporary sibling of ``final``, fsync it, rename it over ``final``.
+    """Write ``data`` to a new temporary sibling of ``final`` (never through a link), fsync
+    it, rename it over ``final`` (:func:`bnb_sim.safe_io.write_atomic`).
 
     OSError (disk full, read-only, a directory at ``final``) becomes :class:`WriteFailed`;
     the temporary file is removed whatever happens.
     """
-    tmp = final.with_name(f"{_TMP_PREFIX}{final.name}.tmp-{os.getpid()}")
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, final)
+        write_atomic(final, data)
     except OSError as exc:
-        _unlink_quietly(tmp)
         raise WriteFailed(final, exc) from None
-    except BaseException:
-        _unlink_quietly(tmp)
-        raise
+
+
+def _check_path_text(run: Path) -> None:
+    problem = check_text(run)
+    if problem is not None:
+        raise RunError(
+            f"{run}: the folder's name {problem}; the Parquet library cannot open files "
+            "there: rename it"
+        )
 
 
 def _unlink_quietly(file: Path) -> None:
@@ -332,18 +328,31 @@ def _normalised(meta: Mapping[str, Any]) -> dict[str, Any]:
 # what a folder is
 
 
-def folder_state(path: str | os.PathLike) -> str:
+def folder_state(path: str | os.PathLike, *, listing: bool = True) -> str:
     """``missing``, ``file``, ``empty``, ``run`` (has run.json) or ``foreign``.
 
     ``empty`` also covers what a writer leaves when it is killed before writing ``run.json``:
-    the lock file, empty ``seats/`` and ``games/`` folders and temporary files.
+    the lock file, empty ``seats/`` and ``games/`` folders and temporary files. Without
+    ``listing``, a folder is just ``folder``. RunError for a path that cannot be used (too
+    long, not UTF-8, ...).
     """
     run = Path(path)
-    if not run.exists():
+    _check_path_text(run)
+    try:
+        info = os.stat(run)
+    except FileNotFoundError:
         return "missing"
-    if not run.is_dir():
+    except OSError as exc:  # a name too long, a loop of links, a file used as a folder...
+        raise RunError(f"{run}: cannot use this path ({_os_reason(exc)})") from None
+    if not stat.S_ISDIR(info.st_mode):
         return "file"
-    names = {n for n in os.listdir(run) if n != LOCK_NAME and not _is_tmp(n)}
+    if not listing:
+        return "folder"
+    try:
+        listing = os.listdir(run)
+    except OSError as exc:
+        raise RunError(f"{run}: cannot read the folder ({_os_reason(exc)})") from None
+    names = {n for n in listing if n != LOCK_NAME and not _is_tmp(n)}
     if META_NAME in names:
         return "run"
     for table in TABLES:
@@ -681,6 +690,7 @@ class RunWriter:
         meta.pop("part_files", None)
         meta = _normalised(meta)
         meta["identity"] = identity_hash(meta)
+        meta["description_hash"] = description_hash(meta)
         meta["run_id"] = run_id_of(meta)  # the parts' run_id column
         meta["part_files"] = {str(k): self._records[k] for k in sorted(self._records)}
         text = json.dumps(meta, indent=2) + "\n"
@@ -821,12 +831,13 @@ def run_parts(path: str | os.PathLike, meta: dict[str, Any] | None = None) -> li
     if n_parts is not None:
         _refuse_extra_parts(run, n_parts)
     if meta["status"] == "complete" and n_parts is not None:
-        for table in TABLES:
-            missing = sorted(set(range(n_parts)) - present[table])
-            if missing:
+        for table in TABLES:  # the extra ones are refused above: count, never range(n_parts)
+            n_missing = n_parts - len(present[table])
+            if n_missing:
+                first = next(k for k in range(n_parts) if k not in present[table])
                 raise RunError(
-                    f"{run}: the run is marked complete but {len(missing)} of {n_parts} "
-                    f"{table} parts are missing (first: {table}/{part_name(missing[0])})"
+                    f"{run}: the run is marked complete but {n_missing:,} of {n_parts:,} "
+                    f"{table} parts are missing (first: {table}/{part_name(first)})"
                 )
         return list(range(n_parts))
     both = present["seats"] & present["games"]

@@ -34,6 +34,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from bnb_sim.safe_io import UnreadableFile, parse_json
+
 #: The Parquet key-value metadata key of a part's stamp.
 STAMP_KEY = b"bnb_sim.part"
 STAMP_FORMAT = 1
@@ -57,6 +59,20 @@ def identity_hash(meta: Mapping[str, Any]) -> str:
         "components": components.get("content_hash") if isinstance(components, Mapping) else None,
     }
     text = json.dumps(ident, sort_keys=True, separators=(",", ":"), default=str)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+#: The ``run.json`` keys that describe a run beyond its identity (they change no row, so
+#: they are not in the identity, but a report tells them: which game, which component data
+#: with which estimates). :func:`description_hash` covers them.
+DESCRIPTION_KEYS = ("kind", "game", "title", "components")
+
+
+def description_hash(meta: Mapping[str, Any]) -> str:
+    """``sha256:<hex>`` of the run's :data:`DESCRIPTION_KEYS` (``run.json``'s
+    ``description_hash``): an edited estimate count or ``game`` no longer matches it."""
+    described = {key: meta.get(key) for key in DESCRIPTION_KEYS}
+    text = json.dumps(described, sort_keys=True, separators=(",", ":"), default=str)
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -147,7 +163,10 @@ def stamp_of(metadata: pq.FileMetaData) -> dict[str, Any] | None:
     raw = kv.get(STAMP_KEY)
     if raw is None:
         return None
-    stamp = json.loads(raw)  # ValueError (JSONDecodeError) if it is not JSON
+    try:  # the footer is the file's: bounded nesting, any bytes
+        stamp = parse_json(raw)
+    except UnreadableFile as exc:
+        raise ValueError(exc.reason) from None
     if not isinstance(stamp, dict):
         raise ValueError("not a JSON object")
     return stamp

@@ -10,7 +10,8 @@
     players = 2
     budget = 20000
     params = ["board=0..3"]            # as --param (default: every weight but xp)
-    dir = "tunes/heuristic"            # optional tuning folder (tune.json: re-running resumes)
+    dir = "tunes/heuristic"            # optional tuning folder (tune.json: re-running resumes;
+                                       # relative to the experiment file's folder)
     readings = { hunger = "one-by-one" }  # optional rule readings (the seating is the tune's)
 
     [[tune]]
@@ -88,8 +89,9 @@ class TuneSpec:
         return list(self.plan.policies)
 
 
-def parse_tune_item(r, common: dict) -> TuneSpec:
-    """A :class:`TuneSpec` from an experiment reader ``r`` (``analysis.experiment._Reader``)."""
+def parse_tune_item(r, common: dict, base_dir: Path | None = None) -> TuneSpec:
+    """A :class:`TuneSpec` from an experiment reader ``r`` (``analysis.experiment._Reader``);
+    a relative ``dir`` is resolved against ``base_dir`` (the experiment file's folder)."""
     from bnb_sim.tune.game_tune import plan_game_tune
     from bnb_sim.tune.policy_tune import plan_policy_tune
 
@@ -143,7 +145,38 @@ def parse_tune_item(r, common: dict) -> TuneSpec:
         raise BnbError(msg if r.source in msg else f"{r.source}: {r.where}: {msg}") from None
     known = {f.name for f in fields(TuneSpec)}
     shared_keys = {k: v for k, v in common.items() if k in known}
-    return TuneSpec(**shared_keys, what=what, plan=plan, dir=r.str("dir", None))
+    folder = _tune_dir(r, Path(base_dir or "."))
+    return TuneSpec(**shared_keys, what=what, plan=plan, dir=folder)
+
+
+def _tune_dir(r, base_dir: Path) -> str | None:
+    """``dir``, resolved against the experiment file's folder and checked now, before
+    anything plays: new, empty, or a tuning folder (then it is resumed); never a simulate
+    run folder or a folder of other files."""
+    import os
+
+    from bnb_sim.tune.store import tune_folder_state
+
+    text = r.str("dir", None)
+    if text is None:
+        return None
+    path = Path(text).expanduser()
+    if not path.is_absolute():
+        path = base_dir / path
+    path = Path(os.path.normpath(path))
+    try:
+        state = tune_folder_state(path)
+    except BnbError as exc:
+        r.fail("dir", str(exc))
+    problems = {
+        "file": "exists and is not a folder",
+        "run": "is a simulate run folder (run.json); give a new or empty folder",
+        "foreign": "is a non-empty folder that is not a tuning run (no tune.json); give a new "
+        "or empty folder (an existing tuning folder is resumed)",
+    }
+    if state in problems:
+        r.fail("dir", f"{path} {problems[state]}")
+    return str(path)
 
 
 def _sprt(r):
@@ -165,15 +198,24 @@ def run_tune_item(spec: TuneSpec, *, threads=None, progress=None) -> dict:
 
     runner = run_policy_tune if spec.what == "policy" else run_game_tune
 
-    def go(folder: Path, resume: bool) -> dict:
-        return runner(spec.plan, folder, resume=resume, threads=threads, progress=progress)
+    from bnb_sim.tune.store import TUNE_FILE, open_tune_folder
+
+    def go(folder: Path, resume: bool, lock=None) -> dict:
+        return runner(
+            spec.plan, folder, resume=resume, threads=threads, progress=progress, lock=lock
+        )
 
     if spec.dir is None:
         with tempfile.TemporaryDirectory(prefix="bnb-tune-") as tmp:
             return go(Path(tmp) / "tune", False)
     folder = Path(spec.dir)
-    result = go(folder, (folder / "tune.json").exists())
-    _write_answer(spec, result, folder)
+    resume = (folder / TUNE_FILE).exists()
+    lock = open_tune_folder(folder, resume=resume)  # one writer, the answer file included
+    try:
+        result = go(folder, resume, lock)
+        _write_answer(spec, result, folder)
+    finally:
+        lock.release()
     return result
 
 

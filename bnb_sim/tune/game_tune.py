@@ -6,7 +6,7 @@ Design (every number counted in games, out of ``--budget``):
   values, e.g. bonus targets) for any dotted key a sweep accepts; every value is validated by
   the component loader before a game is played.
 * **Targets.** :mod:`bnb_sim.tune.targets` (several combine into one score, documented there).
-* **Search (70% of the budget).** An exhaustive grid when the space is small (``--method
+* **Search (half of the budget).** An exhaustive grid when the space is small (``--method
   auto`` picks it when NTBEA would evaluate each point at least :data:`GRID_FACTOR` times
   on average anyway): every point on the same seeds. Otherwise NTBEA
   (:func:`bnb_sim.tune.search.run_ntbea`), one evaluation of ``--games-per-eval`` games per
@@ -14,8 +14,14 @@ Design (every number counted in games, out of ``--budget``):
 * **Re-evaluation (30%).** The ``--top`` best settings (by the model, or by the grid's
   score) and the component file's own values are played on fresh seeds (another stream), all
   on the same seeds, and every target is estimated with its 95% interval; the best combined
-  score is the answer. The answer is written as a component override file
+  score is the answer. It is called the *best* setting only when a paired bootstrap of the
+  score over those games puts it ahead of every other finalist (:mod:`bnb_sim.tune.score_gaps`);
+  otherwise it is tied with them. The answer is written as a component override file
   (``tuned-components.toml``) that any command takes as ``--components``.
+* **Confirmation (20%).** The answer and the baseline on fresh seeds of a third stream that
+  no selection has seen: the answer's target estimates and its paired differences from the
+  baseline come from these games (the re-evaluation's would carry the winner's curse of the
+  choice among ``--top + 1`` settings).
 * **Sensitivity.** For every parameter and value: the mean of each target over the search's
   evaluations with that value (a plot and a table).
 
@@ -33,24 +39,28 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
+from bnb_sim.analysis.estimated import estimates_meta
 from bnb_sim.errors import BnbError
+from bnb_sim.safe_io import write_atomic
+from bnb_sim.tune.game_sensitivity import sensitivity
 from bnb_sim.tune.policy_tune import keeps_threads, tune_readings
+from bnb_sim.tune.score_gaps import finalist_leader, game_terms, replicate_scores
 from bnb_sim.tune.search import derive_seed, run_grid, run_ntbea
 from bnb_sim.tune.space import Categorical, Space, discrete_param, parse_range
-from bnb_sim.tune.store import TuneStore
+from bnb_sim.tune.store import TuneStore, open_tune_folder
 from bnb_sim.tune.targets import Target, combined_score, measure, parse_target, per_game
 
 __all__ = ["GameTune", "plan_game_tune", "run_game_tune", "write_override"]
 
-STREAM_SEARCH, STREAM_REEVAL = 1, 2
-STREAMS = {"search": STREAM_SEARCH, "reeval": STREAM_REEVAL}
+STREAM_SEARCH, STREAM_REEVAL, STREAM_FINAL = 1, 2, 3
+STREAMS = {"search": STREAM_SEARCH, "reeval": STREAM_REEVAL, "final": STREAM_FINAL}
 SEATING = "rotate"  # every policy sits in every seat equally often
 SHARE_REEVAL = 0.3
+SHARE_FINAL = 0.2  # the answer and the baseline, half each
 GRID_FACTOR = 4
 MIN_ITERATIONS = 10
 MIN_FINAL_GAMES = 100
+MIN_CONFIRM_GAMES = 50  # per side of the confirmation
 TUNE_REASON = "chosen by bnb tune"
 _SEAT_KEEP = ("game", "seat", "policy", "won", "xp")
 Progress = Callable[[str], None] | None
@@ -69,7 +79,8 @@ class GameTune:
     games_per_eval: int
     iterations: int
     top: int
-    games_final: int
+    games_final: int  # per finalist of the re-evaluation
+    games_confirm: int  # per side (answer, baseline) of the confirmation
     explore: float
     neighbours: int
     readings: dict = field(default_factory=dict)  # every rule reading (seating: rotate)
@@ -85,6 +96,7 @@ class GameTune:
         return {
             "search": self.iterations * self.games_per_eval,
             "reeval": (self.top + 1) * self.games_final,
+            "final": 2 * self.games_confirm,
         }
 
     def spec_dict(self) -> dict:
@@ -101,6 +113,7 @@ class GameTune:
             "iterations": self.iterations,
             "top": self.top,
             "games_final": self.games_final,
+            "games_confirm": self.games_confirm,
             "explore": self.explore,
             "neighbours": self.neighbours,
             "readings": self.readings,
@@ -183,7 +196,8 @@ def plan_game_tune(
         raise BnbError("tune: --explore must be >= 0")
     budget = int(budget)
     games_final = _round_down(int(budget * SHARE_REEVAL) // (int(top) + 1), players)
-    search_budget = budget - (int(top) + 1) * games_final
+    games_confirm = _round_down(int(budget * SHARE_FINAL) // 2, players)
+    search_budget = budget - (int(top) + 1) * games_final - 2 * games_confirm
     g = games_per_eval or max(players * 25, 100)
     g = _round_down(g, players)
     if g < players:
@@ -194,7 +208,7 @@ def plan_game_tune(
     if method == "grid":
         g = _round_down(search_budget // size, players)
         iterations = int(size)
-        need = math.ceil((size * players * 10) / (1 - SHARE_REEVAL))
+        need = math.ceil((size * players * 10) / (1 - SHARE_REEVAL - SHARE_FINAL))
         if g < players * 10:
             raise BnbError(
                 f"tune: --budget {budget:,} is too small for a grid of {size:,} points "
@@ -204,13 +218,14 @@ def plan_game_tune(
     else:
         iterations = search_budget // g
         if iterations < MIN_ITERATIONS:
-            need = math.ceil(MIN_ITERATIONS * g / (1 - SHARE_REEVAL))
+            need = math.ceil(MIN_ITERATIONS * g / (1 - SHARE_REEVAL - SHARE_FINAL))
             raise BnbError(
                 f"tune: --budget {budget:,} is too small for NTBEA with {g:,} games per "
                 f"evaluation; give at least --budget {need:,} (or a smaller --games-per-eval)"
             )
-    if games_final < MIN_FINAL_GAMES:
-        need = math.ceil(MIN_FINAL_GAMES * (int(top) + 1) / SHARE_REEVAL)
+    if games_final < MIN_FINAL_GAMES or games_confirm < MIN_CONFIRM_GAMES:
+        need = math.ceil(max(MIN_FINAL_GAMES * (int(top) + 1) / SHARE_REEVAL,
+                             2 * MIN_CONFIRM_GAMES / SHARE_FINAL))  # fmt: skip
         raise BnbError(f"tune: --budget {budget:,} is too small; give at least {need:,}")
     return GameTune(
         space=space,
@@ -224,6 +239,7 @@ def plan_game_tune(
         iterations=int(iterations),
         top=int(top),
         games_final=int(games_final),
+        games_confirm=int(games_confirm),
         explore=float(explore),
         neighbours=int(neighbours),
         readings=readings,
@@ -268,6 +284,10 @@ def play_point(
         out["per_game"] = {
             k: [round(float(v), 6) for v in x] for k, x in terms.items() if x is not None
         }
+        # the score on resamples of these games, the same resamples for every setting
+        out["score_replicates"] = replicate_scores(
+            plan.targets, game_terms(plan.targets, seats, games), seed
+        )
     return out
 
 
@@ -278,9 +298,10 @@ def play_point(
 def evaluate_game(plan: GameTune, stage: str, block: int, point: dict, threads=None) -> dict:
     """One evaluation: ``point`` on block ``block`` of the games of ``stage`` (search or
     reeval), as the ledger stores it. A pure function of its arguments."""
-    n = plan.games_per_eval if stage == "search" else plan.games_final
+    n = {"search": plan.games_per_eval, "reeval": plan.games_final, "final": plan.games_confirm}
     seed = derive_seed(plan.seed, STREAMS[stage])
-    return play_point(plan, point, seed, block * n, n, intervals=stage == "reeval", threads=threads)
+    return play_point(plan, point, seed, block * n[stage], n[stage],
+                      intervals=stage != "search", threads=threads)  # fmt: skip
 
 
 @keeps_threads
@@ -294,18 +315,27 @@ def run_game_tune(
     progress: Progress = None,
     advance: Advance = None,
     dask: str | None = None,
+    lock=None,
 ) -> dict:
     """Search and re-evaluate; returns the result dict (also in tune.json).
 
     ``dask``: ``"local"`` or a scheduler address plays the evaluations on Dask workers
-    (:mod:`bnb_sim.tune.execute`); the answer is the same as without."""
+    (:mod:`bnb_sim.tune.execute`); the answer is the same as without. ``lock``: the lock of
+    ``out`` when the caller holds it (:func:`~bnb_sim.tune.store.open_tune_folder`)."""
     from bnb_sim.tune.execute import open_executor
 
-    with open_executor(plan, "game", threads=threads, dask=dask) as executor:
-        store = TuneStore(out, plan.spec_dict(), resume=resume, force=force)
-        if advance is not None and store.games_done():
-            advance(store.games_done())
-        return _game_stages(plan, store, store.batch(executor, advance), progress)
+    own_lock = lock is None  # one writer per tuning folder, for the whole tuning
+    if own_lock:
+        lock = open_tune_folder(out, resume=resume, force=force)
+    try:
+        with open_executor(plan, "game", threads=threads, dask=dask) as executor:
+            store = TuneStore(out, plan.spec_dict(), resume=resume, force=force, lock=lock)
+            if advance is not None and store.games_done():
+                advance(store.games_done())
+            return _game_stages(plan, store, store.batch(executor, advance), progress)
+    finally:
+        if own_lock:
+            lock.release()
 
 
 def _game_stages(plan: GameTune, store: TuneStore, many, progress: Progress) -> dict:
@@ -351,10 +381,13 @@ def _game_stages(plan: GameTune, store: TuneStore, many, progress: Progress) -> 
                 "targets": r["targets"],
                 "games": r["games"],
                 "per_game": r.get("per_game", {}),
+                "score_replicates": r.get("score_replicates", []),
             }
         )
     _paired_with_baseline(reeval)
     best = max(range(len(reeval)), key=lambda i: reeval[i]["score"])
+    leader = finalist_leader(plan.space, reeval)
+    final = _confirm(plan, reeval[best]["point"], many, progress)
     result = {
         "kind": "tune-game",
         "method": plan.method,
@@ -365,6 +398,7 @@ def _game_stages(plan: GameTune, store: TuneStore, many, progress: Progress) -> 
         "budget": plan.budget,
         "games": store.games_done(),
         "planned_games": plan.planned_games,
+        "played_games": store.games_by_stage(),
         "space": plan.space.to_dict(),
         "targets": [t.to_dict() for t in plan.targets],
         "baseline": plan.baseline(),
@@ -376,7 +410,10 @@ def _game_stages(plan: GameTune, store: TuneStore, many, progress: Progress) -> 
         "reeval": reeval,
         "winner": best,
         "best": reeval[best]["point"],
-        "sensitivity": sensitivity(plan, search["iterations"]),
+        "leader": leader,
+        "final": final,
+        "sensitivity": sensitivity(plan, search["iterations"]),  # game_sensitivity.py
+        "estimated": estimates_meta(plan.components, [p.name for p in plan.space.params]),
     }
     store.finish(result)
     return result
@@ -396,6 +433,30 @@ def _paired_with_baseline(reeval: list[dict]) -> None:
         r["vs_baseline"] = {k: paired_difference(x, base[k]) for k, x in terms.items()}
 
 
+def _confirm(plan: GameTune, answer: dict, many, progress: Progress) -> dict:
+    """The answer and the baseline on fresh games (a third stream): the answer's target
+    estimates and its paired differences from the baseline, free of the selection."""
+    from bnb_sim.analysis.stats import paired_difference
+
+    base = plan.baseline()
+    if progress is not None:
+        progress(f"  confirming the answer against the baseline on {plan.games_confirm:,} "
+                 "fresh games each")  # fmt: skip
+    same = answer == base
+    calls = [("final", 0, 0, answer)] + ([] if same else [("final", 0, 1, base)])
+    results = many(calls)
+    mine, theirs = results[0], results[-1]
+    vs = {} if same else {k: paired_difference(x, theirs["per_game"][k])
+                          for k, x in mine["per_game"].items()}  # fmt: skip
+    return {
+        "games": plan.games_confirm,
+        "answer_is_baseline": same,
+        "answer": {"targets": mine["targets"], "score": mine["score"]},
+        "baseline": {"targets": theirs["targets"], "score": theirs["score"]},
+        "vs_baseline": vs,
+    }
+
+
 def _start_point(plan: GameTune) -> dict | None:
     """NTBEA starts from the file's values when they lie in the space (else at random)."""
     base = plan.baseline()
@@ -403,35 +464,6 @@ def _start_point(plan: GameTune) -> dict | None:
         if base[p.name] not in p.values():
             return None
     return base
-
-
-def sensitivity(plan: GameTune, history: list[dict]) -> list[dict]:
-    """Per parameter, value and target (and the score): mean over the search's evaluations."""
-    rows = []
-    keys = [t.key for t in plan.targets] + ["score"]
-    for p in plan.space.params:
-        for value in p.values():
-            recs = [r for r in history if r["point"][p.name] == value]
-            if not recs:
-                continue
-            for key in keys:
-                x = np.array(
-                    [r["score"] if key == "score" else r["targets"][key]["value"] for r in recs],
-                    dtype=float,
-                )
-                x = x[np.isfinite(x)]
-                se = float(x.std(ddof=1) / math.sqrt(x.size)) if x.size > 1 else math.nan
-                rows.append(
-                    {
-                        "param": p.name,
-                        "value": value,
-                        "target": key,
-                        "mean": float(x.mean()) if x.size else math.nan,
-                        "se": se,
-                        "evaluations": int(x.size),
-                    }
-                )
-    return rows
 
 
 # --------------------------------------------------------------------------------------
@@ -525,7 +557,7 @@ def write_override(plan: GameTune, point: dict, path: Path, header: Sequence[str
         for key, value in entries.items():
             lines.append(f"{_toml_key(key)} = {_toml_value(_retag(value, reason))}")
     try:
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        write_atomic(path, "\n".join(lines) + "\n")  # never through a link
     except OSError as exc:
         raise BnbError(f"tune: cannot write {path} ({exc.strerror or exc})") from None
     loaded = load_components([*plan.component_files, str(path)])

@@ -41,10 +41,12 @@ from typing import Any
 
 import numpy as np
 
+from bnb_sim.analysis.estimated import estimates_meta
 from bnb_sim.errors import BnbError
+from bnb_sim.safe_io import write_atomic
 from bnb_sim.tune.search import default_population, derive_seed, run_cmaes
 from bnb_sim.tune.space import Continuous, Integer, Space, check_names, parse_range
-from bnb_sim.tune.store import TuneStore
+from bnb_sim.tune.store import TuneStore, open_tune_folder
 
 __all__ = ["PolicyTune", "plan_policy_tune", "run_policy_tune", "write_weights"]
 
@@ -181,6 +183,7 @@ def _policy_family(policy: str):
     and the settings that stay as they are (raises for random/greedy/a bot without params)."""
     from bnb_sim.games.builders_biomes.policies.kinds import BOT, HEURISTIC, ISMCTS, MC, PLUGIN
     from bnb_sim.games.builders_biomes.policies.registry import load_plugin, parse_policy
+    from bnb_sim.games.builders_biomes.strong_model import SHIPPED
 
     spec = parse_policy(policy)
     family = policy.strip().partition(":")[0]
@@ -195,6 +198,8 @@ def _policy_family(policy: str):
 
         settings = search_settings(spec.kind, spec.params)
         fixed = {"rollout": settings.pop("rollout")}
+        if spec.model is not None and spec.model != SHIPPED:  # the rollout's model file stays
+            fixed["model"] = spec.model
         return family, list(settings), settings, fixed
     if spec.kind == BOT:  # the thresholds of its [params] table; the file stays
         path, thresholds = _bot_thresholds(policy)
@@ -207,7 +212,7 @@ def _policy_family(policy: str):
         )
     raise BnbError(
         f"tune: policy '{policy}' has no parameters to tune (tune heuristic, mc, ismcts, "
-        "a bot file with [params] or a plugin)"
+        "a bot file with [params] or a plugin; a strong model is made with bnb train)"
     )
 
 
@@ -572,18 +577,27 @@ def run_policy_tune(
     progress: Progress = None,
     advance: Advance = None,
     dask: str | None = None,
+    lock=None,
 ) -> dict:
     """Search, re-evaluate and compare; returns the result dict (also in tune.json).
 
     ``dask``: ``"local"`` or a scheduler address plays the evaluations on Dask workers
-    (:mod:`bnb_sim.tune.execute`); the answer is the same as without."""
+    (:mod:`bnb_sim.tune.execute`); the answer is the same as without. ``lock``: the lock of
+    ``out`` when the caller holds it (:func:`~bnb_sim.tune.store.open_tune_folder`)."""
     from bnb_sim.tune.execute import open_executor
 
-    with open_executor(plan, "policy", threads=threads, dask=dask) as executor:
-        store = TuneStore(out, plan.spec_dict(), resume=resume, force=force)
-        if advance is not None and store.games_done():
-            advance(store.games_done())
-        return _policy_stages(plan, store, store.batch(executor, advance), progress)
+    own_lock = lock is None  # one writer per tuning folder, for the whole tuning
+    if own_lock:
+        lock = open_tune_folder(out, resume=resume, force=force)
+    try:
+        with open_executor(plan, "policy", threads=threads, dask=dask) as executor:
+            store = TuneStore(out, plan.spec_dict(), resume=resume, force=force, lock=lock)
+            if advance is not None and store.games_done():
+                advance(store.games_done())
+            return _policy_stages(plan, store, store.batch(executor, advance), progress)
+    finally:
+        if own_lock:
+            lock.release()
 
 
 def _policy_stages(plan: PolicyTune, store: TuneStore, many, progress: Progress) -> dict:
@@ -645,6 +659,7 @@ def _policy_stages(plan: PolicyTune, store: TuneStore, many, progress: Progress)
         "reeval": reeval,
         "winner": winner,
         "comparison": comparison,
+        "estimated": None if plan.components is None else estimates_meta(plan.components),
     }
     store.finish(result)
     return result
@@ -711,10 +726,11 @@ def final_comparison(tuned: dict, start: dict, sprt: tuple[float, float] | None 
     extra = {"sprt": sprt_verdict((1.0 + a - b) / 2.0, sprt)} if sprt is not None else {}
     return {
         "difference": diff,
-        "elo": {
+        "elo": {  # the pair-score Elo of bnb compare's field mode (docs/statistics.md)
             "elo": float(elo_from_score(pair)),
             "lo": float(elo_from_score(lo)),
             "hi": float(elo_from_score(hi)),
+            "kind": "pair-score",
         },
         "tuned": {
             "score": tuned["score"],
@@ -743,9 +759,12 @@ def sprt_verdict(pair_scores: np.ndarray, bounds: tuple[float, float]) -> dict:
     e0, e1 = f"{bounds[0]:+g}", f"{bounds[1]:+g}"
     seeds = f"{out['decision_n'] or out['n']:,} seeds"
     if out["decision"] == "H1":
-        text = f"H1 accepted after {seeds}: the tuned parameters are stronger (elo >= {e1})"
+        text = (f"H1 accepted after {seeds}: the tuned parameters are stronger (the evidence "
+                f"favours pair-score elo {e1} over {e0}: elo > {e0})")  # fmt: skip
     elif out["decision"] == "H0":
-        text = f"H0 accepted after {seeds}: the tuned parameters are not stronger (elo <= {e0})"
+        text = (f"H0 accepted after {seeds}: the evidence favours pair-score elo {e0} over "
+                f"{e1}: the tuned parameters are not shown to be {e1} Elo stronger (elo < "
+                f"{e1})")  # fmt: skip
     else:
         text = f"undecided after all {seeds} of the final comparison (neither bound crossed)"
     out["verdict"] = text
@@ -767,7 +786,7 @@ def write_weights(
     lines += [f"# use as --policy {family}:{path}", "[weights]"]
     lines += [f"{k} = {_num(v)}" for k, v in weights.items()]
     try:
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        write_atomic(path, "\n".join(lines) + "\n")  # never through a link
     except OSError as exc:
         raise BnbError(f"tune: cannot write {path} ({exc.strerror or exc})") from None
     loaded = parse_policy(f"{family}:{path}")
@@ -786,7 +805,7 @@ def _write_spec(path: Path, spec: str | None, header: Sequence[str]) -> Path:
     lines = [f"# {h}" for h in header]
     lines += ["# the tuned policy spec (the last line): use it as --policy SPEC", spec]
     try:
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        write_atomic(path, "\n".join(lines) + "\n")  # never through a link
     except OSError as exc:
         raise BnbError(f"tune: cannot write {path} ({exc.strerror or exc})") from None
     return path

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import plots, tables
+from bnb_sim.analysis.estimated import add_estimated_warning
 from bnb_sim.analysis.report import ReportBuilder, Section
 
 __all__ = [
@@ -64,6 +65,12 @@ def _elo_text(elo: dict) -> str:
     return f"{f(elo['elo'])} [{f(elo['lo'])}, {f(elo['hi'])}]"
 
 
+PAIR_SCORE_NOTE = (
+    "the Elo of the per-seed pair score (1 + d)/2 against the field, d the difference of mean "
+    "game scores; not comparable with head-to-head or tournament Elo"
+)
+
+
 def _rate_text(rate: dict) -> str:
     return f"{tables.fmt_rate(rate['rate'], rate['lo'], rate['hi'])} n={int(rate['n']):,} games"
 
@@ -73,7 +80,7 @@ def policy_rows(result: dict) -> list[tuple[str, str]]:
     return [
         ("verdict", c["verdict"]),
         ("difference tuned − start", f"{_difference_text(c)} in mean game score"),
-        ("Elo tuned − start", _elo_text(c["elo"])),
+        ("pair-score Elo tuned − start", f"{_elo_text(c['elo'])} ({PAIR_SCORE_NOTE})"),
         *([(_sprt_label(c["sprt"]), c["sprt"]["verdict"])] if c.get("sprt") else []),
         ("win rate tuned", _rate_text(c["tuned"]["win_rate"])),
         ("win rate start", _rate_text(c["start"]["win_rate"])),
@@ -173,6 +180,7 @@ def build_policy_report(result: dict, command: str | None = None) -> ReportBuild
         "gives the interval. Positive values favour the tuned parameters."
     )
     answer.table(pd.DataFrame(policy_rows(result), columns=["", "value"]))
+    add_estimated_warning(answer, result.get("estimated"))
     if command:
         answer.text(f"Command: `{command}`")
     weights = pd.DataFrame(
@@ -222,11 +230,30 @@ def build_policy_report(result: dict, command: str | None = None) -> ReportBuild
 
 
 def _budget_table(result: dict) -> pd.DataFrame:
+    """Games per stage: planned from the budget, and played (what the ledger holds, the
+    number the report's header gives) when the result records it."""
     planned = result["planned_games"]
-    rows = [{"stage": k, "games": f"{v:,}"} for k, v in planned.items()]
-    rows.append({"stage": "total", "games": f"{sum(planned.values()):,}"})
-    rows.append({"stage": "budget", "games": f"{result['budget']:,}"})
+    played = result.get("played_games")
+    rows = []
+    for stage, games in planned.items():
+        row = {"stage": stage, "planned": f"{games:,}"}
+        if played is not None:
+            row["played"] = f"{int(played.get(stage, 0)):,}"
+        rows.append(row)
+    total = {"stage": "total", "planned": f"{sum(planned.values()):,}"}
+    if played is not None:
+        total["played"] = f"{int(sum(played.values())):,}"
+    rows.append(total)
+    if played is None:
+        rows.append({"stage": "budget", "planned": f"{result['budget']:,}"})
     return pd.DataFrame(rows)
+
+
+BUDGET_CAPTION = (
+    "Games per stage: planned from the budget, and played. Fewer are played than planned "
+    "when the search has fewer settings to re-evaluate than --top, or when the answer is "
+    "the baseline (its confirmation is played once); the header counts the games played."
+)
 
 
 # --------------------------------------------------------------------------------------
@@ -271,6 +298,7 @@ def _delta_text(key: str, d: dict) -> str:
 
 
 def reeval_table(result: dict) -> pd.DataFrame:
+    """The finalists on the re-evaluation's games (where the answer was chosen)."""
     keys = _target_keys(result)
     rows = []
     for i, r in enumerate(result["reeval"]):
@@ -278,19 +306,52 @@ def reeval_table(result: dict) -> pd.DataFrame:
         row["values"] = _point_text(r["point"])
         for key in keys:
             row[key] = _estimate_text(key.partition(":")[0], r["targets"][key])
-            if key in r.get("vs_baseline", {}):
-                row[f"{key}: Δ vs baseline"] = _delta_text(key, r["vs_baseline"][key])
-            elif any(key in x.get("vs_baseline", {}) for x in result["reeval"]):
-                row[f"{key}: Δ vs baseline"] = "–"
         row["score"] = f"{r['score']:.2f}"
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def _target_line(key: str, r: dict) -> str:
+def final_table(result: dict) -> pd.DataFrame:
+    """The answer and the baseline on the confirmation's fresh games, with the paired
+    difference of each target that is a mean over games."""
+    final = result["final"]
+    rows = []
+    for side in ("answer", "baseline"):
+        row = {"": side}
+        for key in _target_keys(result):
+            row[key] = _estimate_text(key.partition(":")[0], final[side]["targets"][key])
+        row["score"] = f"{final[side]['score']:.2f}"
+        rows.append(row)
+    if final["vs_baseline"]:
+        row = {"": "answer − baseline (paired)"}
+        for key in _target_keys(result):
+            d = final["vs_baseline"].get(key)
+            row[key] = _delta_text(key, d) if d is not None else "–"
+        row["score"] = ""
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def answer_claim(result: dict) -> str:
+    """The answer in words: "best" only when its score is ahead of every other finalist."""
+    from bnb_sim.analysis.leaders import Leader
+
+    data = result.get("leader")
+    if not data or not data.get("gaps"):
+        return "the highest score of the re-evaluation"
+    lead = Leader.from_dict(data)
+    gap = f"score gap to the runner-up {lead.gap.text()}"
+    if lead.separated:
+        return f"the best setting: its score is ahead of every other finalist ({gap})"
+    n = len(lead.tied)
+    return (f"the highest score, but no detectable difference: tied with {n} other "
+            f"finalist{'s' if n > 1 else ''} ({gap})")  # fmt: skip
+
+
+def _target_line(key: str, r: dict, vs: dict | None = None) -> str:
     text = f"{key} {_estimate_text(key.partition(':')[0], r['targets'][key])}"
-    if key in r.get("vs_baseline", {}):
-        text += f" (Δ vs baseline {_delta_text(key, r['vs_baseline'][key])})"
+    if vs and key in vs:
+        text += f" (Δ vs baseline {_delta_text(key, vs[key])})"
     return text
 
 
@@ -302,8 +363,9 @@ def format_game(result: dict, override=None) -> str:
         f"{', '.join(_target_text(t) for t in result['targets'])}",
         f"  method   {result['method']}, {result['games']:,} games of a budget of "
         f"{result['budget']:,}",
-        f"  best     {_point_text(best['point'])}",
+        f"  answer   {_point_text(best['point'])}: {answer_claim(result)}",
         f"  readings {readings_text(result)}",
+        "  re-evaluation (the games that chose the answer):",
     ]
     for r in result["reeval"]:
         mark = "*" if r is best else " "
@@ -312,57 +374,129 @@ def format_game(result: dict, override=None) -> str:
             f"  {mark} {r['origin']:<8} {_point_text(r['point'])}: {est} "
             f"(score {r['score']:.2f}, {r['games']:,} games)"
         )
+    final = result["final"]
+    what = "the answer is the baseline" if final["answer_is_baseline"] else "answer vs baseline"
+    lines.append(f"  confirmation on {final['games']:,} fresh games each ({what}):")
+    est = "; ".join(_target_line(k, final["answer"], final["vs_baseline"]) for k in keys)
+    lines.append(f"    answer   {est} (score {final['answer']['score']:.2f})")
+    if not final["answer_is_baseline"]:
+        est = "; ".join(_target_line(k, final["baseline"]) for k in keys)
+        lines.append(f"    baseline {est} (score {final['baseline']['score']:.2f})")
     if override is not None:
         lines.append(f"  components  {override}")
     return "\n".join(lines)
 
 
+#: How a target is plotted: (scale, axis label, least y-span shown in plotted units). The
+#: least span keeps a flat panel flat: a 0.01 pp wobble is not drawn as a steep line.
+SENSITIVITY_UNITS = {
+    "first_player_advantage": (100.0, "first-player advantage (pp)", 4.0),
+    "balance": (100.0, "balance (%, 100 = equal seats)", 4.0),
+    "xp_share": (100.0, "share of XP (%)", 4.0),
+    "win_rate": (100.0, "win rate (%)", 4.0),
+    "game_length": (1.0, "game length (turns)", 2.0),
+    "score": (1.0, "score (−loss, pp)", 4.0),
+}
+SENSITIVITY_TITLE = "Sensitivity: each target by parameter value (search evaluations, 95% CI)"
+
+
+def steady_limits(low: np.ndarray, high: np.ndarray, least_span: float) -> tuple[float, float]:
+    """y-limits that show every error bar (``low``..``high``) with a margin and span at
+    least ``least_span``, centred on the data, so noise is not magnified."""
+    low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
+    ok = np.isfinite(low) & np.isfinite(high)
+    if not ok.any():
+        return -least_span / 2, least_span / 2
+    lo, hi = float(low[ok].min()), float(high[ok].max())
+    span = max(least_span, 1.1 * (hi - lo))
+    mid = (lo + hi) / 2
+    return mid - span / 2, mid + span / 2
+
+
 def sensitivity_figure(result: dict):
-    """Mean of each target (rows) per value of each parameter (columns), 95% error bars."""
+    """Mean of each target (rows) per value of each parameter (columns) in percentage points
+    (turns for game length), 95% error bars, and a y-span of at least a few points."""
+    import textwrap
+
     df = pd.DataFrame(result["sensitivity"])
     params = [p["name"] for p in result["space"]["params"]]
     keys = _target_keys(result) + ["score"]
+    width = max(5.5, 3.2 * len(params))
     fig, axes = plots.new_figure(
-        2.2 * len(keys) + 0.6,
-        width=max(4.0, 3.2 * len(params)),
-        nrows=len(keys),
-        ncols=len(params),
+        2.2 * len(keys) + 0.8, width=width, nrows=len(keys), ncols=len(params)
     )
     for j, param in enumerate(params):
         for i, key in enumerate(keys):
             ax = axes[i, j]
+            scale, label, least = SENSITIVITY_UNITS[key.partition(":")[0]]
             rows = df[(df["param"] == param) & (df["target"] == key)] if len(df) else df
             if len(rows):
                 labels = [str(v) for v in rows["value"]]
-                se = rows["se"].fillna(0.0).to_numpy(dtype=float)
-                ax.errorbar(
-                    range(len(labels)), rows["mean"], yerr=1.96 * se, fmt="o-", ms=4, capsize=3
-                )
+                mean = rows["mean"].to_numpy(dtype=float) * scale
+                half = 1.96 * rows["se"].to_numpy(dtype=float) * scale
+                ax.errorbar(range(len(labels)), mean, yerr=np.nan_to_num(half), fmt="o-", ms=4,
+                            capsize=3)  # fmt: skip
                 ax.set_xticks(range(len(labels)), labels, rotation=30 if len(labels) > 8 else 0)
-            plots._style(ax, key if j == 0 else "", param if i == len(keys) - 1 else None)
-    fig.suptitle(
-        "Sensitivity: each target by parameter value (search evaluations, 95% CI)", fontsize=11
-    )
+                half = np.where(np.isfinite(half), half, 0.0)
+                ax.set_ylim(*steady_limits(mean - half, mean + half, least))
+            title = f"{key}" if j == 0 else ""
+            plots._style(
+                ax, title, param if i == len(keys) - 1 else None, label if j == 0 else None
+            )
+    # wrapped to the figure's width: one line of 11 pt text holds about 11 characters an inch
+    fig.suptitle(textwrap.fill(SENSITIVITY_TITLE, int(width * 11)), fontsize=11)
     return fig
+
+
+def game_findings(result: dict) -> list:
+    """Key findings: the answer in words ("best" only when separated, else "no detectable
+    difference") and its targets on the confirmation's fresh games, with Δ vs baseline."""
+    from bnb_sim.analysis.report import Finding
+
+    best = result["reeval"][result["winner"]]
+    final = result["final"]
+    found = [Finding(f"Answer: **{_point_text(best['point'])}**, {answer_claim(result)}.",
+                     {"kind": "tune_answer", "point": best["point"],
+                      "separated": bool((result.get("leader") or {}).get("best"))})]  # fmt: skip
+    keys = _target_keys(result)
+    if final["answer_is_baseline"]:
+        est = "; ".join(_target_line(k, final["answer"]) for k in keys)
+        text = f"It is the component file's own value; on {final['games']:,} fresh games: {est}."
+    else:
+        est = "; ".join(_target_line(k, final["answer"], final["vs_baseline"]) for k in keys)
+        text = f"On {final['games']:,} fresh games each, the answer: {est}."
+    found.append(Finding(text, {"kind": "tune_confirmation", "games": final["games"]}))
+    return found
 
 
 def build_game_report(result: dict, override=None, command: str | None = None) -> ReportBuilder:
     builder = ReportBuilder(
         "bnb-sim tuning: component values",
-        f"{result['games']:,} games · budget {result['budget']:,} · seed {result['seed']} · "
+        f"{result['games']:,} games played · budget {result['budget']:,} · "
+        f"seed {result['seed']} · "
         f"{result['players']} players: {', '.join(result['policies'])}",
     )
     answer = builder.add(Section("Answer"))
     answer.text(
         "Targets: " + "; ".join(_target_text(t) for t in result["targets"]) + ". The score "
         "combines them as −Σ weight · loss (percentage points for rates and shares, turns for "
-        "game length; higher is better). The best settings of the search and the component "
-        "file's own values (baseline) were replayed on fresh seeds, the same seeds for all; "
-        "every estimate has its 95% interval. Δ vs baseline: the paired difference from the "
-        "baseline on those same games (Student t on the per-game differences), for the "
-        "targets that are means over games."
+        "game length; higher is better). The answer and the component file's own values "
+        f"(baseline) were replayed on {result['final']['games']:,} fresh games each that no "
+        "stage of the choice has seen: these are the estimates to quote. Δ: the paired "
+        "difference from the baseline on those games (Student t on the per-game "
+        "differences), for the targets that are means over games."
     )
-    answer.table(reeval_table(result))
+    builder.findings += game_findings(result)
+    answer.table(final_table(result), caption="The answer on fresh games")
+    add_estimated_warning(answer, result.get("estimated"))
+    answer.text(
+        "The answer was chosen as the highest score among the best settings of the search "
+        "and the baseline, replayed on the same games (the re-evaluation, below); its "
+        "estimates there lean its way (the best of several noisy scores). Answer: "
+        f"{answer_claim(result)} (the score gap has a paired bootstrap interval over those "
+        "games; best only when it excludes 0 for every other setting)."
+    )
+    answer.table(reeval_table(result), caption="Re-evaluation: the games that chose the answer")
     answer.text(f"Rule readings: {readings_text(result)}.")
     if override is not None:
         answer.text(f"Component override with the answer: `{override}` (use `--components`).")
@@ -371,8 +505,11 @@ def build_game_report(result: dict, override=None, command: str | None = None) -
     sens = builder.add(Section("Sensitivity"))
     sens.text(
         "How each target moves with each parameter: the mean over the search's evaluations "
-        "that had that value (the other parameters vary), with 95% intervals over those "
-        "evaluations. A flat panel means the target does not depend on that parameter."
+        "that had that value (the other parameters vary), in percentage points (turns for "
+        "game length), with 95% error bars: over those evaluations when there are several, "
+        "else the one evaluation's own interval over its games (for the score, a bound "
+        "summing its targets' errors). Each y-axis spans at least 4 pp (2 turns), so a "
+        "panel flat within its noise looks flat."
     )
     sens.figure("tune-sensitivity", sensitivity_figure(result), "Sensitivity of the targets")
     search = builder.add(Section("Search"))
@@ -392,6 +529,6 @@ def build_game_report(result: dict, override=None, command: str | None = None) -
             ]
         )
     )
-    search.table(_budget_table(result), caption="Games per stage")
+    search.table(_budget_table(result), caption=f"{BUDGET_CAPTION} Budget {result['budget']:,}.")
     builder.summary.update(result)
     return builder

@@ -8,23 +8,119 @@ evaluation, so an interrupted run (Ctrl-C, a crash, a killed job) keeps everythi
 finished, and ``--resume`` replays the search from the seed, taking the finished evaluations
 from the file and playing only the missing ones. The spec of a resumed run must equal the
 stored one: a different flag is one error line naming the key.
+
+The folder follows the rules of run folders: ``--out`` must be new, empty or a tuning folder
+(a simulate run folder or a folder of your own files is refused, with or without
+``--force``), and one process at a time writes it (:func:`open_tune_folder`: the lock of
+:class:`~bnb_sim.runner.lock.RunLock`, held until the answer and the report are written).
+``tune.json`` is read as untrusted input (a regular file of bounded size and nesting, its
+structure checked, and its ``digest``, the hash of everything else in it, must still match),
+and written atomically into a new temporary file, never through a link.
 """
 
 from __future__ import annotations
 
-import json
+import hashlib
 import math
 import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bnb_sim import jsonsafe
 from bnb_sim.errors import BnbError
+from bnb_sim.safe_io import UnreadableFile, load_json, write_atomic
 
-__all__ = ["TUNE_FILE", "TuneStore"]
+__all__ = ["TUNE_FILE", "TuneStore", "open_tune_folder", "tune_folder_state"]
 
 TUNE_FILE = "tune.json"
 FORMAT = 1
+#: A larger tune.json is refused (a budget of 10 million games writes a few MB).
+MAX_TUNE_BYTES = 256_000_000
+#: Evaluation fields that must be numbers (``se`` may be null: a single seed).
+_NUMBERS = ("score", "se")
+_COUNTS = ("n", "games", "wins")
+
+
+def tune_folder_state(out: Path) -> str:
+    """``missing``, ``file``, ``empty`` (the lock and temporary files do not count),
+    ``tune`` (holds tune.json), ``run`` (a simulate run: run.json) or ``foreign``."""
+    from bnb_sim.runner.lock import LOCK_NAME
+    from bnb_sim.runner.storage import META_NAME
+
+    try:
+        names = os.listdir(out)
+    except FileNotFoundError:
+        return "missing"
+    except NotADirectoryError:
+        return "file"
+    except OSError as exc:
+        raise BnbError(f"tune: {out}: cannot use this folder ({exc.strerror or exc})") from None
+    if TUNE_FILE in names:
+        return "tune"
+    if META_NAME in names:
+        return "run"
+    rest = [n for n in names if n != LOCK_NAME and not (n.startswith(".") and ".tmp-" in n)]
+    return "foreign" if rest else "empty"
+
+
+def check_tune_folder(out: Path, *, resume: bool, force: bool) -> str:
+    """BnbError unless ``out`` may be opened as a tuning folder with these flags; its state."""
+    state = tune_folder_state(out)
+    if state == "file":
+        raise BnbError(f"tune: {out}: exists and is not a folder")
+    if state == "run":
+        raise BnbError(
+            f"tune: {out}: is a simulate run folder (it has run.json); give a new or empty "
+            "folder for the tuning"
+        )
+    if state == "foreign":
+        raise BnbError(
+            f"tune: {out}: is a non-empty folder that is not a tuning run (no {TUNE_FILE}); "
+            "give a new or empty folder (--force only replaces a tuning run, so nothing of "
+            "yours is overwritten)"
+        )
+    if resume and force:
+        raise BnbError("tune: --resume and --force cannot be used together")
+    if resume and state != "tune":
+        raise BnbError(f"tune: {out}: no {TUNE_FILE} to resume")
+    if state == "tune" and not (resume or force):
+        raise BnbError(
+            f"tune: {out} already holds a tuning run; add --resume to continue it "
+            "or --force to start again"
+        )
+    return state
+
+
+def open_tune_folder(out: Path, *, resume: bool = False, force: bool = False):
+    """Check ``out`` (:func:`check_tune_folder`), create it and lock it: the
+    :class:`~bnb_sim.runner.lock.RunLock` held, to be released once the tuning's files are
+    all written. RunError if another process holds it."""
+    from bnb_sim.runner.lock import RunLock
+
+    out = Path(out)
+    check_tune_folder(out, resume=resume, force=force)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BnbError(f"tune: cannot create {out} ({exc.strerror or exc})") from None
+    lock = RunLock(out).acquire()
+    try:
+        check_tune_folder(out, resume=resume, force=force)  # again, now that we hold it
+    except BaseException:
+        lock.release()
+        raise
+    return lock
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _digest(data: dict) -> str:
+    body = {k: v for k, v in data.items() if k != "digest"}
+    text = jsonsafe.dumps(body, sort_keys=True, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _clean(value: Any) -> Any:
@@ -42,57 +138,87 @@ def _clean(value: Any) -> Any:
 
 
 class TuneStore:
-    """Open (create, resume or overwrite) the tuning folder ``out`` for ``spec``."""
+    """Open (create, resume or overwrite) the tuning folder ``out`` for ``spec``.
 
-    def __init__(self, out: Path, spec: dict, *, resume: bool = False, force: bool = False):
+    ``lock``: the folder's lock, held by the caller (:func:`open_tune_folder`, which also
+    checked the folder; the runners take it for the whole tuning, the command line until the
+    answer and the report are written). Without it only the folder is checked here."""
+
+    def __init__(
+        self, out: Path, spec: dict, *, resume: bool = False, force: bool = False, lock=None
+    ):
         self.dir = Path(out)
         self.path = self.dir / TUNE_FILE
         spec = _clean(spec)
-        exists = self.path.exists()
-        if resume and not exists:
-            raise BnbError(f"tune: {self.dir}: no {TUNE_FILE} to resume")
-        if exists and not (resume or force):
-            raise BnbError(
-                f"tune: {self.dir} already holds a tuning run; add --resume to continue it "
-                "or --force to start again"
-            )
+        if lock is None:
+            check_tune_folder(self.dir, resume=resume, force=force)
+            try:
+                self.dir.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise BnbError(f"tune: cannot create {self.dir} ({exc.strerror or exc})") from None
         if resume:
             self.data = self._load()
             self._check_spec(spec)
         else:
             self.data = {"format": FORMAT, "kind": "tune", "status": "running", "spec": spec}
             self.data["evaluations"] = {}
-        try:
-            self.dir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise BnbError(f"tune: cannot create {self.dir} ({exc.strerror or exc})") from None
         self.save()
 
     # -- file --------------------------------------------------------------------------
     def _load(self) -> dict:
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise BnbError(f"tune: {self.path}: cannot read it ({exc})") from None
+            data = load_json(self.path, MAX_TUNE_BYTES)
+        except UnreadableFile as exc:
+            raise BnbError(f"tune: {self.path}: cannot read it ({exc.reason})") from None
         if not isinstance(data, dict) or data.get("kind") != "tune" or "spec" not in data:
             raise BnbError(f"tune: {self.path} is not a tuning run")
+        if "digest" in data and data["digest"] != _digest(data):
+            raise self._bad("its content no longer matches its digest (edited or damaged?)")
+        if not isinstance(data["spec"], dict):
+            raise self._bad("'spec' is not an object")
         data.setdefault("evaluations", {})
+        if not isinstance(data["evaluations"], dict):
+            raise self._bad("'evaluations' is not an object")
+        for key, evaluation in data["evaluations"].items():
+            self._check_evaluation(key, evaluation)
         return data
+
+    def _bad(self, problem: str) -> BnbError:
+        return BnbError(f"tune: {self.path}: {problem}; use --force to start again")
+
+    def _check_evaluation(self, key: str, evaluation: Any) -> None:
+        """An evaluation as this bnb-sim writes it (what the search reads from it)."""
+        where = f"evaluation '{key[:60]}'"
+        if not isinstance(evaluation, dict) or not isinstance(evaluation.get("point"), dict):
+            raise self._bad(f"{where} is not an object with a 'point'")
+        for name in _NUMBERS:
+            value = evaluation.get(name)
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int | float)
+            ):
+                raise self._bad(f"{where}: '{name}' is not a number")
+        for name in _COUNTS:
+            value = evaluation.get(name, 0)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise self._bad(f"{where}: '{name}' is not a count")
+        seeds = evaluation.get("per_seed", [])
+        if not (isinstance(seeds, list) and all(_is_number(v) for v in seeds)):
+            raise self._bad(f"{where}: 'per_seed' is not a list of numbers")
 
     def _check_spec(self, spec: dict) -> None:
         stored = self.data["spec"]
         for key in sorted(set(stored) | set(spec)):
             if stored.get(key) != spec.get(key):
                 raise BnbError(
-                    f"tune: cannot resume {self.dir}: '{key}' was {stored.get(key)!r}, "
-                    f"now {spec.get(key)!r} (give the same options, or --force)"
+                    f"tune: cannot resume {self.dir}: '{key}' was {stored.get(key)!r:.200}, "
+                    f"now {spec.get(key)!r:.200} (give the same options, or --force)"
                 )
 
     def save(self) -> None:
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        try:
-            tmp.write_text(json.dumps(_clean(self.data), indent=1) + "\n", encoding="utf-8")
-            os.replace(tmp, self.path)
+        data = _clean(self.data)
+        data["digest"] = _digest(data)
+        try:  # a new temporary file, renamed over tune.json: removed again if this fails
+            write_atomic(self.path, jsonsafe.dumps(data, indent=1) + "\n")
         except OSError as exc:
             raise BnbError(f"tune: cannot write {self.path} ({exc.strerror or exc})") from None
 
@@ -103,6 +229,15 @@ class TuneStore:
 
     def games_done(self) -> int:
         return int(sum(int(e.get("games", 0)) for e in self.evaluations.values()))
+
+    def games_by_stage(self) -> dict[str, int]:
+        """Games played per stage (the part of an evaluation's key before the first ``:``);
+        they add up to :meth:`games_done`."""
+        out: dict[str, int] = {}
+        for key, e in self.evaluations.items():
+            stage = key.partition(":")[0]
+            out[stage] = out.get(stage, 0) + int(e.get("games", 0))
+        return out
 
     def memo(self, evaluate: Callable[[str, int, int, dict], dict]):
         """``evaluate`` with the ledger: a stored evaluation is returned, a new one saved."""

@@ -6,7 +6,9 @@ or ``min``. Names:
 ==========================  ===============================================================
 ``first_player_advantage``  seat 0's win rate minus the mean of the other seats' (delta
                             method interval, :func:`bnb_sim.analysis.stats.first_player_advantage`)
-``balance``                 1 − the largest gap between seat win rates (cluster bootstrap,
+``balance``                 1 − the largest gap between seat win rates (simultaneous
+                            95% intervals of the pairwise seat gaps, clustered by game,
+                            reaching 1 when equal seats are not ruled out:
                             :func:`bnb_sim.analysis.stats.balance_metric`)
 ``game_length``             mean turns per game (Student t)
 ``xp_share:SOURCE``         the share of all XP that comes from SOURCE (``buildings``,
@@ -39,6 +41,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.errors import BnbError
+from bnb_sim.safe_io import digits
 
 __all__ = [
     "TARGET_NAMES",
@@ -121,8 +124,9 @@ def parse_target(text: str, policies: Sequence[str]) -> Target:
                 f"{', '.join(XP_SHARE_SOURCES)} (e.g. xp_share:mobs=0.3)"
             )
     elif base == "win_rate":
-        if arg.isdigit() and int(arg) < len(policies):
-            arg = policies[int(arg)]  # win_rate:N, the policy of player N (labels with '=')
+        player = digits(arg)
+        if player is not None and player < len(policies):
+            arg = policies[player]  # win_rate:N, the policy of player N (labels with '=')
         if arg not in policies:
             raise BnbError(
                 f"tune: --target '{text}': win_rate needs a policy of --policies "
@@ -169,6 +173,22 @@ def _mean(x: np.ndarray) -> dict:
     return {"value": ci["mean"], "lo": ci["lo"], "hi": ci["hi"], "n": ci["n"]}
 
 
+def _balance_value(seats: pd.DataFrame) -> dict:
+    """Balance without its (simulated) simultaneous interval, for the search: the value,
+    and ``se``, the plug-in standard error of the top-minus-bottom seat gap (per-game
+    differences, top and bottom seats taken as known), enough for a plot's error bar."""
+    wide = seats.pivot_table(index="game", columns="seat", values="won", aggfunc="mean")
+    wide = wide.astype(float)
+    rates = wide.mean(axis=0).to_numpy(dtype=float)
+    n = int(wide.shape[0])
+    if not rates.size:
+        return {"value": math.nan, "lo": math.nan, "hi": math.nan, "n": n, "se": math.nan}
+    gap = wide.iloc[:, int(np.argmax(rates))] - wide.iloc[:, int(np.argmin(rates))]
+    se = float(gap.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+    value = 1.0 - float(rates.max() - rates.min())
+    return {"value": value, "lo": math.nan, "hi": math.nan, "n": n, "se": se}
+
+
 def measure(
     target: Target,
     seats: pd.DataFrame,
@@ -179,7 +199,7 @@ def measure(
 ) -> dict:
     """``{"value", "lo", "hi", "n"}`` of a target on one set of games.
 
-    ``intervals=False`` skips the bootstrap of ``balance`` (the search needs only the value).
+    ``intervals=False`` skips the interval of ``balance`` (the search needs only the value).
     """
     from bnb_sim.analysis import stats
 
@@ -188,10 +208,7 @@ def measure(
         return {k: fpa[k] for k in ("value", "lo", "hi")} | {"n": fpa["n_games"]}
     if target.name == "balance":
         if not intervals:  # the search needs only the value: 1 - (largest seat-rate gap)
-            rates = seats.groupby("seat")["won"].mean().to_numpy(dtype=float)
-            value = 1.0 - float(rates.max() - rates.min()) if rates.size else math.nan
-            n = int(seats["game"].nunique())
-            return {"value": value, "lo": math.nan, "hi": math.nan, "n": n}
+            return _balance_value(seats)
         bal = stats.balance_metric(seats, seed=seed)
         return {k: bal[k] for k in ("value", "lo", "hi")} | {"n": bal["n_games"]}
     if target.name == "game_length":

@@ -34,13 +34,14 @@ def jobs() -> list[Job]:
         _job("onestep", "greedy and heuristic bots", (), 22),
         _job("tables", "combat-odds tables of the one-step bots", (), 15),
         _job("builtin", "batch kernel, built-in bots", (rules, onestep), 16),
-        _job("search", "search bots (mc, ismcts)", (rules, onestep), 38),
+        _job("strong", "strong bot (its model's terms)", (rules, onestep), 10),
+        _job("search", "search bots (mc, ismcts)", (rules, onestep, "bnb:strong"), 38),
         _job("priority", "priority-list bots", (rules, onestep), 13),
         _job("invariants", "invariant checker", (rules,), 5),
         _job(
             "full",
             "batch kernel, every policy kind and --check",
-            (rules, onestep, "bnb:search", "bnb:priority", "bnb:invariants"),
+            (rules, onestep, "bnb:strong", "bnb:search", "bnb:priority", "bnb:invariants"),
             20,
         ),
         _job("step", "step-by-step game API", (rules, onestep, tables), 5),
@@ -156,6 +157,12 @@ def compile_search() -> None:
     pub, hid, rng = _state(k)
     scratch = new_search_scratch(k, kinds, params, 2, MEM_SIZE)
     _typed(search_decide, 8, pub, hid, rng, k, ft, params[0], 0, np.uint64(1), True, scratch)
+
+
+def compile_strong() -> None:
+    from bnb_sim.games.builders_biomes.policies.strong import choose_strong
+
+    _typed(choose_strong, *_decision_args(_config(["random"])))
 
 
 def compile_priority() -> None:

@@ -4,6 +4,7 @@ Game API). Pure Python; no kernels."""
 from __future__ import annotations
 
 from bnb_sim.games.builders_biomes.engine import state as S
+from bnb_sim.games.builders_biomes.engine.layout import MAX_MARKET
 from bnb_sim.games.builders_biomes.engine.layout import P_FM_MARKET as S_MARKET
 
 ROUND_NAMES = ("A", "B", "C")
@@ -33,13 +34,22 @@ EVENT_NAMES = {
     S.EV_MARKET: "market",
     S.EV_REFILL: "refill",
     S.EV_REFIGHT: "refight",
+    S.EV_MAY_DECLINED: "may_declined",
 }
+# R-FM-5: what a seat declined (EV_MAY_DECLINED's a: MAY_* of engine/state.py)
+MAY_TEXTS = (
+    "declines the bed's second fight",
+    "declines the collect-3 item's third block",
+    "declines the reveal-4 item's extra token",
+)
 LETTERS = ("X", "A", "B")
 
 
 def action_type_name(a: int) -> str:
     """The name of an action type; ``buy`` is the Farmer's Market's (R-FM-4)."""
-    return "buy" if a == S.ACT_BUY else S.ACTION_TYPE_NAMES[a]
+    if a == S.ACT_BUY:
+        return "buy"
+    return S.ACTION_TYPE_NAMES[a] if 0 <= a < len(S.ACTION_TYPE_NAMES) else f"no action ({a})"
 
 
 def position_name(pos: int) -> str:
@@ -110,6 +120,8 @@ def decode_event(game, seat: int, kind: int, a: int, b: int, c: int) -> dict:
         text = "game over"
     elif kind == S.EV_BOW_DECLINED:
         text = "declines the bow's extra reveal"
+    elif kind == S.EV_MAY_DECLINED:
+        text = MAY_TEXTS[a] if 0 <= a < len(MAY_TEXTS) else name
     elif kind == S.EV_TRIGGER:
         text = f"empties layer {a + 1}: round {ROUND_NAMES[a]} at the end of the turn"
     else:
@@ -124,14 +136,17 @@ def describe_action(game, action: int) -> str:
     phase = game.phase
     action = int(action)
     if action == S.PASS:
+        if phase == "buy":
+            return "end the buying"
         return "end the turn" if phase == "turn" else "decline"
     if phase == "turn":
         return action_type_name(action)
     if phase == "farmland":
         return f"farmland on space {action + 1}"
     if phase == "buy":
-        item = int(game._pub[S_MARKET + action])
-        return f"buy {comps.item_names[item]}"
+        item = int(game._pub[S_MARKET + action]) if action < MAX_MARKET else -1
+        names = comps.item_names
+        return f"buy {names[item]}" if 0 <= item < len(names) else f"no item ({action})"
     if phase in ("collect", "pickaxe"):
         return f"take block at {position_name(action)}"
     if phase == "explore":
@@ -146,9 +161,14 @@ def describe_action(game, action: int) -> str:
         return "end the turn" if action == 0 else f"return {action} hunger mob(s)"
     if phase == "bow":
         return "reveal one more token"
+    if phase == "bed":
+        return "fight the mob a second time"
+    if phase == "reveal_four":
+        return "reveal the item's extra token"
     if phase == "weapon":
         return f"token spot {action}"
     if phase == "score":
         rnd = int(game._pub[S.C_SCORE_ROUND])
-        return (comps.values[ROUND_CHARACTERISTIC[rnd]] + ["farming structures"])[action]
+        choices = comps.values[ROUND_CHARACTERISTIC[rnd]] + ["farming structures"]
+        return choices[action] if action < len(choices) else f"no choice ({action})"
     return str(action)

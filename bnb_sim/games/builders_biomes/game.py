@@ -40,6 +40,10 @@ PHASE_LABELS = {
     "over": "game over",
     "hunger": "how many hunger mobs to return for extra actions",
     "bow": "bow: reveal one more token (0) or decline (PASS)",
+    "farmland": "where the starting farmland goes",
+    "buy": "which item to buy (PASS ends the buying once one is bought)",
+    "bed": "bed: fight the mob a second time (0) or decline (PASS)",
+    "reveal_four": "reveal 4: reveal the item's extra token (0) or decline (PASS)",
 }
 
 
@@ -118,8 +122,9 @@ class Game:
         """What ``action`` means in the current phase (``legal_actions()`` are bare ints):
         ``"take block at b3"``, ``"space 5"``, ``"end the turn"``..."""
         from bnb_sim.games.builders_biomes.describe import describe_action
+        from bnb_sim.games.builders_biomes.engine.state import N_ACTIONS
 
-        return describe_action(self, action)
+        return describe_action(self, _args.integer(action, "action", 0, N_ACTIONS - 1))
 
     # ---- OpenSpiel-like vocabulary ------------------------------------------------
     @property
@@ -305,14 +310,28 @@ class Game:
             totals.setdefault(entry["seat"], Counter())[entry["rule"]] += 1
         return {seat: dict(counts) for seat, counts in totals.items()}
 
-    def play(self, max_decisions: int = 100_000) -> Game:
-        """Let the policies play to the end."""
+    def play(self, max_decisions: int = 100_000, *, on_interrupt=None) -> Game:
+        """Let the policies play to the end.
+
+        Ctrl-C works even inside a long decision (a search bot with a large budget, a stuck
+        plugin; :func:`bnb_sim.interruptible.run_interruptible`): the first one stops the game
+        after the decision in progress (``on_interrupt()`` is called then) and raises
+        ``KeyboardInterrupt``; a second one raises at once, and the game must not be used
+        again (its decision goes on in the background until the process ends)."""
+        from bnb_sim.interruptible import run_interruptible
+
         max_decisions = _args.integer(max_decisions, "max_decisions", 1, 10**8)
-        for _ in range(max_decisions):
-            if self.is_over():
-                return self
-            self.apply_action(self.policy_action())
-        raise BnbError(f"game {self.game_index} did not end within {max_decisions} decisions")
+
+        def decisions(stop) -> Game:
+            for _ in range(max_decisions):
+                if self.is_over():
+                    return self
+                if stop.is_set():
+                    raise KeyboardInterrupt
+                self.apply_action(self.policy_action())
+            raise BnbError(f"game {self.game_index} did not end within {max_decisions} decisions")
+
+        return run_interruptible(decisions, on_first=on_interrupt)
 
     def _check(self) -> None:
         from bnb_sim.games.builders_biomes.engine.invariants import (

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -233,6 +233,8 @@ class CombatOdds:
     pile: list[dict[str, Any]]  # {"name", "count", "hearts"} per token type held
     mobs: list[str] = field(default_factory=list)  # mobs with exactly these hearts
     simulated: dict[str, Any] | None = None  # Monte Carlo estimates with 95% intervals
+    # the estimated component values these odds rest on (key, value, range, reason)
+    estimated: list[dict[str, Any]] = field(default_factory=list)
 
     def __repr__(self) -> str:
         pile = ", ".join(
@@ -262,6 +264,7 @@ class CombatOdds:
             "hearts_distribution": {str(k): p for k, p in self.hearts_distribution.items()},
             "pile": [dict(item) for item in self.pile],
             "assumes": dict(ASSUMPTIONS),
+            "estimated": [dict(e) for e in self.estimated],
         }
         if self.simulated is not None:
             out["simulated"] = self.simulated
@@ -275,6 +278,23 @@ def _pile_listing(counts: np.ndarray, comps: Any) -> list[dict[str, Any]]:
         for t, c in enumerate(counts)
         if c > 0
     ]
+
+
+# what a token's numbers do in a fight (R-FIGHT-2 to R-FIGHT-5); start and table counts do not
+_FIGHT_FIELDS = ("hearts", "extra_reveals", "xp_on_reveal", "blocks_on_reveal", "detonate_hearts")
+
+
+def estimates_used(counts: np.ndarray, comps: Any, hearts: Sequence[int]) -> list[dict[str, Any]]:
+    """The estimated component values that odds of this pile against these heart values rest
+    on: the numbers of each token type in the pile, the hearts of the mobs with those hearts
+    and the number of tokens revealed, each with its plausible range and reason."""
+    from bnb_sim.estimates import used_estimates
+
+    names = [n for n, c in zip(comps.weapon_names, counts, strict=True) if c > 0]
+    keys = [f"weapons.{n}.{f}" for n in names for f in _FIGHT_FIELDS]
+    keys += [f"mobs.{m}.hearts" for h in hearts for m in _mobs_with(h, comps)]
+    keys.append("rules.fight_reveal")
+    return used_estimates(comps.estimate_ranges(), keys)
 
 
 def _exact(counts: np.ndarray, comps: Any, h_max: int) -> tuple:
@@ -301,6 +321,7 @@ def _odds_rows(counts, comps, heart_values, simulate, seed) -> list[CombatOdds]:
     listing = _pile_listing(counts, comps)
     rows = []
     for hearts in heart_values:
+        estimated = estimates_used(counts, comps, [hearts])
         h = min(hearts, cap)
         sim = _simulate_counts(counts, comps, hearts, simulate, seed) if simulate else None
         rows.append(
@@ -316,6 +337,7 @@ def _odds_rows(counts, comps, heart_values, simulate, seed) -> list[CombatOdds]:
                 pile=[dict(item) for item in listing],
                 mobs=_mobs_with(hearts, comps),
                 simulated=sim,
+                estimated=estimated,
             )
         )
     return rows

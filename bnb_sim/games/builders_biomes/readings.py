@@ -160,6 +160,60 @@ READINGS: dict[str, Reading] = {
             "the item text gives 'one experience point while collecting blocks', one point "
             "for the action; per block would make it the only item worth more with a second item",
         ),
+        Reading(
+            "fm_empty_buy",
+            "R-FM-4",
+            "Farmer's Market: whether a buy action may end without buying anything",
+            {
+                "forbidden": "a buy action buys at least one item; it is legal only when an "
+                "item is affordable",
+                "allowed": "a buy action may end with no purchase (it still uses the action)",
+            },
+            "forbidden",
+            "the texts describe buying as paying for an item and taking it; an action that "
+            "buys nothing is in neither text",
+        ),
+        Reading(
+            "fm_end_structures",
+            "R-FM-5",
+            "Farmer's Market: whether the starting farmland counts for the item scoring two "
+            "XP per structure built",
+            {
+                "farmland-counts": "the starting farmland counts while it is visible (top "
+                "structure of its space), like every building tile",
+                "buildings-only": "only building tiles count",
+            },
+            "farmland-counts",
+            "the texts call the farmland a 'farmland structure' placed on the board, and the "
+            "item counts 'each structure ... on their player board; only the top structure is "
+            "counted'",
+        ),
+        Reading(
+            "fm_covered_vegetables",
+            "R-FM-9",
+            "Farmer's Market: what happens to the vegetables on a farming structure covered "
+            "by a new building",
+            {
+                "supply": "they go back to the supply (the pile of vegetable tokens)",
+                "lost": "they stay under the covering tile, out of the game",
+            },
+            "supply",
+            "the texts do not say; tokens can hardly stay under a tile, and every other "
+            "vegetable that leaves a structure goes back to the pile",
+        ),
+        Reading(
+            "fm_bed_reveal",
+            "R-FM-5",
+            "Farmer's Market: how many tokens the bed's second fight reveals for the owner of "
+            "the reveal-4 item",
+            {
+                "three": "three, as the bed's text says ('three are revealed as per the normal "
+                "rules'); the reveal-4 item serves the first fight",
+                "item": "the reveal-4 item applies to the second fight too (it may reveal four)",
+            },
+            "three",
+            "the bed's text names the number: 'three are revealed as per the normal rules'",
+        ),
     )
 }
 

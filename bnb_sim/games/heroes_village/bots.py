@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from bnb_sim._jit import kernel
+from bnb_sim.games.heroes_village.bot_fight import DP_SIZE, fight_value
 from bnb_sim.games.heroes_village.layout import (
     A_BUILD,
     A_COLLECT,
@@ -20,48 +21,53 @@ from bnb_sim.games.heroes_village.layout import (
     A_PASS,
     A_PICK,
     A_PICK_NONE,
+    A_STOP,
     CAT,
     DARKNESS,
     HORSE,
+    K_CAT_DRAW,
     K_CAT_IGNORE,
     K_DRAW,
+    K_FIGHT_ROLLS,
     K_GEN_SLOTS,
     K_HORSE_TILES,
     K_LLAMA_SLOTS,
     K_N_CHOSEN,
+    K_PANDA_IGNORE,
     K_RED_SLOTS,
     K_START,
     K_TILE_BACK,
     K_TILE_SYMBOL,
     K_TOKEN_VALUE,
-    KF_PWIN,
-    KF_TOWARD,
     LLAMA,
     MAX_STACKS,
     MAX_TILES,
     MAX_TOKENS,
-    MAX_VALUE,
     N_BLOCKS,
     NO_SYMBOL,
     PANDA,
+    PH_ACTION,
+    PH_FIGHT,
     REDSTONE,
     RNG_POLICY,
     S_CAT_USED,
     S_DONE,
+    S_FIGHT_ROLLS,
     S_ILLAGER,
     S_INV,
     S_MOB_NEXT,
     S_MOB_PILE,
     S_N_PLAYERS,
     S_NEED,
+    S_PANDA_USED,
     S_PET,
+    S_PHASE,
     S_POUCH,
     S_SIZE,
     S_STACK,
     S_STACK_H,
     S_SUPPLY,
     S_TILE_MOB,
-    WOLF,
 )
 from bnb_sim.games.heroes_village.policies import (
     PLUGIN,
@@ -73,9 +79,7 @@ from bnb_sim.games.heroes_village.policies import (
     W_DISCARD,
     W_EXPLORE,
     W_EXPLORE_BASE,
-    W_FIGHT,
     W_HAND_IN,
-    W_ILLAGER,
     W_MOB,
     W_REDSTONE,
     W_URGENCY,
@@ -90,7 +94,8 @@ B_P_MOB = B_SHORT + N_BLOCKS  # P(collecting spawns a mob); -1 = not computed ye
 # the value of collecting at a tile depends on the tile only through its symbol: one value
 # per symbol and decision (NaN = not computed yet), not one per collectable tile
 B_COLLECT = B_P_MOB + 1
-B_SIZE = B_COLLECT + N_BLOCKS
+B_FIGHT = B_COLLECT + N_BLOCKS  # scratch of the fight value (bot_fight)
+B_SIZE = B_FIGHT + DP_SIZE
 
 
 @kernel
@@ -186,7 +191,8 @@ def _collect_value(params, s, k, seat, pet, sym, buf):
     if buf[B_P_MOB] < 0.0:  # the same for every tile: the pouch and the pet decide it
         allowed = 0
         if pet == CAT and s[S_CAT_USED] < k[K_CAT_IGNORE]:
-            allowed = k[K_CAT_IGNORE] - s[S_CAT_USED]
+            # the Cat ignores its first darkness block(s), or a whole draw (reading cat)
+            allowed = d if k[K_CAT_DRAW] else k[K_CAT_IGNORE] - s[S_CAT_USED]
         buf[B_P_MOB] = 1.0 - _p_no_darkness(n, s[S_POUCH + DARKNESS], d, allowed)
     return value - params[W_MOB] * buf[B_P_MOB]
 
@@ -212,8 +218,8 @@ def _value(a, params, s, k, kf, seat, buf):
         if buf[B_SHORT + b] > 0.0:
             return params[W_BLOCK]
         return -0.1
-    if a == A_PICK_NONE or a == A_PASS:
-        return 0.0
+    if a == A_PICK_NONE or a == A_PASS or a == A_STOP:
+        return 0.0  # A_STOP: end the optional rest of an action (worth nothing more)
     if a < A_COLLECT:  # explore
         tile = s[S_STACK + (a - A_EXPLORE) * MAX_TILES + s[S_STACK_H + a - A_EXPLORE] - 1]
         value = params[W_EXPLORE_BASE]
@@ -221,22 +227,23 @@ def _value(a, params, s, k, kf, seat, buf):
             n = min(k[K_TILE_BACK + tile * N_BLOCKS + b], s[S_SUPPLY + b])
             if buf[B_SHORT + b] > 0.0:
                 value += params[W_EXPLORE] * n
-        if pet == HORSE:
+        if pet == HORSE and s[S_PHASE] == PH_ACTION:  # the action lays up to two tiles
             value *= k[K_HORSE_TILES]
         return value
     if a < A_FIGHT:  # collect
         return _collect_at(a, params, s, k, seat, pet, buf)
-    if a < A_BUILD:  # fight
+    if a < A_BUILD:  # fight: start one, or (PH_FIGHT) roll again; the value of rolling on
         tile = a - A_FIGHT
         v = k[K_TOKEN_VALUE + s[S_TILE_MOB + tile]]
-        case = 1 if pet == WOLF else (2 if pet == PANDA else 0)
-        p = kf[KF_PWIN + case * MAX_VALUE + v]
-        toward = kf[KF_TOWARD + case * MAX_VALUE + v]
         unblock = 1.0
         sym = k[K_TILE_SYMBOL + tile]
         if sym != NO_SYMBOL and buf[B_SHORT + sym] > 0.0:
             unblock = 2.0
-        return params[W_FIGHT] * p * unblock - params[W_ILLAGER] * toward
+        rolls = k[K_FIGHT_ROLLS]
+        if s[S_PHASE] == PH_FIGHT:
+            rolls -= s[S_FIGHT_ROLLS]
+        panda = k[K_PANDA_IGNORE] - s[S_PANDA_USED] if pet == PANDA else 0
+        return fight_value(params, s, k, seat, v, unblock, rolls, max(0, panda), buf, B_FIGHT)
     if a < A_DISCARD:  # build
         j = (a - A_BUILD) // 2
         use_dark = (a - A_BUILD) % 2

@@ -6,15 +6,17 @@ ignores the ones it has no use for. Numba loads only inside the handlers that pl
 
 from __future__ import annotations
 
-import json
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
+from bnb_sim import jsonsafe
 from bnb_sim.errors import BnbError, SpecError
 from bnb_sim.games.heroes_village import layout as L
+from bnb_sim.safe_io import digits
 
 EST = "~"
 
@@ -30,9 +32,11 @@ def simulate_options(func):
     )(func)
     func = click.option(
         "--difficulty",
-        type=click.Choice(["normal", "easy"]),
+        type=click.Choice(["standard", "easy", "normal"]),
         default=None,
-        help="Heroes of the Village: the Illager starts on space 9 (normal) or 11 (easy).",
+        help="Heroes of the Village: the box's two Illager starts: space 9 (standard, the "
+        "default) or 11 (easy); normal is an old name of standard. The box's other lever is "
+        "--buildings (level:3,3,3 is its hardest set).",
     )(func)
     return click.option(
         "--pets",
@@ -53,12 +57,21 @@ def odds_options(func):
     )(func)
 
 
-def _components(components):
+def _components(components, reading=()):
+    """The command's components with its ``--reading NAME=VALUE`` items set (checked)."""
     if components is None or not hasattr(components, "static_arrays"):
         from bnb_sim.games.heroes_village.components import load_components
 
-        return load_components()
-    return components
+        components = load_components()
+    if not reading:
+        return components
+    from bnb_sim.games.heroes_village.readings import parse_assignments
+
+    return components.with_readings(parse_assignments(reading))
+
+
+def _reading_argv(reading) -> list[str]:
+    return [x for item in reading or () for x in ("--reading", item)]
 
 
 # ----------------------------------------------------------------------------- simulate
@@ -67,17 +80,19 @@ def _components(components):
 def simulate(
     *, games, players, policies, seed, out, threads=None, chunk_size=None, components=None,
     resume=False, force=False, as_json=False, quiet=False, yes=False, check=False, pets=None,
-    difficulty=None, buildings=None, dask=None, defaults=frozenset(), **_ignored,
+    difficulty=None, buildings=None, dask=None, reading=(), defaults=frozenset(), **_ignored,
 ) -> None:  # fmt: skip
     """``bnb simulate --game hotv``: N games (per pet team) into a run folder."""
     if "policies" in defaults or not policies:
         policies = ()
+    _check_seed(seed)
     from bnb_sim.games.heroes_village.runner import make_config, simulate_to_dir
     from bnb_sim.runner.budget import confirm_games
+    from bnb_sim.runner.stopping import stoppable_run
 
     config = make_config(
-        _components(components), players, list(policies) or ["team"], pets,
-        difficulty or "normal", buildings, seed, check,
+        _components(components, reading), players, list(policies) or ["team"], pets,
+        difficulty or "standard", buildings, seed, check,
     )  # fmt: skip
     confirm_games(games * len(config.teams), "simulate --game hotv", yes=yes)  # every pet team
     argv = [
@@ -93,24 +108,28 @@ def simulate(
         argv.append("--check")
     if dask:
         argv += ["--dask", dask]
+    argv += _reading_argv(reading)
     bar = _progress(not quiet and sys.stderr.isatty())
-    try:
-        summary = simulate_to_dir(
-            config, games, out, chunk_size=chunk_size, threads=threads, resume=resume,
-            force=force, dask=dask, command=" ".join(argv), progress=bar.update,
-            notice=lambda message: click.echo(message, err=True),
-        )  # fmt: skip
+    try:  # Ctrl-C, SIGTERM and a full disk end with what is stored and how to resume
+        with stoppable_run(out, games, shlex.join([*argv, "--resume"]), progress=bar.update,
+                           notice=_notice) as stop:  # fmt: skip
+            summary = simulate_to_dir(
+                config, games, out, chunk_size=chunk_size, threads=threads, resume=resume,
+                force=force, dask=dask, command=" ".join(argv), progress=stop.progress,
+                notice=_notice,
+            )  # fmt: skip
     finally:
         bar.close()
     from bnb_sim.runner.storage import load_run
 
-    _, g, _ = load_run(out, seat_columns=["game"], game_columns=["won", "pets"])
-    from bnb_sim.analysis.stats import Rate
+    _, g, _ = load_run(out, seat_columns=["game"], game_columns=["game", "won", "pets"])
+    from bnb_sim.analysis.stats import clustered_rate
 
-    rate = Rate.from_bools(g["won"])
+    # every pet team plays every game index on the same draws: the index is the unit
+    rate = clustered_rate(g["won"].to_numpy(dtype=float), g["game"].to_numpy())
     summary["win_rate"] = rate.to_dict()
     if as_json:
-        click.echo(json.dumps(summary, indent=2))
+        click.echo(jsonsafe.dumps(summary, indent=2))
         return
     teams = summary["teams"]
     click.echo(
@@ -118,9 +137,29 @@ def simulate(
         f"{config.n_players} players, {config.difficulty}, "
         f"policy {', '.join(dict.fromkeys(config.labels))}"
     )
-    click.echo(f"  team win rate {rate}")
+    click.echo(f"  team win rate {rate}" + (" (95% CI clustered by game index)" if teams > 1
+                                             else ""))  # fmt: skip
     click.echo(f"  {summary['seconds']:.1f} s ({summary['games_per_second']:,.0f} games/s)")
     click.echo(f"  run folder: {out}  (bnb report {out})")
+
+
+def _notice(message: str) -> None:
+    click.echo(message, err=True)
+
+
+#: The largest seed (the run's master seed is a 64-bit integer) and game index (as in
+#: Builders & Biomes: the engine adds offsets to it in 64-bit arithmetic).
+MAX_SEED = 2**63 - 1
+MAX_GAME_INDEX = 2**62 - 1
+
+
+def _check_range(value: int, flag: str, high: int) -> None:
+    if not 0 <= value <= high:
+        raise SpecError(f"{flag} must be between 0 and {high:,}, got {value:,}")
+
+
+def _check_seed(seed: int) -> None:
+    _check_range(seed, "--seed", MAX_SEED)
 
 
 class _progress:
@@ -201,14 +240,19 @@ def game_log(comps, config, team, s, log) -> list[str]:
             lines.append(f"  fights the {tokens[b][0]} ({c}) on {tile_text(a)}")
         elif kind == L.EV_ROLL:
             lines.append(f"    roll {b + 1}: {_face_text(a)}")
+        elif kind == L.EV_FIGHT_STOP:
+            lines.append(f"    stops the fight after {b} roll(s) (R-HV-6); the mob stays")
+        elif kind == L.EV_HORSE_STOP:
+            lines.append("    the Horse's next tile: declined (R-HV-9)")
         elif kind == L.EV_DEFEAT:
             lines.append(f"    the {tokens[b][0]} is defeated")
         elif kind == L.EV_PICK:
             why = "Fox" if b == L.PICK_FOX else "reward"
             lines.append(f"    keeps a {L.BLOCK_NAMES[a]} ({why})")
         elif kind == L.EV_BUILD:
-            wild = " (darkness as wild)" if c else ""
-            lines.append(f"  builds: hands in {b} block(s) to {building_text(a)}{wild}")
+            wild = " (darkness as wild)" if c % 2 else ""
+            how = "    and hands in" if c >= 2 else "  builds: hands in"  # c >= 2: same action
+            lines.append(f"{how} {b} block(s) to {building_text(a)}{wild}")
         elif kind == L.EV_COMPLETE:
             lines.append(f"    {building_text(a)} is complete ({c} built)")
         elif kind == L.EV_DISCARD:
@@ -228,20 +272,22 @@ def game_log(comps, config, team, s, log) -> list[str]:
 
 def play(
     *, players=None, policies=(), seed=0, components=None, game_index=0, as_json=False,
-    pets=None, difficulty=None, buildings=None, defaults=frozenset(), **_ignored,
+    pets=None, difficulty=None, buildings=None, reading=(), defaults=frozenset(), **_ignored,
 ) -> None:  # fmt: skip
     """``bnb play --game hotv``: one game, told event by event."""
     if "players" in defaults:
         players = None
+    _check_seed(seed)
+    _check_range(game_index, "--game-index", MAX_GAME_INDEX)
 
     from bnb_sim.games.heroes_village.play import play_game
     from bnb_sim.games.heroes_village.runner import make_config, pet_codes
 
     if pets == "all":
         raise SpecError("--pets all: bnb play plays one team; give the pets (e.g. wolf,cat,fox)")
-    comps = _components(components)
+    comps = _components(components, reading)
     config = make_config(
-        comps, players, list(policies) or ["team"], pets, difficulty or "normal", buildings, seed
+        comps, players, list(policies) or ["team"], pets, difficulty or "standard", buildings, seed
     )
     team = config.teams[0]
     k, kf, kinds, params, plugins = config.arrays()
@@ -264,9 +310,10 @@ def play(
         "illager_final": int(s[L.S_ILLAGER]),
         "mobs_spawned": int(s[L.S_MOBS_SPAWNED]),
         "mobs_defeated": int(s[L.S_MOBS_DEFEATED]),
+        "readings": comps.readings,
     }
     if as_json:
-        click.echo(json.dumps({**result, "log": lines}, indent=2))
+        click.echo(jsonsafe.dumps({**result, "log": lines}, indent=2))
         return
     click.echo(
         f"Heroes of the Village, game {game_index} of seed {seed}: {config.n_players} players, "
@@ -287,8 +334,7 @@ def play(
 
 def _mob_value(comps, mob: str) -> tuple[int, list[str]]:
     tokens = comps.mob_tokens
-    if mob.strip().isdigit():
-        value = int(mob)
+    if (value := digits(mob.strip())) is not None:
         names = sorted({n for n, v in tokens if v == value})
         if not 1 <= value < L.MAX_VALUE:
             raise SpecError(f"--mob {mob}: a fight value from 1 to {L.MAX_VALUE - 1}")
@@ -302,7 +348,8 @@ def _mob_value(comps, mob: str) -> tuple[int, list[str]]:
 
 def odds(*, mob=None, pet=None, as_json=False, components=None, **_ignored) -> None:
     """``bnb odds --game hotv --mob V [--pet wolf|panda]``: the exact odds of one fight."""
-    from bnb_sim.games.heroes_village.odds import odds_for
+    from bnb_sim.estimates import short_list
+    from bnb_sim.games.heroes_village.odds import estimates_used, odds_for
 
     comps = _components(components)
     if pet is not None and pet not in L.PET_NAMES:
@@ -311,16 +358,23 @@ def odds(*, mob=None, pet=None, as_json=False, components=None, **_ignored) -> N
         (v, sorted({n for n, x in comps.mob_tokens if x == v})) for v in comps.mob_values
     ]  # fmt: skip
     results = [(odds_for(comps, v, pet), names) for v, names in values]
+    used = estimates_used(comps, [n for _, names in values for n in names], pet)
     if as_json:
-        payload = [{**o.to_dict(), "mobs": names} for o, names in results]
-        click.echo(json.dumps(payload[0] if mob else {"table": payload}, indent=2))
+        payload = [
+            {**o.to_dict(), "mobs": names, "estimated": estimates_used(comps, names, pet)}
+            for o, names in results
+        ]
+        table = {"table": payload, "estimated": used}
+        click.echo(jsonsafe.dumps(payload[0] if mob else table, indent=2))
         return
+    guessed = {e["key"] for e in used}
     faces = ", ".join(str(x) for x in comps.data["dice"]["fight"]["faces"])
-    click.echo(f"Fight die: {faces}; up to {comps.data['rules']['fight_rolls']} rolls; "
-               f"pet: {pet or 'none'}")  # fmt: skip
+    click.echo(f"Fight die: {EST if 'dice.fight.faces' in guessed else ''}{faces}; up to "
+               f"{comps.data['rules']['fight_rolls']} rolls; pet: {pet or 'none'}")  # fmt: skip
     for o, names in results:
+        mark = EST if any(f"mobs.{n}.value" in guessed for n in names) else ""
         click.echo("")
-        click.echo(f"Against fight value {o.value} ({', '.join(names) or 'no such mob'}):")
+        click.echo(f"Against fight value {mark}{o.value} ({', '.join(names) or 'no such mob'}):")
         click.echo(f"  P(defeated)       {100 * float(o.p_defeated):7.2f}%   (= {o.p_defeated})")
         click.echo(f"  expected rolls    {float(o.expected_rolls):7.3f}")
         click.echo(
@@ -332,16 +386,23 @@ def odds(*, mob=None, pet=None, as_json=False, components=None, **_ignored) -> N
         click.echo("  net Illager movement during the fight (+ = toward the village):")
         for m, p in sorted(o.net_toward.items()):
             click.echo(f"    {m:+d}  {100 * float(p):6.2f}%")
+    if used:
+        click.echo("")
+        plural = "s" if len(used) != 1 else ""
+        click.echo(f"{EST} rests on {len(used)} estimated value{plural} (unpublished; "
+                   f"bnb components show --game hotv): {short_list(used)}")  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- compare
+
+BOUNDS = (-1.0, 1.0)  # a paired win difference: all-equal samples get a valid bound (D6)
 
 
 def compare(
     *, a, b, players=None, sprt=None, alpha=0.05, beta=0.05, precision=None, max_games=200_000,
     as_json=False, components=None, seed=0, threads=None, quiet=False, pets=None,
     difficulty=None, buildings=None, opponents=None, yes=False, defaults=frozenset(),
-    out=None, **_ignored,
+    out=None, reading=(), **_ignored,
 ) -> None:  # fmt: skip
     """``bnb compare --game hotv A B``: two team policies on the same game indices (paired).
 
@@ -370,7 +431,8 @@ def compare(
                        err=True)  # fmt: skip
 
     result = compare_policies(
-        _components(components), a, b, players=players, pets=pets, difficulty=difficulty,
+        _components(components, reading), a, b, players=players, pets=pets,
+        difficulty=difficulty,
         buildings=buildings, seed=seed, precision=precision, max_games=max_games,
         threads=threads, progress=say, sprt=sprt, alpha=alpha, beta=beta,
     )  # fmt: skip
@@ -378,7 +440,7 @@ def compare(
         _write_compare_report(result, a, b, out, seed, quiet=quiet or as_json)
     if as_json:
         data = {k: v for k, v in result.items() if k not in ("rate_a", "rate_b")}
-        click.echo(json.dumps(data, indent=2, default=float))
+        click.echo(jsonsafe.dumps(data, indent=2, default=float))
         return
     from bnb_sim.analysis.tables import fmt_signed_pp
 
@@ -388,11 +450,20 @@ def compare(
                f"{result['difficulty']}: {result['games']:,} paired games")  # fmt: skip
     click.echo(f"  A {a}: {result['rate_a']}")
     click.echo(f"  B {b}: {result['rate_b']}")
-    shown = fmt_signed_pp(diff["mean_diff"], diff["lo"], diff["hi"])
+    shown = fmt_signed_pp(diff["mean_diff"], diff["lo"], diff["hi"]) + _bound_note(diff)
     click.echo(f"  A - B: {shown} (paired t), McNemar p = {test['p_value']:.3g}; "
                f"stopped by {result['stopped']}")  # fmt: skip
     if "sprt" in result:
         click.echo(f"  {sprt_text(result['sprt'], a, b)}")
+
+
+def _bound_note(diff: dict) -> str:
+    """Why an interval of a paired difference is a bound (every game went the same way)."""
+    if diff.get("note") != "all differences equal":
+        return ""
+    n = diff["n"]
+    what = "A and B never differed" if diff["mean_diff"] == 0 else "every game differed alike"
+    return f" ({what} in {n:,} games: the interval bounds how often it could be otherwise)"
 
 
 def _write_compare_report(result, a: str, b: str, out, seed: int, quiet: bool) -> None:
@@ -434,17 +505,26 @@ def check_stopping(sprt, precision, alpha=0.05, beta=0.05, given=()) -> None:
 
 
 def sprt_text(t: dict, a: str, b: str) -> str:
-    """One sentence on an SPRT's outcome (``t`` = :meth:`SPRT.summary`)."""
+    """One sentence on an SPRT's outcome (``t`` = :meth:`SPRT.summary`): the test's state at
+    its decision (n, LLR, Elo), what the decision means, and the games after it apart."""
     if t["decision"] == "H1":
-        verdict = f"{a} is better (elo >= {t['elo1']:g}, at {t['decision_n']:,} pairs)"
+        verdict = f"H1 accepted at {t['decision_n']:,} pairs: {a} is better ({t['meaning']})"
     elif t["decision"] == "H0":
-        verdict = f"{a} is not better (elo <= {t['elo0']:g}, at {t['decision_n']:,} pairs)"
+        verdict = f"H0 accepted at {t['decision_n']:,} pairs: {a} is not shown to be better " \
+                  f"by {t['elo1']:g} Elo ({t['meaning']})"  # fmt: skip
     else:
         verdict = "no decision"
-    return (f"SPRT [{t['elo0']:g}, {t['elo1']:g}] on the pair scores (1 + A - B)/2: {verdict}; "
+    text = (f"SPRT [{t['elo0']:g}, {t['elo1']:g}] on the pair scores (1 + A - B)/2: {verdict}; "
             f"LLR {t['llr']:+.2f} in [{t['lower']:.2f}, {t['upper']:.2f}], pair-score Elo "
-            f"{t['elo']:+.1f} [{t['elo_lo']:+.1f}, {t['elo_hi']:+.1f}] (not adjusted for the "
-            "sequential stop).")  # fmt: skip
+            f"{t['elo']:+.1f} [{t['elo_lo']:+.1f}, {t['elo_hi']:+.1f}] on {t['n']:,} pairs "
+            "(not adjusted for the sequential stop).")  # fmt: skip
+    x = t.get("after_decision")
+    if x:
+        text += (f" {x['pairs_after']:,} more pairs of the block were played after the "
+                 "decision (not part of the test; every estimate above stops at it): on all "
+                 f"{x['n']:,}, pair-score Elo {x['elo']:+.1f} [{x['elo_lo']:+.1f}, "
+                 f"{x['elo_hi']:+.1f}], LLR {x['llr']:+.2f}.")  # fmt: skip
+    return text
 
 
 def compare_policies(
@@ -471,7 +551,7 @@ def compare_policies(
 
     rule = make_rule(tuple(sprt), None, alpha, beta) if sprt else None
     configs = [
-        make_config(comps, players, [spec], pets, difficulty or "normal", buildings, seed)
+        make_config(comps, players, [spec], pets, difficulty or "standard", buildings, seed)
         for spec in (a, b)
     ]
     won = {0: [], 1: []}
@@ -481,7 +561,7 @@ def compare_policies(
         for i, cfg in enumerate(configs):
             won[i].append(play_block(cfg, start, n, threads)[1]["won"].to_numpy())
         start += n
-        diff = paired_difference(np.concatenate(won[0]), np.concatenate(won[1]))
+        diff = paired_difference(np.concatenate(won[0]), np.concatenate(won[1]), bounds=BOUNDS)
         if rule is not None:
             rule.update((1.0 + won[0][-1].astype(float) - won[1][-1].astype(float)) / 2.0)
         if progress is not None:
@@ -491,8 +571,15 @@ def compare_policies(
         if precision and (diff["hi"] - diff["lo"]) / 2 <= precision:
             break
     wa, wb = np.concatenate(won[0]), np.concatenate(won[1])
+    after = None
+    if rule is not None and rule.decision_n is not None and rule.decision_n < len(wa):
+        # the estimates are the test's state at its decision; the rest of the block apart
+        d_all = paired_difference(wa, wb, bounds=BOUNDS)
+        after = {"games": int(len(wa)), "games_after_decision": int(len(wa) - rule.decision_n),
+                 "difference": d_all}  # fmt: skip
+        wa, wb = wa[: rule.decision_n], wb[: rule.decision_n]
     ra, rb = Rate.from_bools(wa), Rate.from_bools(wb)
-    diff = paired_difference(wa, wb)
+    diff = paired_difference(wa, wb, bounds=BOUNDS)
     if rule is not None:
         stopped = rule.reason or "max-games"
     elif precision and (diff["hi"] - diff["lo"]) / 2 <= precision:
@@ -508,6 +595,7 @@ def compare_policies(
     }  # fmt: skip
     if rule is not None:
         result["sprt"] = rule.summary()
+        result["after_decision"] = after
     return result
 
 
@@ -517,7 +605,7 @@ def compare_policies(
 def tournament(
     *, policies=(), players=2, games=1000, components=None, seed=0, threads=None, quiet=False,
     out=None, as_json=False, yes=False, pets=None, difficulty=None, buildings=None,
-    defaults=frozenset(), **_ignored,
+    reading=(), defaults=frozenset(), **_ignored,
 ) -> None:  # fmt: skip
     """``bnb tournament --game hotv``: team policies ranked on the same game indices.
 
@@ -526,8 +614,9 @@ def tournament(
     paired difference to the best and the exact McNemar p value."""
     import pandas as pd
 
+    from bnb_sim.analysis.leaders import holm, paired_ranking
     from bnb_sim.analysis.report import ReportBuilder, Section
-    from bnb_sim.analysis.stats import Rate, mcnemar, paired_difference
+    from bnb_sim.analysis.stats import Rate, mcnemar
     from bnb_sim.analysis.tables import fmt_rate, fmt_signed_pp
     from bnb_sim.analysis.tournament import split_policy_list
     from bnb_sim.games.heroes_village.runner import make_config, play_block
@@ -541,8 +630,8 @@ def tournament(
     if pets == "all":
         raise SpecError("tournament --game hotv: give one pet team (simulate --pets all ranks "
                         "the pet teams)")  # fmt: skip
-    comps = _components(components)
-    configs = {spec: make_config(comps, players, [spec], pets, difficulty or "normal",
+    comps = _components(components, reading)
+    configs = {spec: make_config(comps, players, [spec], pets, difficulty or "standard",
                                  buildings, seed) for spec in specs}  # fmt: skip
     confirm_games(len(specs) * games, "tournament --game hotv", yes=yes)
     if out is not None:
@@ -557,21 +646,24 @@ def tournament(
         won[spec] = pd.concat(parts).to_numpy(bool)
         if not quiet and not as_json:
             click.echo(f"  {spec}: {Rate.from_bools(won[spec])}", err=True)
-    order = sorted(specs, key=lambda p: -won[p].mean())
-    best = order[0]
+    ranking = paired_ranking({spec: won[spec] for spec in specs})
+    order, best, leader = ranking.order, ranking.order[0], ranking.leader
+    mc = {spec: mcnemar(won[spec], won[best])["p_value"] for spec in order[1:]}
+    mc_holm = dict(zip(order[1:], holm([mc[s] for s in order[1:]]), strict=True))
     rows, summary = [], []
     for spec in order:
         r = Rate.from_bools(won[spec])
-        d = paired_difference(won[spec].astype(float), won[best].astype(float))
-        p = mcnemar(won[spec], won[best])["p_value"] if spec != best else None
+        d = ranking.vs_top.get(spec)
         rows.append({"policy": spec, "games": f"{r.n:,}",
                      "team win rate [95% CI]": fmt_rate(r.rate, r.lo, r.hi),
-                     "vs best, paired [95% CI]": "(best)" if spec == best
+                     "vs best, paired [95% CI]": leader.label() if d is None
                      else fmt_signed_pp(d["mean_diff"], d["lo"], d["hi"]),
-                     "McNemar p": "" if p is None else f"{p:.3g}"})  # fmt: skip
-        vs_best = None if spec == best else {k: d[k] for k in ("mean_diff", "lo", "hi")}
+                     "McNemar p (Holm)": "" if d is None
+                     else f"{mc_holm[spec]:.3g}"})  # fmt: skip
+        vs_best = None if d is None else {k: d[k] for k in ("mean_diff", "lo", "hi")}
         summary.append({"policy": spec, "win_rate": r.to_dict(), "vs_best": vs_best,
-                        "mcnemar_p": p})  # fmt: skip
+                        "mcnemar_p": mc.get(spec),
+                        "mcnemar_p_holm": mc_holm.get(spec)})  # fmt: skip
     team = ",".join(configs[best].teams[0])
     text = (f"Heroes of the Village, {configs[best].n_players} players, pets {team}, "
             f"{configs[best].difficulty}: {len(specs)} team policies, each in every seat, on "
@@ -580,21 +672,27 @@ def tournament(
     if out is not None:
         section = Section("Team policies")
         section.text(text + ". Paired differences: t intervals over game indices; McNemar: "
-                     "the exact test of the discordant games.")  # fmt: skip
+                     "the exact test of the discordant games. The first row is ranked first "
+                     f"on these games: {ranking.selected_note()}.")  # fmt: skip
         section.table(table)
         section.summary["ranking"] = summary
+        section.summary["leader"] = leader.to_dict()
         builder = ReportBuilder("Heroes of the Village: team policies")
         builder.add(section)
-        builder.finding(f"Best team policy: {best}, {rows[0]['team win rate [95% CI]']} "
-                        f"(n = {games:,}).", kind="tournament", best=best)  # fmt: skip
+        claim = leader.claim(f"is the best team policy, {rows[0]['team win rate [95% CI]']}")
+        builder.finding(f"{claim[0].upper()}{claim[1:]} (n = {games:,} paired games).",
+                        kind="tournament", best=leader.to_dict()["best"],
+                        ranked_first=best)  # fmt: skip
         written = builder.write(out)
     if as_json:
-        click.echo(json.dumps({"game": "heroes_village", "players": configs[best].n_players,
+        click.echo(jsonsafe.dumps({"game": "heroes_village", "players": configs[best].n_players,
                                "pets": list(configs[best].teams[0]), "games": games,
-                               "ranking": summary}, indent=2, default=float))  # fmt: skip
+                               "ranking": summary, "leader": leader.to_dict()}, indent=2,
+                              default=float))  # fmt: skip
         return
     click.echo(text + ":")
     click.echo(table.to_string(index=False))
+    click.echo(leader.claim("is the best team policy", name=str) + ".")
     if out is not None:
         click.echo(f"report: {written['html']}")
 
@@ -603,29 +701,24 @@ def tournament(
 
 
 def _set_path(data: dict, path: str, value) -> None:
-    node = data
-    parts = path.split(".")
-    for part in parts[:-1]:
-        if isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        elif isinstance(node, dict) and part in node:
-            node = node[part]
-        else:
-            raise SpecError(f"--set {path}: no such component value")
-    last = parts[-1]
-    if isinstance(node, list) and last.isdigit() and int(last) < len(node):
-        node[int(last)] = value
-    elif isinstance(node, dict) and last in node:
-        node[last] = value
-    else:
-        raise SpecError(f"--set {path}: no such component value")
+    """Set a component value by dotted path: a list item by index, a mob by its name
+    (``mobs.zombie.count``, the keys of ``bnb components show --game hotv``)."""
+    from bnb_sim.games.heroes_village.ranges import set_value
+
+    try:
+        set_value(data, path, value)
+    except KeyError:
+        raise SpecError(f"--set {path}: no such component value") from None
 
 
 def sweep_variants(base, parsed, zip_mode=False, origin="--set"):
     """``[(label, components)]``: the component file first (label ``"components"``), then
     every combination (or, with ``zip_mode``, every position) of ``parsed``'s values, a list
     of ``(path, [values])``; the lists are checked as the first game's sweep checks them
-    (a zip of unequal lengths, a path set twice, too many variants: one line)."""
+    (a zip of unequal lengths, a path set twice, too many variants: one line).
+
+    A combination equal to the component file's own values is the baseline, not a second
+    variant: it is played once, first, labelled ``"PATH=V (components)"``."""
     import copy
 
     from bnb_sim.analysis.sweep import variant_combinations
@@ -639,11 +732,14 @@ def sweep_variants(base, parsed, zip_mode=False, origin="--set"):
         for (path, _), value in zip(parsed, combo, strict=True):
             _set_path(data, path, value)
         label = ", ".join(f"{path}={value}" for (path, _), value in zip(parsed, combo, strict=True))
+        if data == raw and variants[0][0] == "components":  # the file's values: the baseline
+            variants[0] = (f"{label} (components)", base)
+            continue
         variants.append((label, components_from_dict(data, f"{origin} {label}")))
     return variants
 
 
-def play_sweep(variants, *, games, players, specs, pets=None, difficulty="normal",
+def play_sweep(variants, *, games, players, specs, pets=None, difficulty="standard",
                buildings=None, seed=0, threads=None, say=None) -> dict:  # fmt: skip
     """``{label: won (bool array)}``: the same game indices ``0..games-1`` under each
     variant (paired); ``say(label, rate)`` after each."""
@@ -652,7 +748,7 @@ def play_sweep(variants, *, games, players, specs, pets=None, difficulty="normal
 
     won = {}
     for label, comps in variants:
-        cfg = make_config(comps, players, specs, pets, difficulty or "normal", buildings, seed)
+        cfg = make_config(comps, players, specs, pets, difficulty or "standard", buildings, seed)
         won[label] = play_block(cfg, 0, games, threads)[1]["won"].to_numpy()
         if say is not None:
             say(label, Rate.from_bools(won[label]))
@@ -668,13 +764,14 @@ def sweep_table(won: dict):
     from bnb_sim.analysis.tables import fmt_rate, fmt_signed_pp
 
     rows = []
-    reference = won["components"]
+    first = next(iter(won))  # the component file's values (sweep_variants puts them first)
+    reference = won[first]
     for label, values in won.items():
         r = Rate.from_bools(values)
         d = paired_difference(values.astype(float), reference.astype(float))
         rows.append({"variant": label, "games": f"{r.n:,}",
                      "win rate [95% CI]": fmt_rate(r.rate, r.lo, r.hi),
-                     "vs components, paired [95% CI]": "(reference)" if label == "components"
+                     "vs components, paired [95% CI]": "(reference)" if label == first
                      else fmt_signed_pp(d["mean_diff"], d["lo"], d["hi"])})  # fmt: skip
     return pd.DataFrame(rows)
 
@@ -682,26 +779,31 @@ def sweep_table(won: dict):
 def sweep(
     *, sets, zip_mode=False, games=2000, players=4, policies="team", components=None, seed=0,
     threads=None, quiet=False, out=None, pets=None, difficulty=None, buildings=None,
-    yes=False, defaults=frozenset(), **_ignored,
+    yes=False, reading=(), defaults=frozenset(), **_ignored,
 ) -> None:  # fmt: skip
     """``bnb sweep --game hotv --set PATH=V1,V2``: the same game indices under each
     component variant; win rates and paired differences against the component file."""
+    from bnb_sim.analysis.estimated import add_estimated_warning, estimates_meta
     from bnb_sim.analysis.report import ReportBuilder, Section
     from bnb_sim.analysis.stats import Rate
     from bnb_sim.analysis.sweep import parse_set_option
 
     if pets == "all":
         raise SpecError("sweep --game hotv: give one pet team")
-    base = _components(components)
+    base = _components(components, reading)
     if "policies" in defaults:
         policies = "team"
     if isinstance(policies, str):
         policies = policies.split(",")
     specs = [p.strip() for p in policies if p.strip()]
-    variants = sweep_variants(base, [parse_set_option(x) for x in sets], zip_mode)
+    parsed = [parse_set_option(x) for x in sets]
+    variants = sweep_variants(base, parsed, zip_mode)
+    from bnb_sim.cli.run_cmd import prepare_out
     from bnb_sim.runner.budget import confirm_games
 
     confirm_games(len(variants) * games, "sweep --game hotv", yes=yes)
+    if out is not None:
+        prepare_out(Path(out))  # a non-empty folder is refused before any game is played
     won = play_sweep(
         variants, games=games, players=players, specs=specs, pets=pets,
         difficulty=difficulty, buildings=buildings, seed=seed, threads=threads,
@@ -716,6 +818,7 @@ def sweep(
             f"{games:,} games per variant on the same game indices (paired)."
         )
         section.table(table)
+        add_estimated_warning(section, estimates_meta(base, [path for path, _ in parsed]))
         section.summary["variants"] = {
             label: Rate.from_bools(values).to_dict() for label, values in won.items()
         }
@@ -784,15 +887,15 @@ def compile_jobs() -> list:
 # ----------------------------------------------------------------------------- bench
 
 
-def games_per_second(policy: str, players: int, threads: int, seconds: float, repeats: int):
+def games_per_second(policy: str, players: int, threads: int, seconds: float, repeats: int,
+                     reading=()):  # fmt: skip
     """Median games/s of the batch kernel (no DataFrames, no Parquet)."""
     import statistics
     import time
 
-    from bnb_sim.games.heroes_village.components import load_components
     from bnb_sim.games.heroes_village.runner import make_config, play_arrays
 
-    config = make_config(load_components(), players, [policy], None, seed=1)
+    config = make_config(_components(None, reading), players, [policy], None, seed=1)
     team = config.teams[0]
     play_arrays(config, team, 0, 200, threads)  # compile or load
     n = 2000
@@ -812,24 +915,25 @@ def games_per_second(policy: str, players: int, threads: int, seconds: float, re
     return n / statistics.median(times)
 
 
-def bench(*, as_json=False, quick=False, **_ignored) -> None:
-    """``bnb bench --game hotv``: games/s of random and team, 2 and 4 players, 1 and all
-    threads."""
+def bench(*, as_json=False, quick=False, reading=(), **_ignored) -> None:
+    """``bnb bench --game hotv``: games/s of random, team and strong, 2 and 4 players, 1 and
+    all threads."""
     from bnb_sim._jit import numba
     from bnb_sim.cli.bench_cmd import machine
 
     all_threads = int(numba.config.NUMBA_NUM_THREADS)
     seconds, repeats = (0.3, 1) if quick else (1.0, 3)
     rows = []
-    for policy in ("random", "team"):
+    for policy in ("random", "team", "strong"):
         for players in (2, 4):
             for threads in sorted({1, all_threads}):
-                gps = games_per_second(policy, players, threads, seconds, repeats)
+                gps = games_per_second(policy, players, threads, seconds, repeats, reading)
                 rows.append({"policy": policy, "players": players, "threads": threads,
                              "games_per_second": gps})  # fmt: skip
-    result = {"game": "heroes_village", "machine": machine(), "games": rows}
+    result = {"game": "heroes_village", "machine": machine(), "games": rows,
+              "readings": _components(None, reading).readings}  # fmt: skip
     if as_json:
-        click.echo(json.dumps(result, indent=2))
+        click.echo(jsonsafe.dumps(result, indent=2))
         return
     m = result["machine"]
     click.echo(f"{m['cpu']}, {m['cores_usable']} usable cores, numba {m['numba']}")
@@ -846,66 +950,11 @@ def components_show(*, components=None, as_json=False, **_ignored) -> None:
     """``bnb components show --game hotv``: the data, estimates marked ~."""
     comps = _components(components)
     if as_json:
-        click.echo(json.dumps(comps.to_json_dict(), indent=2, default=str))
+        click.echo(jsonsafe.dumps(comps.to_json_dict(), indent=2, default=str))
         return
+    from bnb_sim.games.heroes_village.show import render
+
     click.echo("\n".join(render(comps)))
-
-
-def render(comps) -> list[str]:
-    d = comps.data
-    rows = {r["key"]: r for r in comps.provenance_rows()}
-
-    def mark(key):
-        return EST if rows.get(key, {}).get("provenance") == "estimate" else ""
-
-    out = [
-        d.get("title", "Heroes of the Village"),
-        f"source: {comps.source}   sha256: {comps.content_hash[:16]}   values: {len(rows)}, "
-        f"estimated: {comps.n_estimates} (marked {EST})",
-        "",
-        "Rules: "
-        + ", ".join(
-            f"{k} {mark('rules.' + k)}{v}"
-            for k, v in d["rules"].items()
-            if k not in ("provenance", "source", "reason")
-        ),  # fmt: skip
-        "Readings: "
-        + ", ".join(
-            f"{k} {mark('readings.' + k)}{v}"
-            for k, v in d["readings"].items()
-            if k not in ("provenance", "reason")
-        ),  # fmt: skip
-        "Blocks (box): " + _block_text(d["_totals"]),
-        "Pouch at the start: " + _block_text(d["_pouch"]),
-        f"Illager path: start normal {d['path']['start_normal']}, easy {d['path']['start_easy']}, "
-        f"darkness on {d['path']['darkness_spaces']}, last space "
-        f"{mark('path.last_space')}{d['path']['last_space']}",
-        f"Fight die: {mark('dice.fight.faces')}{d['dice']['fight']['faces']}",
-        f"Illagers die: {mark('dice.illagers.faces')}{d['dice']['illagers']['faces']}",
-        "",
-        "Mobs:",
-    ]
-    for m in d["mobs"]:
-        out.append(f"  {m['name']:<12s} value {mark('mobs.' + m['name'] + '.value')}{m['value']}"
-                   f"  x{mark('mobs.' + m['name'] + '.count')}{m['count']}")  # fmt: skip
-    out += ["", f"World tiles ({mark('tiles.list')}estimates):"]
-    for i, t in enumerate(d["tiles"]["list"]):
-        out.append(f"  {i + 1:2d} {t.get('terrain', ''):<10s} symbol {t.get('symbol', 'none'):<6s}"
-                   f" back {_block_text(t['_back'])}")  # fmt: skip
-    out += ["", "Buildings (cost estimated ~):"]
-    for b in comps.buildings:
-        out.append(f"  #{b['number']} {b['name']:<12s} level {b['level']}  cost "
-                   f"{EST}{_block_text(b['_cost'])}")  # fmt: skip
-    out += ["", "Pets: " + ", ".join(f"{p} {v}" for p, v in comps.pet_strength.items())]
-    est = [r for r in comps.provenance_rows() if r["provenance"] == "estimate"]
-    out += ["", "Estimates and their reasons:"]
-    seen = set()
-    for r in est:
-        if r["reason"] in seen:
-            continue
-        seen.add(r["reason"])
-        out.append(f"  {r['key']}: {r['reason']}")
-    return out
 
 
 def path_of(value) -> Path:

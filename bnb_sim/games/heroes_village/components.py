@@ -21,7 +21,12 @@ from typing import Any
 import numpy as np
 
 from bnb_sim.errors import ComponentError
+from bnb_sim.estimates import RANGE_FIELDS, Domain, Estimate
 from bnb_sim.games.heroes_village import layout as L
+from bnb_sim.games.heroes_village import ranges as R
+from bnb_sim.games.heroes_village.keys import WHAT, check_keys
+from bnb_sim.games.heroes_village.readings import READINGS as _READINGS
+from bnb_sim.safe_io import digits
 from bnb_sim.toml_files import read_toml
 
 DEFAULT_PATH = Path(__file__).resolve().parents[2] / "data" / "heroes_village.toml"
@@ -39,10 +44,20 @@ SECTIONS = (
     "pets",
 )
 PROVENANCES = ("known", "estimate")
-READINGS = {
-    "discard_to": ("supply", "pouch"),
-    "defeated_mobs": ("removed", "reused"),
-    "panda_scope": ("fight", "turn"),
+# the readings (bnb_sim.games.heroes_village.readings) and their values
+READINGS = {name: tuple(r.values) for name, r in _READINGS.items()}
+RULE_LIMITS = {
+    "actions_per_turn": (1, 6),
+    "blocks_per_collect": (1, 10),
+    "fight_rolls": (1, L.MAX_FIGHT_ROLLS),
+    "reward_draw": (0, 10),
+    "general_slots": (0, 10),
+    "redstone_slots": (0, 10),
+    "buildings_to_win": (1, L.MAX_CHOSEN),
+    "building_push": (0, 5),
+    "stacks": (1, L.MAX_STACKS),
+    "players_min": (1, L.MAX_PLAYERS),
+    "players_max": (1, L.MAX_PLAYERS),
 }
 PET_KEYS = {
     "wolf": "fight_bonus",
@@ -54,16 +69,21 @@ PET_KEYS = {
 }
 
 
-def _merge(base: dict, override: dict) -> None:
+def _merge(base: dict, override: dict, origins: dict, idx: int, path: str = "") -> None:
+    """Merge ``override`` (file ``idx``) into ``base``; ``origins`` records which file last
+    changed each key (a range applies only to the value it was written for)."""
     restated = "provenance" in override
     if restated:
         base.pop("source", None)
         base.pop("reason", None)
     for key, value in override.items():
         old = base.get(key)
+        sub = f"{path}.{key}" if path else str(key)
         if isinstance(old, dict) and isinstance(value, dict) and key != "provenance":
-            _merge(old, value)
+            _merge(old, value, origins, idx, sub)
         else:
+            if not (old == value and type(old) is type(value)):  # restating changes nothing
+                origins[sub] = idx
             base[key] = copy.deepcopy(value)
 
 
@@ -72,6 +92,7 @@ class _Check:
 
     def __init__(self, label: str):
         self.label = label
+        self.domains: dict[str, Domain] = {}  # what is accepted at each key (for ranges)
 
     def fail(self, key: str, problem: str):
         raise ComponentError(self.label, key, problem)
@@ -91,6 +112,7 @@ class _Check:
             self.fail(full, f"must be an integer, not {type(value).__name__} {value!r}")
         if not lo <= value <= hi:
             self.fail(full, f"{value} is out of range ({lo} to {hi})")
+        self.domains[full.replace("[", ".").replace("]", "")] = Domain(lo, hi)
         return value
 
     def provenance(self, table: dict, path: str, keys: Iterable[str]) -> dict[str, str]:
@@ -161,6 +183,9 @@ class HotvComponents:
     data: dict
     source: str
     rows: list[dict] = field(default_factory=list)
+    domains: dict[str, Domain] = field(default_factory=dict, repr=False)
+    ranges: list = field(default_factory=list, repr=False)  # [[ranges]] of the files
+    origins: dict[str, int] = field(default_factory=dict, repr=False)  # key -> file index
 
     @property
     def content_hash(self) -> str:
@@ -208,77 +233,50 @@ class HotvComponents:
     def pet_strength(self) -> dict[str, int]:
         return {pet: self.data["pets"][pet][key] for pet, key in PET_KEYS.items()}
 
+    def estimate_ranges(self) -> list[Estimate]:
+        """Every estimated value with its plausible range and reason (docs/components.md,
+        "Ranges"); keys are the paths ``--set`` takes."""
+        return R.estimate_ranges(self)
+
+    def with_estimate(self, key: str, value: object) -> HotvComponents:
+        """A copy with the estimate at ``key`` moved to ``value`` (inside its range)."""
+        return R.with_estimate(self, key, value)
+
     def to_json_dict(self) -> dict:
         out = {k: v for k, v in self.data.items() if not k.startswith("_")}
-        return {
-            "source": self.source,
-            "sha256": self.content_hash,
-            "data": out,
-            "provenance": self.rows,
-        }
+        ranges = {e.key: e.row_fields() for e in self.estimate_ranges()}
+        rows = [r | ranges.get(r["key"], {}) for r in self.rows]
+        return {"source": self.source, "sha256": self.content_hash, "data": out,
+                "provenance": rows}  # fmt: skip
 
     def static_arrays(
         self, start: int, chosen: list[int], check: bool = False
     ) -> tuple[np.ndarray, np.ndarray]:
-        """``(k, kf)`` for the kernels: ``start`` is the Illager's start space, ``chosen`` the
-        three buildings (an index into the building list, or ``-level - 1`` for one drawn per
-        game from that level)."""
-        from bnb_sim.games.heroes_village.odds import kf_table
+        """``(k, kf)`` for the kernels (:func:`~.static.static_arrays`)."""
+        from bnb_sim.games.heroes_village.static import static_arrays
 
-        d = self.data
-        k = np.zeros(L.K_SIZE, np.int64)
-        rules, path, readings = d["rules"], d["path"], d["readings"]
-        tiles = d["tiles"]["list"]
-        tokens = self.mob_tokens
-        k[L.K_N_TILES] = len(tiles)
-        k[L.K_N_TOKENS] = len(tokens)
-        k[L.K_N_STACKS] = rules["stacks"]
-        k[L.K_START] = start
-        k[L.K_LAST_SPACE] = path["last_space"]
-        k[L.K_N_DARK] = len(path["darkness_spaces"])
-        for i, space in enumerate(path["darkness_spaces"]):
-            k[L.K_DARK_SPACES + i] = space
-        k[L.K_ACTIONS] = rules["actions_per_turn"]
-        k[L.K_DRAW] = rules["blocks_per_collect"]
-        k[L.K_FIGHT_ROLLS] = rules["fight_rolls"]
-        k[L.K_REWARD_DRAW] = rules["reward_draw"]
-        k[L.K_GEN_SLOTS] = rules["general_slots"]
-        k[L.K_RED_SLOTS] = rules["redstone_slots"]
-        k[L.K_TO_WIN] = rules["buildings_to_win"]
-        k[L.K_BUILD_PUSH] = rules["building_push"]
-        k[L.K_MAX_TURNS] = readings["max_turns"]
-        k[L.K_CHECK] = int(check)
-        k[L.K_DISCARD_TO_POUCH] = int(readings["discard_to"] == "pouch")
-        k[L.K_MOBS_REUSED] = int(readings["defeated_mobs"] == "reused")
-        k[L.K_PANDA_PER_TURN] = int(readings["panda_scope"] == "turn")
-        k[L.K_N_FIGHT_FACES] = len(self.fight_faces)
-        k[L.K_FIGHT_FACES : L.K_FIGHT_FACES + len(self.fight_faces)] = self.fight_faces
-        k[L.K_N_ILL_FACES] = len(self.illager_faces)
-        k[L.K_ILL_FACES : L.K_ILL_FACES + len(self.illager_faces)] = self.illager_faces
-        k[L.K_TOTAL : L.K_TOTAL + L.N_BLOCKS] = d["_totals"]
-        k[L.K_POUCH0 : L.K_POUCH0 + L.N_BLOCKS] = d["_pouch"]
-        for t, tile in enumerate(tiles):
-            k[L.K_TILE_SYMBOL + t] = tile["_symbol"]
-            k[L.K_TILE_BACK + t * L.N_BLOCKS : L.K_TILE_BACK + (t + 1) * L.N_BLOCKS] = tile["_back"]
-        for i, (_, value) in enumerate(tokens):
-            k[L.K_TOKEN_VALUE + i] = value
-        blist = self.buildings
-        k[L.K_N_BUILDINGS] = len(blist)
-        for b, building in enumerate(blist):
-            base = L.K_BUILDING_COST + b * L.N_BLOCKS
-            k[base : base + L.N_BLOCKS] = building["_cost"]
-            k[L.K_BUILDING_LEVEL + b] = building["level"]
-        k[L.K_N_CHOSEN] = len(chosen)
-        for i, c in enumerate(chosen):
-            k[L.K_CHOSEN + i] = c
-        strength = self.pet_strength
-        k[L.K_WOLF_BONUS] = strength["wolf"]
-        k[L.K_CAT_IGNORE] = strength["cat"]
-        k[L.K_FOX_EXTRA] = strength["fox"]
-        k[L.K_PANDA_IGNORE] = strength["panda"]
-        k[L.K_HORSE_TILES] = strength["horse"]
-        k[L.K_LLAMA_SLOTS] = strength["llama"]
-        return k, kf_table(self)
+        return static_arrays(self, start, chosen, check)
+
+    @property
+    def readings(self) -> dict[str, str]:
+        """The rule readings of these components (``bnb readings --game hotv``), by name."""
+        from bnb_sim.games.heroes_village.readings import values_of
+
+        return values_of(self.data["readings"])
+
+    def with_readings(self, given: dict[str, str]) -> HotvComponents:
+        """These components with the readings ``given`` (``--reading NAME=VALUE``, checked)
+        set in their ``[readings]`` table; ``self`` when ``given`` is empty."""
+        if not given:
+            return self
+        data = {k: copy.deepcopy(v) for k, v in self.data.items() if not k.startswith("_")}
+        data["readings"].update(given)
+        out = _validate(data, self.source.split(" + ")[-1])
+        out.source = self.source
+        later = 1 + max([0, *self.origins.values(), *(r.file_index for r in self.ranges)])
+        out.ranges = list(self.ranges)  # a reading set on purpose drops its range
+        out.origins = {**self.origins, **{f"readings.{k}": later for k in given}}
+        return out
 
 
 def _validate(data: dict, label: str) -> HotvComponents:
@@ -303,19 +301,7 @@ def _validate(data: dict, label: str) -> HotvComponents:
     if unknown:
         c.fail(unknown[0], "unknown section")
     rules = c.table(data, "rules")
-    limits = {
-        "actions_per_turn": (1, 6),
-        "blocks_per_collect": (1, 10),
-        "fight_rolls": (1, 10),
-        "reward_draw": (0, 10),
-        "general_slots": (0, 10),
-        "redstone_slots": (0, 10),
-        "buildings_to_win": (1, L.MAX_CHOSEN),
-        "building_push": (0, 5),
-        "stacks": (1, L.MAX_STACKS),
-        "players_min": (1, L.MAX_PLAYERS),
-        "players_max": (1, L.MAX_PLAYERS),
-    }
+    limits = RULE_LIMITS
     prov = c.provenance(rules, "rules", limits)
     for key, (lo, hi) in limits.items():
         row(f"rules.{key}", c.int(rules, "rules", key, lo, hi), prov[key], rules)
@@ -328,6 +314,7 @@ def _validate(data: dict, label: str) -> HotvComponents:
         value = readings.get(key)
         if value not in allowed:
             c.fail(f"readings.{key}", f"{value!r} is not one of {', '.join(allowed)}")
+        c.domains[f"readings.{key}"] = Domain(options=tuple(allowed))
         row(f"readings.{key}", value, prov[key], readings)
     row(
         "readings.max_turns",
@@ -373,6 +360,7 @@ def _validate(data: dict, label: str) -> HotvComponents:
     fight = _faces(c, dice, "fight", numbers=True)
     illagers = _faces(c, dice, "illagers", numbers=False)
     for name in ("fight", "illagers"):
+        c.domains[f"dice.{name}.faces"] = R.faces_domain(numbers=name == "fight")
         p = c.provenance(dice[name], f"dice.{name}", ["faces"])["faces"]
         row(f"dice.{name}.faces", dice[name]["faces"], p, dice[name])
 
@@ -411,7 +399,10 @@ def _validate(data: dict, label: str) -> HotvComponents:
         tile["_back"] = c.blocks(tile.get("back", {}), f"{key}.back")
         if sum(tile["_back"]) < 1:
             c.fail(f"{key}.back", "a tile back shows at least one block")
-    row("tiles.list", f"{len(tiles)} tiles", tprov, tiles_table)
+        c.domains[f"tiles.list.{i}.symbol"] = Domain(options=("wood", "sand", "stone", "none"))
+        row(f"tiles.list.{i}.symbol", symbol, tprov, tiles_table)
+        for b, n in tile["back"].items():  # each block printed on the back: a value
+            row(f"tiles.list.{i}.back.{b}", n, tprov, tiles_table)
     n_stacks = rules["stacks"]
     if len(tiles) % n_stacks:
         c.fail("tiles.list", f"{len(tiles)} tiles do not split into {n_stacks} equal stacks")
@@ -435,7 +426,8 @@ def _validate(data: dict, label: str) -> HotvComponents:
         b["_cost"] = c.blocks(b.get("cost"), f"{key}.cost")
         if sum(b["_cost"]) < 1:
             c.fail(f"{key}.cost", "a building costs at least one block")
-        row(f"buildings.{number}.cost", b["cost"], bprov["cost"], btable)
+        for block, n in b["cost"].items():
+            row(f"buildings.list.{i}.cost.{block}", n, bprov["cost"], btable)
     row("buildings.levels", sorted({b["level"] for b in blist}), bprov["level"], btable)
     choice = btable.get("default_choice", "level:1,2,3")
     data["_default_choice"] = choice
@@ -446,7 +438,7 @@ def _validate(data: dict, label: str) -> HotvComponents:
         t = pets.get(pet)
         if not isinstance(t, dict):
             c.fail(f"pets.{pet}", "missing table")
-        c.int(t, f"pets.{pet}", key, 0, 5)
+        c.int(t, f"pets.{pet}", key, 0, L.MAX_PANDA if pet == "panda" else 5)
         row(f"pets.{pet}.{key}", t[key], pprov[pet], pets)
 
     # conservation of the 25 blocks (R-HV-10)
@@ -462,7 +454,7 @@ def _validate(data: dict, label: str) -> HotvComponents:
     data["_pouch"] = start_pouch
     data["_fight_codes"] = fight
     data["_illager_codes"] = illagers
-    return HotvComponents(data=data, source=label, rows=rows)
+    return HotvComponents(data=data, source=label, rows=rows, domains=c.domains)
 
 
 def load_components(paths: str | os.PathLike | Iterable | None = None) -> HotvComponents:
@@ -470,24 +462,69 @@ def load_components(paths: str | os.PathLike | Iterable | None = None) -> HotvCo
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     paths = list(paths or [])
+    ranges: list = []
+    origins: dict[str, int] = {}
     data = read_toml(DEFAULT_PATH)
     labels = [DEFAULT_LABEL]
     label = DEFAULT_LABEL
+    check_keys(data, DEFAULT_LABEL, SCHEMA)
+    data = R.take_ranges(data, DEFAULT_LABEL, 0, ranges)
     for p in paths:
         label = os.fspath(p)
         override = read_toml(p)
         if override.get("game", "heroes_village") != "heroes_village":
             raise ComponentError(label, "game", f"{override['game']!r} is not heroes_village")
-        _merge(data, override)
+        check_keys(override, label, SCHEMA)  # a misspelt key is refused, never dropped
+        override = R.take_ranges(override, label, len(labels), ranges)
+        _merge(data, override, origins, len(labels))
         labels.append(label)
     comps = _validate(data, label)
     comps.source = " + ".join(labels)
+    comps.ranges, comps.origins = ranges, origins
+    comps.estimate_ranges()  # checks every range now: a bad one is refused at load
     return comps
 
 
 def components_from_dict(data: dict, name: str = "<dict>") -> HotvComponents:
-    """Validate a complete data dict (tests, the API)."""
-    return _validate(copy.deepcopy(data), name)
+    """Validate a complete data dict (tests, the API, sweep variants); keys starting with
+    ``_`` are values the validator derives, and are ignored here."""
+    check_keys(data, name, SCHEMA, derived_ok=True)
+    ranges: list = []
+    comps = _validate(R.take_ranges(copy.deepcopy(data), name, 0, ranges), name)
+    comps.ranges = ranges
+    comps.estimate_ranges()  # checks every range now: a bad one is refused at load
+    return comps
+
+
+_META = ("provenance", "source", "reason")
+# Every key a component file may hold, table by table (``keys.check_keys``): a table maps
+# each key to its own schema (a dict), to None (a plain value), or to ("list", schema) for
+# an array of tables; "provenance" may be a string or a table over the table's own keys.
+_BLOCKS = {name: None for name in (*L.BLOCK_NAMES, *_META)} | {WHAT: "block"}
+_DIE = {"faces": None, **dict.fromkeys(_META)}
+SCHEMA: dict = {
+    "schema": None,
+    "game": None,
+    "title": None,
+    "rules": dict.fromkeys((*RULE_LIMITS, *_META)),
+    "readings": dict.fromkeys((*READINGS, "max_turns", *_META)),
+    "blocks": _BLOCKS,
+    "pouch": _BLOCKS,
+    "path": dict.fromkeys(("start_normal", "start_easy", "darkness_spaces", "last_space", *_META)),
+    "dice": {"fight": _DIE, "illagers": _DIE},
+    "mobs": ("list", dict.fromkeys(("name", "value", "count", *_META))),
+    "tiles": {
+        "list": ("list", {"terrain": None, "symbol": None, "back": _BLOCKS}),
+        **dict.fromkeys(_META),
+    },  # fmt: skip
+    "buildings": {
+        "list": ("list", {"number": None, "name": None, "level": None, "cost": _BLOCKS}),
+        "default_choice": None,
+        **dict.fromkeys(_META),
+    },
+    "pets": {**{pet: {key: None} for pet, key in PET_KEYS.items()}, **dict.fromkeys(_META)},
+    "ranges": ("list", dict.fromkeys(RANGE_FIELDS)),  # plausible ranges (bnb_sim.estimates)
+}
 
 
 def default_data() -> dict:
@@ -507,24 +544,26 @@ def parse_buildings(text: str | None, comps: HotvComponents) -> list[int]:
         levels = {b["level"] for b in blist}
         out = []
         for item in items:
-            if not item.strip().isdigit() or int(item) not in levels:
+            level = digits(item.strip())
+            if level not in levels:
                 raise SpecError(
                     f"--buildings {text!r}: {item!r} is not a level (levels: "
                     f"{', '.join(map(str, sorted(levels)))})"
                 )
-            out.append(-int(item) - 1)
+            out.append(-level - 1)
     else:
         by_number = {b["number"]: i for i, b in enumerate(blist)}
         out = []
         for item in text.split(","):
-            if not item.strip().isdigit() or int(item) not in by_number:
+            number = digits(item.strip())
+            if number not in by_number:
                 raise SpecError(
                     f"--buildings {text!r}: {item!r} is not a building number "
                     f"(1 to {max(by_number)}) or use level:1,2,3"
                 )
-            if by_number[int(item)] in out:
+            if by_number[number] in out:
                 raise SpecError(f"--buildings {text!r}: building {item} is chosen twice")
-            out.append(by_number[int(item)])
+            out.append(by_number[number])
     if len(out) != to_win:
         raise SpecError(f"--buildings {text!r}: choose {to_win} buildings, not {len(out)}")
     for code in set(out):

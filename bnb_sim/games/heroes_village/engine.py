@@ -13,6 +13,17 @@ tile before any action, so the engine records which tiles are laid, not where.
 from __future__ import annotations
 
 from bnb_sim._jit import kernel
+from bnb_sim.games.heroes_village.build import build, build_options, can_build_more
+from bnb_sim.games.heroes_village.core import (
+    can_hold,
+    draw_from_pouch,
+    is_over,
+    log_event,
+    move_illager,
+    return_drawn,
+    stat_add,
+)
+from bnb_sim.games.heroes_village.fight import roll_fight, start_fight, stop_fight
 from bnb_sim.games.heroes_village.layout import (
     A_BUILD,
     A_COLLECT,
@@ -22,106 +33,84 @@ from bnb_sim.games.heroes_village.layout import (
     A_PASS,
     A_PICK,
     A_PICK_NONE,
+    A_STOP,
     CAT,
     DARKNESS,
-    EV_BUILD,
     EV_COLLECT,
-    EV_COMPLETE,
-    EV_DARK_TO_POUCH,
-    EV_DEFEAT,
     EV_DIE,
     EV_DISCARD,
     EV_DRAW,
-    EV_END,
     EV_EXPLORE,
-    EV_FIGHT,
     EV_FREE_TILE,
-    EV_ILLAGER,
+    EV_HORSE_STOP,
     EV_MOB,
     EV_PICK,
-    EV_ROLL,
     EV_SETUP,
     EV_TURN,
     FACE_ARROW,
     FACE_ILLAGER,
+    FIX_POLICY,
     FOX,
     HORSE,
     K_ACTIONS,
-    K_BUILD_PUSH,
+    K_BUILD_SEVERAL,
     K_BUILDING_COST,
     K_BUILDING_LEVEL,
+    K_CAT_DRAW,
     K_CAT_IGNORE,
     K_CHOSEN,
-    K_DARK_SPACES,
     K_DISCARD_TO_POUCH,
     K_DRAW,
-    K_FIGHT_FACES,
-    K_FIGHT_ROLLS,
+    K_FIX_GROUP,
+    K_FIX_SOURCES,
     K_FOX_EXTRA,
-    K_GEN_SLOTS,
+    K_FREE_NEEDED,
     K_HORSE_TILES,
     K_ILL_FACES,
-    K_LAST_SPACE,
-    K_LLAMA_SLOTS,
-    K_MOBS_REUSED,
     K_N_BUILDINGS,
     K_N_CHOSEN,
     K_N_DARK,
-    K_N_FIGHT_FACES,
     K_N_ILL_FACES,
     K_N_STACKS,
     K_N_TILES,
     K_N_TOKENS,
-    K_PANDA_IGNORE,
-    K_PANDA_PER_TURN,
     K_POUCH0,
-    K_RED_SLOTS,
-    K_REWARD_DRAW,
     K_START,
     K_TILE_BACK,
     K_TILE_SYMBOL,
-    K_TO_WIN,
     K_TOKEN_VALUE,
     K_TOTAL,
-    K_WOLF_BONUS,
-    LLAMA,
     MAX_ROUNDS,
     MAX_TILES,
     N_BLOCKS,
     N_STREAMS,
     NO_SYMBOL,
-    PANDA,
     PH_ACTION,
-    PH_OVER,
+    PH_BUILD,
+    PH_FIGHT,
+    PH_HORSE,
     PH_PICK,
     PICK_FOX,
     PICK_NONE,
-    PICK_REWARD,
     REDSTONE,
-    RNG_FIGHT,
     RNG_ILLAGERS,
-    RNG_POUCH,
+    RNG_RECORD,
     RNG_SETUP,
     S_ACTIONS_LEFT,
-    S_ARROWS,
-    S_BUILT,
     S_CAT_USED,
     S_CHOSEN,
     S_DONE,
     S_DRAWN,
     S_DRAWS_EMPTY,
     S_END_BY_DIE,
-    S_FIGHTS_CUT,
+    S_FIGHT_TILE,
     S_FREE_TILES,
-    S_HANDED,
+    S_HORSE_LEFT,
     S_ILLAGER,
     S_ILLAGER_MIN,
-    S_ILLAGER_ROLLS,
     S_INV,
-    S_LOST_IN_FIGHT,
     S_MOB_NEXT,
     S_MOB_PILE,
-    S_MOBS_DEFEATED,
     S_MOBS_SPAWNED,
     S_N_PLAYERS,
     S_NEED,
@@ -132,7 +121,6 @@ from bnb_sim.games.heroes_village.layout import (
     S_PICK_KIND,
     S_POUCH,
     S_SEAT,
-    S_SEAT_STATS,
     S_STACK,
     S_STACK_H,
     S_SUPPLY,
@@ -141,55 +129,22 @@ from bnb_sim.games.heroes_village.layout import (
     S_TILES_LAID,
     S_TRACK,
     S_TURN,
-    S_WON,
-    SEAT_STRIDE,
     T_BLOCKS,
     T_BUILD,
     T_COLLECT,
     T_DARK_IGNORED,
     T_DISCARD,
     T_EXPLORE,
+    T_EXTRA_HAND_INS,
     T_FIGHT,
-    T_FIGHTS_BY_VALUE,
-    T_FIGHTS_WON,
     T_FOX,
-    T_HANDED,
-    T_ILL_IGNORED,
+    T_HORSE_DECLINED,
     T_PASS,
     T_PICK,
-    T_ROLLS,
     T_SPAWNED,
     T_TILES,
-    T_WINS_BY_VALUE,
-    WOLF,
 )
-from bnb_sim.rng import bounded_row, seed_stream, shuffle_inplace
-
-# ----------------------------------------------------------------------------- logging
-
-
-@kernel(inline="always")
-def log_event(log, s, kind, a, b, c):
-    """Append one event row to ``log`` (row 0 holds the count); no-op for an empty log."""
-    if log.shape[0] == 0:
-        return
-    n = log[0, 0]
-    if n + 1 >= log.shape[0]:
-        return
-    row = n + 1
-    log[row, 0] = kind
-    log[row, 1] = s[S_TURN]
-    log[row, 2] = s[S_SEAT]
-    log[row, 3] = a
-    log[row, 4] = b
-    log[row, 5] = c
-    log[0, 0] = n + 1
-
-
-@kernel(inline="always")
-def stat_add(s, seat, which, amount):
-    s[S_SEAT_STATS + seat * SEAT_STRIDE + which] += amount
-
+from bnb_sim.rng import bounded_row, seed_stream, shuffle_inplace, stream_game_index
 
 # ----------------------------------------------------------------------------- set-up
 
@@ -200,7 +155,11 @@ def setup_game(s, k, rng, pets, master, game_index, n_players, log):
     for i in range(s.shape[0]):
         s[i] = 0
     for stream in range(N_STREAMS):
-        seed_stream(rng[stream], master, game_index, stream)
+        source = min(stream, FIX_POLICY)  # every seat's policy stream is one source
+        if stream == RNG_RECORD:  # the fight record never moves the game: never fixed
+            source = 63
+        index = stream_game_index(game_index, k[K_FIX_SOURCES], k[K_FIX_GROUP], source)
+        seed_stream(rng[stream], master, index, stream)
     s[S_N_PLAYERS] = n_players
     s[S_PHASE] = PH_ACTION
     s[S_ACTIONS_LEFT] = k[K_ACTIONS]
@@ -270,90 +229,7 @@ def _already_chosen(s, k, upto, b):
     return False
 
 
-# ----------------------------------------------------------------------------- helpers
-
-
-@kernel(inline="always")
-def pouch_total(s):
-    total = 0
-    for b in range(N_BLOCKS):
-        total += s[S_POUCH + b]
-    return total
-
-
-@kernel(inline="always")
-def can_hold(s, k, seat, block):
-    """R-HV-5: whether ``seat`` has a free slot for ``block`` (three general slots for wood,
-    sand, stone or darkness, one for redstone; the Llama's extra slots take anything)."""
-    inv = S_INV + seat * N_BLOCKS
-    general = s[inv] + s[inv + 1] + s[inv + 2] + s[inv + DARKNESS]
-    red = s[inv + REDSTONE]
-    if block == REDSTONE:
-        red += 1
-    else:
-        general += 1
-    extra = k[K_LLAMA_SLOTS] if s[S_PET + seat] == LLAMA else 0
-    over = max(0, general - k[K_GEN_SLOTS]) + max(0, red - k[K_RED_SLOTS])
-    return over <= extra
-
-
-@kernel(inline="always")
-def draw_from_pouch(s, rng, n):
-    """Draw up to ``n`` blocks blind into ``S_DRAWN`` (R-HV-4: all if fewer); returns the
-    number drawn."""
-    drawn = 0
-    for _ in range(n):
-        total = pouch_total(s)
-        if total == 0:
-            break
-        r = bounded_row(rng, RNG_POUCH, total)
-        for b in range(N_BLOCKS):
-            if r < s[S_POUCH + b]:
-                s[S_POUCH + b] -= 1
-                s[S_DRAWN + b] += 1
-                drawn += 1
-                break
-            r -= s[S_POUCH + b]
-    return drawn
-
-
-@kernel(inline="always")
-def return_drawn(s):
-    for b in range(N_BLOCKS):
-        s[S_POUCH + b] += s[S_DRAWN + b]
-        s[S_DRAWN + b] = 0
-
-
-@kernel
-def move_illager(s, k, delta, log):
-    """Move the Illager ``delta`` spaces (negative = toward the village, space 0), within
-    its path; landing on a darkness space puts that block into the pouch (R-HV-8); reaching
-    the village ends the game (R-HV-1)."""
-    pos = s[S_ILLAGER] + delta
-    if pos > k[K_LAST_SPACE]:
-        pos = k[K_LAST_SPACE]
-    if pos < 0:
-        pos = 0
-    if pos == s[S_ILLAGER]:
-        return
-    s[S_ILLAGER] = pos
-    if pos < s[S_ILLAGER_MIN]:
-        s[S_ILLAGER_MIN] = pos
-    log_event(log, s, EV_ILLAGER, pos, delta, 0)
-    for i in range(k[K_N_DARK]):
-        if k[K_DARK_SPACES + i] == pos and s[S_PATH_DARK + i] == 1:
-            s[S_PATH_DARK + i] = 0
-            s[S_POUCH + DARKNESS] += 1
-            log_event(log, s, EV_DARK_TO_POUCH, pos, 0, 0)
-    if pos == 0:
-        s[S_PHASE] = PH_OVER
-        s[S_WON] = 0
-        log_event(log, s, EV_END, 0, s[S_BUILT], 0)
-
-
-@kernel(inline="always")
-def is_over(s):
-    return s[S_PHASE] == PH_OVER
+# ----------------------------------------------------------------------------- tiles
 
 
 @kernel(inline="always")
@@ -365,14 +241,25 @@ def stack_top(s, stack):
 
 
 @kernel(inline="always")
+def block_needed(s, k, block):
+    """Whether an unfinished building still needs ``block`` (R-HV-3's "needed")."""
+    for j in range(k[K_N_CHOSEN]):
+        if s[S_DONE + j] == 0 and s[S_NEED + j * N_BLOCKS + block] > 0:
+            return True
+    return False
+
+
+@kernel(inline="always")
 def top_usable(s, k, stack):
-    """Whether the top tile of ``stack`` shows at least one block still in the supply."""
+    """Whether the top tile of ``stack`` shows a block still in the supply and (reading
+    ``free_lay=needed``) still needed by an unfinished building."""
     tile = stack_top(s, stack)
     if tile < 0:
         return False
     for b in range(N_BLOCKS):
         if k[K_TILE_BACK + tile * N_BLOCKS + b] > 0 and s[S_SUPPLY + b] > 0:
-            return True
+            if k[K_FREE_NEEDED] == 0 or block_needed(s, k, b):
+                return True
     return False
 
 
@@ -397,8 +284,8 @@ def lay_tile(s, k, stack, seat, log, free):
 
 @kernel
 def free_lay(s, k, log):
-    """R-HV-3: while every stack top shows only blocks no longer available, lay tiles (not
-    an action) until a top shows an available block; from the first non-empty stack."""
+    """R-HV-3: while no stack top is usable (``top_usable``), lay tiles (not an action) until
+    one is; from the first non-empty stack."""
     n_stacks = k[K_N_STACKS]
     while True:
         any_left = False
@@ -409,30 +296,19 @@ def free_lay(s, k, log):
                     return
         if not any_left:
             return
-        for st in range(n_stacks):
-            if s[S_STACK_H + st] > 0:
-                lay_tile(s, k, st, s[S_SEAT], log, True)
-                s[S_FREE_TILES] += 1
-                break
+        lay_tile(s, k, _first_stack(s, k), s[S_SEAT], log, True)
+        s[S_FREE_TILES] += 1
+
+
+@kernel
+def _first_stack(s, k):
+    for st in range(k[K_N_STACKS]):
+        if s[S_STACK_H + st] > 0:
+            return st
+    return -1
 
 
 # ----------------------------------------------------------------------------- legal moves
-
-
-@kernel(inline="always")
-def build_gain(s, k, seat, j, use_dark):
-    """Blocks ``seat`` would hand in to chosen building ``j`` (R-HV-7)."""
-    inv = S_INV + seat * N_BLOCKS
-    need = S_NEED + j * N_BLOCKS
-    given = 0
-    left = 0
-    for t in range(N_BLOCKS):
-        g = min(s[inv + t], s[need + t])
-        given += g
-        left += s[need + t] - g
-    if use_dark:
-        given += min(s[inv + DARKNESS], left)
-    return given
 
 
 @kernel
@@ -442,7 +318,8 @@ def legal_mask(s, k, mask):
         mask[a] = False
     seat = s[S_SEAT]
     inv = S_INV + seat * N_BLOCKS
-    if s[S_PHASE] == PH_PICK:
+    phase = s[S_PHASE]
+    if phase == PH_PICK:
         for b in range(N_BLOCKS):
             if s[S_DRAWN + b] > 0 and can_hold(s, k, seat, b):
                 if s[S_PICK_KIND] == PICK_FOX and (b == REDSTONE or b == DARKNESS):
@@ -450,7 +327,20 @@ def legal_mask(s, k, mask):
                 mask[A_PICK + b] = True
         mask[A_PICK_NONE] = True
         return
-    if s[S_PHASE] != PH_ACTION:
+    if phase == PH_FIGHT:  # R-HV-6: roll again, or stop
+        mask[A_FIGHT + s[S_FIGHT_TILE]] = True
+        mask[A_STOP] = True
+        return
+    if phase == PH_BUILD:  # R-HV-7: hand in to another building, or stop
+        build_options(s, k, seat, mask)
+        mask[A_STOP] = True
+        return
+    if phase == PH_HORSE:  # R-HV-9: the Horse's next tile, from any stack, or none
+        for st in range(k[K_N_STACKS]):
+            mask[A_EXPLORE + st] = s[S_STACK_H + st] > 0
+        mask[A_STOP] = True
+        return
+    if phase != PH_ACTION:
         return
     any_action = False
     for st in range(k[K_N_STACKS]):
@@ -466,16 +356,8 @@ def legal_mask(s, k, mask):
         elif k[K_TILE_SYMBOL + t] != NO_SYMBOL:
             mask[A_COLLECT + t] = True
             any_action = True
-    has_dark = s[inv + DARKNESS] > 0
-    for j in range(k[K_N_CHOSEN]):
-        if s[S_DONE + j]:
-            continue
-        if build_gain(s, k, seat, j, False) > 0:
-            mask[A_BUILD + 2 * j] = True
-            any_action = True
-        if has_dark and build_gain(s, k, seat, j, True) > build_gain(s, k, seat, j, False):
-            mask[A_BUILD + 2 * j + 1] = True
-            any_action = True
+    if build_options(s, k, seat, mask):
+        any_action = True
     for b in range(N_BLOCKS):
         if s[inv + b] > 0:
             mask[A_DISCARD + b] = True
@@ -508,14 +390,9 @@ def collect(s, k, rng, seat, tile, log):
     if drawn == 0:
         s[S_DRAWS_EMPTY] += 1
     log_event(log, s, EV_COLLECT, tile, symbol, drawn)
-    log_event(
-        log,
-        s,
-        EV_DRAW,
-        s[S_DRAWN] * 10000 + s[S_DRAWN + 1] * 1000 + s[S_DRAWN + 2] * 100 + s[S_DRAWN + 3] * 10,
-        s[S_DRAWN + DARKNESS],
-        0,
-    )
+    d = S_DRAWN
+    log_event(log, s, EV_DRAW, s[d] * 10000 + s[d + 1] * 1000 + s[d + 2] * 100 + s[d + 3] * 10,
+              s[d + DARKNESS], 0)  # fmt: skip
     inv = S_INV + seat * N_BLOCKS
     # matching blocks, then redstone, while slots are free
     for b in (symbol, REDSTONE):
@@ -523,14 +400,15 @@ def collect(s, k, rng, seat, tile, log):
             s[S_DRAWN + b] -= 1
             s[inv + b] += 1
             stat_add(s, seat, T_BLOCKS, 1)
-    # darkness goes back; one mob at most, unless the Cat ignores it
+    # darkness goes back; one mob at most, unless the Cat ignores it: its first darkness
+    # block of the turn (reading cat=first-block) or its first draw with darkness (first-draw)
     dark = s[S_DRAWN + DARKNESS]
     if dark > 0:
         s[S_POUCH + DARKNESS] += dark
         s[S_DRAWN + DARKNESS] = 0
         if s[S_PET + seat] == CAT and s[S_CAT_USED] < k[K_CAT_IGNORE]:
-            ignored = min(dark, k[K_CAT_IGNORE] - s[S_CAT_USED])
-            s[S_CAT_USED] += ignored
+            ignored = dark if k[K_CAT_DRAW] else min(dark, k[K_CAT_IGNORE] - s[S_CAT_USED])
+            s[S_CAT_USED] += 1 if k[K_CAT_DRAW] else ignored
             dark -= ignored
             stat_add(s, seat, T_DARK_IGNORED, ignored)
         if dark > 0 and place_mob(s, k, tile, log):
@@ -546,132 +424,9 @@ def collect(s, k, rng, seat, tile, log):
 
 
 @kernel
-def _finish_on_paper(s, k, rng, seat, value, bonus, rolls_done):
-    """A fight that the loss cut short is finished for the fight statistics only (the game
-    is over, so the extra rolls of its fight stream change nothing): counting only the cut
-    fights that were lost would bias the recorded P(defeated) downward, leaving them out
-    would bias it upward."""
-    won = False
-    for _ in range(rolls_done, k[K_FIGHT_ROLLS]):
-        face = k[K_FIGHT_FACES + bounded_row(rng, RNG_FIGHT, k[K_N_FIGHT_FACES])]
-        if face >= 0 and face + bonus >= value:
-            won = True
-            break
-    stat_add(s, seat, T_FIGHTS_BY_VALUE + value, 1)
-    if won:
-        stat_add(s, seat, T_WINS_BY_VALUE + value, 1)
-
-
-@kernel
-def fight(s, k, rng, seat, tile, log):
-    """R-HV-6 with the Wolf and the Panda (R-HV-9): up to three rolls of the Fight die."""
-    token = s[S_TILE_MOB + tile]
-    value = k[K_TOKEN_VALUE + token]
-    pet = s[S_PET + seat]
-    bonus = k[K_WOLF_BONUS] if pet == WOLF else 0
-    n_faces = k[K_N_FIGHT_FACES]
-    log_event(log, s, EV_FIGHT, tile, token, value)
-    won = False
-    for r in range(k[K_FIGHT_ROLLS]):
-        face = k[K_FIGHT_FACES + bounded_row(rng, RNG_FIGHT, n_faces)]
-        stat_add(s, seat, T_ROLLS, 1)
-        log_event(log, s, EV_ROLL, face, r, value)
-        if face >= 0:
-            if face + bonus >= value:
-                won = True
-                break
-        elif face == FACE_ARROW:
-            s[S_ARROWS] += 1
-            move_illager(s, k, 1, log)
-        elif face == FACE_ILLAGER:
-            if pet == PANDA and s[S_PANDA_USED] < k[K_PANDA_IGNORE]:
-                s[S_PANDA_USED] += 1
-                stat_add(s, seat, T_ILL_IGNORED, 1)
-            else:
-                s[S_ILLAGER_ROLLS] += 1
-                move_illager(s, k, -1, log)
-                if is_over(s):
-                    s[S_LOST_IN_FIGHT] = 1
-                    s[S_FIGHTS_CUT] += 1
-                    _finish_on_paper(s, k, rng, seat, value, bonus, r + 1)
-                    return
-    if k[K_PANDA_PER_TURN] == 0:
-        s[S_PANDA_USED] = 0
-    stat_add(s, seat, T_FIGHTS_BY_VALUE + value, 1)
-    if not won:
-        return
-    stat_add(s, seat, T_FIGHTS_WON, 1)
-    stat_add(s, seat, T_WINS_BY_VALUE + value, 1)
-    s[S_TILE_MOB + tile] = -1
-    s[S_MOBS_DEFEATED] += 1
-    if k[K_MOBS_REUSED]:
-        # the token goes under the pile: shift the unused part down, put it last
-        nxt = s[S_MOB_NEXT]
-        for i in range(nxt - 1, k[K_N_TOKENS] - 1):
-            s[S_MOB_PILE + i] = s[S_MOB_PILE + i + 1]
-        s[S_MOB_PILE + k[K_N_TOKENS] - 1] = token
-        s[S_MOB_NEXT] = nxt - 1
-    log_event(log, s, EV_DEFEAT, tile, token, value)
-    # the reward: draw, keep one (darkness may be kept)
-    draw_from_pouch(s, rng, k[K_REWARD_DRAW])
-    for b in range(N_BLOCKS):
-        if s[S_DRAWN + b] > 0 and can_hold(s, k, seat, b):
-            s[S_PICK_KIND] = PICK_REWARD
-            s[S_PHASE] = PH_PICK
-            return
-    return_drawn(s)
-
-
-@kernel
-def build(s, k, seat, j, use_dark, log):
-    """R-HV-7: hand in blocks to chosen building ``j``; darkness is wild. Darkness fills the
-    redstone need first (the scarcest block), then the largest remaining needs."""
-    inv = S_INV + seat * N_BLOCKS
-    need = S_NEED + j * N_BLOCKS
-    given = 0
-    for t in range(N_BLOCKS):
-        g = min(s[inv + t], s[need + t])
-        s[inv + t] -= g
-        s[need + t] -= g
-        s[S_HANDED + t] += g
-        given += g
-    if use_dark:
-        while s[inv + DARKNESS] > 0:
-            target = -1
-            if s[need + REDSTONE] > 0:
-                target = REDSTONE
-            else:
-                best = 0
-                for t in range(N_BLOCKS):
-                    if s[need + t] > best:
-                        best = s[need + t]
-                        target = t
-            if target < 0:
-                break
-            s[need + target] -= 1
-            s[inv + DARKNESS] -= 1
-            s[S_HANDED + DARKNESS] += 1
-            given += 1
-    stat_add(s, seat, T_HANDED, given)
-    log_event(log, s, EV_BUILD, j, given, use_dark)
-    left = 0
-    for t in range(N_BLOCKS):
-        left += s[need + t]
-    if left == 0:
-        s[S_DONE + j] = 1
-        s[S_BUILT] += 1
-        log_event(log, s, EV_COMPLETE, j, s[S_CHOSEN + j], s[S_BUILT])
-        if s[S_BUILT] >= k[K_TO_WIN]:
-            s[S_PHASE] = PH_OVER
-            s[S_WON] = 1
-            log_event(log, s, EV_END, 1, s[S_BUILT], 0)
-            return
-        move_illager(s, k, k[K_BUILD_PUSH], log)
-
-
-@kernel
 def end_turn(s, k, rng, log):
-    """R-HV-8: roll the Illagers die, then the next player (a round ends after the last)."""
+    """R-HV-8: roll the Illagers die, then the next player (a round ends after the last);
+    play proceeds to the left, seat 0, 1, ..., n - 1 (R-HV-2)."""
     face = k[K_ILL_FACES + bounded_row(rng, RNG_ILLAGERS, k[K_N_ILL_FACES])]
     log_event(log, s, EV_DIE, face, 0, 0)
     if face == FACE_ILLAGER:
@@ -696,23 +451,74 @@ def end_turn(s, k, rng, log):
 
 
 @kernel
+def explore(s, k, seat, stack, log):
+    """R-HV-3 explore (the Horse: R-HV-9, "allowed to add two world tiles"): lay the top of
+    ``stack``; a Horse may then lay more tiles, one decision each (``PH_HORSE``)."""
+    lay_tile(s, k, stack, seat, log, False)
+    if s[S_PHASE] == PH_HORSE:
+        s[S_HORSE_LEFT] -= 1
+    elif s[S_PET + seat] == HORSE and k[K_HORSE_TILES] > 1:
+        s[S_HORSE_LEFT] = k[K_HORSE_TILES] - 1
+    s[S_PHASE] = PH_HORSE if s[S_HORSE_LEFT] > 0 and _first_stack(s, k) >= 0 else PH_ACTION
+
+
+@kernel
+def pick(s, k, seat, a, log):
+    """Keep one block of an open pick (``A_PICK`` + block) or none; the rest go back."""
+    inv = S_INV + seat * N_BLOCKS
+    if a != A_PICK_NONE:
+        b = a - A_PICK
+        s[S_DRAWN + b] -= 1
+        s[inv + b] += 1
+        stat_add(s, seat, T_PICK, 1)
+        stat_add(s, seat, T_BLOCKS, 1)
+        if s[S_PICK_KIND] == PICK_FOX:
+            stat_add(s, seat, T_FOX, 1)
+        log_event(log, s, EV_PICK, b, s[S_PICK_KIND], 0)
+    return_drawn(s)
+    s[S_PICK_KIND] = PICK_NONE
+    s[S_PHASE] = PH_ACTION
+
+
+@kernel
+def hand_in(s, k, seat, a, log, more):
+    """R-HV-7: one hand-in of a build action; then (reading ``build=several``) the player may
+    hand in to another building while one can take blocks (``PH_BUILD``)."""
+    build(s, k, seat, (a - A_BUILD) // 2, (a - A_BUILD) % 2, log, more)
+    if is_over(s):
+        return
+    if more:
+        stat_add(s, seat, T_EXTRA_HAND_INS, 1)
+    several = k[K_BUILD_SEVERAL] == 1 and can_build_more(s, k, seat)
+    s[S_PHASE] = PH_BUILD if several else PH_ACTION
+
+
+@kernel
 def apply_action(s, k, rng, a, log):
     """Apply the legal decision ``a`` of the seat to move (R-HV-2 .. R-HV-9)."""
     seat = s[S_SEAT]
     inv = S_INV + seat * N_BLOCKS
-    if s[S_PHASE] == PH_PICK:
-        if a != A_PICK_NONE:
-            b = a - A_PICK
-            s[S_DRAWN + b] -= 1
-            s[inv + b] += 1
-            stat_add(s, seat, T_PICK, 1)
-            stat_add(s, seat, T_BLOCKS, 1)
-            if s[S_PICK_KIND] == PICK_FOX:
-                stat_add(s, seat, T_FOX, 1)
-            log_event(log, s, EV_PICK, b, s[S_PICK_KIND], 0)
-        return_drawn(s)
-        s[S_PICK_KIND] = PICK_NONE
-        s[S_PHASE] = PH_ACTION
+    phase = s[S_PHASE]
+    if phase == PH_PICK:
+        pick(s, k, seat, a, log)
+    elif phase == PH_FIGHT:  # R-HV-6: the player may roll again after a failed roll
+        if a == A_STOP:
+            stop_fight(s, k, rng, seat, log)
+        else:
+            roll_fight(s, k, rng, seat, log)
+    elif phase == PH_BUILD:
+        if a == A_STOP:
+            s[S_PHASE] = PH_ACTION
+        else:
+            hand_in(s, k, seat, a, log, 1)
+    elif phase == PH_HORSE:
+        if a == A_STOP:
+            stat_add(s, seat, T_HORSE_DECLINED, s[S_HORSE_LEFT])
+            log_event(log, s, EV_HORSE_STOP, s[S_HORSE_LEFT], 0, 0)
+            s[S_HORSE_LEFT] = 0
+            s[S_PHASE] = PH_ACTION
+        else:
+            explore(s, k, seat, a - A_EXPLORE, log)
     elif a >= A_DISCARD and a < A_DISCARD + N_BLOCKS:
         b = a - A_DISCARD
         s[inv + b] -= 1
@@ -723,39 +529,23 @@ def apply_action(s, k, rng, a, log):
         stat_add(s, seat, T_DISCARD, 1)
         log_event(log, s, EV_DISCARD, b, 0, 0)
         return  # free: not an action (R-HV-7)
-    else:
+    else:  # a main action, counted now; its optional rest (PH_FIGHT, ...) follows
         if a < A_COLLECT:
             stat_add(s, seat, T_EXPLORE, 1)
-            n_tiles = k[K_HORSE_TILES] if s[S_PET + seat] == HORSE else 1
-            stack = a - A_EXPLORE
-            for _i in range(n_tiles):
-                if s[S_STACK_H + stack] == 0:
-                    stack = _first_stack(s, k)
-                    if stack < 0:
-                        break
-                lay_tile(s, k, stack, seat, log, False)
+            explore(s, k, seat, a - A_EXPLORE, log)
         elif a < A_FIGHT:
             stat_add(s, seat, T_COLLECT, 1)
             collect(s, k, rng, seat, a - A_COLLECT, log)
         elif a < A_BUILD:
             stat_add(s, seat, T_FIGHT, 1)
-            fight(s, k, rng, seat, a - A_FIGHT, log)
+            start_fight(s, k, rng, seat, a - A_FIGHT, log)
         elif a < A_DISCARD:
             stat_add(s, seat, T_BUILD, 1)
-            j = (a - A_BUILD) // 2
-            build(s, k, seat, j, (a - A_BUILD) % 2, log)
+            hand_in(s, k, seat, a, log, 0)
         else:  # A_PASS
             stat_add(s, seat, T_PASS, 1)
         s[S_ACTIONS_LEFT] -= 1
-    if is_over(s) or s[S_PHASE] == PH_PICK:
+    if is_over(s) or s[S_PHASE] != PH_ACTION:
         return
     if s[S_ACTIONS_LEFT] <= 0:
         end_turn(s, k, rng, log)
-
-
-@kernel
-def _first_stack(s, k):
-    for st in range(k[K_N_STACKS]):
-        if s[S_STACK_H + st] > 0:
-            return st
-    return -1

@@ -10,7 +10,7 @@ An item with ``game = "hotv"`` (or ``"heroes-of-the-village"``) in a ``[[simulat
     players = 3
     policies = ["team"]
     pets = "all"                  # or "wolf,cat,fox"
-    difficulty = "normal"         # or "easy"
+    difficulty = "standard"       # or "easy" ("normal": an old name of standard)
     buildings = "level:1,2,3"     # or by number, "1,5,9"
     components = ["my_dice.toml"] # and/or set = { "path.start_normal" = 8 }
     run_dir = "runs/pets"         # optional: keep the run folder (resumed when it exists)
@@ -44,15 +44,18 @@ from pathlib import Path
 from typing import Any
 
 from bnb_sim.errors import BnbError
+from bnb_sim.games.heroes_village.difficulty import CHOICES as DIFFICULTY_CHOICES
+from bnb_sim.games.heroes_village.difficulty import canonical
 
 GAME = "heroes_village"
-KINDS = ("simulation", "compare", "sweep")
+KINDS = ("simulation", "compare", "sweep", "ladder")
 _COMMON = ("game", "name", "seed", "components", "set", "players", "pets", "difficulty",
            "buildings")  # fmt: skip
 ALLOWED = {
     "simulation": (*_COMMON, "games", "policies", "run_dir"),
     "compare": (*_COMMON, "a", "b", "sprt", "alpha", "beta", "precision", "max_games"),
     "sweep": (*_COMMON, "games", "policies", "mode"),
+    "ladder": (*_COMMON, "games", "rungs"),
 }
 MAX_GAMES = 10_000_000
 
@@ -218,17 +221,27 @@ class HotvItem:
             from bnb_sim.analysis.tables import fmt_rate
 
             text = fmt_rate(rate["rate"], rate["lo"], rate["hi"])
+            indices = rate.get("game_indices", len(games))
+            unit = (f" on {indices:,} game indices, 95% CI clustered by game index"
+                    if indices < len(games) else "")  # fmt: skip
             findings.append(Finding(
                 f"{self.name}: the team wins {text} of {len(games):,} Heroes of the Village "
-                f"games ({self.players} players, {self.difficulty}, pets {self.pets_text()}).",
+                f"games ({self.players} players, {self.difficulty}, pets {self.pets_text()}"
+                f"{unit}).",
                 {"kind": "win_rate", "game": GAME, **rate},
             ))  # fmt: skip
+        from bnb_sim.games.heroes_village.findings import hotv_findings
+
+        teams = hotv_findings(summary, f"{self.name}: ")  # pet teams and pet effects
+        kinds = ("best_pet_team", "worst_pet_team", "pet_effects")
+        findings += [f for f in teams if f.numbers["kind"] in kinds]
         return sections, summary, findings
 
     def _compare_report(self, result):
         return compare_report(result, self.name, self.a, self.b)
 
     def _sweep_report(self, won):
+        from bnb_sim.analysis.leaders import paired_ranking
         from bnb_sim.analysis.report import Finding, Section
         from bnb_sim.analysis.stats import Rate
         from bnb_sim.games.heroes_village.cli import sweep_table
@@ -244,13 +257,18 @@ class HotvItem:
         variants = {label: Rate.from_bools(values).to_dict() for label, values in won.items()}
         summary = {"kind": "sweep", "game": GAME, "n_games": self.played(won),
                    "variants": variants}  # fmt: skip
-        best = max(variants, key=lambda label: variants[label]["rate"])
+        leader = paired_ranking({label: values for label, values in won.items()}).leader
+        best = leader.first
         shown = table.set_index("variant").loc[best, "win rate [95% CI]"]
+        claim = leader.claim(f"gives the team its highest win rate, {shown}",
+                             name=lambda s: f"`{s}`")  # fmt: skip
+        summary["leader"] = leader.to_dict()
         finding = Finding(
-            f"{self.name}: the team wins most often with {best} ({shown}, n = "
-            f"{self.games:,} Heroes of the Village games per variant).",
-            {"kind": "sweep", "game": GAME, "best": best, **variants[best]},
-        )
+            f"{self.name}: {claim}; n = {self.games:,} Heroes of the Village games per "
+            "variant, paired.",
+            {"kind": "sweep", "game": GAME, "best": leader.to_dict()["best"],
+             "ranked_first": best, **variants[best]},
+        )  # fmt: skip
         return [sec], summary, [finding]
 
 
@@ -263,7 +281,9 @@ def compare_report(result, name: str, a: str, b: str):
     from bnb_sim.analysis.tables import fmt_signed_pp
 
     diff, test = result["difference"], result["mcnemar"]
-    shown = fmt_signed_pp(diff["mean_diff"], diff["lo"], diff["hi"])
+    from bnb_sim.games.heroes_village.cli import _bound_note
+
+    shown = fmt_signed_pp(diff["mean_diff"], diff["lo"], diff["hi"]) + _bound_note(diff)
     sec = Section(f"{name}: Heroes of the Village comparison")
     sec.text(
         f"Every seat plays A, then every seat plays B, on the same game indices (paired): "
@@ -318,10 +338,15 @@ def parse_item(kind: str, table: dict, *, source: str, where: str, seed: int,
     (one line naming the file and the key)."""
     from bnb_sim.analysis.experiment import _REQUIRED, _Reader, _slug_ok
 
+    if kind == "robustness":  # bnb robustness --game hotv (games/heroes_village/robustness.py)
+        from bnb_sim.games.heroes_village.robustness import parse_item as robustness_item
+
+        return robustness_item(table, source=source, where=where, seed=seed,
+                               base_dir=base_dir, component_files=component_files)  # fmt: skip
     if kind not in KINDS:
         raise BnbError(
             f"{source}: {where}: Heroes of the Village items are [[simulation]], "
-            "[[compare]] and [[sweep]]"
+            "[[compare]], [[sweep]] and [[ladder]]"
         )
     r = _Reader(source, where, table, ALLOWED[kind])
     name = r.str("name", where.replace("[", " ").rstrip("]"))  # "simulation 1", as the others
@@ -329,7 +354,7 @@ def parse_item(kind: str, table: dict, *, source: str, where: str, seed: int,
         r.fail("name", "use letters, digits, spaces and -_.,:+()= (at most 80)")
     r.where = f"{kind} '{name}'" if r.has("name") else where
     players = r.int("players", 3, low=2, high=4)
-    difficulty = r.str("difficulty", "normal", ("normal", "easy"))
+    difficulty = canonical(r.str("difficulty", "standard", DIFFICULTY_CHOICES))
     files = [str(_resolve(base_dir, f)) for f in component_files + r.str_list("components", [])]
     overrides = r.mapping("set") if kind != "sweep" else {}  # a sweep's set is its values
     comps = _components(r, files, overrides)
@@ -338,6 +363,10 @@ def parse_item(kind: str, table: dict, *, source: str, where: str, seed: int,
         components=comps, component_files=files, overrides=overrides, players=players,
         pets=r.str("pets", None), difficulty=difficulty, buildings=r.str("buildings", None),
     )  # fmt: skip
+    if kind == "ladder":  # the cooperative ladder (bnb ladder --game hotv)
+        from bnb_sim.games.heroes_village.ladder import parse_ladder_item
+
+        return parse_ladder_item(r, common)
     if kind == "simulation":
         item = HotvItem(
             **common,

@@ -37,6 +37,8 @@ MAX_PLAYERS = 4
 MAX_CHOSEN = 4
 MAX_VALUE = 10  # fight values 1..9 are accepted
 MAX_ROUNDS = 30  # Illager track columns kept per game
+MAX_FIGHT_ROLLS = 10  # rules.fight_rolls is validated to at most this
+MAX_PANDA = 5  # pets.panda.ignore_illager is validated to at most this
 
 # ---- static data k (int64)
 _k = 0
@@ -89,6 +91,14 @@ K_FOX_EXTRA = _slot()
 K_PANDA_IGNORE = _slot()
 K_HORSE_TILES = _slot()
 K_LLAMA_SLOTS = _slot()
+K_BUILD_SEVERAL = _slot()  # reading build: 1 = one build action may serve several buildings
+K_CAT_DRAW = _slot()  # reading cat: 1 = the Cat protects the whole first draw with darkness
+K_FREE_NEEDED = _slot()  # reading free_lay: 1 = a stack top counts if available and needed
+# luck designs (``bnb luck``): bitmask of the chance sources a group of games shares (bit =
+# stream id RNG_SETUP .. RNG_ILLAGERS, FIX_POLICY for every seat's policy stream) and games per
+# group; 0 in every ordinary run, which then seeds each stream from the game's own index
+K_FIX_SOURCES = _slot()
+K_FIX_GROUP = _slot()
 K_SIZE = _k
 
 # ---- derived odds kf (float64): per pet case (0 plain, 1 wolf, 2 panda) and fight value
@@ -124,6 +134,10 @@ S_ILLAGER_ROLLS = _slot()  # Illager faces of the Fight die that moved the piece
 S_LOST_IN_FIGHT = _slot()
 S_DRAWS_EMPTY = _slot()
 S_END_BY_DIE = _slot()  # 1 if the game ended on the Illagers die (the turn was complete)
+S_FIGHT_TILE = _slot()  # the tile of the fight that waits for a roll-again-or-stop decision
+S_FIGHT_ROLLS = _slot()  # rolls that fight has used
+S_HORSE_LEFT = _slot()  # tiles the Horse may still add in this explore action
+S_FIGHTS_STOPPED = _slot()  # fights stopped by the player after a failed roll
 S_SUPPLY = _slot(N_BLOCKS)
 S_POUCH = _slot(N_BLOCKS)
 S_DRAWN = _slot(N_BLOCKS)  # blocks drawn and waiting for a pick (Fox, fight reward)
@@ -159,6 +173,9 @@ SEAT_STAT_NAMES = (
     "darkness_ignored",
     "fox_blocks",
     "illager_ignored",
+    "fights_stopped",
+    "horse_tiles_declined",
+    "extra_hand_ins",
 )
 N_SEAT_STATS = len(SEAT_STAT_NAMES)
 (
@@ -178,6 +195,9 @@ N_SEAT_STATS = len(SEAT_STAT_NAMES)
     T_DARK_IGNORED,
     T_FOX,
     T_ILL_IGNORED,
+    T_FIGHTS_STOPPED,
+    T_HORSE_DECLINED,
+    T_EXTRA_HAND_INS,
 ) = range(N_SEAT_STATS)
 T_FIGHTS_BY_VALUE = N_SEAT_STATS  # fights finished against value v (not cut by the game's end)
 T_WINS_BY_VALUE = N_SEAT_STATS + MAX_VALUE
@@ -188,8 +208,10 @@ S_SIZE = _k
 # a plugin's memory per seat (float64, zeroed at the start of each game)
 PLUGIN_MEM = 32
 
-# phases and statuses
-PH_ACTION, PH_PICK, PH_OVER = 0, 1, 2
+# phases and statuses. PH_FIGHT, PH_BUILD and PH_HORSE are the optional rest of an action
+# already counted: roll the Fight die again or stop (R-HV-6), hand in to another building or
+# stop (R-HV-7, reading build=several), lay the Horse's next tile or stop (R-HV-9).
+PH_ACTION, PH_PICK, PH_OVER, PH_FIGHT, PH_BUILD, PH_HORSE = 0, 1, 2, 3, 4, 5
 PICK_NONE, PICK_FOX, PICK_REWARD = 0, 1, 2
 ST_OK, ST_ILLEGAL, ST_TURN_LIMIT, ST_INVARIANT = 0, 1, 2, 3
 
@@ -202,12 +224,20 @@ A_DISCARD = A_BUILD + 2 * MAX_CHOSEN  # + block type (free, not an action)
 A_PICK = A_DISCARD + N_BLOCKS  # + block type (keep it, during a pick)
 A_PICK_NONE = A_PICK + N_BLOCKS
 A_PASS = A_PICK_NONE + 1  # only when no action is possible
-N_ACTIONS = A_PASS + 1
+# In PH_FIGHT, A_FIGHT + the fight's tile rolls again; in PH_BUILD, A_BUILD + ... hands in to
+# one more building; in PH_HORSE, A_EXPLORE + stack lays the next tile. A_STOP ends that
+# optional rest of the action (stop the fight, end the hand-in, decline the tile).
+A_STOP = A_PASS + 1
+N_ACTIONS = A_STOP + 1
 
 # ---- random streams per game (R-HV: one per chance source, one per seat's policy)
 RNG_SETUP, RNG_POUCH, RNG_FIGHT, RNG_ILLAGERS = 0, 1, 2, 3
 RNG_POLICY = 4
-N_STREAMS = RNG_POLICY + MAX_PLAYERS
+FIX_POLICY = RNG_POLICY  # bit of K_FIX_SOURCES that fixes every seat's policy stream
+# a stopped or cut fight is rolled to its end for the fight record only, from a stream of its
+# own, so the record never moves a die the game uses
+RNG_RECORD = RNG_POLICY + MAX_PLAYERS
+N_STREAMS = RNG_RECORD + 1
 
 # ---- game output row (int64)
 GAME_OUTPUT = (
@@ -226,6 +256,7 @@ GAME_OUTPUT = (
     "illager_faces",
     "lost_in_fight",
     "fights_cut",
+    "fights_stopped",
     "pouch_left",
     "mobs_on_board",
 )
@@ -254,4 +285,6 @@ LOG_WIDTH = 6
     EV_PICK,
     EV_DISCARD,
     EV_END,
-) = range(18)
+    EV_FIGHT_STOP,
+    EV_HORSE_STOP,
+) = range(20)

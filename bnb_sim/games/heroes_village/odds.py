@@ -148,3 +148,16 @@ def kf_table(comps):
             kf[L.KF_PWIN + case * L.MAX_VALUE + v] = float(odds.p_defeated)
             kf[L.KF_TOWARD + case * L.MAX_VALUE + v] = float(odds.expected_toward)
     return kf
+
+
+def estimates_used(comps, mobs: list[str], pet: str | None = None) -> list[dict]:
+    """The estimated component values the odds against ``mobs`` rest on (the Fight die's
+    faces, the rolls, the pet's strength, the mobs' fight values), each with its plausible
+    range and reason (docs/components.md, "Ranges")."""
+    from bnb_sim.estimates import used_estimates
+
+    keys = ["dice.fight.faces", "rules.fight_rolls"]
+    if pet in ("wolf", "panda"):
+        keys.append("pets.wolf.fight_bonus" if pet == "wolf" else "pets.panda.ignore_illager")
+    keys += [f"mobs.{name}.value" for name in mobs]
+    return used_estimates(comps.estimate_ranges(), keys)

@@ -38,6 +38,7 @@ from bnb_sim.games.heroes_village.layout import (
     S_CHOSEN,
     S_END_BY_DIE,
     S_FIGHTS_CUT,
+    S_FIGHTS_STOPPED,
     S_FREE_TILES,
     S_ILLAGER,
     S_ILLAGER_MIN,
@@ -161,15 +162,16 @@ def write_rows(s, k, game_row, seat_rows, first_seat_row):
     game_row[12] = s[S_ILLAGER_ROLLS]
     game_row[13] = s[S_LOST_IN_FIGHT]
     game_row[14] = s[S_FIGHTS_CUT]
+    game_row[15] = s[S_FIGHTS_STOPPED]
     pouch = 0
     for b in range(N_BLOCKS):
         pouch += s[S_POUCH + b]
-    game_row[15] = pouch
+    game_row[16] = pouch
     mobs = 0
     for t in range(k[K_N_TILES]):
         if s[S_TILE_MOB + t] >= 0:
             mobs += 1
-    game_row[16] = mobs
+    game_row[17] = mobs
     for j in range(k[K_N_CHOSEN]):
         game_row[G_CHOSEN + j] = s[S_CHOSEN + j]
     for r in range(MAX_ROUNDS):

@@ -6,6 +6,8 @@ Grammar of ``--policy`` for this game::
     team                    the cooperative team bot with its default weights
     team:complete=6,mob=1   the team bot with some weights changed (the rest keep defaults)
     team:weights.toml       weights from a TOML file (top level or a [weights] table)
+    strong                  the team bot with the shipped tuned weights (``strong_model``)
+    strong:model.toml       the team bot with the weights of a model file (``strong_model``)
 
 Pure Python: parsing never imports numba.
 """
@@ -23,7 +25,7 @@ RANDOM = 0
 TEAM = 1
 PLUGIN = 2  # a third-party policy (``bnb_sim.policies`` entry point with game="heroes_village")
 KIND_NAMES = {RANDOM: "random", TEAM: "team", PLUGIN: "plugin"}
-BUILTIN_NAMES = ("random", "team")
+BUILTIN_NAMES = ("random", "team", "strong")
 
 # Named weights of the team bot (order = position in the parameter vector). Each is the value
 # the bot puts on one unit of the thing named, in "needed blocks".
@@ -40,6 +42,7 @@ TEAM_WEIGHTS: dict[str, tuple[float, str]] = {
     "illager": (1.5, "each space the Illager is expected to move toward the village"),
     "discard": (0.05, "discarding a block no building needs while the slots are full"),
     "urgency": (0.15, "extra weight on completing per space the Illager is closer than its start"),
+    "lose": (12.0, "the game lost by a Fight-die Illager face (R-HV-6: a fight may be stopped)"),
 }
 TEAM_DEFAULTS = [default for default, _ in TEAM_WEIGHTS.values()]
 N_PARAMS = len(TEAM_WEIGHTS)
@@ -58,6 +61,7 @@ W = {name: i for i, name in enumerate(TEAM_WEIGHTS)}
     W_ILLAGER,
     W_DISCARD,
     W_URGENCY,
+    W_LOSE,
 ) = range(N_PARAMS)
 MAX_FILE_BYTES = 64 * 1024
 
@@ -69,6 +73,7 @@ class HotvPolicy:
     params: tuple[float, ...]
     plugin: str | None = None  # the entry-point name of a PLUGIN
     names: tuple[str, ...] = ()  # a PLUGIN's parameter names
+    model: str | None = None  # the model file of ``strong`` ("shipped:NAME" for the shipped one)
 
     @property
     def kind_name(self) -> str:
@@ -85,6 +90,8 @@ class HotvPolicy:
         out = {"label": self.label, "kind": self.kind_name, "weights": self.weights()}
         if self.plugin:
             out["plugin"] = self.plugin
+        if self.model:
+            out["model"] = self.model
         return out
 
     def plugin_function(self):
@@ -136,6 +143,10 @@ def parse_policy(spec: str) -> HotvPolicy:
         if arg:
             raise PolicyError(f"policy {spec!r}: random takes no weights")
         return HotvPolicy("random", RANDOM, tuple([0.0] * N_PARAMS))
+    if name == "strong":
+        from bnb_sim.games.heroes_village.strong_model import strong_policy
+
+        return strong_policy(text, arg)
     if name != "team":
         return _plugin_policy(text, name, arg)
     weights = dict(zip(TEAM_WEIGHTS, TEAM_DEFAULTS, strict=True))
@@ -175,8 +186,8 @@ def _plugin_policy(text: str, name: str, arg: str) -> HotvPolicy:
 
     if name not in plugin_names():
         raise PolicyError(
-            f"unknown policy {name!r} for heroes-of-the-village (choose random or team, e.g. "
-            "team:complete=5, or a plugin of this game)"
+            f"unknown policy {name!r} for heroes-of-the-village (choose random, team or strong, "
+            "e.g. team:complete=5, or a plugin of this game)"
         )
     from bnb_sim.entry_points import parse_assignments
 

@@ -1,10 +1,17 @@
 """The report of a Heroes of the Village run (``bnb report`` dispatches here by run.json).
 
-Sections: the run, win rates with n and 95% Wilson intervals (overall, by pet team,
-difficulty, player count, buildings), the pet teams ranked with paired differences on the
-same seeds, each pet's paired effect, why games are lost (turn of loss, the Illager's track
-over the rounds), fights against the exact odds, and what the players did. Built from the
-shared :mod:`bnb_sim.analysis.report` blocks and :mod:`bnb_sim.analysis.stats`; no numba.
+Sections: the run, win rates with n and 95% intervals (overall, by pet team, difficulty,
+player count, buildings), the pet teams ranked with paired differences on the same seeds,
+each pet's paired effect, why games are lost (turn of loss, the Illager's track over the
+rounds), fights against the exact odds, and what the players did. Built from the shared
+:mod:`bnb_sim.analysis.report` blocks and :mod:`bnb_sim.analysis.stats`; no numba.
+
+**The unit is the game index.** With ``--pets all`` every game index is played by every pet
+team on the same tiles, mobs, draws and dice, so the teams' outcomes on one index are
+correlated (about 0.5): pooled figures (overall, by difficulty, players, policy, buildings,
+the losses) are clustered by game index (:func:`~bnb_sim.analysis.stats.rates_by_cluster`,
+:func:`~bnb_sim.analysis.stats.clustered_mean_ci`); a figure of one team has one row per
+index and keeps its exact Wilson interval.
 """
 
 from __future__ import annotations
@@ -19,21 +26,46 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import plots
-from bnb_sim.analysis.report import ReportBuilder, Section
-from bnb_sim.analysis.stats import Rate, mean_ci, paired_difference, rates_by
+from bnb_sim.analysis.leaders import paired_ranking
+from bnb_sim.analysis.numbers import fmt_p
+from bnb_sim.analysis.report import ReportBuilder, Section, readings_text
+from bnb_sim.analysis.stats import (
+    clustered_mean_ci,
+    clustered_rate,
+    paired_difference,
+    rates_by,
+    rates_by_cluster,
+)
 from bnb_sim.analysis.tables import fmt_mean, fmt_rate, fmt_signed_pp
 from bnb_sim.errors import BnbError
 from bnb_sim.games.heroes_village import layout as L
+from bnb_sim.games.heroes_village.findings import hotv_findings
 
 TRACK_PREFIX = "illager_r"
 
 
+CLUSTER = "game"  # the game index: every pet team of a --pets all run plays it
+UNIT_TEXT = (
+    "With several pet teams every game index is played by every team on the same draws, so "
+    "the teams' results on one index are correlated: pooled rates are clustered by game "
+    "index (the Wilson interval at the effective sample size of the per-index results); a "
+    "group with one game per index has its exact Wilson interval."
+)
+
+
+def pooled_rate(games: pd.DataFrame, column: str = "won"):
+    """The rate of ``column`` over all rows, its interval clustered by game index (a
+    :class:`~bnb_sim.analysis.stats.Rate`; exact Wilson with one pet team)."""
+    return clustered_rate(games[column].to_numpy(dtype=float), games[CLUSTER].to_numpy())
+
+
 def _rate_table(df: pd.DataFrame, key: str, label: str) -> pd.DataFrame:
-    table = rates_by(df, key)
+    table = rates_by_cluster(df, key, CLUSTER)
     return pd.DataFrame(
         {
             label: table[key].astype(str),
             "games": [f"{int(n):,}" for n in table["n"]],
+            "game indices": [f"{int(n):,}" for n in table["n_clusters"]],
             "win rate [95% CI]": [
                 fmt_rate(r, lo, hi)
                 for r, lo, hi in zip(table.rate, table.lo, table.hi, strict=True)
@@ -55,6 +87,8 @@ def overview_section(games: pd.DataFrame, meta: Mapping) -> Section:
         f"seed {params.get('seed')}, "
         f"{params.get('teams', 1)} pet team(s) on the same game indices."
     )
+    sec.text(f"Rule readings: {readings_text(params)} (`bnb readings --game hotv`).")
+    sec.summary["readings"] = params.get("readings")
     if comps.get("estimates"):
         sec.warning(
             "Estimated component data",
@@ -62,19 +96,25 @@ def overview_section(games: pd.DataFrame, meta: Mapping) -> Section:
             "Fight-die face, mob values, world tiles, building costs...): the rates depend on "
             "them. `bnb components show --game hotv` lists them with their reasons.",
         )
-    overall = Rate.from_bools(games["won"])
-    sec.text(f"Team win rate: **{overall}**.")
-    sec.summary["win_rate"] = overall.to_dict()
+    overall = pooled_rate(games)
+    indices = int(games[CLUSTER].nunique())
+    unit = (
+        f" on {indices:,} game indices (95% interval clustered by game index: every pet team "
+        "plays every index on the same draws)"
+        if indices < len(games)
+        else ""
+    )
+    sec.text(f"Team win rate: **{overall}**{unit}.")
+    sec.summary["win_rate"] = {**overall.to_dict(), "game_indices": indices,
+                               "interval": "clustered by game index"}  # fmt: skip
     sec.summary["games"] = int(len(games))
     return sec
 
 
 def win_rate_section(games: pd.DataFrame) -> Section:
     sec = Section("Win rates")
-    sec.text(
-        "Every row is one game; the 95% intervals are Wilson score intervals. Pet teams list "
-        "the pets in seat order."
-    )
+    sec.text(f"Every row is one game of one pet team. {UNIT_TEXT} Pet teams list the pets "
+             "in seat order.")  # fmt: skip
     for key, label in (
         ("difficulty", "difficulty"),
         ("n_players", "players"),
@@ -86,14 +126,23 @@ def win_rate_section(games: pd.DataFrame) -> Section:
             shown = shown.iloc[np.argsort(-table["n"].to_numpy())[:12]]
         sec.table(shown, caption=f"Win rate by {label}")
         sec.summary[f"win_rate_by_{key}"] = {
-            str(getattr(row, key)): {"rate": row.rate, "lo": row.lo, "hi": row.hi, "n": int(row.n)}
+            str(getattr(row, key)): {
+                "rate": row.rate,
+                "lo": row.lo,
+                "hi": row.hi,
+                "n": int(row.n),
+                "game_indices": int(row.n_clusters),
+            }
             for row in table.itertuples()
         }
     return sec
 
 
-def pet_team_section(games: pd.DataFrame) -> Section:
+def pet_team_section(games: pd.DataFrame, source=None) -> Section:
+    from bnb_sim.analysis.value_report import value_hook
+
     sec = Section("Pet teams")
+    value_hook(sec, source, "pet:")  # the pets' values of bnb value --attach, if saved here
     table = rates_by(games, "pets").sort_values("rate", ascending=False).reset_index(drop=True)
     sec.summary["win_rate_by_pets"] = {
         str(r.pets): {"rate": r.rate, "lo": r.lo, "hi": r.hi, "n": int(r.n)}
@@ -104,31 +153,36 @@ def pet_team_section(games: pd.DataFrame) -> Section:
         return sec
     wide = games.pivot_table(index="game", columns="pets", values="won", observed=True)
     wide = wide.dropna().astype(float)
-    best = str(table.pets[0])
+    ranking = paired_ranking({str(c): wide[c] for c in table.pets.astype(str)})
+    leader, trailer = ranking.leader, ranking.trailer
+    by_team = table.set_index(table.pets.astype(str))
     rows = []
-    for r in table.itertuples():
-        team = str(r.pets)
-        if team == best:
-            diff = "(best)"
+    for team in ranking.order:
+        r = by_team.loc[team]
+        row = {"rank": len(rows) + 1, "pets": team, "games": f"{int(r.n):,}",
+               "win rate [95% CI]": fmt_rate(r.rate, r.lo, r.hi)}  # fmt: skip
+        if team == leader.first:
+            row["vs best, paired [95% CI]"], row["p (Holm)"] = leader.label(), ""
         else:
-            d = paired_difference(wide[team], wide[best])
-            diff = fmt_signed_pp(d["mean_diff"], d["lo"], d["hi"])
-        rows.append({"rank": len(rows) + 1, "pets": team, "games": f"{int(r.n):,}",
-                     "win rate [95% CI]": fmt_rate(r.rate, r.lo, r.hi),
-                     "vs best, paired [95% CI]": diff})  # fmt: skip
+            d = ranking.vs_top[team]
+            row["vs best, paired [95% CI]"] = fmt_signed_pp(d["mean_diff"], d["lo"], d["hi"])
+            row["p (Holm)"] = fmt_p(d["p_holm"])
+        rows.append(row)
     sec.text(
         f"Every team played the same {len(wide):,} game indices (the same tiles, mobs, draws "
         "and dice streams), so the differences are paired: a one-sample t interval on the "
-        "per-game differences."
+        f"per-game differences. The first row is ranked first on these games: "
+        f"{ranking.selected_note()}. {_ranking_sentence(leader, trailer)}"
     )
     sec.table(pd.DataFrame(rows), caption="Pet teams ranked by win rate")
-    sec.summary["best_team"] = best
-    sec.summary["worst_team"] = str(table.pets.iloc[-1])
+    sec.summary["best_team"] = leader.to_dict()["best"]
+    sec.summary["worst_team"] = trailer.to_dict()["worst"]
+    sec.summary["pet_ranking"] = {"best": leader.to_dict(), "worst": trailer.to_dict()}
     top = table.head(20)
     sec.figure(
         "pet-teams",
         plots.rate_bars(list(top.pets.astype(str)), {"win rate": top}, "Win rate by pet team"),
-        "Win rate by pet team (95% Wilson intervals)",
+        "Win rate by pet team (95% Wilson intervals: one game per index and team)",
     )
     # each pet's paired effect: teams with it minus teams without it, per game index
     effects = []
@@ -157,16 +211,25 @@ def pet_team_section(games: pd.DataFrame) -> Section:
     return sec
 
 
+def _ranking_sentence(leader, trailer) -> str:
+    """Best and worst team in words: named only when the paired gap to every other team
+    excludes 0 (:mod:`bnb_sim.analysis.leaders`)."""
+    best = leader.claim("wins most often", name=lambda s: f"`{s}`")
+    worst = trailer.claim("wins least often", name=lambda s: f"`{s}`")
+    return f"{best[0].upper()}{best[1:]}. {worst[0].upper()}{worst[1:]}."
+
+
 def losses_section(games: pd.DataFrame) -> Section:
     sec = Section("Why games are lost")
     lost = games[~games["won"]]
-    rate = Rate.of(len(lost), len(games))
-    sec.text(f"Lost games: {rate}.")
+    rate = pooled_rate(games.assign(lost=~games["won"].astype(bool)), "lost")
+    sec.text(f"Lost games: {rate} (intervals clustered by game index).")
+    sec.summary["lost"] = rate.to_dict()
     if len(lost):
-        m = mean_ci(lost["turns"])
+        m = clustered_mean_ci(lost["turns"].to_numpy(dtype=float), lost[CLUSTER].to_numpy())
         sec.text(
             f"A lost game lasts {fmt_mean(m['mean'], m['lo'], m['hi'], 1)} turns on average; "
-            f"{Rate.from_bools(lost['lost_in_fight'])} of the losses came from an Illager face "
+            f"{pooled_rate(lost, 'lost_in_fight')} of the losses came from an Illager face "
             "of the Fight die, the rest from the Illagers die at the end of a turn. Buildings "
             "completed at the loss: "
             + ", ".join(
@@ -208,7 +271,7 @@ def losses_section(games: pd.DataFrame) -> Section:
     return sec
 
 
-def clustered_rate(k_g: np.ndarray, n_g: np.ndarray, z: float = 1.959963984540054):
+def fight_share(k_g: np.ndarray, n_g: np.ndarray, z: float = 1.959963984540054):
     """A ratio K/N of per-cluster counts with a cluster-robust (linearised) normal interval,
     clipped to [0, 1]: fights within a game index are not independent across pet teams."""
     n = float(n_g.sum())
@@ -240,7 +303,7 @@ def fights_section(seats: pd.DataFrame, meta: Mapping) -> Section:
             if n == 0:
                 continue
             exact = float(fight_odds(faces, v, rolls, wolf if pet_case == "wolf" else 0).p_defeated)
-            p, lo, hi = clustered_rate(k_g, n_g)
+            p, lo, hi = fight_share(k_g, n_g)
             rows.append({"fighter": pet_case, "fight value": v, "fights": f"{n:,}",
                          "games": f"{int((n_g > 0).sum()):,}",
                          "defeated in games [95% CI]": fmt_rate(p, lo, hi),
@@ -248,8 +311,10 @@ def fights_section(seats: pd.DataFrame, meta: Mapping) -> Section:
                          "agrees": "yes" if lo <= exact <= hi else "no"})  # fmt: skip
     sec.text(
         "Fights inside the simulated games against the exact odds of `bnb odds --game hotv` "
-        "from the same die faces (a fight the loss cut short is rolled to its end for this "
-        "record only). The fights of one game index share its Fight-die stream (across the "
+        "from the same die faces (a fight the player stopped after a failed roll, or that the "
+        "loss cut short, is rolled to its end for this record only, from a die stream of its "
+        "own, so the record compares with a full fight). The fights of one game index share "
+        "its Fight-die stream (across the "
         "pet teams too), so the interval is clustered by game index: p = K/N with the "
         "linearised variance sum_g (k_g - p n_g)^2 / N^2, a normal 95% interval. At 95%, about "
         "one row in twenty falls outside by chance; a real disagreement grows with the games."
@@ -263,7 +328,8 @@ def actions_section(seats: pd.DataFrame) -> Section:
     sec = Section("What the players did")
     cols = ["explores", "collects", "fights", "builds", "discards", "blocks_collected",
             "blocks_handed_in", "mobs_spawned", "darkness_ignored", "fox_blocks",
-            "illager_ignored"]  # fmt: skip
+            "illager_ignored", "fights_stopped", "horse_tiles_declined",
+            "extra_hand_ins"]  # fmt: skip
     cols = [c for c in cols if c in seats.columns]
     means = seats.groupby("pet", observed=True)[cols].mean()
     table = means.map(lambda x: f"{x:.2f}").reset_index()
@@ -272,15 +338,19 @@ def actions_section(seats: pd.DataFrame) -> Section:
     return sec
 
 
-def build_report(seats, games, meta, title=None) -> ReportBuilder:
+def build_report(seats, games, meta, title=None, source=None) -> ReportBuilder:
     builder = ReportBuilder(title or "Heroes of the Village run", subtitle=meta.get("command"))
     builder.summary["game"] = "heroes_village"
     builder.add(overview_section(games, meta))
     builder.add(win_rate_section(games))
-    builder.add(pet_team_section(games))
+    builder.add(pet_team_section(games, source))
     builder.add(losses_section(games))
     builder.add(fights_section(seats, meta))
     builder.add(actions_section(seats))
+    builder.findings += hotv_findings(builder.collect_summary())  # the answer first
+    from bnb_sim.analysis.sensitivity_attach import sensitivity_run_findings
+
+    builder.findings += sensitivity_run_findings(source)  # bnb sensitivity --attach RUN
     return builder
 
 
@@ -293,10 +363,19 @@ def write_report(
 
         seats, games, meta = load_run(run)
         title = title or f"Heroes of the Village: {Path(run).resolve().name}"
+        source = run
     else:
         seats, games, meta = run
+        source = None
     try:
         Path(out_dir).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BnbError(f"{out_dir}: cannot write the report there ({exc.strerror})") from None
-    return build_report(seats, games, meta, title).write(out_dir)
+    builder = build_report(seats, games, meta, title, source)
+    if isinstance(run, (str, os.PathLike)):  # bnb robustness --run DIR recorded results
+        from bnb_sim.analysis.robustness_report import run_section
+
+        section = run_section(run)
+        if section is not None:
+            builder.add(section)
+    return builder.write(out_dir)

@@ -25,11 +25,11 @@ import pyarrow as pa
 from bnb_sim.errors import BnbError, PolicyError, RunError, SpecError
 from bnb_sim.games.heroes_village import layout as L
 from bnb_sim.games.heroes_village.components import HotvComponents, parse_buildings
+from bnb_sim.games.heroes_village.difficulty import canonical, start_key
 from bnb_sim.games.heroes_village.policies import HotvPolicy, parse_policy
 from bnb_sim.runner.storage import RunWriter
 
 GAME_NAME = "heroes_village"
-DIFFICULTIES = ("normal", "easy")
 TRACK_COLUMNS = [f"illager_r{r + 1:02d}" for r in range(L.MAX_ROUNDS)]
 BLOCKS_PER_GAME = 1 << 20
 
@@ -78,7 +78,7 @@ class HotvConfig:
     n_players: int
     policies: list[HotvPolicy]
     teams: list[tuple[str, ...]]
-    difficulty: str = "normal"
+    difficulty: str = "standard"
     buildings: str | None = None
     seed: int = 0
     check: bool = False
@@ -92,14 +92,13 @@ class HotvConfig:
                 f"--players {self.n_players}: Heroes of the Village takes "
                 f"{rules['players_min']} to {rules['players_max']} players (R-HV-10)"
             )
-        if self.difficulty not in DIFFICULTIES:
-            raise SpecError(f"--difficulty {self.difficulty!r}: choose easy or normal")
+        self.difficulty = canonical(self.difficulty)  # "normal" is an old name of "standard"
         self.chosen = parse_buildings(self.buildings, self.components)
         self.buildings = self.buildings or self.components.data["_default_choice"]
 
     @property
     def start_space(self) -> int:
-        return self.components.data["path"][f"start_{self.difficulty}"]
+        return self.components.data["path"][start_key(self.difficulty)]
 
     @property
     def master(self) -> np.uint64:
@@ -170,7 +169,7 @@ def make_config(
     players: int | None,
     policies: Sequence[str],
     pets: str | None,
-    difficulty: str = "normal",
+    difficulty: str = "standard",
     buildings: str | None = None,
     seed: int = 0,
     check: bool = False,
@@ -397,6 +396,7 @@ def run_params(config: HotvConfig, games: int, chunk_size: int) -> dict[str, Any
         "start_space": config.start_space,
         "buildings": config.buildings,
         "check": config.check,
+        "readings": config.components.readings,
         "rows_per_game": {"seats": teams * config.n_players, "games": teams},
     }
 

@@ -11,6 +11,11 @@ A plain rule list, to show the plugin interface of bnb-sim's second game:
 5. explore;
 6. anything else that is legal (a discard last).
 
+The same list serves the optional rest of an action (``PH_FIGHT``, ``PH_BUILD``,
+``PH_HORSE``): after a failed Fight roll it rolls again with probability ``fight`` (rule 3)
+and stops otherwise (``A_STOP``, rule 6); it hands in to further buildings while it can
+(rule 2); it always lays the Horse's second tile (rule 5).
+
 ``obs`` is the state as the players see it, in the layout of
 ``bnb_sim.games.heroes_village.layout`` (``S_*``): face-down tiles under each stack's top and
 the mob tokens not drawn yet read -1. ``static`` is the run's component array (``K_*``),

@@ -28,13 +28,13 @@ ABILITIES = (
     "explore_steps",  # move 0..amount spaces when exploring
     "wild_blocks",  # any block counts as emerald when building
     "lightning_xp",  # +amount XP whenever XP comes from a lightning icon
-    "refight",  # after a lost fight, reshuffle and reveal again
+    "refight",  # after a lost fight the player may reshuffle and reveal amount (3) again
     "collect_xp",  # +amount XP per collect action (or per block: reading fm_collect_xp)
     "hunger_actions",  # each hunger mob traded in gives amount extra actions
     "explore_unlimited",  # any number of spaces when exploring
-    "collect_blocks",  # collect amount blocks instead of 2
+    "collect_blocks",  # the player may collect amount blocks instead of 2
     "cheaper_buildings",  # every building costs amount block(s) less
-    "fight_reveal",  # reveal amount weapons instead of 3
+    "fight_reveal",  # the player may reveal amount weapons instead of 3
     "actions_per_turn",  # amount different actions per turn
     "end_blocks",  # end: amount XP per block in supply
     "end_buildings",  # end: amount XP per building on the board (top tiles)

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from bnb_sim.errors import ArgumentTypeError
+from bnb_sim.estimates import parse_ranges
 from bnb_sim.games.builders_biomes.components.validate import (
     NOTE_KEYS,
     Origins,
@@ -54,6 +55,8 @@ def merge_into(base: dict, override: dict, file_idx: int, origins: Origins, path
         if isinstance(old, dict) and isinstance(value, dict) and key not in REPLACE_WHOLE:
             merge_into(old, value, file_idx, origins, sub)
             continue
+        if not (old == value and type(old) is type(value)):
+            origins.changed[sub] = file_idx
         base[key] = copy.deepcopy(value)
         origins.paths[sub] = file_idx
         if key not in NOTE_KEYS:
@@ -82,7 +85,23 @@ def _as_paths(paths: PathArg | Iterable[PathArg] | None) -> list[PathArg]:
 
 
 def load_default_data() -> dict:
-    return read_toml(DEFAULT_COMPONENTS_PATH)
+    """The default file's data, without its ``[[ranges]]`` (they are not game data)."""
+    data = read_toml(DEFAULT_COMPONENTS_PATH)
+    data.pop("ranges", None)
+    return data
+
+
+def take_ranges(layer: dict, label: str, origins: Origins) -> dict:
+    """Move a file's ``[[ranges]]`` (bnb_sim.estimates) into ``origins``; the file it came
+    from is the last one of ``origins.files``. Returns the layer without them."""
+    if "ranges" in layer:
+        layer = dict(layer)
+        origins.ranges += parse_ranges(layer.pop("ranges"), label, len(origins.files) - 1)
+    return layer
+
+
+def _default_layer(origins: Origins) -> dict:
+    return take_ranges(read_toml(DEFAULT_COMPONENTS_PATH), DEFAULT_LABEL, origins)
 
 
 def merge_files(
@@ -91,24 +110,27 @@ def merge_files(
     """Read the defaults (and the expansion's file over them) and the given files in order;
     return merged data and its origins."""
     given = _as_paths(paths)
-    data = load_default_data()
     origins = Origins(files=[DEFAULT_LABEL])
+    data = _default_layer(origins)
     if expansion is not None:
         from bnb_sim.games.builders_biomes.components.expansion import (
             EXPANSION_LABELS,
             expansion_path,
         )
 
-        origins.files.append(EXPANSION_LABELS[expansion] if expansion in EXPANSION_LABELS else "")
-        merge_into(data, read_toml(expansion_path(expansion)), 1, origins)
+        label = EXPANSION_LABELS[expansion] if expansion in EXPANSION_LABELS else ""
+        layer = read_toml(expansion_path(expansion))
+        origins.files.append(label)
+        merge_into(data, take_ranges(layer, label, origins), 1, origins)
     for p in given:
         label = os.fspath(p)
         layer = read_toml(p)
-        if is_complete(layer):
-            data, origins = layer, Origins(files=[label])
+        if is_complete(layer):  # replaces everything before it, ranges included
+            origins = Origins(files=[label])
+            data = take_ranges(layer, label, origins)
         else:
             origins.files.append(label)
-            merge_into(data, layer, len(origins.files) - 1, origins)
+            merge_into(data, take_ranges(layer, label, origins), len(origins.files) - 1, origins)
     return data, origins, [os.fspath(p) for p in given]
 
 
@@ -129,7 +151,9 @@ def load_components(
     source = ", ".join(given) if given else "default"
     if expansion is not None:
         source = f"{source} + {expansion}"
-    return Components(normalised, rows, source=source, origins=origins)
+    comps = Components(normalised, rows, source=source, origins=origins)
+    comps.estimate_ranges()  # checks every range now: a bad one is refused at load
+    return comps
 
 
 def components_from_dict(data: dict, *, name: str = "<dict>", over_defaults: bool = False):
@@ -140,13 +164,17 @@ def components_from_dict(data: dict, *, name: str = "<dict>", over_defaults: boo
         raise file_error(name, "", f"component data must be a table, got {type(data).__name__}")
     check_depth(data, name)
     if over_defaults:
-        merged = load_default_data()
-        origins = Origins(files=[DEFAULT_LABEL, name])
-        merge_into(merged, data, 1, origins)
+        origins = Origins(files=[DEFAULT_LABEL])
+        merged = _default_layer(origins)
+        origins.files.append(name)
+        merge_into(merged, take_ranges(data, name, origins), 1, origins)
     else:
-        merged, origins = copy.deepcopy(data), Origins(files=[name])
+        origins = Origins(files=[name])
+        merged = take_ranges(copy.deepcopy(data), name, origins)
     normalised, rows = validate(merged, origins)
-    return Components(normalised, rows, source=name, origins=origins)
+    comps = Components(normalised, rows, source=name, origins=origins)
+    comps.estimate_ranges()  # checks every range now: a bad one is refused at load
+    return comps
 
 
 def components_from_text(text: bytes | str, *, name: str = "<text>", over_defaults: bool = False):

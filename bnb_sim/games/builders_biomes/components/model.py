@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from functools import cached_property
 
 from bnb_sim.errors import ComponentError, SpecError
+from bnb_sim.estimates import Estimate, resolve
 from bnb_sim.games.builders_biomes.components.validate import (
     CHARACTERISTICS,
     Origins,
@@ -17,6 +18,7 @@ from bnb_sim.games.builders_biomes.components.validate import (
     clean,
     validate,
 )
+from bnb_sim.safe_io import digits
 
 SWEEP_REASON = "set by sweep"
 
@@ -184,11 +186,41 @@ class Components:
     def n_estimates(self) -> int:
         return sum(r.provenance == "estimate" for r in self._rows)
 
+    # -- plausible ranges of the estimates (bnb_sim.estimates) -----------------------------
+    @cached_property
+    def _estimate_ranges(self) -> tuple[Estimate, ...]:
+        values = {r.key: (r.value, r.provenance) for r in self._rows}
+        domains = {r.key: r.domain for r in self._rows}
+        found = resolve(
+            values, self._origins.ranges, origins=self._origins.changed, domain_of=domains.get
+        )
+        return tuple(found)
+
+    def estimate_ranges(self) -> list[Estimate]:
+        """Every estimated value with its plausible range and reason (docs/components.md,
+        "Ranges"), in provenance-row order; one a file gave no range has ``has_range`` False."""
+        return list(self._estimate_ranges)
+
+    def estimate(self, key: str) -> Estimate:
+        """The :class:`~bnb_sim.estimates.Estimate` at ``key`` (ComponentError if none)."""
+        for est in self._estimate_ranges:
+            if est.key == key:
+                return est
+        raise ComponentError("estimate", clean(key), self._path_problem(key, "an estimate"))
+
+    def with_estimate(self, key: str, value: object) -> Components:
+        """A copy with the estimate at ``key`` moved to ``value`` (inside its range), and the
+        value that balances it moved the other way: one point of a sensitivity analysis."""
+        return self.with_values(self.estimate(key).changes(value), origin=f"estimate {key}")
+
     def to_json_dict(self) -> dict:
         """Everything about this data, for ``components show --json`` and the ``components``
         entry of a run's ``run.json`` (docs/run-format.md: source, content_hash,
-        estimated_values, estimated_keys, data), plus files, sets and the provenance rows."""
+        estimated_values, estimated_keys, data), plus files, sets and the provenance rows
+        (an estimate's row with its plausible range: low/high or choices, range_reason)."""
         estimated = [r.key for r in self._rows if r.provenance == "estimate"]
+        ranges = {e.key: e.row_fields() for e in self._estimate_ranges}
+        rows = [row | ranges.get(row["key"], {}) for row in self.provenance_rows()]
         return {
             "source": self.source,
             "files": self.files,
@@ -198,7 +230,7 @@ class Components:
             "estimated_values": len(estimated),
             "estimated_keys": estimated,
             "data": self.data,
-            "provenance": self.provenance_rows(),
+            "provenance": rows,
         }
 
     # -- arrays ----------------------------------------------------------------------------
@@ -223,6 +255,8 @@ class Components:
         origins = Origins(
             files=list(self._origins.files),
             paths=dict(self._origins.paths),
+            ranges=list(self._origins.ranges),
+            changed=dict(self._origins.changed),
         )
         if origin in origins.files[1:]:
             idx = origins.files.index(origin, 1)
@@ -243,6 +277,7 @@ class Components:
             origins.paths[path] = idx
             if old == value and type(old) is type(value):
                 continue
+            origins.changed[path] = idx  # the ranges of earlier files no longer apply here
             container[last] = copy.deepcopy(value)
             table = _get(data, row.table)
             labels = list(dict.fromkeys(r.label for r in self._rows if r.table == row.table))
@@ -250,13 +285,16 @@ class Components:
         normalised, new_rows = validate(data, origins)
         return Components(normalised, new_rows, source=self.source, origins=origins, sets=sets)
 
-    def _path_problem(self, path: str) -> str:
+    def _path_problem(self, path: str, what: str = "") -> str:
         try:
             _locate(self._data, path)
         except KeyError:
-            close = difflib.get_close_matches(path, [r.key for r in self._rows], n=1)
+            keys = [r.key for r in self._rows if not what or r.provenance == "estimate"]
+            close = difflib.get_close_matches(path, keys, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
             return f"no such key{hint}"
+        if what:
+            return f"not {what} (a known value, or not a value)"
         return "not a value that can be set (only numbers, bonus targets and board spaces)"
 
     def __repr__(self) -> str:
@@ -288,9 +326,10 @@ def _get(data: dict, path: str) -> object:
 
 
 def _index(node: list, part: str) -> int:
-    if not part.isdigit() or int(part) >= len(node):
+    index = digits(part)
+    if index is None or index >= len(node):
         raise KeyError(part)
-    return int(part)
+    return index
 
 
 def _step(node: object, part: str) -> object:

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from bnb_sim.errors import ComponentError
+from bnb_sim.estimates import Domain
+from bnb_sim.games.builders_biomes.components.origins import Origins
 from bnb_sim.toml_files import clean
 
 SCHEMA_VERSION = 1
@@ -78,38 +80,6 @@ NAME_RE = re.compile(r"[a-z0-9][a-z0-9_]{0,39}\Z")
 NAME_RULE = "lower-case letters, digits and _, at most 40 characters"
 
 
-@dataclass
-class Origins:
-    """Which file each part of the merged data came from, for error messages.
-
-    ``files[0]`` is the base file (the default file or a complete file). ``paths`` maps a
-    dotted key to the index of the override file that set it (a value or a whole new
-    sub-table); ``unrestated`` maps a table to the override that changed its values without
-    restating its provenance, with the keys it changed.
-    """
-
-    files: list[str]
-    paths: dict[str, int] = field(default_factory=dict)
-    unrestated: dict[str, tuple[int, list[str]]] = field(default_factory=dict)
-
-    def file_for(self, key: str, blame: Iterable[str] = ()) -> str:
-        """The file to name for a problem at ``key`` (and at the extra ``blame`` keys)."""
-        best = -1
-        for k in (key, *blame):
-            parts = k.split(".") if k else []
-            found = None
-            for n in range(len(parts), 0, -1):
-                idx = self.paths.get(".".join(parts[:n]))
-                if idx is not None:
-                    found = idx
-                    break
-            if found is None:  # a total: blame the last file that touched anything below it
-                prefix = k + "." if k else ""
-                found = max((i for p, i in self.paths.items() if p.startswith(prefix)), default=-1)
-            best = max(best, found)
-        return self.files[best] if best >= 0 else self.files[0]
-
-
 def kind_of(value: object) -> str:
     if isinstance(value, bool):
         return f"a boolean ({str(value).lower()})"
@@ -140,6 +110,7 @@ class Row:
     note: str
     table: str
     label: str
+    domain: Domain | None = None  # what the validator accepts here (for ranges)
 
     def public(self) -> dict:
         return {
@@ -154,6 +125,7 @@ class _Checker:
     def __init__(self, origins: Origins):
         self.origins = origins
         self.rows: list[Row] = []
+        self.domains: dict[str, Domain] = {}
 
     # -- failure ---------------------------------------------------------------------------
     def fail(self, key: str, problem: str, blame: Iterable[str] = (), file: str | None = None):
@@ -185,6 +157,7 @@ class _Checker:
         if not lo <= value <= hi:
             shown = value if abs(value) < 10**12 else "a huge number"
             self.fail(key, f"must be between {lo} and {hi}, got {shown}")
+        self.domains[key] = Domain(lo, hi)
         return value
 
     def string(self, value: object, key: str, limit: int = MAX_NOTE) -> str:
@@ -224,6 +197,7 @@ class _Checker:
             self.fail(key, f"must be a string, got {kind_of(value)}")
         if value not in options:
             self.fail(key, f"unknown {what} {clean(repr(value), 50)} (known: {', '.join(options)})")
+        self.domains[key] = Domain(options=tuple(options))
         return value
 
     # -- provenance ------------------------------------------------------------------------
@@ -310,7 +284,9 @@ class _Checker:
             kind = per[label]
             note = notes["source" if kind == "known" else "reason"]
             text = note[label] if isinstance(note, dict) else note
-            self.rows.append(Row(row_key, value, kind, text, path, label))
+            self.rows.append(
+                Row(row_key, value, kind, text, path, label, self.domains.get(row_key))
+            )
         out = {"provenance": dict(per) if isinstance(prov, dict) else prov}
         out.update(notes)
         return out
@@ -501,6 +477,9 @@ def _target(c: _Checker, value: object, key: str, values: dict) -> str:
         )
     if val not in values[char]:
         c.fail(key, f"unknown {char} {clean(repr(val), 40)} (known: {', '.join(values[char])})")
+    c.domains[key] = Domain(
+        options=tuple(f"{ch}.{v}" for ch in CHARACTERISTICS for v in values[ch])
+    )
     return value
 
 
@@ -633,10 +612,24 @@ def _boards(c: _Checker, value: object, values: dict) -> dict:
                 c.fail(f"{key}.spaces.{r}", f"{shape}; this row is {kind_of(line)}")
             for col, biome in enumerate(line):
                 c.choice(biome, f"{key}.spaces.{r}.{col}", biomes, "biome")
+        c.domains[f"{key}.spaces"] = Domain(check=_board_check(biomes))
         row: dict = {"spaces": [list(line) for line in spaces]}
         row.update(c.provenance(b, key, [("spaces", f"{key}.spaces", row["spaces"])], ("spaces",)))
         out[name] = row
     return out
+
+
+def _board_check(biomes: list[str]):
+    def check(spaces: object) -> str | None:
+        rows = spaces if isinstance(spaces, list) and len(spaces) == BOARD_SIZE else []
+        if len(rows) == BOARD_SIZE and all(
+            isinstance(r, list) and len(r) == BOARD_SIZE and all(s in biomes for s in r)
+            for r in rows
+        ):
+            return None
+        return f"a board is {BOARD_SIZE} rows of {BOARD_SIZE} biomes ({', '.join(biomes)})"
+
+    return check
 
 
 def _totals(c: _Checker, d: dict) -> None:

@@ -3,8 +3,9 @@
 A fight is a small state machine because the player decides in the middle of it: each
 revealed stone pickaxe asks which block to take at once (R-FIGHT-3, phase PH_PICKAXE), under
 the reading ``bow=choose`` each revealed bow asks whether to reveal one more (R-FIGHT-2,
-PH_BOW; under ``always`` the extra token is revealed without asking), and
-after the reveal the player chooses how many revealed TNT to detonate (R-FIGHT-4, PH_TNT).
+PH_BOW; under ``always`` the extra token is revealed without asking), the Farmer's Market's
+reveal-4 item offers its extra token once the usual reveal is over (R-FM-5, PH_REVEAL_FOUR),
+and after the reveal the player chooses how many revealed TNT to detonate (R-FIGHT-4, PH_TNT).
 The reveal draws from the seat's own combat stream with :func:`draw_token`, the same draw
 the Monte Carlo combat kernel uses.
 """
@@ -18,6 +19,7 @@ from bnb_sim.games.builders_biomes.engine.combat import draw_token
 from bnb_sim.games.builders_biomes.engine.explore import remove_top_tile
 from bnb_sim.games.builders_biomes.engine.layout import (
     H_FIGHT_LEFT,
+    K_FM_BED_ITEM_REVEAL,
     K_N_TOKEN_TYPES,
     K_OPTS,
     K_RULES,
@@ -42,6 +44,7 @@ from bnb_sim.games.builders_biomes.engine.layout import (
     TOK_HEARTS,
     TOK_XP,
     ability_at,
+    may_at,
     pile_at,
     stat_at,
     tile_attr,
@@ -55,6 +58,8 @@ from bnb_sim.games.builders_biomes.engine.state import (
     C_FIGHT_STACK,
     C_FIGHT_TILE,
     C_FIGHT_TNT,
+    C_FM_REFIGHT,
+    C_FM_REVEAL_OFFER,
     C_LAST_WIN,
     C_PICKS_OWED,
     C_REVEALS_OWED,
@@ -62,11 +67,14 @@ from bnb_sim.games.builders_biomes.engine.state import (
     EV_FIGHT,
     EV_FIGHT_END,
     EV_HOE,
+    EV_MAY_DECLINED,
     EV_TNT,
     EV_TOKEN,
+    MAY_FOURTH_TOKEN,
     OPT_BOW_CHOOSE,
     PH_BOW,
     PH_PICKAXE,
+    PH_REVEAL_FOUR,
     PH_TNT,
     PH_TURN,
     S_BONUS_MOBS,
@@ -88,8 +96,13 @@ def start_fight(pub, hid, k, seat, stack):
     pub[C_FIGHT_STACK] = stack
     pub[C_FIGHT_TILE] = tile
     pub[C_REVEALS_OWED] = k[K_RULES + RULE_FIGHT_REVEAL]
-    if pub[ability_at(seat, AB_FIGHT_REVEAL)] > 0:  # Farmer's Market: reveal 4 (R-FM-5)
-        pub[C_REVEALS_OWED] = pub[ability_at(seat, AB_FIGHT_REVEAL)]
+    # Farmer's Market, reveal 4 (R-FM-5): the player "may" reveal more once the usual reveal
+    # is over (PH_REVEAL_FOUR); the bed's second fight reveals "as per the normal rules"
+    # unless the reading fm_bed_reveal=item applies the item to it too
+    pub[C_FM_REVEAL_OFFER] = 0
+    if pub[ability_at(seat, AB_FIGHT_REVEAL)] > k[K_RULES + RULE_FIGHT_REVEAL]:
+        if pub[C_FM_REFIGHT] == 0 or k[K_FM_BED_ITEM_REVEAL] != 0:
+            pub[C_FM_REVEAL_OFFER] = 1
     pub[C_FIGHT_HEARTS] = 0
     pub[C_FIGHT_TNT] = 0
     pub[C_PICKS_OWED] = 0
@@ -147,6 +160,10 @@ def continue_fight(pub, hid, rng, k, seat):
             if total > 0:
                 return PH_BOW
             pub[C_BOW_OFFERS] = 0  # the pile is exhausted (R-FIGHT-2)
+        if pub[C_REVEALS_OWED] <= 0 and pub[C_FM_REVEAL_OFFER] != 0:
+            if total > 0:
+                return PH_REVEAL_FOUR
+            pub[C_FM_REVEAL_OFFER] = 0
         if pub[C_REVEALS_OWED] <= 0 or total == 0:
             break
         _reveal_one(pub, hid, rng, k, seat, total)
@@ -165,6 +182,20 @@ def bow_decision(pub, hid, k, seat, reveal):
         pub[C_REVEALS_OWED] += 1
     else:
         log_event(hid, k, seat, EV_BOW_DECLINED, 1, 0, 0)
+
+
+@kernel
+def reveal_four_decision(pub, hid, k, seat, reveal):
+    """R-FM-5 (reveal 4): take or decline the item's extra reveal (the item's amount less the
+    usual reveal), offered once per fight after the usual reveal."""
+    pub[C_FM_REVEAL_OFFER] = 0
+    pub[may_at(seat, MAY_FOURTH_TOKEN, 0)] += 1
+    if reveal:
+        more = pub[ability_at(seat, AB_FIGHT_REVEAL)] - k[K_RULES + RULE_FIGHT_REVEAL]
+        pub[C_REVEALS_OWED] += more
+    else:
+        pub[may_at(seat, MAY_FOURTH_TOKEN, 1)] += 1
+        log_event(hid, k, seat, EV_MAY_DECLINED, MAY_FOURTH_TOKEN, 0, 0)
 
 
 @kernel(inline="always")

@@ -30,6 +30,7 @@ from bnb_sim.games.builders_biomes.engine.layout import (
     N_BLOCK_TYPES,
     P_BOARD_ID,
     P_BOARD_TOP,
+    P_FM_BURIED,
     P_FM_MARKET,
     P_FM_MARKET_UP,
     P_FM_OWNED,
@@ -45,10 +46,12 @@ from bnb_sim.games.builders_biomes.engine.layout import (
     TOK_DETONATE,
     TOK_START,
     TOK_TABLE,
+    ability_at,
     cap_at,
     fm_item,
     get_occ,
     mask_at,
+    may_at,
     pile_at,
     stat_at,
     supply_at,
@@ -57,16 +60,27 @@ from bnb_sim.games.builders_biomes.engine.layout import (
     tok_attr,
     veg_at,
 )
+from bnb_sim.games.builders_biomes.engine.market import AB_FIGHT_REVEAL, AB_REFIGHT
 from bnb_sim.games.builders_biomes.engine.state import (
+    C_FM_BUYS,
+    C_FM_REFIGHT,
+    C_FM_REVEAL_OFFER,
+    C_LAST_WIN,
     C_N_PLAYERS,
+    C_PHASE,
     C_ROUND_TURN,
     C_ROUNDS_DONE,
     C_ROUNDS_PENDING,
+    C_SEAT,
     C_SPENT,
     C_TOKENS,
     C_UP_BUILDINGS,
     C_UP_MOBS,
     C_XP_SEEN,
+    N_MAY,
+    PH_BED,
+    PH_FARMLAND,
+    PH_REVEAL_FOUR,
     S_BUILDINGS_BUILT,
     S_HUNGER_SPENT,
     S_TNT,
@@ -88,6 +102,7 @@ INV_NEGATIVE = 12
 INV_VEGETABLES = 13
 INV_ITEMS = 14
 INV_PAYMENT = 15
+INV_PHASE = 16
 
 INVARIANT_MESSAGES = {
     INV_BLOCKS: "block conservation: cube + supplies + spent != the component counts",
@@ -106,6 +121,9 @@ INVARIANT_MESSAGES = {
     "structure holds more than its capacity or a negative count (Farmer's Market)",
     INV_ITEMS: "an item is in two places (marketplace, a player, the box) (Farmer's Market)",
     INV_PAYMENT: "vegetables paid != the costs of the items bought (Farmer's Market)",
+    INV_PHASE: "a decision phase the state does not allow: an unknown phase, an expansion "
+    "phase without the expansion, the bed's or the reveal-4 item's decision without the item "
+    "or its moment, or more declines of a 'may' item than offers",
 }
 
 
@@ -113,8 +131,8 @@ INVARIANT_MESSAGES = {
 def _check_farmers_market(pub, hid, k, n):
     """R-FM-3/R-FM-4/R-FM-8: vegetables are conserved, every item is in one place, every
     purchase was paid in full."""
-    total = pub[P_FM_SUPPLY]
-    if total < 0:
+    total = pub[P_FM_SUPPLY] + pub[P_FM_BURIED]
+    if pub[P_FM_SUPPLY] < 0 or pub[P_FM_BURIED] < 0:
         return INV_VEGETABLES
     for seat in range(n):
         for space in range(9):
@@ -148,6 +166,32 @@ def _check_farmers_market(pub, hid, k, n):
                 cost += fm_item(k, FM_COST, item)
     if paid != cost:
         return INV_PAYMENT
+    return 0
+
+
+@kernel
+def _check_phase(pub, k, n):
+    """The phase is a known one, and a phase of the expansion's "may" items (R-FM-5) comes
+    only with the item, at its moment: the bed after a lost first fight, reveal 4 while its
+    offer is open, the buy action's PASS only after a purchase (unless fm_empty_buy)."""
+    phase = pub[C_PHASE]
+    if phase < 0 or phase > PH_REVEAL_FOUR or (phase >= PH_FARMLAND and k[K_FM_ON] == 0):
+        return INV_PHASE
+    seat = pub[C_SEAT]
+    if phase == PH_BED:
+        if pub[ability_at(seat, AB_REFIGHT)] <= 0 or pub[C_LAST_WIN] != 0:
+            return INV_PHASE
+        if pub[C_FM_REFIGHT] != 0:
+            return INV_PHASE
+    if phase == PH_REVEAL_FOUR:
+        if pub[ability_at(seat, AB_FIGHT_REVEAL)] <= 0 or pub[C_FM_REVEAL_OFFER] != 1:
+            return INV_PHASE
+    if pub[C_FM_BUYS] < 0:
+        return INV_PHASE
+    for s in range(n):
+        for may in range(N_MAY):
+            if not 0 <= pub[may_at(s, may, 1)] <= pub[may_at(s, may, 0)]:
+                return INV_PHASE
     return 0
 
 
@@ -316,6 +360,8 @@ def check_invariants(pub, hid, k):
         code = _check_xp_and_rounds(pub, n)
     if code == 0:
         code = _check_boards(pub, k, n)
+    if code == 0:
+        code = _check_phase(pub, k, n)
     if code == 0 and k[K_FM_ON] != 0:
         code = _check_farmers_market(pub, hid, k, n)
     return code

@@ -92,7 +92,11 @@ K_FM_FARMLAND = K_FM + 7  # 4: spaces and vegetables per space of side "2", then
 K_FM_NEW_FARM_FILLED = K_FM + 11  # R-FM-9 reading fm_new_farm: 1 = a new farm starts filled
 K_FM_COLLECT_PER_BLOCK = K_FM + 12  # R-FM-10 reading fm_collect_xp: 1 = per block
 K_FM_FOREST = K_FM + 13  # biome value of forest (R-FM-3: the farmland sits on forest)
-K_FM_REACH_ITEM = K_FM + 16  # 25: points within reach with the explore_steps item
+K_FM_EMPTY_BUY = K_FM + 14  # R-FM-4 reading fm_empty_buy: 1 = a buy may end buying nothing
+K_FM_BUILDINGS_ONLY = K_FM + 15  # R-FM-5 reading fm_end_structures: 1 = farmland not counted
+K_FM_COVERED_LOST = K_FM + 16  # R-FM-9 reading fm_covered_vegetables: 1 = they leave the game
+K_FM_BED_ITEM_REVEAL = K_FM + 17  # R-FM-5 reading fm_bed_reveal: 1 = reveal-4 applies to it
+K_FM_REACH_ITEM = K_FM + 24  # 25: points within reach with the explore_steps item
 MAX_ITEMS = 32
 MAX_MARKET = 24
 N_ABILITIES = 18
@@ -106,7 +110,22 @@ K_FM_TILE_VEG = K_FM_ITEM + 4 * MAX_ITEMS  # MAX_TILES: vegetable spaces of each
 # cache lines; attribute-major, the copy plugins see at K_TILE, spreads them over 16). Aligned
 # to 8 entries (64 bytes) from the array's start.
 K_TILE_ROWS = (K_FM_TILE_VEG + MAX_TILES + 7) // 8 * 8
-K_SIZE = K_TILE_ROWS + MAX_TILES * N_TILE_ATTRS
+# Restricted play (``never``/``always`` lists of a policy, engine/restrict.py): a flag, then per
+# player (not seat: the seats rotate) bit sets over action types, items, mob species and
+# building types. All 0 leaves every game exactly as without it.
+K_RESTRICT = K_TILE_ROWS + MAX_TILES * N_TILE_ATTRS
+K_RESTRICT_ON = K_RESTRICT  # 1 when any player has a restriction
+K_RESTRICT_PLAYERS = K_RESTRICT + 1  # MAX_SEATS x RESTRICT_SIZE
+RX_NEVER_TYPES = 0  # action types (ACT_*) never taken
+RX_ALWAYS_TYPES = 1  # action types taken whenever legal
+RX_NEVER_ITEMS = 2  # Farmer's Market items never bought (bit = item index)
+RX_ALWAYS_ITEMS = 3
+RX_NEVER_MOBS = 4  # mob species never fought (bit = species index)
+RX_ALWAYS_MOBS = 5
+RX_NEVER_BUILD = 6  # building types never built (bit = value of the characteristic "type")
+RX_ALWAYS_BUILD = 7
+RESTRICT_SIZE = 8
+K_SIZE = K_RESTRICT_PLAYERS + MAX_SEATS * RESTRICT_SIZE
 
 # ---- pub: public state --------------------------------------------------------------------
 P_CTL = 0  # 64: control record, C_* below
@@ -145,7 +164,10 @@ P_FM_SPENT = P_FM_BOUGHT + MAX_SEATS  # 4: vegetables paid
 P_FM_BUY_ROUND = P_FM_SPENT + MAX_SEATS  # MAX_ITEMS: rounds scored when bought, -1 not bought
 P_FM_XP_END = P_FM_BUY_ROUND + MAX_ITEMS  # 4: XP of end-game items (R-FM-5)
 P_FM_XP_FARMING = P_FM_XP_END + MAX_SEATS  # 4: XP of farming chosen in round C (R-FM-6)
-P_SIZE = P_FM_XP_FARMING + MAX_SEATS
+# 4 x 3 x 2: per seat and "may" ability (MAY_* of state.py) how often it was offered, declined
+P_FM_MAY = P_FM_XP_FARMING + MAX_SEATS
+P_FM_BURIED = P_FM_MAY + MAX_SEATS * 6  # vegetables under covering tiles (fm_covered_vegetables)
+P_SIZE = P_FM_BURIED + 1
 
 # ---- hid: hidden state ----------------------------------------------------------------
 H_BLOCK = 0  # 64: block type at each position, -1 empty
@@ -237,6 +259,13 @@ def veg_at(seat, space):
 @kernel(inline="always")
 def cap_at(seat, space):
     return P_FM_CAP + seat * 9 + space
+
+
+@kernel(inline="always")
+def may_at(seat, may, declined):
+    """Offset in ``pub`` of how often a "may" ability (R-FM-5) was offered to the seat, or
+    (``declined`` = 1) declined by it."""
+    return P_FM_MAY + seat * 6 + may * 2 + declined
 
 
 @kernel(inline="always")

@@ -16,6 +16,7 @@ from bnb_sim.games.builders_biomes.engine.collect import collectable_now
 from bnb_sim.games.builders_biomes.engine.layout import (
     K_ADJ_SLOTS,
     K_ADJ_STACKS,
+    K_FM_EMPTY_BUY,
     K_FM_ON,
     K_FM_REACH_ITEM,
     K_OPTS,
@@ -32,7 +33,9 @@ from bnb_sim.games.builders_biomes.engine.market import (
     actions_per_turn,
     buyable_slots,
     farmland_spaces,
+    third_block_optional,
 )
+from bnb_sim.games.builders_biomes.engine.restrict import restrict_legal
 from bnb_sim.games.builders_biomes.engine.state import (
     ACT_BUILD,
     ACT_BUY,
@@ -44,6 +47,7 @@ from bnb_sim.games.builders_biomes.engine.state import (
     C_ACTIONS_USED,
     C_EXTRA_OWED,
     C_FIGHT_TNT,
+    C_FM_BUYS,
     C_PHASE,
     C_SCORE_ROUND,
     C_SEAT,
@@ -56,6 +60,7 @@ from bnb_sim.games.builders_biomes.engine.state import (
     OPT_HUNGER,
     OPT_PICKAXE_OPTIONAL,
     PASS,
+    PH_BED,
     PH_BOW,
     PH_BUILD_SPACE,
     PH_BUILD_TILE,
@@ -66,6 +71,7 @@ from bnb_sim.games.builders_biomes.engine.state import (
     PH_FIGHT_MOB,
     PH_HUNGER,
     PH_PICKAXE,
+    PH_REVEAL_FOUR,
     PH_SCORE,
     PH_TNT,
     PH_TURN,
@@ -133,9 +139,12 @@ def turn_choices(pub, k, seat):
     Main actions must differ from each other; extra actions (one hunger mob each) may repeat.
     Ending is allowed once the main actions are done, or if no legal main action remains.
     Under ``hunger=together`` extra actions are those already paid for (``C_EXTRA_OWED``);
-    under ``one-by-one`` each one needs a hunger mob still held.
+    under ``one-by-one`` each one needs a hunger mob still held, and with the three-actions
+    item (R-FM-5, a "may") a repeat after the rulebook's two main actions is an extra action
+    that forgoes the third (``begin_action``), as a PASS does under ``together``.
     """
     main = pub[C_ACTIONS_DONE] < actions_per_turn(pub, k, seat)
+    done = pub[C_ACTIONS_DONE] >= k[K_RULES + RULE_ACTIONS_PER_TURN]
     if k[K_OPTS + OPT_HUNGER] == HUNGER_TOGETHER:
         can_extra = pub[C_EXTRA_OWED] > 0
     else:
@@ -145,7 +154,7 @@ def turn_choices(pub, k, seat):
     # Every type's test at once, without a branch per type (which one is possible changes from
     # turn to turn, so the branches were mispredicted); only the test that costs a call is
     # skipped when the type is used up.
-    used = pub[C_ACTIONS_USED] if main else 0
+    used = pub[C_ACTIONS_USED] if main and not (done and can_extra) else 0
     mask = 1 << ACT_EXPLORE  # moving 0 steps is allowed
     if collectable_now(pub, k) != 0:
         mask |= 1 << ACT_COLLECT
@@ -157,18 +166,26 @@ def turn_choices(pub, k, seat):
         mask |= 1 << ACT_BUILD
     mask &= ~used & ((1 << N_ACTION_TYPES) - 1)
     if k[K_FM_ON] != 0:  # R-FM-4: buying is an action too
-        if not (main and (pub[C_ACTIONS_USED] >> ACT_BUY) & 1):
+        if not ((used >> ACT_BUY) & 1):
             if buyable_slots(pub, k, seat) != 0:
                 mask |= 1 << ACT_BUY
     # the third action of the Farmer's Market item is a "may" (R-FM-5): the turn may end
     # once the rulebook's two are done
-    done = pub[C_ACTIONS_DONE] >= k[K_RULES + RULE_ACTIONS_PER_TURN]
     return np.uint64(mask), (not main) or mask == 0 or done
 
 
 @kernel(inline="always")
 def legal_bits(pub, k):
-    """``(mask, pass_ok)``: bit ``a`` of the uint64 ``mask`` is set when action ``a`` is legal.
+    """``(mask, pass_ok)``: bit ``a`` of the uint64 ``mask`` is set when action ``a`` is legal,
+    for the player in the seat to decide: the rules' legal set (:func:`rules_bits`) with that
+    player's ``never``/``always`` restriction applied (engine/restrict.py; none: unchanged)."""
+    mask, pass_ok = rules_bits(pub, k)
+    return restrict_legal(pub, k, pub[C_PHASE], pub[C_SEAT], mask, pass_ok)
+
+
+@kernel(inline="always")
+def rules_bits(pub, k):
+    """``(mask, pass_ok)`` by the rules alone: bit ``a`` is set when action ``a`` is legal.
 
     Inlined into the game loops (``play_out``, the search rollouts) like
     :func:`~.step.apply_action` and the policy dispatch: a call passes every
@@ -179,8 +196,8 @@ def legal_bits(pub, k):
     seat = pub[C_SEAT]
     if phase == PH_TURN:
         return turn_choices(pub, k, seat)
-    if phase == PH_COLLECT:
-        return collectable_now(pub, k), False
+    if phase == PH_COLLECT:  # R-FM-5: the collect-3 item's third block is a "may"
+        return collectable_now(pub, k), k[K_FM_ON] != 0 and third_block_optional(pub, k, seat)
     if phase == PH_EXPLORE:
         return np.uint64(reachable_points(pub, k, seat)), False
     if phase == PH_BUILD_TILE:
@@ -202,11 +219,13 @@ def legal_bits(pub, k):
         return np.uint64(0xF), False
     if phase == PH_FARMLAND:  # R-FM-3: a forest space of the own board
         return np.uint64(farmland_spaces(pub, k, seat)), False
-    if phase == PH_BUY:  # R-FM-4: any number of items; PASS ends the buying
-        return np.uint64(buyable_slots(pub, k, seat)), True
+    if phase == PH_BUY:  # R-FM-4: any number of items; PASS ends the buying once one is
+        # bought (a buy action that buys nothing is the reading fm_empty_buy=allowed)
+        return np.uint64(buyable_slots(pub, k, seat)), pub[C_FM_BUYS] > 0 or k[K_FM_EMPTY_BUY] != 0
     if phase == PH_HUNGER:  # R-TURN-2: return 0..n held hunger mobs
         return np.uint64((1 << (pub[P_N_HUNGER + seat] + 1)) - 1), False
-    if phase == PH_BOW:  # R-FIGHT-2 (bow=choose): 0 reveals one more, PASS declines
+    if phase == PH_BOW or phase == PH_BED or phase == PH_REVEAL_FOUR:
+        # R-FIGHT-2 (bow=choose), R-FM-5 (the bed, reveal 4): 0 takes it, PASS declines
         return np.uint64(1), True
     return np.uint64(0), False
 

@@ -8,9 +8,10 @@ modules (``pub[ability_at(seat, AB_*)] > 0``) are false at no cost.
 Vegetables: a farming structure (the starting farmland or a farm tile) that is the top tile
 of a board space has a capacity (``P_FM_CAP``: the farmland's spaces x vegetables per space,
 a farm tile's vegetable spaces) and holds ``P_FM_VEG`` tokens. Tokens are paid back to the
-supply (R-FM-4); a structure covered by a new building gives its tokens back too (they are
-under the tile; **Decision**), and refills after rounds A and B fill the visible ones from the
-supply (R-FM-9), seat by seat from the player whose turn it was while the supply lasts.
+supply (R-FM-4); a structure covered by a new building gives its tokens back too, or under the
+reading ``fm_covered_vegetables=lost`` they stay under the tile, out of the game
+(``P_FM_BURIED``); refills after rounds A and B fill the visible ones from the supply
+(R-FM-9), seat by seat from the player whose turn it was while the supply lasts.
 """
 
 from __future__ import annotations
@@ -18,7 +19,10 @@ from __future__ import annotations
 import numpy as np
 
 from bnb_sim._jit import kernel, njit
-from bnb_sim.games.builders_biomes.components.arrays import RULE_ACTIONS_PER_TURN
+from bnb_sim.games.builders_biomes.components.arrays import (
+    RULE_ACTIONS_PER_TURN,
+    RULE_BLOCKS_PER_COLLECT,
+)
 from bnb_sim.games.builders_biomes.engine.groups import count_spaces
 from bnb_sim.games.builders_biomes.engine.layout import (
     FM_ABILITY,
@@ -27,6 +31,8 @@ from bnb_sim.games.builders_biomes.engine.layout import (
     FM_LETTER,
     H_FM_MARKET,
     K_BOARDS,
+    K_FM_BUILDINGS_ONLY,
+    K_FM_COVERED_LOST,
     K_FM_FARMLAND,
     K_FM_FOREST,
     K_FM_MARKET,
@@ -36,12 +42,14 @@ from bnb_sim.games.builders_biomes.engine.layout import (
     K_FM_VEG_TOKENS,
     K_FM_XP_FARM,
     K_GROUP,
+    K_OPTS,
     K_RULES,
     MAX_ITEMS,
     MAX_MARKET,
     P_BOARD_ID,
     P_BOARD_TOP,
     P_FM_BOUGHT,
+    P_FM_BURIED,
     P_FM_BUY_ROUND,
     P_FM_FARMLAND,
     P_FM_MARKET,
@@ -60,6 +68,8 @@ from bnb_sim.games.builders_biomes.engine.layout import (
 )
 from bnb_sim.games.builders_biomes.engine.state import (
     C_BEGINNER_SEATS,
+    C_BLOCKS_OWED,
+    C_FM_BUYS,
     C_FM_PLACED,
     C_N_PLAYERS,
     C_PHASE,
@@ -70,13 +80,15 @@ from bnb_sim.games.builders_biomes.engine.state import (
     EV_FARMLAND,
     EV_MARKET,
     EV_REFILL,
+    OPT_FIX_GROUP,
+    OPT_FIX_SOURCES,
     PH_FARMLAND,
     PH_TURN,
     STREAM_MARKET,
     log_event,
     supply_total,
 )
-from bnb_sim.rng import seed_stream, shuffle_inplace
+from bnb_sim.rng import seed_stream, shuffle_inplace, stream_game_index
 
 # ability ids: the order of components.expansion.ABILITIES
 AB_NONE = 0
@@ -116,7 +128,9 @@ def setup_market(pub, hid, k, master, game_index, n_players):
     turn the X items face-up, put the vegetables in the supply, and ask each seat in turn
     where its farmland goes (PH_FARMLAND)."""
     stream = np.empty(4, np.uint64)
-    seed_stream(stream, master, game_index, STREAM_MARKET)
+    fixed, group = k[K_OPTS + OPT_FIX_SOURCES], k[K_OPTS + OPT_FIX_GROUP]  # luck designs only
+    index = stream_game_index(game_index, fixed, group, STREAM_MARKET)
+    seed_stream(stream, master, index, STREAM_MARKET)
     n_items = k[K_FM_N_ITEMS]
     slot = 0
     for letter in range(3):
@@ -204,10 +218,14 @@ def vegetables(pub, seat):
 
 @kernel
 def on_build(pub, k, seat, space, tile):
-    """A building covers ``space``: a farming structure under it gives its vegetables back
-    and grows nothing any more (R-FM-9); a farm tile brings its own capacity, filled at once
-    under the reading ``fm_new_farm=filled``."""
-    pub[P_FM_SUPPLY] += pub[veg_at(seat, space)]
+    """A building covers ``space``: a farming structure under it gives its vegetables back to
+    the supply (reading ``fm_covered_vegetables``: or they stay under it, out of the game) and
+    grows nothing any more (R-FM-9); a farm tile brings its own capacity, filled at once under
+    the reading ``fm_new_farm=filled``."""
+    if k[K_FM_COVERED_LOST] != 0:  # reading fm_covered_vegetables=lost
+        pub[P_FM_BURIED] += pub[veg_at(seat, space)]
+    else:
+        pub[P_FM_SUPPLY] += pub[veg_at(seat, space)]
     pub[veg_at(seat, space)] = 0
     if pub[P_FM_FARMLAND + seat] == space:
         pub[P_FM_FARMLAND + seat] = -1
@@ -270,10 +288,22 @@ def buyable_slots(pub, k, seat):
     return mask
 
 
+@kernel(inline="always")
+def third_block_optional(pub, k, seat):
+    """R-FM-5: the collect-3 item's owner "may" take a third block: while the blocks still
+    owed are beyond the rulebook's two, the collect may end (PASS)."""
+    more = pub[ability_at(seat, AB_COLLECT_BLOCKS)]
+    if more <= k[K_RULES + RULE_BLOCKS_PER_COLLECT]:
+        return False
+    return pub[C_BLOCKS_OWED] <= more - k[K_RULES + RULE_BLOCKS_PER_COLLECT]
+
+
 @kernel
 def buy_item(pub, hid, k, seat, slot):
-    """Pay the item's cost from the seat's farming structures (space order; which tokens go
-    does not matter, refills fill every empty space) and take it: its ability works at once."""
+    """Pay the item's cost from the seat's farming structures and take it: its ability works
+    at once. Which tokens pay is the player's choice in the game; the engine pays in board
+    space order. It matters only when a structure holding tokens is covered later (its
+    tokens leave it, R-FM-9): docs/rules.md."""
     item = pub[P_FM_MARKET + slot]
     cost = fm_item(k, FM_COST, item)
     left = cost
@@ -284,6 +314,7 @@ def buy_item(pub, hid, k, seat, slot):
     pub[P_FM_SUPPLY] += cost
     pub[P_FM_SPENT + seat] += cost
     pub[P_FM_BOUGHT + seat] += 1
+    pub[C_FM_BUYS] += 1
     pub[P_FM_MARKET + slot] = -1
     hid[H_FM_MARKET + slot] = -1
     pub[P_FM_MARKET_UP] &= ~(1 << slot)
@@ -399,11 +430,7 @@ def end_items(pub, hid, k):
             xp += a * supply_total(pub, seat)
         a = pub[ability_at(seat, AB_END_BUILDINGS)]
         if a > 0:
-            built = 0
-            for space in range(9):
-                if pub[P_BOARD_TOP + seat * 9 + space] >= 0:
-                    built += 1
-            xp += a * built
+            xp += a * structures_built(pub, k, seat)
         a = pub[ability_at(seat, AB_END_MOBS)]
         if a > 0:
             xp += a * pub[P_N_HELD + seat]
@@ -415,6 +442,20 @@ def end_items(pub, hid, k):
             xp += a * count_spaces_wide(owned)
         xp += pub[ability_at(seat, AB_END_FLAT)]
         pub[P_FM_XP_END + seat] += xp
+
+
+@kernel
+def structures_built(pub, k, seat):
+    """R-FM-5, the "+2 per structure built" item: the top tiles on the board, and the starting
+    farmland while it is visible (the texts call it a "farmland structure"; reading
+    ``fm_end_structures=buildings-only`` counts building tiles alone)."""
+    built = 0
+    for space in range(9):
+        if pub[P_BOARD_TOP + seat * 9 + space] >= 0:
+            built += 1
+    if k[K_FM_BUILDINGS_ONLY] == 0 and pub[P_FM_FARMLAND + seat] >= 0:
+        built += 1
+    return built
 
 
 @kernel(inline="always")

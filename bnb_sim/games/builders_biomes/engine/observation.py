@@ -67,6 +67,8 @@ def flat_layout() -> dict[str, tuple[int, tuple[int, ...]]]:
         ("fm_buy_round", L.P_FM_BUY_ROUND, (L.MAX_ITEMS,)),
         ("fm_xp_end_items", L.P_FM_XP_END, (seats,)),
         ("fm_xp_farming", L.P_FM_XP_FARMING, (seats,)),
+        ("fm_may", L.P_FM_MAY, (seats, 3, 2)),
+        ("fm_vegetables_buried", L.P_FM_BURIED, (1,)),
     ]
     layout = {name: (offset, shape) for name, offset, shape in fields}
     layout["_size"] = (L.P_SIZE, ())
@@ -122,6 +124,7 @@ def static_layout() -> dict[str, tuple[int, tuple[int, ...]]]:
         ("fm_xp_per_farming_space", L.K_FM_XP_FARM, (1,)),
         ("fm_market_spaces", L.K_FM_MARKET, (3,)),
         ("fm_farmland", L.K_FM_FARMLAND, (4,)),
+        ("fm_readings", L.K_FM_EMPTY_BUY, (4,)),
         ("fm_reach_item", L.K_FM_REACH_ITEM, (L.N_POINTS,)),
         ("fm_item", L.K_FM_ITEM, (4, L.MAX_ITEMS)),
         ("fm_tile_vegetables", L.K_FM_TILE_VEG, (tiles,)),

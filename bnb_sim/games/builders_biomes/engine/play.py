@@ -22,6 +22,7 @@ from bnb_sim.games.builders_biomes.engine.layout import (
     P_BOARD_ID,
     P_FM_BOUGHT,
     P_FM_BUY_ROUND,
+    P_FM_MAY,
     P_FM_OWNED,
     P_FM_SPENT,
     P_FM_XP_END,
@@ -65,6 +66,7 @@ from bnb_sim.games.builders_biomes.engine.state import (
     xp_total,
 )
 from bnb_sim.games.builders_biomes.engine.step import apply_action
+from bnb_sim.games.builders_biomes.engine.turn import paid_extra_owed
 from bnb_sim.games.builders_biomes.policies.dispatch import decide
 from bnb_sim.games.builders_biomes.policies.kinds import (
     GREEDY,
@@ -129,18 +131,22 @@ def play_game(k, ft, kinds, params, plugins, master, game_index, n_players, stop
     return _one_game(play_out, k, ft, kinds, params, plugins, master, game_index, n_players, stop)
 
 
-@kernel(inline="always")
+@kernel(inline="always", nogil=True)  # Game.play waits for it in a thread: Ctrl-C stays live
 def seat_decision(
     pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, mask, pass_ok, search
 ):
     """The decision of the seat to play, from the policy of the player in that seat.
 
-    ``search`` is the scratch of the search bots (:func:`new_search_scratch`).
+    ``search`` is the scratch of the search bots (:func:`new_search_scratch`). A built-in
+    bot takes the extra actions it has paid for with hunger mobs (:func:`paid_extra_owed`):
+    it returns only the mobs it uses.
     """
     seat = pub[C_SEAT]
     player = seat + pub[C_ROTATION]  # (seat + rotation) % n without a division per step
     if player >= pub[C_N_PLAYERS]:
         player -= pub[C_N_PLAYERS]
+    if pass_ok and kinds[player] != PLUGIN and paid_extra_owed(pub, mask):
+        pass_ok = False
     if kinds[player] == RANDOM:  # looks at nothing but the legal actions
         return choose_random(mask, pass_ok, rng, RNG_POLICY + seat)
     prepare_observation(pub, hid, seat)
@@ -165,7 +171,7 @@ def seat_decision(
     )
 
 
-@kernel(inline="always")
+@kernel(inline="always", nogil=True)  # Game.play waits for it in a thread: Ctrl-C stays live
 def seat_decision_builtin(
     pub, hid, rng, k, ft, kinds, params, plugins, mem, obs_buf, legal_buf, mask, pass_ok, search
 ):
@@ -176,6 +182,8 @@ def seat_decision_builtin(
     player = seat + pub[C_ROTATION]
     if player >= pub[C_N_PLAYERS]:
         player -= pub[C_N_PLAYERS]
+    if pass_ok and paid_extra_owed(pub, mask):  # as seat_decision: no plugin here
+        pass_ok = False
     if kinds[player] == RANDOM:
         return choose_random(mask, pass_ok, rng, RNG_POLICY + seat)
     if kinds[player] == GREEDY or kinds[player] == HEURISTIC:
@@ -272,14 +280,16 @@ SEAT_SPECIES = SEAT_XP_AFTER_ROUND + 2
 
 
 # Farmer's Market runs add, after those: the expansion's XP sources, items bought, vegetables
-# spent and left, then one 0/1 column per item of the component file (bought or not).
+# spent and left, how often each "may" item ability was offered and declined, then one 0/1
+# column per item of the component file (bought or not).
 FM_XP_PLAY = 0
 FM_XP_END = 1
 FM_XP_FARMING = 2
 FM_BOUGHT = 3
 FM_SPENT = 4
 FM_VEG_LEFT = 5
-FM_ITEMS = 6
+FM_MAY = 6  # 6 columns: per "may" item ability (MAY_* of state.py) offered, declined (R-FM-5)
+FM_ITEMS = 12
 
 
 def n_seat_columns(n_species: int, n_items: int = 0) -> int:
@@ -325,6 +335,8 @@ def _write_fm(pub, k, seat, out, at):
     for space in range(9):
         left += pub[veg_at(seat, space)]
     out[at + FM_VEG_LEFT] = left
+    for j in range(6):
+        out[at + FM_MAY + j] = pub[P_FM_MAY + seat * 6 + j]
     n_items = k[K_FM_N_ITEMS]
     for item in range(n_items):
         owned = (pub[P_FM_OWNED + seat] >> item) & 1

@@ -56,8 +56,12 @@ from bnb_sim.games.builders_biomes.engine.state import (
     C_TURN,
     C_TURN_SEAT,
     C_XP_AFTER_ROUND,
+    FIX_COMBAT,
+    FIX_POLICY,
     OPT_BEGINNER,
     OPT_BOARDS_FIXED,
+    OPT_FIX_GROUP,
+    OPT_FIX_SOURCES,
     OPT_SEATING,
     PH_TURN,
     S_CHOICE,
@@ -72,7 +76,16 @@ from bnb_sim.games.builders_biomes.engine.state import (
     STREAM_TILES,
     STREAM_TOKENS,
 )
-from bnb_sim.rng import bounded, seed_stream, shuffle_inplace
+from bnb_sim.rng import bounded, seed_stream, shuffle_inplace, stream_game_index
+
+
+@njit(cache=True)
+def source_index(k, game_index, source):
+    """The game index that seeds chance source ``source`` (rng.stream_game_index; luck
+    designs only, OPT_FIX_*)."""
+    return stream_game_index(
+        game_index, k[K_OPTS + OPT_FIX_SOURCES], k[K_OPTS + OPT_FIX_GROUP], source
+    )
 
 
 @njit(cache=True)
@@ -80,11 +93,14 @@ def seat_rotation(k, master, game_index, n_players):
     """Seat ``s`` is played by player ``(s + rotation) % n`` (R-SETUP-4: a starting player,
     then play passes to the left, so seatings are rotations of the given order)."""
     mode = k[K_OPTS + OPT_SEATING]
+    index = source_index(k, game_index, STREAM_SEATS)
     if mode == SEATING_ROTATE:
+        if index < 0:  # a luck design fixes the seating: one rotation per group
+            return (-1 - index) % n_players
         return game_index % n_players
     if mode == SEATING_RANDOM:
         stream = np.empty(4, np.uint64)
-        seed_stream(stream, master, game_index, STREAM_SEATS)
+        seed_stream(stream, master, index, STREAM_SEATS)
         return bounded(stream, n_players)
     return 0
 
@@ -163,21 +179,23 @@ def deal_boards(pub, k, stream, n_players, rotation):
 def setup_game(pub, hid, rng, k, master, game_index, n_players):
     """Everything before the first turn, on freshly allocated arrays."""
     stream = np.empty(4, np.uint64)
-    seed_stream(stream, master, game_index, STREAM_CUBE)
+    seed_stream(stream, master, source_index(k, game_index, STREAM_CUBE), STREAM_CUBE)
     fill_cube(pub, hid, k, stream)
-    seed_stream(stream, master, game_index, STREAM_TILES)
+    seed_stream(stream, master, source_index(k, game_index, STREAM_TILES), STREAM_TILES)
     deal_tiles(pub, hid, k, stream)
-    seed_stream(stream, master, game_index, STREAM_TOKENS)
+    seed_stream(stream, master, source_index(k, game_index, STREAM_TOKENS), STREAM_TOKENS)
     place_tokens(pub, hid, k, stream)
     rotation = seat_rotation(k, master, game_index, n_players)
-    seed_stream(stream, master, game_index, STREAM_BOARDS)
+    seed_stream(stream, master, source_index(k, game_index, STREAM_BOARDS), STREAM_BOARDS)
     deal_boards(pub, k, stream, n_players, rotation)
     for seat in range(n_players):
         pub[P_POS + seat] = CENTER_POINT  # R-SETUP-4
         for t in range(k[K_N_TOKEN_TYPES]):
             hid[pile_at(seat, t)] = tok_attr(k, TOK_START, t)  # R-SETUP-1
-        seed_stream(rng[RNG_COMBAT + seat], master, game_index, STREAM_COMBAT + seat)
-        seed_stream(rng[RNG_POLICY + seat], master, game_index, STREAM_POLICY + seat)
+        combat_index = source_index(k, game_index, FIX_COMBAT)
+        seed_stream(rng[RNG_COMBAT + seat], master, combat_index, STREAM_COMBAT + seat)
+        policy_index = source_index(k, game_index, FIX_POLICY)
+        seed_stream(rng[RNG_POLICY + seat], master, policy_index, STREAM_POLICY + seat)
         for r in range(3):
             pub[stat_at(seat, S_CHOICE + r)] = -1
         for r in range(2):  # -1 until round A / B is scored (run files: total_xp_after_*)

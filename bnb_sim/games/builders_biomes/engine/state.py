@@ -29,7 +29,16 @@ PH_HUNGER           number of hunger mobs to return (0 ends     R-TURN-2 (readin
                     the turn)                                   ``hunger=together``)
 PH_BOW              0 reveal the bow's extra token; PASS        R-FIGHT-2 (reading
                     declines it                                 ``bow=choose``)
+PH_FARMLAND         board space 0..8 (a forest)                 R-FM-3
+PH_BUY              marketplace space; PASS ends the buying     R-FM-4
+                    (once something was bought)
+PH_BED              0 fight the mob again; PASS declines        R-FM-5 (the bed)
+PH_REVEAL_FOUR      0 reveal the item's extra token; PASS       R-FM-5 (reveal 4)
+                    declines it
 ==================  ==========================================  ======================
+
+With the collect-3 item of the Farmer's Market, PASS in PH_COLLECT declines the third block
+(R-FM-5: the player "may" collect three).
 """
 
 from __future__ import annotations
@@ -81,6 +90,8 @@ PH_HUNGER = 11
 PH_BOW = 12
 PH_FARMLAND = 13  # Farmer's Market: board space 0..8 (a forest) for the farmland, R-FM-3
 PH_BUY = 14  # Farmer's Market: marketplace space to buy from, PASS ends buying, R-FM-4
+PH_BED = 15  # Farmer's Market: 0 fights the mob a second time after a loss, PASS declines
+PH_REVEAL_FOUR = 16  # Farmer's Market: 0 reveals the reveal-4 item's extra token, PASS declines
 PHASE_NAMES = (
     "turn",
     "collect",
@@ -97,6 +108,8 @@ PHASE_NAMES = (
     "bow",
     "farmland",
     "buy",
+    "bed",
+    "reveal_four",
 )
 
 # ---- the control record: pub[C_*] (P_CTL = 0) ----------------------------------------
@@ -139,10 +152,12 @@ C_HUNGER_DONE = 44  # 1 once the seat has decided how many hunger mobs to return
 C_BOW_OFFERS = 45  # extra reveals a bow offers that the player has not decided on (bow=choose)
 C_FM_PLACED = 46  # Farmer's Market: farmlands placed so far (R-FM-3)
 C_FM_REFIGHT = 47  # Farmer's Market: 1 once the bed's second fight was used in this fight
-N_CTL = 48
+C_FM_BUYS = 48  # Farmer's Market: items bought in the current buy action (R-FM-4)
+C_FM_REVEAL_OFFER = 49  # Farmer's Market: 1 while the reveal-4 item's extra reveal is to offer
+N_CTL = 50
 # Beyond N_CTL: engine bookkeeping for the run files only, outside the observation, so no
 # policy can see it (and no decision depends on it).
-C_XP_AFTER_ROUND = 48  # 48..51 round A, 52..55 round B: each seat's XP right after the round
+C_XP_AFTER_ROUND = 56  # 56..59 round A, 60..63 round B: each seat's XP right after the round
 
 ST_OK = 0
 ST_TURN_LIMIT = 1
@@ -203,7 +218,21 @@ OPT_HUNGER = 6  # R-TURN-2: HUNGER_TOGETHER or HUNGER_ONE_BY_ONE
 OPT_BONUS_BUILT = 7  # R-END-1: 1 = biome bonuses count buildings only (bonus_biomes=built)
 OPT_BOW_CHOOSE = 8  # R-FIGHT-2: 1 = the extra reveal of a bow is the player's decision
 OPT_BOARDS_FIXED = 9  # R-SETUP-4: 1 = player i gets board i (boards=fixed)
-N_OPTS = 10
+OPT_FIX_SOURCES = 10  # luck designs: bitmask of chance sources (FIX_*) shared by a group
+OPT_FIX_GROUP = 11  # luck designs: games per group (0 = off: every source is the game's own)
+N_OPTS = 12
+
+# chance sources a luck design can fix (bits of OPT_FIX_SOURCES): the set-up streams by their
+# own ids (STREAM_CUBE .. STREAM_MARKET, STREAM_SEATS also fixes a rotated seating), then every
+# seat's fight draws together and every seat's policy stream together
+FIX_COMBAT = 6
+FIX_POLICY = 7
+
+# ---- the "may" abilities of Farmer's Market items (R-FM-5): the player decides -----------
+MAY_BED = 0  # the bed's second fight after a loss
+MAY_THIRD_BLOCK = 1  # the collect-3 item's third block
+MAY_FOURTH_TOKEN = 2  # the reveal-4 item's extra token
+N_MAY = 3
 
 # ---- hunger mobs (R-TURN-2) -----------------------------------------------------------
 HUNGER_TOGETHER = 0  # the rulebook: return any number in one step after the two actions
@@ -235,6 +264,7 @@ EV_BUY = 21  # a: item, b: vegetables paid
 EV_MARKET = 22  # a: letter revealed (0 X, 1 A, 2 B)
 EV_REFILL = 23  # a: vegetables added
 EV_REFIGHT = 24  # a: mob tile fought again (bed)
+EV_MAY_DECLINED = 25  # a: MAY_* (a "may" item ability the player declined, R-FM-5)
 
 
 @njit(cache=True)

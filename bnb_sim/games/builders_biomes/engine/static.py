@@ -36,7 +36,7 @@ def check_sizes(arrays) -> None:
 
 def fill_farmers_market(k, data: dict, readings) -> None:
     """The expansion's part of ``k`` (R-FM-*), from validated component data with its
-    ``farmers_market`` section and the run's readings (``fm_new_farm``, ``fm_collect_xp``)."""
+    ``farmers_market`` section and the run's readings (the ``fm_*`` ones)."""
     from bnb_sim.games.builders_biomes.components.expansion import ABILITIES, LETTERS
 
     fm = data["farmers_market"]
@@ -52,6 +52,10 @@ def fill_farmers_market(k, data: dict, readings) -> None:
         k[L.K_FM_FARMLAND + 2 * i + 1] = fm["farmland"][side]["vegetables_per_space"]
     k[L.K_FM_NEW_FARM_FILLED] = 1 if readings["fm_new_farm"] == "filled" else 0
     k[L.K_FM_COLLECT_PER_BLOCK] = 1 if readings["fm_collect_xp"] == "block" else 0
+    k[L.K_FM_EMPTY_BUY] = 1 if readings["fm_empty_buy"] == "allowed" else 0
+    k[L.K_FM_BUILDINGS_ONLY] = 1 if readings["fm_end_structures"] == "buildings-only" else 0
+    k[L.K_FM_COVERED_LOST] = 1 if readings["fm_covered_vegetables"] == "lost" else 0
+    k[L.K_FM_BED_ITEM_REVEAL] = 1 if readings["fm_bed_reveal"] == "item" else 0
     biomes = data["characteristics"]["biome"]
     k[L.K_FM_FOREST] = biomes.index("forest") if "forest" in biomes else 0
     steps = max([it["amount"] for it in items if it["ability"] == "explore_steps"] or [0])

@@ -10,12 +10,14 @@ from bnb_sim.games.builders_biomes.engine.fight import (
     bow_decision,
     continue_fight,
     resolve_fight,
+    reveal_four_decision,
     start_fight,
 )
 from bnb_sim.games.builders_biomes.engine.layout import (
     K_FM_COLLECT_PER_BLOCK,
     K_FM_ON,
     ability_at,
+    may_at,
     xp_at,
 )
 from bnb_sim.games.builders_biomes.engine.market import (
@@ -24,6 +26,7 @@ from bnb_sim.games.builders_biomes.engine.market import (
     buy_item,
     buyable_slots,
     place_farmland,
+    third_block_optional,
 )
 from bnb_sim.games.builders_biomes.engine.scoring import score_choice
 from bnb_sim.games.builders_biomes.engine.state import (
@@ -36,10 +39,15 @@ from bnb_sim.games.builders_biomes.engine.state import (
     C_LAST_WIN,
     C_PHASE,
     C_PICKS_OWED,
+    C_REVEALS_OWED,
     C_SCORE_ROUND,
     C_SEAT,
+    EV_MAY_DECLINED,
     EV_REFIGHT,
+    MAY_BED,
+    MAY_THIRD_BLOCK,
     PASS,
+    PH_BED,
     PH_BOW,
     PH_BUILD_SPACE,
     PH_BUILD_TILE,
@@ -50,6 +58,7 @@ from bnb_sim.games.builders_biomes.engine.state import (
     PH_FIGHT_MOB,
     PH_HUNGER,
     PH_PICKAXE,
+    PH_REVEAL_FOUR,
     PH_SCORE,
     PH_TNT,
     PH_TURN,
@@ -79,23 +88,59 @@ def _refight_due(pub, k, seat):
 
 
 @kernel
-def _refight(pub, hid, k, seat):
-    """The bed's second fight: the pile is reshuffled and revealed again (R-FM-5)."""
+def _after_fight(pub, hid, k, seat):
+    """A fight is resolved: after a loss the bed's owner decides whether to fight the mob a
+    second time (PH_BED, R-FM-5: it "may"); otherwise the action is over."""
+    if _refight_due(pub, k, seat):
+        pub[C_PHASE] = PH_BED
+    else:
+        finish_action(pub, hid, k)
+
+
+@kernel
+def _bed_decision(pub, hid, rng, k, seat, fight_again):
+    """PH_BED: the bed's second fight, the pile reshuffled and revealed again "as per the
+    normal rules" (the bed's amount, 3; R-FM-5), or the action ends."""
+    pub[may_at(seat, MAY_BED, 0)] += 1
+    if not fight_again:
+        pub[may_at(seat, MAY_BED, 1)] += 1
+        log_event(hid, k, seat, EV_MAY_DECLINED, MAY_BED, 0, 0)
+        finish_action(pub, hid, k)
+        return
     pub[C_FM_REFIGHT] = 1
     log_event(hid, k, seat, EV_REFIGHT, pub[C_FIGHT_TILE], 0, 0)
     start_fight(pub, hid, k, seat, pub[C_FIGHT_STACK])
+    pub[C_REVEALS_OWED] = pub[ability_at(seat, AB_REFIGHT)]
+    _fight_goes_on(pub, hid, rng, k, seat)
 
 
 @kernel
 def _fight_goes_on(pub, hid, rng, k, seat):
     phase = continue_fight(pub, hid, rng, k, seat)
-    if phase == PH_TURN and _refight_due(pub, k, seat):
-        _refight(pub, hid, k, seat)
-        phase = continue_fight(pub, hid, rng, k, seat)
     if phase == PH_TURN:
-        finish_action(pub, hid, k)
+        _after_fight(pub, hid, k, seat)
     else:
         pub[C_PHASE] = phase
+
+
+@kernel(inline="always")
+def _collect_step(pub, hid, k, seat, action):
+    """PH_COLLECT: take a block (R-CUBE-2), or decline the collect-3 item's third block
+    (PASS, R-FM-5). Inlined, as this code was inside :func:`apply_action` before."""
+    if action == PASS:
+        pub[may_at(seat, MAY_THIRD_BLOCK, 0)] += 1
+        pub[may_at(seat, MAY_THIRD_BLOCK, 1)] += 1
+        log_event(hid, k, seat, EV_MAY_DECLINED, MAY_THIRD_BLOCK, 0, 0)
+        finish_action(pub, hid, k)
+        return
+    if k[K_FM_ON] != 0 and third_block_optional(pub, k, seat):
+        pub[may_at(seat, MAY_THIRD_BLOCK, 0)] += 1
+    take_block(pub, hid, k, seat, action, 0)
+    if k[K_FM_COLLECT_PER_BLOCK] != 0:  # R-FM-10 reading fm_collect_xp=block
+        pub[xp_at(seat, XP_ITEMS_PLAY)] += pub[ability_at(seat, AB_COLLECT_XP)]
+    pub[C_BLOCKS_OWED] -= 1
+    if pub[C_BLOCKS_OWED] <= 0 or collectable_now(pub, k) == 0:
+        finish_action(pub, hid, k)  # R-CUBE-2: one block if only one was collectable
 
 
 @kernel(inline="always")
@@ -115,12 +160,7 @@ def apply_action(pub, hid, rng, k, action):
         else:
             pub[C_PHASE] = begin_action(pub, hid, k, seat, action)
     elif phase == PH_COLLECT:
-        take_block(pub, hid, k, seat, action, 0)
-        if k[K_FM_COLLECT_PER_BLOCK] != 0:  # R-FM-10 reading fm_collect_xp=block
-            pub[xp_at(seat, XP_ITEMS_PLAY)] += pub[ability_at(seat, AB_COLLECT_XP)]
-        pub[C_BLOCKS_OWED] -= 1
-        if pub[C_BLOCKS_OWED] <= 0 or collectable_now(pub, k) == 0:
-            finish_action(pub, hid, k)  # R-CUBE-2: one block if only one was collectable
+        _collect_step(pub, hid, k, seat, action)
     elif phase == PH_EXPLORE:
         explore(pub, hid, k, seat, action)
         finish_action(pub, hid, k)
@@ -145,11 +185,12 @@ def apply_action(pub, hid, rng, k, action):
         return_hunger_mobs(pub, hid, k, seat, action)
     elif phase == PH_TNT:
         resolve_fight(pub, hid, k, seat, action)
-        if _refight_due(pub, k, seat):
-            _refight(pub, hid, k, seat)
-            _fight_goes_on(pub, hid, rng, k, seat)
-        else:
-            finish_action(pub, hid, k)
+        _after_fight(pub, hid, k, seat)
+    elif phase == PH_BED:
+        _bed_decision(pub, hid, rng, k, seat, action != PASS)
+    elif phase == PH_REVEAL_FOUR:
+        reveal_four_decision(pub, hid, k, seat, action != PASS)
+        _fight_goes_on(pub, hid, rng, k, seat)
     elif phase == PH_FARMLAND:
         place_farmland(pub, hid, k, seat, action)
     elif phase == PH_BUY:

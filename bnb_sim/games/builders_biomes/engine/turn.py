@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bnb_sim._jit import kernel
 from bnb_sim.games.builders_biomes.components.arrays import (
+    RULE_ACTIONS_PER_TURN,
     RULE_BLOCKS_PER_COLLECT,
     TILE_HUNGER_MOB,
 )
@@ -49,6 +50,7 @@ from bnb_sim.games.builders_biomes.engine.state import (
     C_BLOCKS_OWED,
     C_EXTRA,
     C_EXTRA_OWED,
+    C_FM_BUYS,
     C_FM_REFIGHT,
     C_HUNGER_DONE,
     C_N_PLAYERS,
@@ -117,6 +119,15 @@ def hunger_together(k):
     return k[K_OPTS + OPT_HUNGER] == HUNGER_TOGETHER
 
 
+@kernel(inline="always")
+def paid_extra_owed(pub, mask):
+    """R-TURN-2: in PH_TURN, extra actions paid for (the hunger mobs are back in the box) and
+    not yet taken, with an action to take (``mask``: the legal action types). Ending the turn
+    then forgoes them: a player may, but the built-in bots never do (they return only the
+    mobs they use; ``engine/play.py``)."""
+    return pub[C_PHASE] == PH_TURN and pub[C_EXTRA_OWED] > 0 and mask != 0
+
+
 @kernel
 def return_hunger_mobs(pub, hid, k, seat, n):
     """R-TURN-2 (``hunger=together``): return ``n`` hunger mobs at once for ``n`` extra
@@ -134,7 +145,14 @@ def return_hunger_mobs(pub, hid, k, seat, n):
 
 @kernel
 def begin_action(pub, hid, k, seat, action_type):
-    """Start carrying out an action type chosen in PH_TURN; returns the phase that follows."""
+    """Start carrying out an action type chosen in PH_TURN; returns the phase that follows.
+
+    Under ``one-by-one`` a repeat chosen after the rulebook's two main actions by the owner of
+    the three-actions item (R-FM-5: it "may" take a third) is an extra action: the third main
+    action is forgone, as a PASS forgoes it under ``together`` (``turn_choices``)."""
+    if (pub[C_ACTIONS_USED] >> action_type) & 1 and not hunger_together(k):
+        if pub[C_ACTIONS_DONE] >= k[K_RULES + RULE_ACTIONS_PER_TURN]:
+            pub[C_ACTIONS_DONE] = actions_per_turn(pub, k, seat)
     extra = pub[C_ACTIONS_DONE] >= actions_per_turn(pub, k, seat)
     if extra:
         if hunger_together(k) or pub[C_EXTRA_OWED] > 0:
@@ -154,6 +172,7 @@ def begin_action(pub, hid, k, seat, action_type):
             begin_collect_fm(pub, k, seat)
         return PH_COLLECT
     if action_type == ACT_BUY:
+        pub[C_FM_BUYS] = 0
         return PH_BUY
     if action_type == ACT_EXPLORE:
         return PH_EXPLORE

@@ -61,6 +61,7 @@ from bnb_sim.games.builders_biomes.engine.state import (
     C_TOKENS,
     PH_BOW,
     PH_PICKAXE,
+    PH_REVEAL_FOUR,
     PH_TNT,
     S_TNT,
     S_WEAPONS_TAKEN,
@@ -230,7 +231,8 @@ def determinize(pub, hid, k, seat, rng, row, spub, shid, srng, tmp):
     _redeal_tiles(pub, hid, shid, rng, row, tmp)
     _redeal_tokens(pub, hid, shid, k, seat, rng, row, tmp)
     phase = pub[C_PHASE]
-    if not (phase == PH_PICKAXE or phase == PH_TNT or phase == PH_BOW):
+    in_fight = phase == PH_PICKAXE or phase == PH_TNT or phase == PH_BOW
+    if not (in_fight or phase == PH_REVEAL_FOUR):
         for t in range(MAX_TOKEN_TYPES):  # left over from a past fight; rebuilt at the next
             shid[H_FIGHT_LEFT + t] = 0
     reseed_streams(rng, row, srng)

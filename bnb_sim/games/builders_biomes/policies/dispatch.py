@@ -8,10 +8,18 @@ from bnb_sim._jit import kernel
 from bnb_sim.games.builders_biomes.engine.layout import RNG_POLICY
 from bnb_sim.games.builders_biomes.engine.legal import expand_mask
 from bnb_sim.games.builders_biomes.engine.observation import flat_observation
-from bnb_sim.games.builders_biomes.policies.kinds import BOT, GREEDY, HEURISTIC, PLUGIN, RANDOM
+from bnb_sim.games.builders_biomes.policies.kinds import (
+    BOT,
+    GREEDY,
+    HEURISTIC,
+    PLUGIN,
+    RANDOM,
+    STRONG,
+)
 from bnb_sim.games.builders_biomes.policies.onestep import choose_onestep
 from bnb_sim.games.builders_biomes.policies.priority import choose_priority
 from bnb_sim.games.builders_biomes.policies.random_policy import choose_random
+from bnb_sim.games.builders_biomes.policies.strong import choose_strong
 
 
 @kernel
@@ -33,6 +41,8 @@ def decide(kind, params, plugin_fn, pub, rng, seat, mem, k, ft, mask, pass_ok, o
         return choose_random(mask, pass_ok, rng, RNG_POLICY + seat)
     if kind == GREEDY or kind == HEURISTIC:
         return choose_onestep(params, pub, seat, mem, k, ft, mask, pass_ok, rng, RNG_POLICY + seat)
+    if kind == STRONG:
+        return choose_strong(params, pub, seat, mem, k, ft, mask, pass_ok, rng, RNG_POLICY + seat)
     if kind == BOT:
         return choose_priority(params, pub, seat, mem, k, ft, mask, pass_ok, rng, RNG_POLICY + seat)
     if kind == PLUGIN:

@@ -20,7 +20,6 @@ from bnb_sim.games.builders_biomes.engine.layout import (
     FM_AMOUNT,
     FM_COST,
     K_SCORE_CARD,
-    P_BOARD_TOP,
     P_FM_BOUGHT,
     P_FM_MARKET,
     P_N_HELD,
@@ -40,7 +39,9 @@ from bnb_sim.games.builders_biomes.engine.market import (
     buyable_slots,
     farming_mask,
     farming_points,
+    structures_built,
 )
+from bnb_sim.games.builders_biomes.engine.restrict import allowed_slots
 from bnb_sim.games.builders_biomes.engine.scoring import counted_spaces
 from bnb_sim.games.builders_biomes.engine.state import C_ROUNDS_DONE, PASS, supply_total
 from bnb_sim.games.builders_biomes.policies.kinds import W
@@ -79,12 +80,8 @@ def item_value(pub, k, seat, item):
         return float(amount * (pub[P_FM_BOUGHT + seat] + 1 + rounds_left // 2))
     if ability == AB_END_BLOCKS:
         return float(amount * supply_total(pub, seat))
-    if ability == AB_END_BUILDINGS:
-        built = 0
-        for space in range(9):
-            if pub[P_BOARD_TOP + seat * 9 + space] >= 0:
-                built += 1
-        return float(amount * min(9, built + rounds_left))
+    if ability == AB_END_BUILDINGS:  # the farmland counts too (reading fm_end_structures)
+        return float(amount * min(9, structures_built(pub, k, seat) + rounds_left))
     if ability == AB_END_MOBS:
         return float(amount * (pub[P_N_HELD + seat] + rounds_left // 2))
     if ability == AB_END_FARMLAND:
@@ -95,9 +92,9 @@ def item_value(pub, k, seat, item):
 
 
 @kernel
-def best_buy(pub, k, seat, w):
-    """``(net value, marketplace space)`` of the best item the seat can buy now."""
-    slots = buyable_slots(pub, k, seat)
+def best_buy(pub, k, seat, w, slots):
+    """``(net value, marketplace space)`` of the best item on the marketplace spaces ``slots``
+    (a bit set: the legal ones, :func:`buy_slots`)."""
     best = -1e18
     choice = -1
     slot = 0
@@ -115,10 +112,19 @@ def best_buy(pub, k, seat, w):
 
 
 @kernel
-def buy_choice(pub, k, seat, w):
-    """PH_BUY: the best item while it is worth its vegetables, then PASS."""
-    best, slot = best_buy(pub, k, seat, w)
-    if slot < 0 or best <= 0.0:
+def buy_slots(pub, k, seat):
+    """The marketplace spaces the seat may buy from now: those it can pay for, less the items
+    its player never buys (restricted play, engine/restrict.py)."""
+    return allowed_slots(pub, k, seat, buyable_slots(pub, k, seat))
+
+
+@kernel
+def buy_choice(pub, k, seat, w, pass_ok, mask):
+    """PH_BUY: the best item while it is worth its vegetables, then PASS. The first item of
+    a buy action is bought whatever its worth (R-FM-4: the action buys something; the bot
+    chose the action for that item's value)."""
+    best, slot = best_buy(pub, k, seat, w, np.int64(mask))
+    if slot < 0 or (best <= 0.0 and pass_ok):
         return PASS
     return slot
 

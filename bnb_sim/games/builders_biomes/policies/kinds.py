@@ -78,15 +78,54 @@ SEARCH_C = 1  # ismcts: UCT exploration constant
 SEARCH_ROLLOUT = 2  # kind id of the rollout policy (random, greedy, heuristic)
 SEARCH_MARGIN = 3  # reward per XP of lead, added to the share of the win
 SEARCH_WIDEN = 4  # ismcts: visits a node below the root needs per child (0: no unpruning)
-SEARCH_WEIGHTS = 5  # rollout weights start here
+# ismcts: iterations per root child (0: the root tries every decision); when set, every node
+# adds its children in the rollout policy's order of preference (its prior)
+SEARCH_ROOT = 5
+SEARCH_WEIGHTS = 6  # rollout weights start here
 SEARCH_DEFAULTS = {
     "mc": {"rollouts": 8.0, "rollout": "heuristic", "margin": 0.02},
     "ismcts": {
         "iterations": 64.0,
         "c": 0.7,
         "widen": 8.0,
+        "root": 0.0,
         "rollout": "heuristic",
         "margin": 0.02,
     },
 }
 SEARCH_ROLLOUTS = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC}
+
+# ---- the strong bot (policies/strong.py; model files: games/builders_biomes/strong_model.py) ---
+# A one-step evaluator like the heuristic's, with one weight vector per game stage (rounds
+# scored so far: 0, 1, 2), a bias per action type at the turn decision, and pacing terms for
+# the blocks of a layer whose scoring round is still to come. Its weights are data: a model
+# file trained by self-play against a field (docs/policies.md, "strong").
+STRONG = 5
+KIND_NAMES[STRONG] = "strong"
+STRONG_STAGES = ("before round A", "after round A", "after round B")
+STRONG_BIASES: dict[str, str] = {
+    "bias_collect": "added to the value of the collect action at the turn decision",
+    "bias_explore": "added to the value of the explore action at the turn decision",
+    "bias_build": "added to the value of the build action at the turn decision",
+    "bias_fight": "added to the value of the fight action at the turn decision",
+    "bias_weapon": "added to the value of the weapon action at the turn decision",
+    "bias_buy": "Farmer's Market: added to the value of the buy action at the turn decision",
+}
+STRONG_PACING: dict[str, str] = {
+    "pace_near": (
+        "per XP of lead in a round still to come, x 1/(1 + blocks its layer keeps): "
+        "taking a block of that layer brings the round nearer"
+    ),
+    "pace_last_two": (
+        "per XP of lead in a round still to come, for a block that leaves 1 or 2 blocks in "
+        "its layer (the next collect may trigger the round)"
+    ),
+}
+# Names of the weights of one stage, in the order of the parameter vector.
+STRONG_FEATURES = (*HEURISTIC_WEIGHTS, *STRONG_BIASES, *STRONG_PACING)
+STRONG_STAGE_SIZE = len(STRONG_FEATURES)
+STRONG_BIAS0 = len(HEURISTIC_WEIGHTS)  # first bias within a stage
+STRONG_PACE0 = STRONG_BIAS0 + len(STRONG_BIASES)  # first pacing weight within a stage
+N_STRONG_PARAMS = STRONG_STAGE_SIZE * len(STRONG_STAGES)
+STRONG_FEATURE_SET = "onestep-stages-1"  # bumped whenever the meaning of a weight changes
+SEARCH_ROLLOUTS["strong"] = STRONG

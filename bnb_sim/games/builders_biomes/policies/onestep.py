@@ -24,19 +24,14 @@ from bnb_sim.games.builders_biomes.components.arrays import (
     RULE_MIN_EXPOSED_SIDES,
     TILE_BONUS_MOB,
     TILE_BUILDING,
-    TILE_HUNGER_MOB,
 )
 from bnb_sim.games.builders_biomes.engine.bits import low_index, popcount
 from bnb_sim.games.builders_biomes.engine.build import blocks_missing
 from bnb_sim.games.builders_biomes.engine.collect import collectable_now
 from bnb_sim.games.builders_biomes.engine.cube import collectable_bits
-from bnb_sim.games.builders_biomes.engine.groups import count_spaces
 from bnb_sim.games.builders_biomes.engine.layout import (
     K_ADJ_STACKS,
-    K_FT_HMAX,
     K_OPTS,
-    K_PILE_MINS,
-    K_PILE_STRIDES,
     K_REACH,
     K_REACH_STACKS,
     K_RULES,
@@ -60,8 +55,6 @@ from bnb_sim.games.builders_biomes.engine.layout import (
     TILE_KIND,
     TILE_XP,
     TOK_BLOCKS,
-    TOK_DETONATE,
-    TOK_HEARTS,
     TOK_XP,
     WILD,
     get_occ,
@@ -75,6 +68,7 @@ from bnb_sim.games.builders_biomes.engine.layout import (
 )
 from bnb_sim.games.builders_biomes.engine.legal import action_type_possible
 from bnb_sim.games.builders_biomes.engine.market import actions_per_turn
+from bnb_sim.games.builders_biomes.engine.restrict import allowed_stacks
 from bnb_sim.games.builders_biomes.engine.scoring import bonus_mask, counted_spaces
 from bnb_sim.games.builders_biomes.engine.state import (
     ACT_BUILD,
@@ -84,6 +78,7 @@ from bnb_sim.games.builders_biomes.engine.state import (
     ACT_FIGHT,
     ACT_WEAPON,
     C_ACTIONS_DONE,
+    C_ACTIONS_USED,
     C_BUILD_STACK,
     C_CHANGES,
     C_FIGHT_HEARTS,
@@ -95,11 +90,10 @@ from bnb_sim.games.builders_biomes.engine.state import (
     C_SCORE_ROUND,
     C_UP_BUILDINGS,
     C_UP_MOBS,
-    HUNGER_TOGETHER,
     N_ACTION_TYPES,
-    OPT_HUNGER,
     OPT_PICKAXE_OPTIONAL,
     PASS,
+    PH_BED,
     PH_BOW,
     PH_BUILD_SPACE,
     PH_BUILD_TILE,
@@ -110,6 +104,7 @@ from bnb_sim.games.builders_biomes.engine.state import (
     PH_FIGHT_MOB,
     PH_HUNGER,
     PH_PICKAXE,
+    PH_REVEAL_FOUR,
     PH_SCORE,
     PH_TNT,
     PH_TURN,
@@ -117,9 +112,18 @@ from bnb_sim.games.builders_biomes.engine.state import (
     S_BONUS_MOBS,
     S_BUILDINGS_BUILT,
 )
+from bnb_sim.games.builders_biomes.engine.turn import hunger_actions
+from bnb_sim.games.builders_biomes.policies.fight_values import (
+    bed_choice,
+    mob_value,
+    pile_row,
+    tnt_choice,
+    weapon_value,
+)
 from bnb_sim.games.builders_biomes.policies.fm_policy import (
     best_buy,
     buy_choice,
+    buy_slots,
     farmland_choice,
     round_c_choice,
 )
@@ -219,14 +223,6 @@ def pick_best(mem, offset, candidates, rng, row, randomize):
 @kernel(inline="always")
 def _low_u64(bits):
     return popcount((bits & (~bits + np.uint64(1))) - np.uint64(1))
-
-
-@kernel(inline="always")
-def _pile_row(pub, k):
-    row = 0
-    for t in range(MAX_TOKEN_TYPES):
-        row += (pub[P_OWN_PILE + t] - k[K_PILE_MINS + t]) * k[K_PILE_STRIDES + t]
-    return row
 
 
 @kernel(inline="always")
@@ -512,79 +508,6 @@ def collect_value(pub, k, seat, w, values):
     return first + second
 
 
-# ---- fights and weapons ---------------------------------------------------------------
-@kernel(inline="always")
-def mob_value(pub, seat, k, ft, w, tile, pile):
-    """Expected value of fighting ``tile`` now with the seat's pile (row ``pile`` of the exact
-    odds table)."""
-    hmax = k[K_FT_HMAX]
-    h = tile_attr(k, TILE_HEARTS, tile)
-    if h > hmax:
-        return NEG
-    p = ft[pile, h]
-    kind = tile_attr(k, TILE_KIND, tile)
-    prize = w[W_XP] * tile_attr(k, TILE_XP, tile)
-    if kind == TILE_HUNGER_MOB:
-        prize += w[W_HUNGER_MOB]
-    elif kind == TILE_BONUS_MOB:
-        c = tile_attr(k, TILE_BONUS_CHAR, tile)
-        v = tile_attr(k, TILE_BONUS_VALUE, tile)
-        spaces = count_spaces(bonus_mask(pub, k, seat, c, v))
-        prize += w[W_BONUS_MOB] * tile_attr(k, TILE_BONUS_XP, tile) * spaces
-    n = hmax + 1
-    value = p * prize + w[W_XP] * ft[pile, 2 * n]
-    value += ft[pile, 2 * n + 1] * (w[W_BLOCK_BASE] + 0.5 * w[W_BLOCK_NEED])
-    value -= w[W_TNT] * ft[pile, n + h]
-    return value
-
-
-@kernel(inline="always")
-def weapon_value(pub, k, ft, w):
-    n = k[K_FT_HMAX] + 1
-    return w[W_WEAPON] * ft[_pile_row(pub, k), 2 * n + 3]
-
-
-@kernel
-def tnt_choice(pub, k, w, legal_max):
-    """R-FIGHT-4: detonate as few as needed to turn a loss into a win, if the mob is worth the
-    TNT; otherwise none. TNT that adds the most hearts goes first (at most ``legal_max``)."""
-    tile = pub[C_FIGHT_TILE]
-    need = tile_attr(k, TILE_HEARTS, tile) - pub[C_FIGHT_HEARTS]
-    if need <= 0:
-        return 0
-    total = 0
-    used = 0
-    prev_gain = 1 << 62
-    prev_type = -1
-    while used < legal_max:
-        # the next token type in the order (gain descending, type ascending)
-        best_type = -1
-        best_gain = 0
-        for t in range(MAX_TOKEN_TYPES):
-            if tok_attr(k, TOK_DETONATE, t) <= 0 or pub[P_FIGHT_REVEALED + t] == 0:
-                continue
-            gain = tok_attr(k, TOK_DETONATE, t) - tok_attr(k, TOK_HEARTS, t)
-            after = gain < prev_gain or (gain == prev_gain and t > prev_type)
-            if after and (best_type < 0 or gain > best_gain):
-                best_type = t
-                best_gain = gain
-        if best_type < 0:
-            return 0
-        for _ in range(pub[P_FIGHT_REVEALED + best_type]):
-            if used >= legal_max:
-                return 0
-            total += best_gain
-            used += 1
-            if total >= need:
-                prize = w[W_XP] * tile_attr(k, TILE_XP, tile) + 1.0
-                if tile_attr(k, TILE_KIND, tile) == TILE_HUNGER_MOB:
-                    prize += w[W_HUNGER_MOB]
-                return used if prize > w[W_TNT] * used - 1.0 else 0
-        prev_gain = best_gain
-        prev_type = best_type
-    return 0
-
-
 # ---- positions ----------------------------------------------------------------------
 @kernel
 def fill_stack_values(pub, seat, mem, k, ft, w, rng, row):
@@ -593,7 +516,7 @@ def fill_stack_values(pub, seat, mem, k, ft, w, rng, row):
     it. Placements come from the per-tile cache; the rest is a few table lookups, cheaper to
     recompute than to key."""
     up = k[K_REACH_STACKS + pub[P_POS + seat]] & (pub[C_UP_BUILDINGS] | pub[C_UP_MOBS])
-    pile = _pile_row(pub, k)
+    pile = pile_row(pub, k)
     version = _version(pub, seat)
     while up:
         stack = low_index(up)
@@ -705,11 +628,13 @@ def action_type_value(pub, seat, mem, k, ft, w, action_type, values, rng, row):
         value, _ = best_point(pub, seat, mem, k, w, rng, row, False)
         return value
     if action_type == ACT_BUILD:
-        stacks = _affordable(pub, k, seat, here & pub[C_UP_BUILDINGS])
+        up = allowed_stacks(pub, k, seat, here & pub[C_UP_BUILDINGS], ACT_BUILD)
+        stacks = _affordable(pub, k, seat, up)
         value, _ = best_adjacent(pub, seat, mem, stacks, rng, row, False)
         return value
     if action_type == ACT_FIGHT:
-        value, _ = best_adjacent(pub, seat, mem, here & pub[C_UP_MOBS], rng, row, False)
+        mobs = allowed_stacks(pub, k, seat, here & pub[C_UP_MOBS], ACT_FIGHT)
+        value, _ = best_adjacent(pub, seat, mem, mobs, rng, row, False)
         return value
     if action_type == ACT_WEAPON:
         return weapon_value(pub, k, ft, w)
@@ -722,19 +647,23 @@ def hunger_choice(pub, seat, mem, k, ft, w, values, rng, row):
     """R-TURN-2 (``hunger=together``): how many hunger mobs to return at once. One extra
     action for each action type (repeats allowed) worth at least the ``extra_threshold``
     weight now, at most the mobs held: the same test the bots apply to each extra action
-    under ``one-by-one``, made once for the whole turn."""
+    under ``one-by-one``, made once for the whole turn. With the Farmer's Market item a mob
+    pays for two actions (R-FM-10), so half as many mobs (rounded up) pay for them: a bot
+    returns no mob whose actions it does not mean to take."""
     worth = 0
     for a in range(N_ACTION_TYPES):
         if action_type_possible(pub, k, seat, a):
             value = action_type_value(pub, seat, mem, k, ft, w, a, values, rng, row)
             if value >= w[W_EXTRA_THRESHOLD]:
                 worth += 1
-    return min(worth, pub[P_N_HUNGER + seat])
+    per_mob = hunger_actions(pub, seat)
+    return min((worth + per_mob - 1) // per_mob, pub[P_N_HUNGER + seat])
 
 
 @kernel
 def bow_choice(pub, seat, mem, k, w, values, pickaxe_optional, rng, row):
-    """R-FIGHT-2 (``bow=choose``): 0 to take the bow's extra reveal, PASS to decline it.
+    """R-FIGHT-2 (``bow=choose``): 0 to take the bow's extra reveal, PASS to decline it; the
+    reveal-4 item's extra token (R-FM-5, PH_REVEAL_FOUR) is decided the same way.
 
     While the mob is not beaten yet the reveal can only help. Once the revealed hearts win
     without TNT, the reveal is worth its expected immediate effect: golden hoe XP, plus the
@@ -763,6 +692,33 @@ def bow_choice(pub, seat, mem, k, w, values, pickaxe_optional, rng, row):
     return 0
 
 
+@kernel
+def turn_choice(pub, seat, mem, k, ft, w, mask, pass_ok, values, rng, row):
+    """PH_TURN: the action type worth most (R-TURN-1, R-FM-4), or PASS. An action that spends
+    a hunger mob as it starts (``hunger=one-by-one``: every extra action, and a repeat after
+    the two main actions by the three-actions item's owner, R-FM-5) must be worth the
+    ``extra_threshold`` weight. Under ``together`` the extra actions were paid for in the
+    hunger decision (:func:`hunger_choice`) and are all taken (PASS is not offered to the
+    built-in bots then: ``engine/play.py``)."""
+    main = pub[C_ACTIONS_DONE] < actions_per_turn(pub, k, seat)
+    repeats = pub[C_ACTIONS_USED] if main else 0  # in the mask only when they spend a mob
+    best = NEG
+    choice = -1
+    ties = 0
+    for a in range(N_ACTION_TYPES + 1):
+        if (mask >> np.uint64(a)) & np.uint64(1):
+            if a == ACT_BUY:  # Farmer's Market (R-FM-4)
+                value, _ = best_buy(pub, k, seat, w, buy_slots(pub, k, seat))
+            else:
+                value = action_type_value(pub, seat, mem, k, ft, w, a, values, rng, row)
+            if (repeats >> a) & 1:
+                value -= w[W_EXTRA_THRESHOLD]
+            best, choice, ties = _offer(best, choice, ties, value, a, rng, row, True)
+    if not main and pass_ok and best < w[W_EXTRA_THRESHOLD]:
+        return PASS
+    return choice
+
+
 # ---- the decision ---------------------------------------------------------------------
 @kernel
 def choose_onestep(w, pub, seat, mem, k, ft, mask, pass_ok, rng, row):
@@ -778,9 +734,11 @@ def choose_onestep(w, pub, seat, mem, k, ft, mask, pass_ok, rng, row):
     if phase == PH_FARMLAND:
         return farmland_choice(mask)
     if phase == PH_BUY:
-        return buy_choice(pub, k, seat, w)
+        return buy_choice(pub, k, seat, w, pass_ok, mask)
     if phase == PH_TNT:
         return tnt_choice(pub, k, w, popcount(mask) - 1)
+    if phase == PH_BED:  # R-FM-5: fight again while the fight is worth it
+        return bed_choice(pub, seat, k, ft, w)
     if phase == PH_WEAPON:
         count = popcount(mask)
         skip = bounded_row(rng, row, count) if count > 1 else 0
@@ -799,34 +757,19 @@ def choose_onestep(w, pub, seat, mem, k, ft, mask, pass_ok, rng, row):
         mem[MEM_BLOCK_STAMP] = stamp
     if phase == PH_COLLECT or phase == PH_PICKAXE:
         best, pos = best_block(pub, k, seat, mem, w, mask, values, rng, row, True)
-        if phase == PH_PICKAXE and pass_ok and best < 0.0:
+        # a pickaxe's block where optional, the collect-3 item's third block (R-FM-5): not
+        # when the best one hurts (a round triggered while behind, say)
+        if pass_ok and best < 0.0:
             return PASS
         return pos
-    if phase == PH_BOW:
+    if phase == PH_BOW or phase == PH_REVEAL_FOUR:  # R-FM-5: reveal 4 decides like a bow
         optional = k[K_OPTS + OPT_PICKAXE_OPTIONAL] != 0
         return bow_choice(pub, seat, mem, k, w, values, optional, rng, row)
     prepare_stack_values(pub, seat, mem, k, ft, w, rng, row)
     if phase == PH_HUNGER:
         return hunger_choice(pub, seat, mem, k, ft, w, values, rng, row)
     if phase == PH_TURN:
-        best = NEG
-        choice = -1
-        ties = 0
-        for a in range(N_ACTION_TYPES):
-            if (mask >> np.uint64(a)) & np.uint64(1):
-                value = action_type_value(pub, seat, mem, k, ft, w, a, values, rng, row)
-                best, choice, ties = _offer(best, choice, ties, value, a, rng, row, True)
-        if (mask >> np.uint64(ACT_BUY)) & np.uint64(1):  # Farmer's Market (R-FM-4)
-            value, _ = best_buy(pub, k, seat, w)
-            best, choice, ties = _offer(best, choice, ties, value, ACT_BUY, rng, row, True)
-        extra = pub[C_ACTIONS_DONE] >= actions_per_turn(pub, k, seat)
-        if extra and pass_ok:
-            # one-by-one: a mob is spent only on an action worth the threshold; together:
-            # the mob is already back in the box, so any action that does not hurt is taken
-            paid = k[K_OPTS + OPT_HUNGER] == HUNGER_TOGETHER
-            if best < (0.0 if paid else w[W_EXTRA_THRESHOLD]):
-                return PASS
-        return choice
+        return turn_choice(pub, seat, mem, k, ft, w, mask, pass_ok, values, rng, row)
     if phase == PH_EXPLORE:
         _, point = best_point(pub, seat, mem, k, w, rng, row, True)
         return point

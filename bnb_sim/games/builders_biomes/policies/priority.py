@@ -32,8 +32,6 @@ from bnb_sim.games.builders_biomes.engine.build import blocks_missing
 from bnb_sim.games.builders_biomes.engine.layout import (
     K_ADJ_STACKS,
     K_FT_HMAX,
-    K_PILE_MINS,
-    K_PILE_STRIDES,
     K_REACH_STACKS,
     K_RULES,
     MAX_TOKEN_TYPES,
@@ -67,12 +65,14 @@ from bnb_sim.games.builders_biomes.engine.state import (
     C_UP_BUILDINGS,
     C_UP_MOBS,
     PASS,
+    PH_BED,
     PH_BOW,
     PH_BUILD_TILE,
     PH_EXPLORE,
     PH_FIGHT_MOB,
     PH_HUNGER,
     PH_PICKAXE,
+    PH_REVEAL_FOUR,
     PH_TNT,
     PH_TURN,
     S_BONUS_MOBS,
@@ -83,7 +83,7 @@ from bnb_sim.games.builders_biomes.engine.state import (
     xp_total,
 )
 from bnb_sim.games.builders_biomes.policies.kinds import RANDOM
-from bnb_sim.games.builders_biomes.policies.onestep import choose_onestep
+from bnb_sim.games.builders_biomes.policies.onestep import choose_onestep, pile_row
 from bnb_sim.games.builders_biomes.policies.priority_layout import (
     B_FALLBACK,
     B_PHASES,
@@ -117,25 +117,24 @@ def _bit(mask, i):
 
 
 @kernel(inline="always")
-def _pile_row(pub, k):
-    row = 0
-    for t in range(MAX_TOKEN_TYPES):
-        row += (pub[P_OWN_PILE + t] - k[K_PILE_MINS + t]) * k[K_PILE_STRIDES + t]
-    return row
-
-
-@kernel(inline="always")
 def _p_win(pub, k, ft, tile):
     """Exact probability that the seat's pile beats ``tile`` (R-FIGHT-2, from the table)."""
     h = tile_attr(k, TILE_HEARTS, tile)
     if h > k[K_FT_HMAX]:
         return 0.0
-    return ft[_pile_row(pub, k), h]
+    return ft[pile_row(pub, k), h]
 
 
 @kernel(inline="always")
 def _in_fight(phase):
-    return phase == PH_PICKAXE or phase == PH_TNT or phase == PH_BOW
+    """A decision inside a fight (the bed's follows a lost fight against the same mob)."""
+    return (
+        phase == PH_PICKAXE
+        or phase == PH_TNT
+        or phase == PH_BOW
+        or phase == PH_BED
+        or phase == PH_REVEAL_FOUR
+    )
 
 
 @kernel
@@ -396,6 +395,8 @@ def choice_action(cid, params, pub, seat, mem, k, ft, mask, pass_ok, rng, row):
         return _highest_bit(mask)
     if cid == 22:
         return 1 if _bit(mask, 1) else -1
+    if cid == 24:
+        return 0 if phase == PH_BED and _bit(mask, 0) else -1
     if cid == 23:
         layer = _top_layer(pub)
         for pos in range(16 * max(layer, 0), 64):

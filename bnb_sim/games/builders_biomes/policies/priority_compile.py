@@ -65,7 +65,7 @@ from bnb_sim.games.builders_biomes.policies.priority_layout import (
     RULE_SIZE,
 )
 
-TOP_KEYS = {"name", "description", "fallback", "params"}
+TOP_KEYS = {"name", "description", "fallback", "params", "never", "always"}
 PARAM_KEYS = ("value", "min", "max")
 RULE_KEYS = {"choose", "when", "note"} | set(CAPS)
 MAX_CAP = 1000
@@ -98,6 +98,8 @@ class CompiledBot:
     rules: tuple[str, ...]  # one label per rule, in program order: "turn[1]: build when ..."
     fallback: str
     thresholds: tuple[BotParam, ...] = ()  # the [params] table, overrides applied
+    never: tuple[str, ...] = ()  # actions never taken (policies/restrictions.py)
+    always: tuple[str, ...] = ()  # actions taken whenever legal
 
 
 def _did_you_mean(word: str, known) -> str:
@@ -393,13 +395,27 @@ def _compile(data: dict, where: str, thresholds: dict, lenient: bool) -> Compile
     params[B_N_RULES] = len(records)
     program = np.concatenate([params] + records) if records else params
     assert N_PARAMS <= B_FALLBACK
+    never, always = _restrictions(data, where)
     return CompiledBot(
         name=data.get("name", ""),
         params=tuple(float(x) for x in program),
         rules=tuple(labels),
         fallback=fallback,
         thresholds=tuple(thresholds.values()),
+        never=never,
+        always=always,
     )
+
+
+def _restrictions(data: dict, where: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The file's ``never`` and ``always`` lists (syntax checked; names of items, mobs and
+    building types are checked once the run's components are known)."""
+    from bnb_sim.games.builders_biomes.policies.restrictions import check_pair, check_words
+
+    never = check_words(data["never"], "never", where) if "never" in data else ()
+    always = check_words(data["always"], "always", where) if "always" in data else ()
+    check_pair(never, always, where)
+    return never, always
 
 
 def split_bot_arg(arg: str) -> tuple[str, str]:

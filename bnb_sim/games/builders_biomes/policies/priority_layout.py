@@ -31,7 +31,7 @@ MAX_CONDS = 6
 B_FALLBACK = N_PARAMS
 B_N_RULES = N_PARAMS + 1
 B_PHASES = N_PARAMS + 2
-N_PHASES = 13
+N_PHASES = 17
 B_RULES = B_PHASES + 2 * N_PHASES + 6
 R_CHOICE = 0
 R_PHASE = 1
@@ -69,6 +69,8 @@ PHASES: dict[str, tuple[int, str]] = {
     "scoring": (9, "which characteristic value scores in the round"),
     "hunger": (11, "how many hunger mobs to return for extra actions"),
     "bow": (12, "whether to reveal the bow's extra token"),
+    "bed": (15, "Farmer's Market bed: whether to fight the mob a second time after a loss"),
+    "reveal_four": (16, "Farmer's Market reveal 4: whether to reveal the item's extra token"),
 }
 PHASE_OF_INDEX = {phase: name for name, (phase, _) in PHASES.items()}
 
@@ -84,7 +86,12 @@ CHOICES: dict[str, tuple[int, tuple[str, ...] | None, str]] = {
     "end": (7, ("turn", "hunger"), "end the turn (turn: when allowed; hunger: return none)"),
     "needed": (8, ("blocks", "pickaxe"), "the block type most lacking for a building in reach"),
     "emerald": (9, ("blocks", "pickaxe"), "an emerald"),
-    "skip": (10, ("pickaxe", "bow"), "decline (pickaxe where optional, bow's extra reveal)"),
+    "skip": (
+        10,
+        ("pickaxe", "bow", "blocks", "bed", "reveal_four"),
+        "decline: a pickaxe's block where optional, a bow's extra reveal, the collect-3 "
+        "item's third block, the bed's second fight, the reveal-4 item's extra token",
+    ),
     "toward_building": (
         11,
         ("movement",),
@@ -93,8 +100,8 @@ CHOICES: dict[str, tuple[int, tuple[str, ...] | None, str]] = {
     "toward_mob": (12, ("movement",), "a point next to the likeliest mob to beat"),
     "reveal": (
         13,
-        ("movement", "bow"),
-        "movement: the point next to most face-down stacks; bow: take the reveal",
+        ("movement", "bow", "reveal_four"),
+        "movement: the point next to most face-down stacks; bow, reveal_four: take the reveal",
     ),
     "stay": (14, ("movement",), "do not move"),
     "most_xp": (15, ("building", "fight"), "the tile worth most XP"),
@@ -111,6 +118,7 @@ CHOICES: dict[str, tuple[int, tuple[str, ...] | None, str]] = {
         "a block from the highest cube layer that still has blocks (emptying a layer "
         "triggers its scoring round, R-SCORE-1)",
     ),
+    "fight_again": (24, ("bed",), "fight the mob a second time (the bed)"),
 }
 CHOICE_NAMES = {cid: name for name, (cid, _, _) in CHOICES.items()}
 

@@ -1,4 +1,5 @@
-"""The ``random`` policy: uniform over the legal decisions."""
+"""The ``random`` policy: uniform over the legal decisions (like every built-in bot it is not
+offered to give up extra actions it paid for with hunger mobs: ``engine/play.py``)."""
 
 from __future__ import annotations
 

@@ -9,6 +9,8 @@ Grammar::
     heuristic:board=1.5,weapon=2   weights inline (unnamed weights keep their defaults)
     bot:my_bot.toml                a priority-list bot file (docs/bots.md)
     bot:my_bot.toml:min_xp=4,p=0.6 the same with values of its [params] table overridden
+    strong                         the strong bot with the shipped model for the run's players
+    strong:model.toml              the strong bot with a model file (bnb train)
     mc[:rollouts=8,rollout=heuristic,margin=0.02]            flat Monte Carlo search
     ismcts[:iterations=64,c=0.7,rollout=heuristic,...]     open-loop ISMCTS (search.py)
     NAME[:ARG]                     a third-party plugin registered under the entry-point
@@ -21,7 +23,7 @@ by :meth:`PolicySpec.plugin_function`, i.e. when a game is actually played.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bnb_sim.entry_points import (
     entry_point_names,
@@ -43,9 +45,12 @@ from bnb_sim.games.builders_biomes.policies.kinds import (
     N_PARAMS,
     PLUGIN,
     RANDOM,
+    SEARCH_ROLLOUT,
+    SEARCH_WEIGHTS,
+    STRONG,
 )
 
-BUILTIN = ("random", "greedy", "heuristic", "mc", "ismcts", "bot")
+BUILTIN = ("random", "greedy", "heuristic", "strong", "mc", "ismcts", "bot")
 MAX_PLUGIN_PARAMS = 256
 #: Largest |weight| of a built-in bot: the evaluation adds weighted terms of up to ~1e3, and
 #: 1e308-sized weights made it inf - inf = NaN (an illegal decision -1 partway through a run).
@@ -61,6 +66,14 @@ class PolicySpec:
     params: tuple[float, ...] = field(default_factory=tuple)
     plugin: str | None = None  # entry-point name for PLUGIN
     rules: tuple[str, ...] = ()  # BOT: one label per rule, in program order
+    # STRONG, or a search bot rolling out with it: the model file, or strong_model.SHIPPED
+    # (the shipped model for the run's players, filled in by :func:`resolve_policy`)
+    model: str | None = None
+    model_info: tuple[tuple[str, object], ...] = ()  # what the run's model is (run metadata)
+    # restricted play (policies/restrictions.py): actions never taken, taken whenever legal
+    never: tuple[str, ...] = ()
+    always: tuple[str, ...] = ()
+    origin: str = ""  # where the lists were written, for messages ("bot file b.toml")
 
     @property
     def kind_name(self) -> str:
@@ -94,6 +107,11 @@ class PolicySpec:
             from bnb_sim.games.builders_biomes.policies.search_spec import search_settings
 
             out["search"] = search_settings(self.kind, self.params)
+        if self.model is not None:
+            out["model"] = dict(self.model_info) or {"source": self.model}
+        for key in ("never", "always"):
+            if getattr(self, key):
+                out[key] = list(getattr(self, key))
         return out
 
 
@@ -134,10 +152,26 @@ def parse_bot(arg: str):
 
 
 def parse_policy(spec: str) -> PolicySpec:
-    """Turn one ``--policy`` value into a :class:`PolicySpec` (raises PolicyError)."""
+    """Turn one ``--policy`` value into a :class:`PolicySpec` (raises PolicyError); a suffix
+    ``+never=W,...`` / ``+always=W,...`` restricts it (policies/restrictions.py)."""
     if not isinstance(spec, str) or not spec.strip():
         raise PolicyError("a policy spec must be a non-empty string")
     spec = spec.strip()
+    from bnb_sim.games.builders_biomes.policies.restrictions import check_pair, split_spec
+
+    base, never, always = split_spec(spec)
+    if not (never or always):
+        return _parse_unrestricted(spec)
+    if not base.strip():
+        raise PolicyError(f"policy '{spec}': no policy before '+{'never' if never else 'always'}'")
+    inner = _parse_unrestricted(base.strip())
+    never = inner.never + tuple(w for w in never if w not in inner.never)
+    always = inner.always + tuple(w for w in always if w not in inner.always)
+    check_pair(never, always, f"policy '{spec}'")
+    return replace(inner, label=spec, never=never, always=always, origin="")
+
+
+def _parse_unrestricted(spec: str) -> PolicySpec:
     name, colon, arg = spec.partition(":")
     where = f"policy '{spec}'"
     if colon and not arg.strip():
@@ -161,16 +195,27 @@ def parse_policy(spec: str) -> PolicySpec:
                 limit = f"{MAX_WEIGHT:g}"
                 raise PolicyError(f"{where}: weight '{key}' = {value:g} is outside ±{limit}")
         return PolicySpec(spec, HEURISTIC, tuple(weights[n] for n in HEURISTIC_WEIGHTS))
+    if name == "strong":
+        return _parse_strong(spec, arg, where)
     if name == "bot":
         if not arg:
             raise PolicyError(f"{where}: bot needs a file: bot:my_bot.toml")
-        _path, bot = parse_bot(arg)
-        return PolicySpec(spec, BOT, bot.params, rules=bot.rules)
+        path, bot = parse_bot(arg)
+        origin = f"bot file {path}" if bot.never or bot.always else ""
+        return PolicySpec(
+            spec,
+            BOT,
+            bot.params,
+            rules=bot.rules,
+            never=bot.never,
+            always=bot.always,
+            origin=origin,
+        )
     if name in ("mc", "ismcts"):
         from bnb_sim.games.builders_biomes.policies.search_spec import parse_search
 
-        kind, params = parse_search(name, arg, where)
-        return PolicySpec(spec, kind, params)
+        kind, params, model = parse_search(name, arg, where)
+        return PolicySpec(spec, kind, params, model=model)
     if name in plugin_names():
         plugin = load_plugin(name)
         from bnb_sim.games import DEFAULT_GAME, get_game
@@ -185,6 +230,43 @@ def parse_policy(spec: str) -> PolicySpec:
             params.update(parse_assignments(arg, list(plugin.params), where))
         return PolicySpec(spec, PLUGIN, tuple(params.values()), plugin=name)
     raise PolicyError(f"unknown policy '{name}' (known: {', '.join(known_policies())})")
+
+
+def _parse_strong(spec: str, arg: str, where: str) -> PolicySpec:
+    """``strong`` (the shipped model, chosen per run) or ``strong:FILE`` (read now)."""
+    from bnb_sim.games.builders_biomes.strong_model import SHIPPED, load_model
+
+    if not arg:
+        return PolicySpec(spec, STRONG, (), model=SHIPPED)
+    if "=" in arg and not arg.endswith(".toml"):
+        raise PolicyError(f"{where}: strong takes a model file (strong:model.toml), not weights")
+    model = load_model(arg.strip())
+    return PolicySpec(spec, STRONG, model.weights, model=arg.strip())
+
+
+def resolve_policy(spec: PolicySpec, n_players: int, expansion: str | None) -> PolicySpec:
+    """The spec as a run plays it: a ``strong`` model (the bot's, or a search bot's rollout
+    model) is chosen for, and checked against, the run's player count and expansion."""
+    if spec.model is None:
+        return spec
+    from dataclasses import replace
+
+    from bnb_sim.games.builders_biomes.strong_model import resolve_model
+
+    model = resolve_model(spec.model, n_players, expansion, f"policy '{spec.label}'")
+    info = (
+        ("source", model.describe_source()),
+        ("players", model.players),
+        ("expansion", model.expansion),
+        ("trained", model.training.get("summary", "")),
+    )
+    if spec.kind == STRONG:
+        params = model.weights
+    else:  # a search bot: the rollout model's weights follow its settings
+        if int(spec.params[SEARCH_ROLLOUT]) != STRONG:
+            return spec
+        params = (*spec.params[:SEARCH_WEIGHTS], *model.weights)
+    return replace(spec, params=tuple(params), model_info=info)
 
 
 def parse_policies(specs, n_players: int) -> tuple[PolicySpec, ...]:

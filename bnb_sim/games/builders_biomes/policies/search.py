@@ -74,11 +74,14 @@ from bnb_sim.games.builders_biomes.policies.kinds import (
     SEARCH_C,
     SEARCH_MARGIN,
     SEARCH_ROLLOUT,
+    SEARCH_ROOT,
     SEARCH_WEIGHTS,
     SEARCH_WIDEN,
+    STRONG,
 )
 from bnb_sim.games.builders_biomes.policies.onestep import choose_onestep
 from bnb_sim.games.builders_biomes.policies.random_policy import choose_random
+from bnb_sim.games.builders_biomes.policies.strong import choose_strong
 from bnb_sim.rng import bounded_row
 
 # tree node fields
@@ -145,11 +148,16 @@ def _copy_state(pub, hid, rng, wpub, whid, wrng):
 
 @kernel(inline="always")
 def rollout_action(rkind, rparams, pub, hid, rng, k, ft, smem, mask, pass_ok):
-    """The rollout policy's decision for the seat to play (never a search: no recursion)."""
+    """The rollout policy's decision for the seat to play (never a search: no recursion):
+    ``random``, or a one-step bot (``greedy``/``heuristic`` weights, or a ``strong`` model)."""
     seat = pub[C_SEAT]
     if rkind == RANDOM:
         return choose_random(mask, pass_ok, rng, RNG_POLICY + seat)
     prepare_observation(pub, hid, seat)
+    if rkind == STRONG:
+        return choose_strong(
+            rparams, pub, seat, smem[seat], k, ft, mask, pass_ok, rng, RNG_POLICY + seat
+        )
     return choose_onestep(
         rparams, pub, seat, smem[seat], k, ft, mask, pass_ok, rng, RNG_POLICY + seat
     )
@@ -159,7 +167,7 @@ def rollout_action(rkind, rparams, pub, hid, rng, k, ft, smem, mask, pass_ok):
 def forget(smem, rkind):
     """Clear the rollout policy's memory before a new sample: the one-step bots cache on
     counters that repeat from one rollout to the next."""
-    if rkind == GREEDY or rkind == HEURISTIC:
+    if rkind == GREEDY or rkind == HEURISTIC or rkind == STRONG:
         for s in range(smem.shape[0]):
             for i in range(smem.shape[1]):
                 smem[s, i] = 0.0
@@ -271,11 +279,16 @@ def _add_child(tree_i, tree_f, node, new, action):
 
 
 @kernel(inline="always")
-def _may_widen(tree_f, node, n_tried, widen):
+def _may_widen(tree_f, node, n_tried, widen, root, done):
     """Progressive unpruning below the root: a node holds one child per ``widen`` visits
     (the rollout policy's choice first), so that a small budget follows the rollout policy
-    below the root instead of spreading over untried replies; the root tries every decision."""
-    if node == 0 or widen <= 0.0 or n_tried == 0:
+    below the root instead of spreading over untried replies. The root tries every decision,
+    or with ``root`` > 0 holds one child per ``root`` iterations (``done`` so far)."""
+    if n_tried == 0:
+        return True
+    if node == 0:
+        return root <= 0.0 or n_tried < 1 + np.int64(done / root)
+    if widen <= 0.0:
         return True
     return n_tried < 1 + np.int64(tree_f[node, F_VISITS] / widen)
 
@@ -291,13 +304,14 @@ def ismcts_decide(pub, hid, rng, k, ft, params, seat, mask, pass_ok, scratch):
     margin = params[SEARCH_MARGIN]
     c = params[SEARCH_C]
     widen = params[SEARCH_WIDEN]
+    root = params[SEARCH_ROOT]
     rank_buf = tmp[DET_SCRATCH:]
     max_nodes = tree_i.shape[0]
     iterations = min(max(np.int64(params[SEARCH_BUDGET]), 1), max_nodes - 1)
     tree_i[0, T_CHILD] = -1
     tree_i[0, T_NEXT] = -1
     n_nodes = 1
-    for _ in range(iterations):
+    for done in range(iterations):
         determinize(pub, hid, ks, seat, rng, row, wpub, whid, wrng, tmp)
         forget(smem, rkind)
         node = 0
@@ -312,12 +326,23 @@ def ismcts_decide(pub, hid, rng, k, ft, params, seat, mask, pass_ok, scratch):
             untried = lmask & ~tried
             untried_pass = lpass and not tried_pass
             n_untried = popcount(untried) + (1 if untried_pass else 0)
-            if n_untried > 0 and n_nodes < max_nodes and _may_widen(tree_f, node, n_tried, widen):
+            if (
+                n_untried > 0
+                and n_nodes < max_nodes
+                and _may_widen(tree_f, node, n_tried, widen, root, done)
+            ):
                 # the rollout policy's own choice is tried first (so that a node's first
-                # visits measure it played well, as mc does), then the others at random
-                action = rollout_action(
-                    rkind, rparams, wpub, whid, wrng, ks, ft, smem, lmask, lpass
-                )
+                # visits measure it played well, as mc does), then the others at random; with
+                # ``root`` its best untried decision each time (its order of preference, where
+                # its choice heeds the mask), then the others at random
+                if root > 0.0:
+                    action = rollout_action(
+                        rkind, rparams, wpub, whid, wrng, ks, ft, smem, untried, untried_pass
+                    )
+                else:
+                    action = rollout_action(
+                        rkind, rparams, wpub, whid, wrng, ks, ft, smem, lmask, lpass
+                    )
                 if not is_legal(untried, untried_pass, action):
                     pick = bounded_row(rng, row, n_untried) if n_untried > 1 else 0
                     action = _nth_legal(untried, untried_pass, pick)

@@ -1,0 +1,125 @@
+"""The ``[[ladder]]`` item of experiment files (``bnb run``; docs/experiments.md).
+
+::
+
+    [[ladder]]
+    name = "two-player ladder"
+    rungs = ["random", "greedy", "heuristic"]   # weakest first (default: bnb ladder's rungs)
+    players = 2
+    games = 200                                  # seeds per seating of every step
+    bootstrap = 1000                             # optional: [experiment] bootstrap
+
+It plays and reports what ``bnb ladder`` does with the same arguments
+(:func:`bnb_sim.runner.ladder_play.run_ladder`, :mod:`bnb_sim.analysis.ladder`). The item
+describes itself to the shared experiment code (its games, its text, its report sections),
+as the items of other games do, so that code names no ladder beyond parsing the table.
+Everything is checked when the file is read, before any game. Nothing here imports numba.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bnb_sim.errors import BnbError
+
+__all__ = ["LADDER_KEYS", "LadderSpec", "parse_ladder_item"]
+
+LADDER_KEYS = ("rungs", "players", "games", "bootstrap")
+MAX_GAMES = 10_000_000
+
+
+@dataclass
+class LadderSpec:
+    name: str
+    seed: int
+    variant: str
+    components: Any  # Builders & Biomes components (files, expansion and `set` applied)
+    component_files: list[str]
+    overrides: dict[str, Any]
+    readings: dict[str, str] = field(default_factory=dict)
+    rungs: list[str] = field(default_factory=list)
+    players: int = 2
+    games: int = 200
+    bootstrap: int = 200
+    expansion: str | None = None
+    kind: str = "ladder"
+
+    # -- what the shared experiment code asks ----------------------------------------------
+    def budget(self) -> int:
+        from bnb_sim.runner.ladder_play import ladder_games
+
+        return ladder_games(len(self.rungs), self.players, self.games)
+
+    def games_text(self) -> str:
+        steps = len(self.rungs) - 1
+        return f"{self.games:,} seeds per seating x {steps} step{'s' if steps != 1 else ''}"
+
+    def what(self) -> str:
+        return f"ladder, {self.players} players: {' < '.join(self.rungs)}"
+
+    def played(self, result) -> int:
+        return int(result.n_games)
+
+    def readings_text(self) -> str:
+        from bnb_sim.runner.experiments import design_readings
+
+        values = design_readings(self.readings, None, seating="fixed", what="ladder")
+        return ", ".join(f"{k}={v}" for k, v in values.items())
+
+    def run(self, *, threads=None, progress=None, yes: bool = False):
+        from bnb_sim.runner.ladder_play import run_ladder
+
+        return run_ladder(
+            self.rungs,
+            self.players,
+            self.games,
+            seed=self.seed,
+            components=self.components,
+            readings=self.readings,
+            threads=threads,
+            n_boot=self.bootstrap,
+            expansion=self.expansion,
+            progress=progress,
+            yes=yes,
+        )
+
+    def report(self, result):
+        """``(sections, summary, findings)``: the sections of ``bnb ladder``'s report, titled
+        and with figure files prefixed by the item's name."""
+        from bnb_sim.analysis.ladder import ladder_findings, ladder_sections, ladder_summary
+        from bnb_sim.analysis.report import Finding, _slug
+
+        sections = ladder_sections(result)
+        for section in sections:
+            section.title = f"{self.name}: {section.title.lower()}"
+            section.anchor = _slug(section.title)
+            for fig in section.figures:
+                fig.name = _slug(f"{self.name}-{fig.name}")
+        findings = [Finding(f"{self.name}: {f.text}", f.numbers) for f in ladder_findings(result)]
+        return sections, ladder_summary(result), findings
+
+
+def parse_ladder_item(r, common: dict, bootstrap: int, expansion: str | None) -> LadderSpec:
+    """A :class:`LadderSpec` from an experiment reader ``r`` (``analysis.experiment._Reader``):
+    every problem is one line naming the file, the item and the key."""
+    from bnb_sim.analysis.ladder import DEFAULT_RUNGS
+    from bnb_sim.runner.ladder_play import check_rungs
+
+    players = r.int("players", 2, low=2, high=4)
+    given = r.str_list("rungs", list(DEFAULT_RUNGS))
+    try:
+        rungs = check_rungs(given, players)
+    except BnbError as exc:
+        r.fail("rungs", str(exc).removeprefix("ladder: "))
+    games = r.int("games", None, low=2, high=MAX_GAMES)
+    if games is None:
+        r.fail("games", "is required (seeds per seating of every step, e.g. games = 200)")
+    return LadderSpec(
+        **common,
+        rungs=rungs,
+        players=players,
+        games=games,
+        bootstrap=r.int("bootstrap", bootstrap, low=0, high=100_000),
+        expansion=expansion,
+    )

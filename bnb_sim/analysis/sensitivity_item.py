@@ -1,0 +1,156 @@
+"""The ``[[sensitivity]]`` item of an experiment file (docs/experiments.md): ``bnb
+sensitivity`` as one item of a report, for either game (``game = "hotv"``).
+
+The item describes itself to the shared experiment code (``budget``, ``games_text``,
+``what``, ``readings_text``, ``played``, ``warmup``, ``run``, ``report``), as an item of
+another game does, so :mod:`bnb_sim.analysis.experiment` needs only to hand it the table.
+Its key findings (the estimate that moves the finding most, and every estimate the finding
+hinges on) go into the experiment report's key findings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ALLOWED = ("name", "game", "finding", "players", "policies", "estimates", "screen_games",
+           "games", "top", "seed", "components", "expansion", "pets", "difficulty",
+           "buildings")  # fmt: skip
+
+
+@dataclass
+class SensitivityItem:
+    kind: str
+    name: str
+    finding: str
+    game: Any  # a GameSpec
+    components: Any
+    players: int | None
+    policies: list[str] | None
+    estimates: list[str]
+    screen_games: int
+    games: int
+    top: int
+    seed: int
+    options: dict = field(default_factory=dict)  # the game's own: pets, difficulty, ...
+    overrides: dict = field(default_factory=dict)  # none: the estimates are what it moves
+
+    def _setup(self, threads=None):
+        from bnb_sim.runner.sensitivity import make_setup
+
+        return make_setup(self.game, components=self.components, players=self.players,
+                          policies=self.policies, seed=self.seed, threads=threads,
+                          **self.options)  # fmt: skip
+
+    def _counts(self) -> tuple[int, int]:
+        """(values to screen, values of the ``top`` widest estimates): the budget's parts."""
+        from bnb_sim.analysis.sensitivity import pick
+
+        chosen = [e for e in pick(self.components.estimate_ranges(), self.estimates)
+                  if e.has_range and not e.fixed]  # fmt: skip
+        widths = sorted((len(e.alternatives()) for e in chosen), reverse=True)
+        return sum(widths), sum(widths[: self.top])
+
+    def budget(self) -> int:
+        from bnb_sim.runner.sensitivity import planned_games
+
+        n_alt, widest = self._counts()
+        return planned_games(n_alt, self.screen_games, self.games, widest)
+
+    def games_text(self) -> str:
+        return (f"{self.screen_games:,} screening games per value, {self.games:,} fresh games "
+                f"for the top {self.top}")  # fmt: skip
+
+    def what(self) -> str:
+        return f"{self.game.title}: sensitivity of {self.finding} to the estimates"
+
+    def readings_text(self) -> str:
+        return ", ".join(f"{k}={v}" for k, v in self.options.items() if v is not None) or "-"
+
+    def played(self, result) -> int:
+        return result.games_played
+
+    def warmup(self):
+        from bnb_sim import feedback
+
+        players = self.players or 4
+        steps = self.game.entry("warmup_steps")
+        if steps is not None:
+            return (self.game.name, "batch kernel"), steps()[0][1]
+        return (self.game.name, players), lambda: feedback.warm_engine([players], notice=False)
+
+    def run(self, *, threads=None, progress=None, yes=False):
+        from bnb_sim.runner.sensitivity import run_sensitivity
+
+        return run_sensitivity(self.finding, self._setup(threads), screen_games=self.screen_games,
+                               games=self.games, top=self.top, estimates=self.estimates,
+                               progress=progress, yes=yes)  # fmt: skip
+
+    def report(self, result):
+        """``(sections, summary, findings)`` for the experiment report."""
+        from bnb_sim.analysis.sensitivity_report import (
+            sensitivity_findings,
+            sensitivity_sections,
+            sensitivity_summary,
+        )
+
+        sections = sensitivity_sections(result, f"{self.name}: sensitivity of {self.finding}")
+        for section in sections:
+            section.summary = {}
+        sections[1].title = f"{self.name}: {sections[1].title}"
+        sections[1].anchor = f"{sections[0].anchor}-screening"
+        for fig in sections[0].figures:
+            fig.name = f"{self.name}-{fig.name}".replace(" ", "-")
+        return sections, sensitivity_summary(result), sensitivity_findings(result, f"{self.name}: ")
+
+
+def parse_sensitivity_item(table, *, source: str, where: str, seed: int, base_dir: Path,
+                           component_files: list[str], expansion: str | None):  # fmt: skip
+    """A ``[[sensitivity]]`` table, checked now (one line naming the file and the key)."""
+    from bnb_sim.analysis.experiment import _REQUIRED, _Reader, _slug_ok
+    from bnb_sim.analysis.sensitivity import parse_finding
+    from bnb_sim.errors import BnbError
+    from bnb_sim.games import DEFAULT_GAME, get_game
+
+    r = _Reader(source, where, table, ALLOWED)
+    name = r.str("name", where.replace("[", " ").rstrip("]"))
+    if not _slug_ok(name):
+        r.fail("name", "use letters, digits, spaces and -_.,:+()= (at most 80)")
+    r.where = f"sensitivity '{name}'" if r.has("name") else where
+    try:
+        game = get_game(r.str("game", None))
+    except BnbError as exc:
+        r.fail("game", str(exc))
+    finding = r.str("finding", _REQUIRED)
+    try:
+        parse_finding(finding)
+    except BnbError as exc:
+        r.fail("finding", str(exc).split(": ", 1)[-1])
+    first = game.name == DEFAULT_GAME
+    given = (component_files if first else []) + r.str_list("components", [])
+    files = [str(f if Path(f).is_absolute() else base_dir / f) for f in given]
+    load = game.entry("load_components")
+    exp = r.str("expansion", expansion if first else None)
+    try:
+        comps = load(files, expansion=exp) if exp else load(files)
+    except BnbError as exc:
+        r.fail("components", str(exc))
+    options = {k: r.str(k, None) for k in ("pets", "difficulty", "buildings") if r.has(k)}
+    if options and first:
+        r.fail(next(iter(options)), f"is an option of another game, not of {game.title}")
+    item = SensitivityItem(
+        kind="sensitivity", name=name, finding=finding, game=game, components=comps,
+        players=r.int("players", None, low=2, high=4),
+        policies=r.str_list("policies", []) or None,
+        estimates=r.str_list("estimates", []),
+        screen_games=r.int("screen_games", 500, low=2, high=10_000_000),
+        games=r.int("games", 10_000, low=2, high=10_000_000),
+        top=r.int("top", 8, low=1, high=500),
+        seed=r.int("seed", seed, low=0, high=2**63 - 1), options=options,
+    )  # fmt: skip
+    try:
+        item.budget()  # estimates that name nothing fail now, before anything plays
+    except BnbError as exc:
+        r.fail("estimates", str(exc).split(": ", 1)[-1])
+    return item

@@ -1,0 +1,209 @@
+"""``bnb train``: make a ``strong`` model for your own box; ``bnb train show FILE``: what it values.
+
+Training is the core of :mod:`bnb_sim.games.builders_biomes.strong_train` (CMA-ES over the
+model's weights by self-play against a field; docs/policies.md, "strong"). The model file is
+written when the budget is spent, with a checkpoint after every generation beside it:
+Ctrl-C keeps the finished generations and ``--resume`` continues them to the file an
+uninterrupted run writes. Nothing heavy is imported until a command runs.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from bnb_sim.cli.options import (
+    cli_readings,
+    components_option,
+    game_option,
+    game_options,
+    other_game_handler,
+    readings_option,
+)
+from bnb_sim.errors import BnbError
+
+
+def progress_printer(quiet: bool, against: str = "heuristic"):
+    """The progress lines of a training run (stderr), or nothing with ``--quiet``."""
+
+    def progress(info: dict) -> None:
+        if quiet:
+            return
+        if info.get("stage") == "check":
+            click.echo(f"  checking against {against} on {info['deals']:,} fresh deals", err=True)
+            return
+        click.echo(
+            f"  generation {info['generation']}: best {info['best']:.3f}, median "
+            f"{info['median']:.3f}, {info['games']:,} games, {info['elapsed'] / 60:.1f} min",
+            err=True,
+        )
+
+    return progress
+
+
+def interrupted() -> SystemExit:
+    """After Ctrl-C: say how to continue (the finished generations are in the checkpoint)."""
+    again = " ".join(a for a in sys.argv[1:] if a not in ("--force", "--resume"))
+    click.echo(f"interrupted; continue with: bnb {again} --resume", err=True)
+    return SystemExit(130)
+
+
+def out_and_checkpoint(out: Path | None, resume: bool, force: bool) -> Path:
+    """The checkpoint beside ``--out``; BnbError if they exist without --resume or --force."""
+    if out is None:
+        raise BnbError("train: give --out FILE for the model")
+    checkpoint = Path(str(out) + ".checkpoint.json")
+    if not resume and not force and (out.exists() or checkpoint.exists()):
+        raise BnbError(f"train: {out} or its checkpoint exists; --resume it or --force")
+    return checkpoint
+
+
+@click.group(
+    invoke_without_command=True,
+    help='Train a strong model (docs/policies.md, "strong"): '
+    "bnb train --players 2 --minutes 60 --out my-model.toml; then play it as "
+    "--policy strong:my-model.toml. `bnb train show FILE` says what a model values. "
+    "Heroes of the Village: bnb train --game hotv --players 3 --minutes 10 --out hotv.toml.",
+)
+@game_option
+@game_options("train")
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option("--games", type=click.IntRange(1, None), help="Budget in games (reproducible).")
+@click.option(
+    "--minutes",
+    type=click.FloatRange(0, None, min_open=True),
+    help="Budget in minutes of search (stops after the generation that runs out of time).",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The model file to write (a checkpoint goes beside it: FILE.checkpoint.json).",
+)
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
+@click.option(
+    "--field",
+    default="heuristic,greedy,heuristic:weapon=2",
+    show_default=True,
+    help="The fixed opponents, comma-separated (one-step bots or bot files); snapshots of "
+    "the model itself join them every --self-every generations.",
+)
+@click.option("--self-every", type=click.IntRange(0, None), default=25, show_default=True)
+@click.option(
+    "--deals",
+    type=click.IntRange(1, None),
+    default=100,
+    show_default=True,
+    help="Deals per candidate and opponent in a generation (each played in every seat); "
+    "--game hotv: game indices per candidate and pet team (default there 500).",
+)
+@click.option(
+    "--check-deals",
+    type=click.IntRange(2, None),
+    default=1000,
+    show_default=True,
+    help="Fresh deals of the final check against heuristic (the score in the file); "
+    "--game hotv: fresh game indices against the team bot, every pet team (default 500).",
+)
+@click.option(
+    "--start",
+    metavar="FILE",
+    help="Start from this model (default: the heuristic's weights; --game hotv: the team bot's).",
+)
+@click.option("--resume", is_flag=True, help="Continue the run of the checkpoint beside --out.")
+@click.option("--force", is_flag=True, help="Replace --out and its checkpoint if they exist.")
+@click.option("--threads", type=click.IntRange(1, 1024), default=None)
+@click.option(
+    "--dask",
+    "dask",
+    metavar="local|ADDRESS",
+    default=None,
+    help="Play each generation's candidates on Dask: 'local' (worker processes on this "
+    "machine) or a scheduler address such as tcp://host:8786 (the same model file).",
+)
+@click.option("-q", "--quiet", is_flag=True, help="No progress lines.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@components_option
+@readings_option
+@click.pass_context
+def train(ctx, players, games, minutes, out, seed, field, self_every, deals, check_deals, start,
+          resume, force, threads, dask, quiet, as_json, components, reading, game=None,
+          **game_specific):  # fmt: skip
+    if ctx.invoked_subcommand is not None:
+        return
+    if other_game_handler(ctx, "train", game):
+        return
+    from bnb_sim.games.builders_biomes.strong_train import plan_training, train_strong
+
+    checkpoint = out_and_checkpoint(out, resume, force)
+    plan = plan_training(
+        players=players, seed=seed, games=games, minutes=minutes,
+        opponents=tuple(s.strip() for s in field.split(",") if s.strip()),
+        self_every=self_every, deals=deals, check_deals=check_deals, start=start,
+        components=components,
+        readings=cli_readings(reading),
+    )  # fmt: skip
+    if dask is not None:
+        from bnb_sim.runner.dask_backend import check_address
+
+        dask = check_address(dask)  # a bad address: one line before anything plays
+    try:
+        result = train_strong(plan, out, checkpoint=checkpoint, resume=resume, threads=threads,
+                              progress=progress_printer(quiet), dask=dask)  # fmt: skip
+    except KeyboardInterrupt:
+        raise interrupted() from None
+    check = result.check
+    if as_json:
+        from bnb_sim import jsonsafe
+
+        payload = {"model": str(result.path), "generations": result.generations,
+                   "games": result.games, "check": check,
+                   "training": result.model.training}  # fmt: skip
+        click.echo(jsonsafe.dumps(payload, indent=2))
+        return
+    click.echo(
+        f"wrote {result.path}: mean score {check['score']:.3f} [{check['low']:.3f}, "
+        f"{check['high']:.3f}] against heuristic on {check['deals']:,} fresh deals "
+        f"({result.generations} generation{'' if result.generations == 1 else 's'}, "
+        f"{result.games:,} games)"
+    )
+
+
+@train.command("show", help="What a strong model values, in words and numbers.")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the model as one JSON object.")
+def show(file, as_json):
+    game_show = _game_show(file)
+    if game_show is not None:
+        game_show(file, as_json)
+        return
+    from bnb_sim.games.builders_biomes.strong_model import STAGE_KEYS, load_model
+    from bnb_sim.games.builders_biomes.strong_show import describe, sentences
+
+    model = load_model(file)
+    if as_json:
+        from bnb_sim import jsonsafe
+
+        stages = {key: model.stage(i) for i, key in enumerate(STAGE_KEYS)}
+        payload = {"file": file, "players": model.players, "expansion": model.expansion,
+                   "training": model.training, "stages": stages,
+                   "in_words": sentences(model)}  # fmt: skip
+        click.echo(jsonsafe.dumps(payload, indent=2))
+        return
+    click.echo("\n".join(describe(model)))
+
+
+def _game_show(file: str):
+    """The ``train_show`` entry of the game a model file names (None: Builders & Biomes',
+    or a file that cannot be read: its own loader then says why in one line)."""
+    from bnb_sim.errors import SpecError
+    from bnb_sim.games import get_game
+    from bnb_sim.safe_io import UnreadableFile, load_toml
+
+    try:
+        head = load_toml(file, 64 * 1024).get("model")
+        game = get_game(head.get("game")) if isinstance(head, dict) else None
+    except (UnreadableFile, SpecError, OSError, ValueError, AttributeError):
+        return None
+    return game.entry("train_show") if game is not None else None

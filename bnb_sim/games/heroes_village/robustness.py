@@ -1,0 +1,174 @@
+"""Heroes of the Village in ``bnb robustness``: its rungs, how a rung plays, its findings.
+
+Every seat plays the rung's bot; every pet team of ``--pets`` plays the same game indices at
+every rung (the same pouch, dice and stacks), so the findings pair across rungs and teams:
+
+* ``team_win_rate``: the share of games won, over every team played (clustered by game index);
+* ``game_length``: rounds per game;
+* ``pet_effect_PET`` (with ``--pets all``): teams with the pet minus teams without it, per game
+  index (the run report's paired pet effect), in percentage points.
+
+The shared side is :mod:`bnb_sim.runner.robustness_play` (the game entry point
+``robustness`` is :data:`ROBUSTNESS`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from bnb_sim.errors import BnbError
+
+__all__ = ["ROBUSTNESS", "hotv_findings"]
+
+
+def hotv_findings(games: pd.DataFrame) -> list:
+    """The team win rate, the game length and each pet's paired effect of one rung."""
+    from bnb_sim.analysis.robustness import mean_sample, ratio_sample
+    from bnb_sim.games.heroes_village import layout as L
+
+    codes, index = pd.factorize(games["game"], sort=True)
+    count = np.bincount(codes, minlength=len(index)).astype(float)
+    won = games["won"].to_numpy(float)
+    out = [
+        ratio_sample("team_win_rate", "Team win rate", "rate", np.asarray(index),
+                     np.bincount(codes, weights=won, minlength=len(index)), count),
+        ratio_sample("game_length", "Game length (rounds per game)", "mean", np.asarray(index),
+                     np.bincount(codes, weights=games["rounds"].to_numpy(float),
+                                 minlength=len(index)), count, unit="rounds"),
+    ]  # fmt: skip
+    if games["pets"].nunique() < 2:
+        return out
+    wide = games.pivot_table(index="game", columns="pets", values="won", observed=True)
+    wide = wide.dropna().astype(float)
+    for pet in L.PET_NAMES:
+        has = [c for c in wide.columns if pet in str(c).split(",")]
+        lacks = [c for c in wide.columns if pet not in str(c).split(",")]
+        if not has or not lacks:
+            continue
+        out.append(mean_sample(
+            f"pet_effect_{pet}", f"Pet {pet}: teams with it minus teams without", "pp",
+            wide.index.to_numpy(), wide[has].mean(axis=1) - wide[lacks].mean(axis=1),
+            reference=0.0, group="pets",
+        ))  # fmt: skip
+    return out
+
+
+class _HeroesVillage:
+    """Rungs, play and findings of Heroes of the Village (cooperative: no seat findings)."""
+
+    name = "heroes_village"
+    default_rungs = ("random", "team", "strong")
+    default_games = {2: 10_000, 3: 10_000, 4: 10_000}
+    default_players = 3
+    warms_engine = False  # its kernels load as the first rung plays
+
+    def prepare_components(self, components, expansion=None):
+        from bnb_sim.games.heroes_village.cli import _components
+
+        if expansion is not None:
+            raise BnbError(f"--expansion {expansion} is not an expansion of Heroes of the Village")
+        return _components(components)
+
+    def check_rungs(self, rungs: Sequence[str], players: int) -> list[str]:
+        from bnb_sim.analysis.tournament import split_policy_list
+        from bnb_sim.games.heroes_village.policies import parse_policy
+
+        labels = [parse_policy(p).label for p in split_policy_list(list(rungs))]
+        if len(labels) < 2:
+            raise BnbError("robustness: needs at least 2 rungs (--rungs A,B,...)")
+        twice = [x for x in labels if labels.count(x) > 1]
+        if twice:
+            raise BnbError(f"robustness: the rung {twice[0]!r} is listed twice")
+        if not 2 <= int(players) <= 4:
+            raise BnbError(f"robustness: players must be between 2 and 4, got {players}")
+        return labels
+
+    def tables(self, options: Mapping) -> int:
+        """Pet teams per game index (every team plays every index)."""
+        from bnb_sim.games.heroes_village.runner import parse_pets
+
+        return len(parse_pets(options.get("pets"), int(options.get("players") or 3)))
+
+    def parse_readings(self, reading: Sequence[str], variant=None) -> dict:
+        if variant is not None:
+            raise BnbError("--variant is an option of Minecraft: Builders & Biomes")
+        from bnb_sim.games.heroes_village.readings import parse_assignments
+
+        return parse_assignments(reading)
+
+    def play(self, rung, *, players, games, seed, components, readings, threads, dask,
+             expansion=None, pets=None, difficulty=None, buildings=None):  # fmt: skip
+        from bnb_sim.games.heroes_village.cli import _components
+        from bnb_sim.games.heroes_village.runner import make_config, play_block
+
+        if expansion is not None:
+            raise BnbError(f"--expansion {expansion} is not an expansion of Heroes of the Village")
+        comps = _components(components)
+        if readings:
+            comps = comps.with_readings(dict(readings))
+        config = make_config(comps, players, [rung], pets, difficulty or "standard", buildings,
+                             seed)  # fmt: skip
+        if dask is not None:  # the rung's chunks on Dask workers: the same rows
+            from bnb_sim.runner.dask_blocks import DaskBlocks
+
+            with DaskBlocks(dask, threads) as blocks:
+                return blocks.play(config, 0, int(games), report=False)
+        return play_block(config, 0, int(games), threads)
+
+    def findings(self, seats: pd.DataFrame, games: pd.DataFrame) -> list:
+        return hotv_findings(games)
+
+    def warmup(self):
+        from bnb_sim.games.heroes_village.experiment import GAME, warm_batch_kernel
+
+        return (GAME, "batch kernel"), warm_batch_kernel
+
+
+#: the keys of a ``[[robustness]]`` table with ``game = "hotv"``
+ITEM_KEYS = ("game", "name", "seed", "components", "set", "players", "pets", "difficulty",
+             "buildings", "games", "rungs")  # fmt: skip
+
+
+def parse_item(table: dict, *, source: str, where: str, seed: int, base_dir, component_files):
+    """A ``[[robustness]]`` item with ``game = "hotv"`` (checked now, one line per problem)."""
+    from bnb_sim.analysis.experiment import _Reader, _slug_ok
+    from bnb_sim.games.heroes_village.difficulty import CHOICES, canonical
+    from bnb_sim.games.heroes_village.experiment import _components, _resolve
+    from bnb_sim.runner.robustness_item import RobustnessItem
+
+    r = _Reader(source, where, table, ITEM_KEYS)
+    name = r.str("name", where.replace("[", " ").rstrip("]"))
+    if not _slug_ok(name):
+        r.fail("name", "use letters, digits, spaces and -_.,:+()= (at most 80)")
+    r.where = f"robustness '{name}'" if r.has("name") else where
+    players = r.int("players", ROBUSTNESS.default_players, low=2, high=4)
+    try:
+        rungs = ROBUSTNESS.check_rungs(r.str_list("rungs", list(ROBUSTNESS.default_rungs)),
+                                       players)  # fmt: skip
+    except BnbError as exc:
+        r.fail("rungs", str(exc).removeprefix("robustness: "))
+    files = [str(_resolve(base_dir, f)) for f in component_files + r.str_list("components", [])]
+    overrides = r.mapping("set")
+    options = {"pets": r.str("pets", None),
+               "difficulty": canonical(r.str("difficulty", "standard", CHOICES)),
+               "buildings": r.str("buildings", None)}  # fmt: skip
+    try:
+        ROBUSTNESS.tables({**options, "players": players})  # a bad --pets fails now
+    except BnbError as exc:
+        r.fail("pets", str(exc))
+    return RobustnessItem(
+        name=name, seed=r.int("seed", seed, low=0, high=2**63 - 1), variant="standard",
+        components=_components(r, files, overrides), component_files=files,
+        overrides=overrides, players=players,
+        games=r.int("games", ROBUSTNESS.default_games[players], low=2, high=2_000_000),
+        rungs=rungs, game=GAME_NAME, options={k: v for k, v in options.items() if v},
+    )  # fmt: skip
+
+
+GAME_NAME = "heroes_village"
+
+
+ROBUSTNESS = _HeroesVillage()
