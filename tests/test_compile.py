@@ -261,3 +261,21 @@ def test_the_job_at_the_head_of_the_longest_chain_starts_first():
     rank = _critical_path(jobs)
     assert rank == {"t:heavy": 20, "t:rules": 37, "t:driver": 32, "t:check": 2}
     assert max(("t:heavy", "t:rules"), key=rank.get) == "t:rules"
+
+
+def test_exact_odds_order_detonations_as_a_stable_argsort_without_compiling_a_sort():
+    """R-FIGHT-4: detonatable classes by decreasing gain; ``_by_gain`` replaces np.argsort
+    (about five seconds of numba compile) and must give the same order, ties by index."""
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from bnb_sim.games.builders_biomes.engine.odds import _by_gain
+
+    @given(st.lists(st.integers(min_value=-3, max_value=6), min_size=0, max_size=24))
+    def same_order(gains):
+        a = np.array(gains, np.int64)
+        expected = np.argsort(-a, kind="stable")
+        assert _by_gain(a).tolist() == expected.tolist()
+        assert _by_gain.py_func(a).tolist() == expected.tolist()
+
+    same_order()

@@ -81,6 +81,25 @@ def _slot(key, mask):
 
 
 @njit(cache=True)
+def _by_gain(c_g):
+    """Indices of ``c_g`` by decreasing value, ties in index order (a stable insertion sort).
+
+    Not ``np.argsort``: numba compiles its sort from about forty functions, five seconds of a
+    first ``bnb odds`` (docs/design.md, "Kernels and the cache"); the array has one entry per
+    token type, and numba's argsort sorts arrays that short by insertion too, so the order is
+    the same."""
+    n = c_g.shape[0]
+    order = np.empty(n, np.int64)
+    for i in range(n):
+        j = i
+        while j > 0 and c_g[order[j - 1]] < c_g[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+    return order
+
+
+@njit(cache=True)
 def _score(r, p, k, c_h, c_g, c_x, c_b, det_order, n_det, p_win, p_no, e_spent, dist, acc):
     """Add a terminal revealed multiset ``r`` (``k`` tokens, probability ``p``) to the totals.
 
@@ -146,7 +165,7 @@ def exact_odds(
         if size > (1 << 62) // radix[j]:
             raise ValueError("pile has too many distinct token kinds for exact odds")
         size *= radix[j]
-    det_order = np.argsort(-c_g)  # detonatable classes, largest gain first (R-FIGHT-4)
+    det_order = _by_gain(c_g)  # detonatable classes, largest gain first (R-FIGHT-4)
     n_det = 0
     for j in range(m):
         if c_g[j] > 0:
