@@ -293,3 +293,23 @@ def test_a_plugin_plays_step_by_step_as_in_the_batch(entry_points):  # noqa: F81
     game = bnb_sim.new_game(game="hotv", seed=7, players=3, policies=["team", "raises"])
     with pytest.raises(PolicyError, match="'raises' .* in game 0 raised ValueError: the pouch"):
         game.play()
+
+
+def test_the_python_example_of_the_hotv_page_runs():
+    """docs/heroes-of-the-village.md's step-by-step example, as written."""
+    import contextlib
+    import io
+
+    from doc_commands import ROOT, python_blocks
+
+    blocks = [
+        b
+        for b in python_blocks((ROOT / "docs/heroes-of-the-village.md").read_text())
+        if 'new_game(game="hotv"' in b
+    ]
+    assert len(blocks) == 1
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(blocks[0], "heroes-of-the-village.md", "exec"), {})
+    text = out.getvalue()
+    assert "legal actions:" in text and "Building 1:" in text and "explore" in text
