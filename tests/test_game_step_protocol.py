@@ -44,11 +44,12 @@ def _hotv_batch(seed: int, n: int):
 BATCH = {"builders_biomes": _base_batch, "heroes_village": _hotv_batch}
 
 
-def test_every_registered_game_has_settings_here():
-    assert sorted(ARGS) == sorted(BATCH) == sorted(GAMES)
+def test_every_game_with_a_step_api_has_settings_here():
+    stepped = [name for name, spec in GAMES.items() if "new_game" in spec.entries]
+    assert sorted(ARGS) == sorted(BATCH) == sorted(stepped)
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("name", sorted(ARGS))
 def test_the_game_satisfies_the_protocol(name):
     game = bnb_sim.new_game(game=name, seed=1, **ARGS[name])
     assert isinstance(game, Game)
@@ -65,7 +66,7 @@ def test_the_game_satisfies_the_protocol(name):
     assert isinstance(game.n_players, int) and 0 <= game.current_seat < game.n_players
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("name", sorted(ARGS))
 def test_game_zero_of_a_batch_equals_game_zero_step_by_step(name):
     seed, n = 5, 3
     seats, games = BATCH[name](seed, n)
@@ -88,7 +89,7 @@ def test_game_zero_of_a_batch_equals_game_zero_step_by_step(name):
         assert game.events() and all(isinstance(line, str) for line in game.events())
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("name", sorted(ARGS))
 def test_clone_and_play_agree(name):
     game = bnb_sim.new_game(game=name, seed=2, **ARGS[name])
     for _ in range(5):
