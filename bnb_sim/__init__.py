@@ -22,7 +22,7 @@ _EXPORTS = {
     "CombatOdds": "bnb_sim.games.builders_biomes.odds",
     "load_components": "bnb_sim.games.builders_biomes.components",
     "Components": "bnb_sim.games.builders_biomes.components",
-    "new_game": "bnb_sim.games.builders_biomes.game",
+    "new_game": "bnb_sim.api",
     "Game": "bnb_sim.games.builders_biomes.game",
     "GameConfig": "bnb_sim.runner.config",
     "simulate": "bnb_sim.runner.simulate",

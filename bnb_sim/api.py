@@ -1,7 +1,11 @@
-"""Validated Python façade over the small kernels (numba-stats style).
+"""Validated Python façade over the small kernels (numba-stats style), and the one
+``new_game`` for every game.
 
 ``collectable`` works on the cube bitboard kernel (R-CUBE-1); ``largest_group`` and
 ``count_matching`` read the 512-entry group table (R-SCORE-2, R-SCORE-4, R-END-1).
+``new_game(game=...)`` makes a step-by-step game of any registered game through the game's
+``new_game`` entry point (:mod:`bnb_sim.games`); every such game has the methods of
+:class:`bnb_sim.core.game_api.Game`.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from bnb_sim import _args
-from bnb_sim.errors import BnbError
+from bnb_sim.errors import BnbError, SpecError
 
 
 def _array(value, name: str) -> np.ndarray:
@@ -76,3 +80,23 @@ def largest_group(board, value) -> int:
 def count_matching(board, value) -> int:
     """Spaces showing ``value``, connected or not (R-SCORE-4 beginner variant, R-END-1)."""
     return int(bin(_mask(board, value)).count("1"))
+
+
+def new_game(*args, game: str | None = None, **kwargs):
+    """A new game to play step by step (legal actions, apply, result; OpenSpiel style).
+
+    ``game``: the game's name or alias (``"hotv"`` for Heroes of the Village; None: the
+    base game, Builders & Biomes). The other arguments are that game's: for the base game
+    :func:`bnb_sim.games.builders_biomes.game.new_game` (``seed, game_index, players,
+    policies``, readings...), for Heroes of the Village
+    :func:`bnb_sim.games.heroes_village.game.new_game` (the same four, ``pets``,
+    ``difficulty``...). The same arguments always give the same game, identical to that game
+    index of a batch run with the same seed and options.
+    """
+    from bnb_sim.games import get_game
+
+    spec = get_game(game)
+    factory = spec.entry("new_game")
+    if factory is None:
+        raise SpecError(f"{spec.title} cannot be played step by step (no new_game)")
+    return factory(*args, **kwargs)

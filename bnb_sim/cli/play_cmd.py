@@ -36,26 +36,6 @@ XP_SOURCES = [
 ]
 FM_XP_SOURCES = [("xp_items_play", "items"), ("xp_items_end", "end-items"), ("xp_farming", "farm")]
 
-# events printed under the action that caused them
-_DETAIL = {
-    "take_block",
-    "move",
-    "reveal_tile",
-    "build",
-    "fight",
-    "token",
-    "hoe",
-    "tnt",
-    "fight_end",
-    "weapon",
-    "trigger",
-    "buy",  # Farmer's Market (R-FM-4)
-    "refight",
-    "may_declined",  # a "may" item the player declined (R-FM-5)
-}
-# Farmer's Market events outside actions: farmland at set-up, refills and reveals after rounds
-_FM_TABLE = {"farmland", "refill", "market"}
-
 
 def _plain(value: Any) -> Any:
     """JSON-ready Python values (numpy scalars become Python numbers, others text)."""
@@ -68,57 +48,6 @@ def _plain(value: Any) -> Any:
 
 def _who(game: Any, seat: int) -> str:
     return f"seat {seat} ({game.policy_of_seat(seat).label})"
-
-
-def turn_log(game: Any, events: list[dict]) -> list[str]:
-    """The readable lines of a finished game's events (grouped by turn and action)."""
-    lines: list[str] = []
-    turn = 0
-    in_turn = False
-    bonus_header = False
-    tokens: list[str] = []
-
-    def flush_tokens() -> None:
-        if tokens:
-            lines.append("      reveals " + ", ".join(tokens))
-            tokens.clear()
-
-    for event in events:
-        kind, seat, text = event["event"], event["seat"], event["text"]
-        if kind != "token":
-            flush_tokens()
-        if kind == "action":
-            if not in_turn:
-                turn += 1
-                in_turn = True
-                lines.append(f"Turn {turn}: {_who(game, seat)}")
-            lines.append(f"  {text}")
-        elif kind == "spend_hunger":
-            lines.append(f"  {text}")
-        elif kind == "token":
-            tokens.append(text.removeprefix("reveals "))
-        elif kind in _DETAIL:
-            lines.append(f"    {text}")
-        elif kind in _FM_TABLE:
-            who = f"{_who(game, seat)}: " if seat >= 0 else ""
-            lines.append(f"  {who}{text}")
-        elif kind == "end_turn":
-            in_turn = False
-        elif kind == "round":
-            lines.append("")
-            lines.append(text[0].upper() + text[1:])
-        elif kind == "score":
-            lines.append(f"  {_who(game, seat)}: {text.split(': ', 1)[1]}")
-        elif kind == "bonus":
-            if not bonus_header:
-                lines += ["", "End of the game: bonus mobs"]
-                bonus_header = True
-            lines.append(f"  {_who(game, seat)}: {text}")
-        elif kind == "game_over":
-            lines.append("")
-            lines.append("Game over.")
-    flush_tokens()
-    return lines
 
 
 def number_turns(events: list[dict]) -> list[int]:
@@ -359,6 +288,8 @@ def play(
             }
         click.echo(jsonsafe.dumps(payload))
         return
+    from bnb_sim.games.builders_biomes.describe import turn_log
+
     lines = header(game) + market + [""] + turn_log(game, game.log)
     lines += ["", "Final table (XP by source):"] + final_table(result)
     lines += purchase_lines(game, result)

@@ -32,6 +32,8 @@ Entry points a game may declare (``module:attribute``):
   matching ``bnb`` command (``options`` are the command's parsed options);
 * ``write_report(run_dir, out_dir, title=None)``: the report of one of its runs;
 * ``columns``: ``(seat_columns, game_columns)`` of its run files;
+* ``new_game(seed, game_index, players, policies, **options)``: a game to play step by step
+  (``bnb_sim.new_game(game=NAME)``), with the methods of :class:`bnb_sim.core.game_api.Game`;
 * ``dask_payload(config)``, ``dask_config(payload)``, ``play_block(config, start, n,
   threads)``: how the shared Dask backend sends its config to a worker as plain data,
   rebuilds it there and plays a chunk (a config names its game in ``config.game``);
@@ -145,6 +147,7 @@ register(
             "columns": "bnb_sim.games.builders_biomes:columns",
             "compile_jobs": "bnb_sim.games.builders_biomes.compile_jobs:jobs",
             "luck": "bnb_sim.games.builders_biomes.luck",
+            "new_game": "bnb_sim.games.builders_biomes.game:new_game",
         },
         options=(
             "variant",
@@ -205,6 +208,7 @@ register(
             "train": "bnb_sim.games.heroes_village.train_cli:train",
             "options:train": "bnb_sim.games.heroes_village.train_cli:train_options",
             "train_show": "bnb_sim.games.heroes_village.train_cli:show",
+            "new_game": "bnb_sim.games.heroes_village.game:new_game",
         },
         options=("pets", "difficulty", "buildings", "pet", "dask", "reading", "teams"),
         outcome="cooperative",

@@ -381,6 +381,15 @@ class Game:
         they equal the rows of this game in ``simulate`` with the same seed, players,
         policies and options (``seats[seats["game"] == game.game_index]``, index reset).
         """
+        as_frame = _args.boolean(as_frame, "as_frame")
+        seats, _ = self.result_frames()
+        if as_frame:
+            return seats
+        return seats.to_dict("records")
+
+    def result_frames(self) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """``(seats, games)``: this game's rows of :func:`bnb_sim.simulate`'s two tables (the
+        seats table's rows are :meth:`result` as a frame); only when the game is over."""
         from bnb_sim.games.builders_biomes.engine.play import (
             N_GAME_COLUMNS,
             n_seat_columns,
@@ -392,7 +401,6 @@ class Game:
         )
         from bnb_sim.runner.batch import frames, n_rule_hit_columns
 
-        as_frame = _args.boolean(as_frame, "as_frame")
         if not self.is_over():
             raise BnbError("the game is not over yet")
         n = self.n_players
@@ -405,10 +413,16 @@ class Game:
         if n_hits:  # the batch kernel's write_rule_hits, for the seats of this game
             seat_out[:, base : base + n_hits - 1] = self._mem[:, MEM_HITS : MEM_HITS + n_hits - 1]
             seat_out[:, base + n_hits - 1] = self._mem[:, MEM_FALLBACK_HITS]
-        seats, _ = frames(self.config, self.game_index, seat_out, game_out)
-        if as_frame:
-            return seats
-        return seats.to_dict("records")
+        return frames(self.config, self.game_index, seat_out, game_out)
+
+    def events(self) -> list[str]:
+        """The game so far as readable lines, grouped by turn, as ``bnb play`` prints them
+        (needs the event log: ``new_game(..., log=True)``)."""
+        from bnb_sim.games.builders_biomes.describe import turn_log
+
+        if not self.config.log:
+            raise BnbError("this game keeps no event log: make it with new_game(..., log=True)")
+        return turn_log(self, self.log)
 
     def table(self) -> dict:
         """The table as plain data, for pictures (:mod:`bnb_sim.analysis.render`) and JSON.
