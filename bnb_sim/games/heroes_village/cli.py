@@ -851,6 +851,15 @@ def warm_one_game() -> None:
     play_game(k, kf, kinds, params, plugins, pet_codes(config.teams[0]), config.master, 0, 2, 10)
 
 
+def warm_step_api() -> None:
+    """Compile (or load) the kernels the step-by-step ``Game`` calls one by one."""
+    from bnb_sim.games.heroes_village.game import new_game
+
+    game = new_game(0, 0, 2, ["team"], check=True)
+    game.play()
+    game.result()
+
+
 def warmup_steps() -> list[tuple[str, Any]]:
     """(label, function) for ``bnb warmup``: this game's kernel entry points."""
     return [
@@ -871,6 +880,14 @@ def compile_jobs() -> list:
             f"{here}:warm_batch",
             (),
             32,
+            "heroes_village",
+        ),
+        Job(
+            "hotv:step",
+            "Heroes of the Village: step-by-step game API",
+            f"{here}:warm_step_api",
+            ("hotv:batch",),
+            5,
             "heroes_village",
         ),
         Job(
