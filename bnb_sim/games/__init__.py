@@ -76,12 +76,16 @@ class GameSpec:
     #: that measures strength branches on this, never on the game's name: a ladder of a
     #: cooperative game compares team policies on the same games (``team_play`` entry).
     outcome: str = "competitive"
+    #: A game that implements only :class:`bnb_sim.core.protocol.GameProtocol` (registered
+    #: with :func:`bnb_sim.core.registry.register_game`): the shared commands serve it
+    #: through the protocol (``bnb_sim.cli.protocol_cmds``), with no handler of its own.
+    protocol: Any = field(default=None, compare=False, repr=False)
 
     def entry(self, what: str) -> Callable[..., Any] | None:
         """The entry point ``what`` (imported now), or None if the game does not declare it."""
         target = self.entries.get(what)
         if target is None:
-            return None
+            return _protocol_entry(self.protocol, what)
         module, _, attribute = target.partition(":")
         return getattr(importlib.import_module(module), attribute)
 
@@ -92,6 +96,44 @@ class GameSpec:
 
 GAMES: dict[str, GameSpec] = {}
 DEFAULT_GAME = "builders_biomes"
+
+
+def _protocol_entry(game: Any, what: str) -> Callable[..., Any] | None:
+    """The entries a protocol game offers by its methods (None for any other)."""
+    if game is None:
+        return None
+    if what == "load_components":
+        return game.load_components
+    if what == "columns":
+        return game.columns
+    if what == "play_block":
+        return game.play_block
+    return None
+
+
+def from_protocol(game: Any) -> GameSpec:
+    """The registry's view of a game that implements only the protocol."""
+    return GameSpec(
+        name=game.name,
+        title=game.title,
+        aliases=tuple(game.aliases),
+        options=tuple(o.name for o in game.options),
+        outcome=game.outcome,
+        protocol=game,
+    )
+
+
+def protocol_games() -> dict[str, GameSpec]:
+    """Games registered through :func:`bnb_sim.core.registry.register_game` (none of the
+    built-in ones), as :class:`GameSpec` objects."""
+    from bnb_sim.core.registry import registered
+
+    return {name: from_protocol(game) for name, game in registered().items() if name not in GAMES}
+
+
+def all_specs() -> list[GameSpec]:
+    """Every game: the built-in ones and those registered through the protocol."""
+    return [*GAMES.values(), *protocol_games().values()]
 
 
 def register(spec: GameSpec) -> GameSpec:
@@ -109,7 +151,7 @@ def _norm(name: str) -> str:
 
 def _lookup(name: str) -> GameSpec | None:
     key = _norm(name)
-    for spec in GAMES.values():
+    for spec in all_specs():
         if key in (_norm(n) for n in spec.names):
             return spec
     return None
@@ -121,7 +163,7 @@ def get_game(name: str | None) -> GameSpec:
         raise SpecError(f"a game is named by a string, got {name!r}")
     spec = _lookup(name or DEFAULT_GAME)
     if spec is None:
-        known = ", ".join(f"{s.name.replace('_', '-')}" for s in GAMES.values())
+        known = ", ".join(f"{s.name.replace('_', '-')}" for s in all_specs())
         raise SpecError(f"unknown game {name!r} (known: {known}; aliases such as hotv work too)")
     return spec
 
