@@ -8,3 +8,12 @@ def pytest_configure(config):
     config.addinivalue_line(
         "filterwarnings", "ignore:First-class function type feature is experimental"
     )
+
+
+# The tiny third game (tests/dice_race.py) is registered here and only here: this one line
+# is all a game needs to be served by the shared commands (docs/design.md "Adding a game").
+from dice_race import GAME as DICE_RACE  # noqa: E402
+
+from bnb_sim.core.registry import register_game  # noqa: E402
+
+register_game(DICE_RACE)

@@ -1,0 +1,174 @@
+"""Proof that a third game is cheap (issue 24 item 6): the dice race of tests/dice_race.py,
+registered by one line in tests/conftest.py, is served by the shared commands with no
+handler of its own and no mention in bnb_sim."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+import bnb_sim
+from bnb_sim.cli import main
+from bnb_sim.runner.storage import part_name
+
+
+@pytest.fixture
+def bnb(capsys):
+    """``bnb(*args, code=0)``: run ``bnb ARGS`` in this process (as the shell does: errors
+    are one line on stderr with exit code 2); its stdout and stderr together."""
+
+    def run(*args: str, code: int = 0) -> str:
+        got = 0
+        try:
+            main([str(a) for a in args])
+        except SystemExit as exc:
+            got = exc.code if isinstance(exc.code, int) else 1
+        out, err = capsys.readouterr()
+        assert got == code, out + err
+        return out + err
+
+    return run
+
+
+def test_bnb_sim_does_not_know_the_dice_race():
+    package = Path(bnb_sim.__file__).parent
+    for file in package.rglob("*.py"):
+        text = file.read_text(encoding="utf-8").lower()
+        assert "dice_race" not in text and "dice race" not in text, file
+
+
+def test_simulate_writes_a_run_with_the_declared_columns_and_report_reads_it(bnb, tmp_path):
+    run, rep = tmp_path / "run", tmp_path / "rep"
+    out = bnb(
+        "simulate",
+        "--game",
+        "dice",
+        "--games",
+        "250",
+        "--chunk-size",
+        "100",
+        "--policy",
+        "steady",
+        "--policy",
+        "bold",
+        "--seed",
+        "3",
+        "--out",
+        str(run),
+    )
+    assert "250 games" in out
+    meta = json.loads((run / "run.json").read_text())
+    assert meta["game"] == "dice_race" and meta["status"] == "complete" and meta["parts"] == 3
+    seats = pq.read_table(run / "seats" / part_name(0))
+    assert {"game", "seat", "player", "policy", "won", "points", "turns"} <= set(seats.schema.names)
+    bnb("report", str(run), "--out", str(rep), "--quiet")
+    summary = json.loads((rep / "summary.json").read_text())
+    text = json.dumps(summary)
+    assert "win_rate_by_policy" in text and "mean_turns" in text  # shared + the game's own
+    md = (rep / "report.md").read_text()
+    assert "Win rate by seat" in md and "Race length" in md
+
+
+def test_simulate_resumes_and_refuses_a_foreign_option(bnb, tmp_path):
+    run = tmp_path / "run"
+    args = ["simulate", "--game", "dice", "--games", "40", "--out", str(run)]
+    bnb(*args)
+    bnb(*args, "--resume")  # nothing left to play; identity matches
+    out = bnb(*args[:-2], "--out", str(tmp_path / "r2"), "--pets", "wolf,cat", code=2)
+    assert "--pets is an option of" in out
+
+
+def test_the_game_option_from_data_reaches_the_config(bnb, tmp_path):
+    short = bnb(
+        "simulate",
+        "--game",
+        "dice",
+        "--games",
+        "30",
+        "--goal",
+        "5",
+        "--json",
+        "--out",
+        str(tmp_path / "a"),
+    )
+    assert json.loads(short)["games"] == 30
+    meta = json.loads((tmp_path / "a" / "run.json").read_text())
+    assert meta["params"]["goal"] == 5
+
+
+def test_compare_finds_the_bold_policy_better(bnb):
+    out = bnb("compare", "--game", "dice", "bold", "steady", "--max-games", "800", "--json")
+    result = json.loads(out)
+    assert result["outcome"] == "competitive" and result["game_indices"] == 400
+    assert result["difference"]["lo"] > 0  # bold - steady, paired over game indices
+
+
+def test_tournament_ranks_every_entrant(bnb, tmp_path):
+    out = bnb(
+        "tournament",
+        "--game",
+        "dice",
+        "--policy",
+        "steady",
+        "--policy",
+        "bold",
+        "--policy",
+        "random",
+        "--games",
+        "200",
+        "--json",
+        "--out",
+        str(tmp_path / "t"),
+    )
+    result = json.loads(out)
+    assert [r["policy"] for r in result["ranking"]][0] == "bold"
+    assert result["tables"] == 6  # 3 pairs, both seatings
+    assert (tmp_path / "t" / "report.html").is_file()
+
+
+def test_sweep_plays_each_component_value_on_the_same_games(bnb, tmp_path):
+    out = bnb(
+        "sweep",
+        "--game",
+        "dice",
+        "--set",
+        "goal=10,40",
+        "--games",
+        "150",
+        "--players",
+        "2",
+        "--policy",
+        "steady",
+        "--policy",
+        "bold",
+        "--json",
+        "--out",
+        str(tmp_path / "s"),
+    )
+    result = json.loads(out)
+    assert [v["variant"] for v in result["variants"]] == ["goal=10", "goal=40"]
+    assert result["variants"][1]["vs_first_variant"] is not None
+
+
+def test_sweep_names_an_unknown_component_value(bnb, tmp_path):
+    out = bnb(
+        "sweep",
+        "--game",
+        "dice",
+        "--set",
+        "nothing=1,2",
+        "--games",
+        "10",
+        "--out",
+        str(tmp_path / "s"),
+        code=2,
+    )
+    assert "has no component value nothing" in out
+
+
+@pytest.mark.parametrize("command", ["simulate", "compare", "tournament", "sweep"])
+def test_help_lists_the_game_option(bnb, command):
+    assert "--goal" in bnb(command, "--help")
