@@ -172,3 +172,55 @@ def test_sweep_names_an_unknown_component_value(bnb, tmp_path):
 @pytest.mark.parametrize("command", ["simulate", "compare", "tournament", "sweep"])
 def test_help_lists_the_game_option(bnb, command):
     assert "--goal" in bnb(command, "--help")
+
+
+EXPERIMENT = """
+[experiment]
+title = "dice"
+seed = 2
+
+[[simulation]]
+game = "dice"
+name = "race"
+games = 120
+policies = ["steady", "bold"]
+
+[[compare]]
+game = "dice"
+name = "bold vs steady"
+a = "bold"
+b = "steady"
+max_games = 400
+
+[[tournament]]
+game = "dice"
+name = "all"
+games = 60
+policies = ["steady", "bold", "random"]
+
+[[sweep]]
+game = "dice"
+name = "goal"
+games = 60
+policies = ["steady", "bold"]
+set = { "goal" = [10, 30] }
+"""
+
+
+def test_run_plays_every_kind_of_item_of_an_experiment_file(bnb, tmp_path):
+    file = tmp_path / "dice.toml"
+    file.write_text(EXPERIMENT, encoding="utf-8")
+    bnb("run", str(file), "--out", str(tmp_path / "rep"), "--quiet")
+    md = (tmp_path / "rep" / "report.md").read_text()
+    for title in ("race: Win rate by policy", "race: Race length", "bold vs steady: Dice race",
+                  "all: Dice race tournament", "goal: Dice race sweep"):  # fmt: skip
+        assert f"## {title}" in md
+    summary = json.loads((tmp_path / "rep" / "summary.json").read_text())
+    assert any("bold minus steady" in f["text"] for f in summary["key_findings"])
+
+
+def test_run_names_the_file_and_key_of_a_bad_item(bnb, tmp_path):
+    file = tmp_path / "bad.toml"
+    file.write_text('[[compare]]\ngame = "dice"\na = "bold"\nb = "steady"\npets = "all"\n')
+    out = bnb("run", str(file), "--out", str(tmp_path / "rep"), code=2)
+    assert "bad.toml" in out and ".pets: not a key of a Dice race compare" in out

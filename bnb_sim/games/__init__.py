@@ -108,6 +108,11 @@ def _protocol_entry(game: Any, what: str) -> Callable[..., Any] | None:
         return game.columns
     if what == "play_block":
         return game.play_block
+    if what == "experiment_item":  # bnb run: the shared items of protocol games
+        from functools import partial
+
+        module = importlib.import_module("bnb_sim.analysis.protocol_item")
+        return partial(module.parse_item, game)
     return None
 
 
