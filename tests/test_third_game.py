@@ -224,3 +224,10 @@ def test_run_names_the_file_and_key_of_a_bad_item(bnb, tmp_path):
     file.write_text('[[compare]]\ngame = "dice"\na = "bold"\nb = "steady"\npets = "all"\n')
     out = bnb("run", str(file), "--out", str(tmp_path / "rep"), code=2)
     assert "bad.toml" in out and ".pets: not a key of a Dice race compare" in out
+
+
+def test_run_json_records_the_command_that_replays_the_run(bnb, tmp_path):
+    run = tmp_path / "run"
+    bnb("simulate", "--game", "dice", "--games", "20", "--goal", "8", "--out", str(run), "-q")
+    command = json.loads((run / "run.json").read_text())["command"]
+    assert "--game dice_race" in command and "--goal 8" in command

@@ -50,6 +50,17 @@ def option_values(game, params: dict) -> dict[str, Any]:
     }
 
 
+def _option_argv(game, options: dict) -> list[str]:
+    """The game's options given (not at their default) as command-line arguments."""
+    out: list[str] = []
+    for option in game.options:
+        value = options.get(option.name)
+        if value is None or value == option.default or value is False:
+            continue
+        out += [option.flags[0]] if option.kind == "flag" else [option.flags[0], str(value)]
+    return out
+
+
 def _protocol(spec):
     return spec.protocol
 
@@ -67,24 +78,37 @@ def simulate(*, game, games, players, policies, seed, out, threads=None, chunk_s
              components=None, resume=False, force=False, as_json=False, quiet=False, yes=False,
              dask=None, reading=(), defaults=frozenset(), **rest) -> None:  # fmt: skip
     """``bnb simulate --game NAME`` for a protocol game: a run folder of N games."""
+    from bnb_sim.feedback import PlainMeter
     from bnb_sim.runner.budget import confirm_games
     from bnb_sim.runner.protocol_run import simulate_to_dir
+    from bnb_sim.runner.stopping import stoppable_run
 
     proto = _protocol(game)
     _refuse("--dask", dask, proto)
     _refuse("--reading", reading, proto)
-    config = proto.make_config(_components(proto, components), players=players,
-                               policies=list(policies), seed=seed,
-                               options=option_values(proto, rest))  # fmt: skip
+    comps = _components(proto, components)
+    options = option_values(proto, rest)
+    config = proto.make_config(comps, players=players, policies=list(policies), seed=seed,
+                               options=options)  # fmt: skip
     confirm_games(games, f"simulate --game {proto.name}", yes=yes)
     argv = ["bnb", "simulate", "--game", proto.name, "--games", str(games),
             "--players", str(config.n_players), "--seed", str(seed), "--out", str(out)]  # fmt: skip
     for p in policies:
         argv += ["--policy", p]
-    summary = simulate_to_dir(
-        proto, config, _components(proto, components), games, out, chunk_size=chunk_size,
-        threads=threads, resume=resume, force=force, command=shlex.join(argv),
-    )  # fmt: skip
+    argv += _option_argv(proto, options)
+    meter = None if quiet else PlainMeter(proto.name)
+    resume_argv = [*argv, "--resume"]
+
+    def notice(message: str) -> None:
+        click.echo(message, err=True)
+
+    # Ctrl-C, SIGTERM and a full disk end with what is stored and how to resume
+    with stoppable_run(out, games, shlex.join(resume_argv), progress=meter, notice=notice) as stop:
+        summary = simulate_to_dir(
+            proto, config, comps, games, out, chunk_size=chunk_size,
+            threads=threads, resume=resume, force=force, command=shlex.join(argv),
+            progress=stop.progress, notice=notice,
+        )  # fmt: skip
     if as_json:
         click.echo(jsonsafe.dumps(summary, indent=2))
         return

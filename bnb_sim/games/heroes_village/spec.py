@@ -3,7 +3,7 @@
 Cheap to import (no numba, no pandas). The commands still serve this game with its own
 handlers (``bnb_sim.games`` entries); this object is what the contract test and
 protocol-level code see. The step-by-step ``Game`` is offered once the game has one
-(a module ``bnb_sim.games.heroes_village.game`` with ``new_game(config, game_index)``).
+(``HotvGame(config, game_index)`` in ``bnb_sim.games.heroes_village.game``).
 """
 
 from __future__ import annotations
@@ -66,9 +66,20 @@ class HeroesVillage:
 
     def __getattr__(self, name: str):
         # the step API only where the game has one: has_step_api() reads this attribute
-        if name == "new_game" and importlib.util.find_spec(_STEP_MODULE) is not None:
-            return importlib.import_module(_STEP_MODULE).new_game
+        if name == "new_game" and _step_class() is not None:
+            return self._new_game
         raise AttributeError(name)
+
+    def _new_game(self, config: WrappedConfig, game_index: int):
+        """The step-by-step game of ``config``'s game ``game_index`` (one pet team)."""
+        return _step_class()(config.inner, game_index)
+
+
+def _step_class():
+    """``HotvGame(config, game_index)`` of the step module, or None while there is none."""
+    if importlib.util.find_spec(_STEP_MODULE) is None:
+        return None
+    return getattr(importlib.import_module(_STEP_MODULE), "HotvGame", None)
 
 
 GAME = HeroesVillage()
