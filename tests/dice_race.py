@@ -10,6 +10,10 @@ to reach the goal wins. Seats rotate: player ``p`` sits in seat ``(p + g) % P`` 
 ``g`` and seat 0 moves first, so seat effects cancel. Policies: ``steady`` (one die),
 ``bold`` (two dice), ``random`` (either, at random).
 
+The cooperative variant, the dice team (``DiceTeam``), exercises the shared code's other
+branch: the players roll for one team, which wins if its points together reach the goal
+within ``2 * players`` turns.
+
 Randomness is a pure function of (seed, game index): one dice stream and one policy
 stream per seat (``numpy.random.default_rng([seed, game, seat, stream])``).
 """
@@ -37,6 +41,7 @@ class DiceConfig:
     goal: int
     sides: int
     game: str = "dice_race"
+    team: bool = False
 
     @property
     def labels(self) -> list[str]:
@@ -73,6 +78,9 @@ class DiceGame:
         return (seat - self.index) % self.config.n_players
 
     def is_over(self) -> bool:
+        if self.config.team:
+            limit = 2 * self.config.n_players
+            return sum(self.points) >= self.config.goal or self.turn >= limit
         return max(self.points) >= self.config.goal or self.turn >= MAX_TURNS
 
     def legal_actions(self) -> list[int]:
@@ -103,11 +111,17 @@ class DiceGame:
         return self
 
     def winner(self) -> int:
+        """The winning seat (-1: none; the team's games: -1 or 0 for a team win)."""
+        if self.config.team:
+            return 0 if sum(self.points) >= self.config.goal else -1
         return int(np.argmax(self.points)) if max(self.points) >= self.config.goal else -1
+
+    def won(self, seat: int) -> bool:
+        return self.winner() >= 0 if self.config.team else seat == self.winner()
 
     def result(self) -> list[dict]:
         return [
-            {"seat": s, "player": self.player_of_seat(s), "points": p, "won": s == self.winner()}
+            {"seat": s, "player": self.player_of_seat(s), "points": p, "won": self.won(s)}
             for s, p in enumerate(self.points)
         ]
 
@@ -138,7 +152,8 @@ class DiceRace:
             raise SpecError(f"dice race: 2 to 4 players, got {n}")
         goal = int(options.get("goal") or components["goal"])
         labels = tuple(policies[p % len(policies)] for p in range(n))
-        return DiceConfig(n, labels, int(seed), goal, int(components["sides"]))
+        team = self.outcome == "cooperative"
+        return DiceConfig(n, labels, int(seed), goal, int(components["sides"]), self.name, team)
 
     def new_game(self, config: DiceConfig, game_index: int) -> DiceGame:
         return DiceGame(config, int(game_index))
@@ -174,4 +189,12 @@ class DiceRace:
                               (("", rows),), {"mean_turns": float(turns.mean())})]  # fmt: skip
 
 
+class DiceTeam(DiceRace):
+    name = "dice_team"
+    title = "Dice team"
+    aliases = ()
+    outcome = "cooperative"
+
+
 GAME = DiceRace()
+TEAM_GAME = DiceTeam()

@@ -231,3 +231,40 @@ def test_run_json_records_the_command_that_replays_the_run(bnb, tmp_path):
     bnb("simulate", "--game", "dice", "--games", "20", "--goal", "8", "--out", str(run), "-q")
     command = json.loads((run / "run.json").read_text())["command"]
     assert "--game dice_race" in command and "--goal 8" in command
+
+
+# --------------------------------------------------------------------------------------
+# the cooperative branch of the shared code (the dice team: one team against the goal)
+
+
+def test_a_cooperative_run_reports_the_team_win_rate(bnb, tmp_path):
+    run, rep = tmp_path / "run", tmp_path / "rep"
+    bnb("simulate", "--game", "dice_team", "--games", "200", "--policy", "bold", "--out", str(run))
+    seats = pq.read_table(run / "seats" / part_name(0)).to_pandas()
+    assert (seats.groupby("game")["won"].nunique() == 1).all()  # one result for the team
+    bnb("report", str(run), "--out", str(rep), "--quiet")
+    summary = json.loads((rep / "summary.json").read_text())
+    assert summary["outcome"] == "cooperative" and "team_win_rate" in json.dumps(summary)
+    assert "## Team win rate" in (rep / "report.md").read_text()
+
+
+def test_a_cooperative_compare_is_paired_with_mcnemar(bnb):
+    out = bnb("compare", "--game", "dice_team", "bold", "steady", "--max-games", "600", "--json")
+    result = json.loads(out)
+    assert result["outcome"] == "cooperative" and result["game_indices"] == 600
+    assert result["difference"]["lo"] > 0 and result["mcnemar"]["p_value"] < 0.01
+
+
+def test_a_cooperative_tournament_plays_one_team_per_entrant(bnb, tmp_path):
+    out = bnb("tournament", "--game", "dice_team", "--policy", "steady", "--policy", "bold",
+              "--games", "300", "--json", "--out", str(tmp_path / "t"))  # fmt: skip
+    result = json.loads(out)
+    assert result["tables"] == 2 and result["ranking"][0]["policy"] == "bold"
+
+
+def test_a_cooperative_sweep_gives_the_team_rate_per_value(bnb, tmp_path):
+    out = bnb("sweep", "--game", "dice_team", "--set", "goal=10,30", "--games", "300",
+              "--policy", "bold", "--json", "--out", str(tmp_path / "s"))  # fmt: skip
+    rows = json.loads(out)["variants"]
+    assert rows[0]["win_rates"]["team"]["rate"] > rows[1]["win_rates"]["team"]["rate"]
+    assert rows[1]["vs_first_variant"]["hi"] < 0  # a far goal: fewer team wins
