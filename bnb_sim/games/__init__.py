@@ -6,7 +6,11 @@ imported until an entry point is used, so ``bnb --help`` and ``bnb report`` stay
 game's kernels compile only when it is played.
 
 Shared code (the CLI commands, ``bnb report``) looks a game up with :func:`get_game` and
-calls :meth:`GameSpec.entry`; it never branches on a game's name. A command handler that a
+calls :meth:`GameSpec.entry`; it never branches on a game's name. A game that implements
+only the protocol of :mod:`bnb_sim.core.protocol` and is registered with
+:func:`bnb_sim.core.registry.register_game` appears here too (:func:`all_specs`), as a
+:class:`GameSpec` whose ``protocol`` is set: the shared commands serve it through the
+protocol (docs/design.md, "Adding a game"). A command handler that a
 game does not declare (``None``) means the command's own code serves it: Builders & Biomes,
 the first game, is served that way (the runner and the report were written for it first).
 

@@ -51,7 +51,9 @@ def component_info(game: Any, components: Any) -> dict[str, Any]:
     has one, else the components themselves) and its content hash."""
     describe = getattr(game, "component_data", None)
     data = describe(components) if callable(describe) else components
-    text = json.dumps(data, sort_keys=True, default=str)
+    from bnb_sim import jsonsafe
+
+    text = jsonsafe.dumps(data, sort_keys=True)
     return {
         "source": "protocol",
         "content_hash": hashlib.sha256(text.encode("utf-8")).hexdigest(),
@@ -71,6 +73,23 @@ def play_games(game: Any, config: Any, n: int, threads: int | None = None, start
     if len(seats) == 1:
         return seats[0], games[0]
     return pd.concat(seats, ignore_index=True), pd.concat(games, ignore_index=True)
+
+
+def _run_folder_helpers():
+    """The shared run-folder helpers (the same ones ``bnb simulate`` uses), from their
+    modules after the split of runner/simulate.py (issue 24), or from simulate.py before."""
+    try:
+        from bnb_sim.runner.run_dir import _new_dirs, _remove_empty
+        from bnb_sim.runner.run_meta import _check_resume, machine_info, versions
+    except ImportError:
+        from bnb_sim.runner.simulate import (
+            _check_resume,
+            _new_dirs,
+            _remove_empty,
+            machine_info,
+            versions,
+        )
+    return _check_resume, _new_dirs, _remove_empty, machine_info, versions
 
 
 def _writer_class(game: Any, config: Any):
@@ -110,14 +129,7 @@ def simulate_to_dir(
     ``identity()`` and the components' hash) and re-checks every stored part. A new folder
     is removed again if the run fails before its first part.
     """
-    from bnb_sim.runner.simulate import (
-        _check_resume,
-        _new_dirs,
-        _remove_empty,
-        machine_info,
-        versions,
-    )
-
+    _check_resume, _new_dirs, _remove_empty, machine_info, versions = _run_folder_helpers()
     if games < 1:
         raise SpecError(f"--games {games}: must be at least 1")
     if chunk_size is not None and int(chunk_size) < 1:
