@@ -268,3 +268,15 @@ def test_a_cooperative_sweep_gives_the_team_rate_per_value(bnb, tmp_path):
     rows = json.loads(out)["variants"]
     assert rows[0]["win_rates"]["team"]["rate"] > rows[1]["win_rates"]["team"]["rate"]
     assert rows[1]["vs_first_variant"]["hi"] < 0  # a far goal: fewer team wins
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["bench", "components show", "ladder", "luck", "odds", "play", "readings", "robustness",
+     "sensitivity --finding win_rate", "train", "value"],
+)  # fmt: skip
+def test_a_command_that_does_not_serve_the_game_says_so_in_one_line(bnb, command):
+    """Never the first game's code on another game's data (its fallback when an entry is
+    undeclared): one line naming the game, exit code 2."""
+    out = bnb(*command.split(), "--game", "dice", code=2)
+    assert "Dice race" in out and "Traceback" not in out and len(out.strip().splitlines()) == 1

@@ -342,13 +342,14 @@ def other_game_handler(ctx: click.Context, command: str, game, **resolved) -> bo
         if source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP"):
             flag = "--" + name.replace("_", "-")
             raise BnbError(f"{flag} is an option of {spec.title}, not of {game.title}")
-    handler = game.entry(command)
-    if handler is None and game.protocol is not None:  # served through the protocol
+    if game.protocol is not None:  # a game served through the protocol (no handlers)
         from bnb_sim.cli.protocol_cmds import HANDLERS
 
         handler = HANDLERS.get(command)
         if handler is None:
-            raise BnbError(f"bnb {command} does not serve {game.title} yet")
+            raise BnbError(f"{ctx.command_path} does not serve {game.title} yet")
+    else:
+        handler = game.entry(command)
     if handler is None:
         return False
     defaults = frozenset(

@@ -87,9 +87,11 @@ class GameSpec:
 
     def entry(self, what: str) -> Callable[..., Any] | None:
         """The entry point ``what`` (imported now), or None if the game does not declare it."""
+        if self.protocol is not None:
+            return _protocol_entry(self, what)
         target = self.entries.get(what)
         if target is None:
-            return _protocol_entry(self.protocol, what)
+            return None
         module, _, attribute = target.partition(":")
         return getattr(importlib.import_module(module), attribute)
 
@@ -102,10 +104,11 @@ GAMES: dict[str, GameSpec] = {}
 DEFAULT_GAME = "builders_biomes"
 
 
-def _protocol_entry(game: Any, what: str) -> Callable[..., Any] | None:
-    """The entries a protocol game offers by its methods (None for any other)."""
-    if game is None:
-        return None
+def _protocol_entry(spec: GameSpec, what: str) -> Callable[..., Any]:
+    """The entries a protocol game offers by its methods. Any other is a one-line
+    SpecError: shared code that falls back to the first game's code when an entry is
+    undeclared must never play that game's code with another game's data."""
+    game = spec.protocol
     if what == "load_components":
         return game.load_components
     if what == "columns":
@@ -117,7 +120,10 @@ def _protocol_entry(game: Any, what: str) -> Callable[..., Any] | None:
 
         module = importlib.import_module("bnb_sim.analysis.protocol_item")
         return partial(module.parse_item, game)
-    return None
+    raise SpecError(
+        f"{spec.title} implements only the game protocol, which does not offer "
+        f"'{what.replace('_', ' ')}' yet (docs/design.md, \"Adding a game\")"
+    )
 
 
 def from_protocol(game: Any) -> GameSpec:
