@@ -280,3 +280,20 @@ def test_a_command_that_does_not_serve_the_game_says_so_in_one_line(bnb, command
     undeclared): one line naming the game, exit code 2."""
     out = bnb(*command.split(), "--game", "dice", code=2)
     assert "Dice race" in out and "Traceback" not in out and len(out.strip().splitlines()) == 1
+
+
+def test_compare_stops_at_the_sprt_decision(bnb):
+    result = json.loads(
+        bnb("compare", "--game", "dice", "bold", "steady", "--sprt", "0", "50", "--json")
+    )
+    assert result["sprt"]["decision"] == "H1" and result["stopped"].startswith("sprt")
+    assert result["game_indices"] == result["sprt"]["decision_n"] < 2000  # within one block
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [(["--sprt", "10", "0"], "ELO0 < ELO1"), (["--alpha", "0.1"], "--alpha applies to --sprt"),
+     (["--sprt", "0", "10", "--precision", "0.1"], "not both")],
+)  # fmt: skip
+def test_compare_refuses_a_bad_stopping_rule_in_one_line(bnb, args, message):
+    assert message in bnb("compare", "--game", "dice", "bold", "steady", *args, code=2)

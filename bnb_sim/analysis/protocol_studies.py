@@ -99,13 +99,26 @@ def compare(
     threads: int | None = None,
     block: int = 2000,
     progress: Callable[[int, dict], None] | None = None,
+    sprt: tuple[float, float] | None = None,
+    alpha: float = 0.05,
+    beta: float = 0.05,
 ) -> dict[str, Any]:
-    """A against B on the same game indices until ``max_games`` indices or a 95%
-    half-width of at most ``precision``; the result as data."""
+    """A against B on the same game indices until ``max_games`` games, a 95% half-width of
+    at most ``precision``, or a decision of the SPRT ``sprt = (elo0, elo1)`` on the pair
+    scores ``(1 + score_A - score_B) / 2`` of each game index (the first game's test,
+    :class:`bnb_sim.analysis.sequential.SPRT`); the result as data. After an SPRT decision
+    the estimates are the test's state at its decision."""
     from bnb_sim.analysis.stats import mcnemar, paired_difference
 
     if a == b:
         raise BnbError(f"compare: A and B are the same policy ({a})")
+    if sprt and precision is not None:
+        raise BnbError("compare: give --sprt or --precision, not both")
+    rule = None
+    if sprt:
+        from bnb_sim.analysis.compare import make_rule
+
+        rule = make_rule(tuple(sprt), None, alpha, beta)
     options = dict(options or {})
     per_index = 1 if game.outcome == COOPERATIVE else 2  # games per index: A's and B's
     limit = max(1, max_games // per_index)
@@ -123,10 +136,18 @@ def compare(
         diff = paired_difference(np.concatenate(got[a]), np.concatenate(got[b]))
         if progress is not None:
             progress(start, diff)
+        if rule is not None:
+            rule.update((1.0 + s[a] - s[b]) / 2.0)
+            if rule.decision is not None:
+                stopped = rule.reason or "sprt"
+                break
         if precision and (diff["hi"] - diff["lo"]) / 2 <= precision:
             stopped = "precision"
             break
     sa, sb = np.concatenate(got[a]), np.concatenate(got[b])
+    if rule is not None and rule.decision_n is not None and rule.decision_n < sa.size:
+        sa, sb = sa[: rule.decision_n], sb[: rule.decision_n]  # the test's state at its decision
+        diff = paired_difference(sa, sb)
     result = {
         "game": game.name,
         "outcome": game.outcome,
@@ -141,6 +162,8 @@ def compare(
     }
     if game.outcome == COOPERATIVE:
         result["mcnemar"] = mcnemar(sa.astype(bool), sb.astype(bool))
+    if rule is not None:
+        result["sprt"] = rule.summary()
     return result
 
 

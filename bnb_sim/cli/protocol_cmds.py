@@ -131,7 +131,8 @@ def _write(builder, out) -> dict:
     return builder.write(out)
 
 
-def compare(*, game, a, b, players=None, sprt=None, precision=None, max_games=200_000,
+def compare(*, game, a, b, players=None, sprt=None, alpha=0.05, beta=0.05, precision=None,
+            max_games=200_000,
             as_json=False, components=None, seed=0, threads=None, quiet=False, opponents=None,
             yes=False, out=None, defaults=frozenset(), **rest) -> None:  # fmt: skip
     """``bnb compare --game NAME A B``: A and B on the same game indices (paired)."""
@@ -141,8 +142,10 @@ def compare(*, game, a, b, players=None, sprt=None, precision=None, max_games=20
     from bnb_sim.runner.budget import confirm_games
 
     proto = _protocol(game)
-    _refuse("--sprt", sprt, proto)
     _refuse("--opponent", opponents, proto)
+    for name in ("alpha", "beta"):
+        if not sprt and name not in defaults:
+            raise BnbError(f"compare: --{name} applies to --sprt only")
     if a is None or b is None:
         raise BnbError("compare: name two policies, A and B")
     confirm_games(max_games, f"compare --game {proto.name}", yes=yes)
@@ -153,13 +156,18 @@ def compare(*, game, a, b, players=None, sprt=None, precision=None, max_games=20
 
     result = S.compare(proto, _components(proto, components), a, b, players=players, seed=seed,
                        options=option_values(proto, rest), max_games=max_games,
-                       precision=precision, threads=threads, progress=say)  # fmt: skip
+                       precision=precision, threads=threads, progress=say,
+                       sprt=tuple(sprt) if sprt else None, alpha=alpha, beta=beta)  # fmt: skip
     diff = result["difference"]
     line = (f"{proto.title}: A {a} vs B {b}, {result['game_indices']:,} game indices: A - B "
             f"{fmt_signed_pp(diff['mean_diff'], diff['lo'], diff['hi'])} (paired); stopped by "
             f"{result['stopped']}")  # fmt: skip
     if "mcnemar" in result:
         line += f"; McNemar p = {result['mcnemar']['p_value']:.3g}"
+    if "sprt" in result:
+        t = result["sprt"]
+        line += (f"; SPRT [{t['elo0']:g}, {t['elo1']:g}]: {t['decision'] or 'no decision'}, "
+                 f"LLR {t['llr']:+.2f} in [{t['lower']:.2f}, {t['upper']:.2f}]")  # fmt: skip
     if out is not None:
         builder = ReportBuilder(f"{proto.title}: {a} vs {b}")
         section = builder.add(Section("Comparison"))
