@@ -297,3 +297,13 @@ def test_compare_stops_at_the_sprt_decision(bnb):
 )  # fmt: skip
 def test_compare_refuses_a_bad_stopping_rule_in_one_line(bnb, args, message):
     assert message in bnb("compare", "--game", "dice", "bold", "steady", *args, code=2)
+
+
+@pytest.mark.parametrize(("extra", "labels"), [
+    ([], ["goal=10, sides=6", "goal=10, sides=8", "goal=30, sides=6", "goal=30, sides=8"]),
+    (["--zip"], ["goal=10, sides=6", "goal=30, sides=8"]),
+])  # fmt: skip
+def test_sweep_grid_and_zip_of_several_values(bnb, tmp_path, extra, labels):
+    out = bnb("sweep", "--game", "dice", "--set", "goal=10,30", "--set", "sides=6,8", *extra,
+              "--games", "40", "--json", "--out", str(tmp_path / "s"))  # fmt: skip
+    assert [v["variant"] for v in json.loads(out)["variants"]] == labels

@@ -31,7 +31,7 @@ ALLOWED = {
     "simulation": (*_COMMON, "games", "policies"),
     "compare": (*_COMMON, "a", "b", "precision", "max_games"),
     "tournament": (*_COMMON, "games", "policies"),
-    "sweep": (*_COMMON, "games", "policies", "set"),
+    "sweep": (*_COMMON, "games", "policies", "set", "mode"),
 }
 MAX_GAMES = 10_000_000
 
@@ -233,11 +233,13 @@ def parse_item(game: Any, kind: str, table: dict, *, source: str, where: str, se
         raise BnbError(f"{source}: {where}.policies: a tournament needs at least two")
     if kind == "sweep":
         sets = get("set", dict, {})
-        if len(sets) != 1:
-            raise BnbError(f"{source}: {where}.set: give one path and its values")
-        ((path, values),) = sets.items()
+        mode = get("mode", str, "grid")
+        if not sets or not all(isinstance(v, list) and v for v in sets.values()):
+            raise BnbError(f"{source}: {where}.set: give each path a list of values")
+        if mode not in ("grid", "zip"):
+            raise BnbError(f"{source}: {where}.mode: 'grid' or 'zip', got {mode!r}")
         try:
-            item.variants = [(f"{path}={v}", S.set_value(comps, path, v)) for v in values]
-        except (KeyError, TypeError):
-            raise BnbError(f"{source}: {where}.set: {game.title} has no value {path}") from None
+            item.variants = S.sweep_variants(game, comps, list(sets.items()), mode)
+        except BnbError as exc:
+            raise BnbError(f"{source}: {where}.set: {exc}") from None
     return item

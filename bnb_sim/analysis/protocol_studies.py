@@ -230,6 +230,34 @@ def set_value(data: Any, path: str, value: Any) -> Any:
     return out
 
 
+def sweep_variants(
+    game: Any, components: Any, sets: Sequence[tuple[str, Sequence[Any]]], mode: str = "grid"
+) -> list[tuple[str, Any]]:
+    """``[(label, components)]``: every combination of the values of ``sets`` (``grid``),
+    or their i-th values together (``zip``: the lists must be equally long). BnbError
+    naming a path the components do not have."""
+    if mode == "zip":
+        lengths = {len(values) for _, values in sets}
+        if len(lengths) != 1:
+            raise BnbError("sweep --zip: every --set needs the same number of values")
+        combos = list(zip(*(values for _, values in sets), strict=True))
+    else:
+        combos = list(itertools.product(*(values for _, values in sets)))
+    out = []
+    for combo in combos:
+        data = components
+        for (path, _), value in zip(sets, combo, strict=True):
+            try:
+                data = set_value(data, path, value)
+            except (KeyError, TypeError):
+                raise BnbError(
+                    f"--set {path}: {game.title} has no component value {path}"
+                ) from None
+        label = ", ".join(f"{path}={value}" for (path, _), value in zip(sets, combo, strict=True))
+        out.append((label, data))
+    return out
+
+
 def sweep(
     game: Any,
     components: Any,

@@ -238,15 +238,7 @@ def sweep(*, game, sets, zip_mode=False, games=2000, players=None, policies=None
     proto = _protocol(game)
     comps = _components(proto, components)
     parsed = [parse_set_option(s) for s in sets]
-    if len(parsed) != 1 or zip_mode:
-        raise BnbError(f"sweep --game {proto.name}: give one --set PATH=V1,V2,... (no grid yet)")
-    path, values = parsed[0]
-    variants = []
-    for value in values:
-        try:
-            variants.append((f"{path}={value}", S.set_value(comps, path, value)))
-        except (KeyError, TypeError):
-            raise BnbError(f"--set {path}: {proto.title} has no component value {path}") from None
+    variants = S.sweep_variants(proto, comps, parsed, "zip" if zip_mode else "grid")
     confirm_games(len(variants) * games, f"sweep --game {proto.name}", yes=yes)
     if "policies" in defaults:
         policies = [proto.default_policy]
@@ -259,7 +251,8 @@ def sweep(*, game, sets, zip_mode=False, games=2000, players=None, policies=None
         rates = ", ".join(f"{k} {100 * v['rate']:.1f}%" for k, v in row["win_rates"].items())
         lines.append(f"  {row['variant']}: {rates}")
     if out is not None:
-        builder = ReportBuilder(f"{proto.title}: sweep of {path}")
+        paths = ", ".join(path for path, _ in parsed)
+        builder = ReportBuilder(f"{proto.title}: sweep of {paths}")
         section = builder.add(Section("Variants"))
         section.text("\n".join(lines))
         section.summary["sweep"] = result
