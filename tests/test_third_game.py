@@ -307,3 +307,18 @@ def test_sweep_grid_and_zip_of_several_values(bnb, tmp_path, extra, labels):
     out = bnb("sweep", "--game", "dice", "--set", "goal=10,30", "--set", "sides=6,8", *extra,
               "--games", "40", "--json", "--out", str(tmp_path / "s"))  # fmt: skip
     assert [v["variant"] for v in json.loads(out)["variants"]] == labels
+
+
+def test_the_registry_offers_the_step_game_as_new_game_does_for_the_first_two():
+    from bnb_sim.games import get_game
+
+    new_game = get_game("dice").entry("new_game")
+    game = new_game(seed=3, game_index=7, policies=["steady", "bold"]).play()
+    seats, _ = get_game("dice").protocol.play_block(
+        get_game("dice").protocol.make_config(
+            {"goal": 20, "sides": 6}, players=None, policies=["steady", "bold"], seed=3, options={}
+        ),
+        7,
+        1,
+    )
+    assert [r["won"] for r in game.result()] == seats["won"].tolist()

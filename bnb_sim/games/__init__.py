@@ -59,8 +59,9 @@ Entry points a game may declare (``module:attribute``):
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from bnb_sim.errors import SpecError
@@ -115,15 +116,33 @@ def _protocol_entry(spec: GameSpec, what: str) -> Callable[..., Any]:
         return game.columns
     if what == "play_block":
         return game.play_block
+    if what == "new_game" and callable(getattr(game, "new_game", None)):
+        return partial(_new_protocol_game, game)  # bnb_sim.new_game(game=NAME, ...)
     if what == "experiment_item":  # bnb run: the shared items of protocol games
-        from functools import partial
-
         module = importlib.import_module("bnb_sim.analysis.protocol_item")
         return partial(module.parse_item, game)
     raise SpecError(
         f"{spec.title} implements only the game protocol, which does not offer "
         f"'{what.replace('_', ' ')}' yet (docs/design.md, \"Adding a game\")"
     )
+
+
+def _new_protocol_game(
+    game: Any,
+    seed: int = 0,
+    game_index: int = 0,
+    players: int | None = None,
+    policies: Sequence[str] | str = (),
+    *,
+    components: Sequence[str] = (),
+    **options: Any,
+):
+    """The ``new_game`` entry of a protocol game: its step-by-step game ``game_index`` of
+    the run (``seed``, ``players``, ``policies``, its options) that ``bnb simulate`` plays."""
+    policies = [policies] if isinstance(policies, str) else list(policies)
+    config = game.make_config(game.load_components(list(components)), players=players,
+                              policies=policies, seed=seed, options=options)  # fmt: skip
+    return game.new_game(config, game_index)
 
 
 def from_protocol(game: Any) -> GameSpec:
