@@ -43,3 +43,13 @@ if _COMPILE_LOG:
             _log_compiles()
             _log_compiles.done = True
         _CURRENT_TEST[0] = item.nodeid
+# The tiny third game (tests/dice_race.py) is registered here and only here: this one line
+# is all a game needs to be served by the shared commands (docs/design.md "Adding a game").
+# Its cooperative variant (the dice team) covers the shared code's cooperative branch.
+from dice_race import GAME as DICE_RACE  # noqa: E402
+from dice_race import TEAM_GAME as DICE_TEAM  # noqa: E402
+
+from bnb_sim.core.registry import register_game  # noqa: E402
+
+register_game(DICE_RACE)
+register_game(DICE_TEAM)

@@ -292,7 +292,8 @@ def game_option(func):
         default=None,
         is_eager=True,
         callback=_remember_game,
-        help="The game: builders-biomes (default) or heroes-of-the-village (alias hotv).",
+        help="The game: builders-biomes (default), heroes-of-the-village (alias hotv), or "
+        "another registered game.",
     )(func)
 
 
@@ -301,9 +302,14 @@ def game_options(command: str):
     ``options:<command>`` of each game)."""
 
     def decorate(func):
-        from bnb_sim.games import GAMES
+        from bnb_sim.games import all_specs
 
-        for spec in GAMES.values():
+        for spec in all_specs():
+            if spec.protocol is not None:  # options as data (bnb_sim.core.protocol.OptionSpec)
+                from bnb_sim.cli.protocol_cmds import add_options
+
+                func = add_options(spec.protocol, command, func)
+                continue
             add = spec.entry(f"options:{command}")
             if add is not None:
                 func = add(func)
@@ -322,11 +328,11 @@ def other_game_handler(ctx: click.Context, command: str, game, **resolved) -> bo
     start with an underscore.
     """
     from bnb_sim.errors import BnbError
-    from bnb_sim.games import GAMES
+    from bnb_sim.games import all_specs
 
     foreign = {
         name: spec
-        for spec in GAMES.values()
+        for spec in all_specs()
         if spec is not game
         for name in spec.options
         if name not in game.options
@@ -336,7 +342,14 @@ def other_game_handler(ctx: click.Context, command: str, game, **resolved) -> bo
         if source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP"):
             flag = "--" + name.replace("_", "-")
             raise BnbError(f"{flag} is an option of {spec.title}, not of {game.title}")
-    handler = game.entry(command)
+    if game.protocol is not None:  # a game served through the protocol (no handlers)
+        from bnb_sim.cli.protocol_cmds import HANDLERS
+
+        handler = HANDLERS.get(command)
+        if handler is None:
+            raise BnbError(f"{ctx.command_path} does not serve {game.title} yet")
+    else:
+        handler = game.entry(command)
     if handler is None:
         return False
     defaults = frozenset(

@@ -25,7 +25,15 @@ def report(run_dir: Path, out: Path | None, title: str | None, as_json: bool, qu
     from bnb_sim.games import game_of_run
     from bnb_sim.runner.storage import read_meta
 
-    write_report = game_of_run(read_meta(run_dir)).entry("write_report")
+    spec = game_of_run(read_meta(run_dir))
+    if spec.protocol is not None:  # a game served through the protocol
+        from functools import partial
+
+        from bnb_sim.cli.protocol_cmds import write_report as protocol_report
+
+        write_report = partial(protocol_report, spec)
+    else:
+        write_report = spec.entry("write_report")
     if out is None:
         out = Path("reports") / (run_dir.resolve().name or "run")
     refuse_overwrite(out)

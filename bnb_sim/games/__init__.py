@@ -6,7 +6,11 @@ imported until an entry point is used, so ``bnb --help`` and ``bnb report`` stay
 game's kernels compile only when it is played.
 
 Shared code (the CLI commands, ``bnb report``) looks a game up with :func:`get_game` and
-calls :meth:`GameSpec.entry`; it never branches on a game's name. A command handler that a
+calls :meth:`GameSpec.entry`; it never branches on a game's name. A game that implements
+only the protocol of :mod:`bnb_sim.core.protocol` and is registered with
+:func:`bnb_sim.core.registry.register_game` appears here too (:func:`all_specs`), as a
+:class:`GameSpec` whose ``protocol`` is set: the shared commands serve it through the
+protocol (docs/design.md, "Adding a game"). A command handler that a
 game does not declare (``None``) means the command's own code serves it: Builders & Biomes,
 the first game, is served that way (the runner and the report were written for it first).
 
@@ -59,8 +63,9 @@ Entry points a game may declare (``module:attribute``):
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from bnb_sim.errors import SpecError
@@ -80,9 +85,15 @@ class GameSpec:
     #: that measures strength branches on this, never on the game's name: a ladder of a
     #: cooperative game compares team policies on the same games (``team_play`` entry).
     outcome: str = "competitive"
+    #: A game that implements only :class:`bnb_sim.core.protocol.GameProtocol` (registered
+    #: with :func:`bnb_sim.core.registry.register_game`): the shared commands serve it
+    #: through the protocol (``bnb_sim.cli.protocol_cmds``), with no handler of its own.
+    protocol: Any = field(default=None, compare=False, repr=False)
 
     def entry(self, what: str) -> Callable[..., Any] | None:
         """The entry point ``what`` (imported now), or None if the game does not declare it."""
+        if self.protocol is not None:
+            return _protocol_entry(self, what)
         target = self.entries.get(what)
         if target is None:
             return None
@@ -96,6 +107,71 @@ class GameSpec:
 
 GAMES: dict[str, GameSpec] = {}
 DEFAULT_GAME = "builders_biomes"
+
+
+def _protocol_entry(spec: GameSpec, what: str) -> Callable[..., Any]:
+    """The entries a protocol game offers by its methods. Any other is a one-line
+    SpecError: shared code that falls back to the first game's code when an entry is
+    undeclared must never play that game's code with another game's data."""
+    game = spec.protocol
+    if what == "load_components":
+        return game.load_components
+    if what == "columns":
+        return game.columns
+    if what == "play_block":
+        return game.play_block
+    if what == "new_game" and callable(getattr(game, "new_game", None)):
+        return partial(_new_protocol_game, game)  # bnb_sim.new_game(game=NAME, ...)
+    if what == "experiment_item":  # bnb run: the shared items of protocol games
+        module = importlib.import_module("bnb_sim.analysis.protocol_item")
+        return partial(module.parse_item, game)
+    raise SpecError(
+        f"{spec.title} implements only the game protocol, which does not offer "
+        f"'{what.replace('_', ' ')}' yet (docs/design.md, \"Adding a game\")"
+    )
+
+
+def _new_protocol_game(
+    game: Any,
+    seed: int = 0,
+    game_index: int = 0,
+    players: int | None = None,
+    policies: Sequence[str] | str = (),
+    *,
+    components: Sequence[str] = (),
+    **options: Any,
+):
+    """The ``new_game`` entry of a protocol game: its step-by-step game ``game_index`` of
+    the run (``seed``, ``players``, ``policies``, its options) that ``bnb simulate`` plays."""
+    policies = [policies] if isinstance(policies, str) else list(policies)
+    config = game.make_config(game.load_components(list(components)), players=players,
+                              policies=policies, seed=seed, options=options)  # fmt: skip
+    return game.new_game(config, game_index)
+
+
+def from_protocol(game: Any) -> GameSpec:
+    """The registry's view of a game that implements only the protocol."""
+    return GameSpec(
+        name=game.name,
+        title=game.title,
+        aliases=tuple(game.aliases),
+        options=tuple(o.name for o in game.options),
+        outcome=game.outcome,
+        protocol=game,
+    )
+
+
+def protocol_games() -> dict[str, GameSpec]:
+    """Games registered through :func:`bnb_sim.core.registry.register_game` (none of the
+    built-in ones), as :class:`GameSpec` objects."""
+    from bnb_sim.core.registry import registered
+
+    return {name: from_protocol(game) for name, game in registered().items() if name not in GAMES}
+
+
+def all_specs() -> list[GameSpec]:
+    """Every game: the built-in ones and those registered through the protocol."""
+    return [*GAMES.values(), *protocol_games().values()]
 
 
 def register(spec: GameSpec) -> GameSpec:
@@ -113,7 +189,7 @@ def _norm(name: str) -> str:
 
 def _lookup(name: str) -> GameSpec | None:
     key = _norm(name)
-    for spec in GAMES.values():
+    for spec in all_specs():
         if key in (_norm(n) for n in spec.names):
             return spec
     return None
@@ -125,7 +201,7 @@ def get_game(name: str | None) -> GameSpec:
         raise SpecError(f"a game is named by a string, got {name!r}")
     spec = _lookup(name or DEFAULT_GAME)
     if spec is None:
-        known = ", ".join(f"{s.name.replace('_', '-')}" for s in GAMES.values())
+        known = ", ".join(f"{s.name.replace('_', '-')}" for s in all_specs())
         raise SpecError(f"unknown game {name!r} (known: {known}; aliases such as hotv work too)")
     return spec
 

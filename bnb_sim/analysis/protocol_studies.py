@@ -1,0 +1,302 @@
+"""Compare, tournament and sweep for any game served through the protocol.
+
+Every study plays the same game indices for every entrant (paired), and measures each
+entrant by one number per game index, its *score*:
+
+* cooperative games (``game.outcome == "cooperative"``): the team's result, 1 or 0;
+* competitive games: the mean of the entrant's wins over its games at that index (every
+  seating of every table it sits at), so seat effects cancel.
+
+Differences are paired t intervals over game indices (``stats.paired_difference``), the
+ranking is :func:`bnb_sim.analysis.leaders.paired_ranking` ("best" only when the gap to
+the next excludes 0), and cooperative pairs get the exact McNemar test too. The branch is
+on the protocol's outcome kind, never on a game's name.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from bnb_sim.errors import BnbError
+from bnb_sim.runner.protocol_run import play_games
+
+COOPERATIVE = "cooperative"
+
+
+def team_won(seats, games) -> np.ndarray:
+    """Per game row: did the team win (the games table's ``won``, else any seat's)."""
+    if "won" in games.columns:
+        return games["won"].to_numpy(dtype=float)
+    return seats.groupby("game", sort=True)["won"].max().to_numpy(dtype=float)
+
+
+def tables(game: Any, entrants: Sequence[str], players: int | None) -> list[tuple[str, ...]]:
+    """The seatings that measure ``entrants``: one team per entrant (cooperative), or every
+    seating of every combination of ``players`` entrants (competitive)."""
+    if game.outcome == COOPERATIVE:
+        return [(e,) for e in entrants]
+    n = int(players or 2)
+    if n > len(entrants):
+        raise BnbError(f"{n} players need at least {n} distinct policies, got {len(entrants)}")
+    out = []
+    for combo in itertools.combinations(entrants, n):
+        out += [tuple(combo[(i + r) % n] for i in range(n)) for r in range(n)]
+    return out
+
+
+def scores(
+    game: Any,
+    components: Any,
+    entrants: Sequence[str],
+    *,
+    players: int | None,
+    seed: int,
+    options: Mapping[str, Any],
+    start: int,
+    n: int,
+    threads: int | None = None,
+) -> dict[str, np.ndarray]:
+    """Each entrant's score on game indices ``start .. start + n - 1`` (module docstring)."""
+    total = {e: np.zeros(n) for e in entrants}
+    count = {e: 0 for e in entrants}
+    for seating in tables(game, entrants, players):
+        team = game.outcome == COOPERATIVE
+        config = game.make_config(
+            components,
+            players=players if team else len(seating),
+            policies=list(seating),
+            seed=seed,
+            options=options,
+        )
+        seats, games = play_games(game, config, n, threads, start)
+        if team:
+            total[seating[0]] += team_won(seats, games)
+            count[seating[0]] += 1
+            continue
+        won = seats["won"].to_numpy(dtype=float).reshape(n, len(seating))
+        player = seats["player"].to_numpy().reshape(n, len(seating))
+        for p, label in enumerate(seating):  # the policy of player p, in whatever seat
+            total[label] += (won * (player == p)).sum(axis=1)
+            count[label] += 1
+    return {e: total[e] / count[e] for e in entrants}
+
+
+def compare(
+    game: Any,
+    components: Any,
+    a: str,
+    b: str,
+    *,
+    players: int | None = None,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    max_games: int = 200_000,
+    precision: float | None = None,
+    threads: int | None = None,
+    block: int = 2000,
+    progress: Callable[[int, dict], None] | None = None,
+    sprt: tuple[float, float] | None = None,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+) -> dict[str, Any]:
+    """A against B on the same game indices until ``max_games`` games, a 95% half-width of
+    at most ``precision``, or a decision of the SPRT ``sprt = (elo0, elo1)`` on the pair
+    scores ``(1 + score_A - score_B) / 2`` of each game index (the first game's test,
+    :class:`bnb_sim.analysis.sequential.SPRT`); the result as data. After an SPRT decision
+    the estimates are the test's state at its decision."""
+    from bnb_sim.analysis.stats import mcnemar, paired_difference
+
+    if a == b:
+        raise BnbError(f"compare: A and B are the same policy ({a})")
+    if sprt and precision is not None:
+        raise BnbError("compare: give --sprt or --precision, not both")
+    rule = None
+    if sprt:
+        from bnb_sim.analysis.compare import make_rule
+
+        rule = make_rule(tuple(sprt), None, alpha, beta)
+    options = dict(options or {})
+    per_index = 1 if game.outcome == COOPERATIVE else 2  # games per index: A's and B's
+    limit = max(1, max_games // per_index)
+    got: dict[str, list[np.ndarray]] = {a: [], b: []}
+    start = 0
+    diff: dict[str, Any] = {}
+    stopped = "max-games"
+    while start < limit:
+        n = min(block, limit - start)
+        s = scores(game, components, [a, b], players=players, seed=seed, options=options,
+                   start=start, n=n, threads=threads)  # fmt: skip
+        for label in (a, b):
+            got[label].append(s[label])
+        start += n
+        diff = paired_difference(np.concatenate(got[a]), np.concatenate(got[b]))
+        if progress is not None:
+            progress(start, diff)
+        if rule is not None:
+            rule.update((1.0 + s[a] - s[b]) / 2.0)
+            if rule.decision is not None:
+                stopped = rule.reason or "sprt"
+                break
+        if precision and (diff["hi"] - diff["lo"]) / 2 <= precision:
+            stopped = "precision"
+            break
+    sa, sb = np.concatenate(got[a]), np.concatenate(got[b])
+    if rule is not None and rule.decision_n is not None and rule.decision_n < sa.size:
+        sa, sb = sa[: rule.decision_n], sb[: rule.decision_n]  # the test's state at its decision
+        diff = paired_difference(sa, sb)
+    result = {
+        "game": game.name,
+        "outcome": game.outcome,
+        "a": a,
+        "b": b,
+        "game_indices": int(sa.size),
+        "games": int(sa.size * per_index),
+        "score_a": float(sa.mean()),
+        "score_b": float(sb.mean()),
+        "difference": diff,
+        "stopped": stopped,
+    }
+    if game.outcome == COOPERATIVE:
+        result["mcnemar"] = mcnemar(sa.astype(bool), sb.astype(bool))
+    if rule is not None:
+        result["sprt"] = rule.summary()
+    return result
+
+
+def tournament(
+    game: Any,
+    components: Any,
+    entrants: Sequence[str],
+    *,
+    players: int | None = None,
+    games: int = 1000,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    threads: int | None = None,
+) -> dict[str, Any]:
+    """Every entrant on game indices ``0 .. games-1``, ranked by its mean score."""
+    from bnb_sim.analysis.leaders import paired_ranking
+    from bnb_sim.analysis.stats import mean_ci
+
+    if len(entrants) < 2:
+        raise BnbError("tournament: name at least two policies with --policy")
+    if len(set(entrants)) != len(entrants):
+        raise BnbError("tournament: an entrant is listed twice")
+    s = scores(game, components, entrants, players=players, seed=seed,
+               options=dict(options or {}), start=0, n=games, threads=threads)  # fmt: skip
+    ranking = paired_ranking(s)
+    rows = []
+    for label in ranking.order:
+        ci = mean_ci(s[label])
+        gap = ranking.vs_top.get(label)
+        rows.append({
+            "policy": label,
+            "score": float(ci["mean"]),
+            "lo": float(ci["lo"]),
+            "hi": float(ci["hi"]),
+            "vs_best": None if gap is None else {k: gap[k] for k in ("mean_diff", "lo", "hi")},
+            "p_holm": None if gap is None else gap.get("p_holm"),
+        })  # fmt: skip
+    return {
+        "game": game.name,
+        "outcome": game.outcome,
+        "games": int(games),
+        "tables": len(tables(game, entrants, players)),
+        "ranking": rows,
+        "leader": ranking.leader.to_dict(),
+        "_leader": ranking.leader,
+    }
+
+
+def set_value(data: Any, path: str, value: Any) -> Any:
+    """A copy of nested mappings ``data`` with ``path`` (dotted) set to ``value``;
+    KeyError naming the path if it is not there."""
+    import copy
+
+    out = copy.deepcopy(data)
+    node = out
+    parts = path.split(".")
+    for part in parts[:-1]:
+        if not isinstance(node, dict) or part not in node:
+            raise KeyError(path)
+        node = node[part]
+    if not isinstance(node, dict) or parts[-1] not in node:
+        raise KeyError(path)
+    node[parts[-1]] = value
+    return out
+
+
+def sweep_variants(
+    game: Any, components: Any, sets: Sequence[tuple[str, Sequence[Any]]], mode: str = "grid"
+) -> list[tuple[str, Any]]:
+    """``[(label, components)]``: every combination of the values of ``sets`` (``grid``),
+    or their i-th values together (``zip``: the lists must be equally long). BnbError
+    naming a path the components do not have."""
+    if mode == "zip":
+        lengths = {len(values) for _, values in sets}
+        if len(lengths) != 1:
+            raise BnbError("sweep --zip: every --set needs the same number of values")
+        combos = list(zip(*(values for _, values in sets), strict=True))
+    else:
+        combos = list(itertools.product(*(values for _, values in sets)))
+    out = []
+    for combo in combos:
+        data = components
+        for (path, _), value in zip(sets, combo, strict=True):
+            try:
+                data = set_value(data, path, value)
+            except (KeyError, TypeError):
+                raise BnbError(
+                    f"--set {path}: {game.title} has no component value {path}"
+                ) from None
+        label = ", ".join(f"{path}={value}" for (path, _), value in zip(sets, combo, strict=True))
+        out.append((label, data))
+    return out
+
+
+def sweep(
+    game: Any,
+    components: Any,
+    variants: Sequence[tuple[str, Any]],
+    policies: Sequence[str],
+    *,
+    players: int | None = None,
+    games: int = 2000,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    threads: int | None = None,
+) -> dict[str, Any]:
+    """The same games under each ``(label, components)`` variant: win rates per policy
+    (clustered by game index) and the paired difference of the first policy's score from
+    the first variant's."""
+    from bnb_sim.analysis.stats import clustered_rate, paired_difference
+
+    rows, base = [], None
+    for label, comps in variants:
+        config = game.make_config(comps, players=players, policies=list(policies), seed=seed,
+                                  options=dict(options or {}))  # fmt: skip
+        seats, games_df = play_games(game, config, games, threads)
+        if game.outcome == COOPERATIVE:
+            first = team_won(seats, games_df)
+            rate = clustered_rate(first, games_df["game"].to_numpy())
+            by_policy = {"team": rate.to_dict()}
+        else:
+            by_policy = {}
+            for name, part in seats.groupby("policy", observed=True, sort=False):
+                by_policy[str(name)] = clustered_rate(
+                    part["won"].to_numpy(dtype=float), part["game"].to_numpy()
+                ).to_dict()
+            lead = str(config.labels[0])
+            mine = seats[seats["policy"].astype(str) == lead]
+            first = mine.groupby("game", sort=True)["won"].mean().to_numpy(dtype=float)
+        base = first if base is None else base
+        rows.append({
+            "variant": label,
+            "win_rates": by_policy,
+            "vs_first_variant": None if first is base else paired_difference(first, base),
+        })  # fmt: skip
+    return {"game": game.name, "outcome": game.outcome, "games": int(games), "variants": rows}

@@ -1,0 +1,266 @@
+"""The shared commands for a game that implements only the protocol (no handlers).
+
+``bnb simulate|compare|tournament|sweep --game NAME`` come here through
+:func:`bnb_sim.cli.options.other_game_handler` when the game is registered with
+:func:`bnb_sim.core.registry.register_game`; ``bnb report`` through its run's ``game``.
+:func:`add_options` turns the game's :class:`~bnb_sim.core.protocol.OptionSpec` data into
+click options. Each handler gets the command's parsed options (``**params``).
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Any
+
+import click
+
+from bnb_sim import jsonsafe
+from bnb_sim.errors import BnbError
+
+_TYPES = {"str": str, "int": int, "float": float}
+
+
+def click_option(option, command: str):
+    """The click decorator of one :class:`~bnb_sim.core.protocol.OptionSpec`."""
+    if option.kind == "flag":
+        return click.option(*option.flags, option.name, is_flag=True, default=False,
+                            help=option.help)  # fmt: skip
+    kind = click.Choice(list(option.choices)) if option.kind == "choice" else _TYPES[option.kind]
+    shown = "" if option.default is None else f" Default: {option.default}."
+    return click.option(*option.flags, option.name, type=kind, default=None,
+                        help=option.help + shown)  # fmt: skip
+
+
+def add_options(game, command: str, func):
+    """``func`` with the click options ``game`` declares for ``command`` (names it already
+    has are left alone: two games may share an option name)."""
+    taken = {p.name for p in getattr(func, "__click_params__", [])}
+    for option in game.options:
+        if option.applies_to(command) and option.name not in taken:
+            func = click_option(option, command)(func)
+            taken.add(option.name)
+    return func
+
+
+def option_values(game, params: dict) -> dict[str, Any]:
+    """The game's own options from a command's parsed ``params`` (defaults filled in)."""
+    return {
+        o.name: o.default if params.get(o.name) is None else params[o.name] for o in game.options
+    }
+
+
+def _option_argv(game, options: dict) -> list[str]:
+    """The game's options given (not at their default) as command-line arguments."""
+    out: list[str] = []
+    for option in game.options:
+        value = options.get(option.name)
+        if value is None or value == option.default or value is False:
+            continue
+        out += [option.flags[0]] if option.kind == "flag" else [option.flags[0], str(value)]
+    return out
+
+
+def _protocol(spec):
+    return spec.protocol
+
+
+def _components(game, components):
+    return components if components is not None else game.load_components([])
+
+
+def _refuse(what: str, value, game) -> None:
+    if value:
+        raise BnbError(f"{what} is not offered for {game.title} yet (a protocol game)")
+
+
+def simulate(*, game, games, players, policies, seed, out, threads=None, chunk_size=None,
+             components=None, resume=False, force=False, as_json=False, quiet=False, yes=False,
+             dask=None, reading=(), defaults=frozenset(), **rest) -> None:  # fmt: skip
+    """``bnb simulate --game NAME`` for a protocol game: a run folder of N games."""
+    from bnb_sim.feedback import PlainMeter
+    from bnb_sim.runner.budget import confirm_games
+    from bnb_sim.runner.protocol_run import simulate_to_dir
+    from bnb_sim.runner.stopping import stoppable_run
+
+    proto = _protocol(game)
+    _refuse("--dask", dask, proto)
+    _refuse("--reading", reading, proto)
+    comps = _components(proto, components)
+    options = option_values(proto, rest)
+    config = proto.make_config(comps, players=players, policies=list(policies), seed=seed,
+                               options=options)  # fmt: skip
+    confirm_games(games, f"simulate --game {proto.name}", yes=yes)
+    argv = ["bnb", "simulate", "--game", proto.name, "--games", str(games),
+            "--players", str(config.n_players), "--seed", str(seed), "--out", str(out)]  # fmt: skip
+    for p in policies:
+        argv += ["--policy", p]
+    argv += _option_argv(proto, options)
+    meter = None if quiet else PlainMeter(proto.name)
+    resume_argv = [*argv, "--resume"]
+
+    def notice(message: str) -> None:
+        click.echo(message, err=True)
+
+    # Ctrl-C, SIGTERM and a full disk end with what is stored and how to resume
+    with stoppable_run(out, games, shlex.join(resume_argv), progress=meter, notice=notice) as stop:
+        summary = simulate_to_dir(
+            proto, config, comps, games, out, chunk_size=chunk_size,
+            threads=threads, resume=resume, force=force, command=shlex.join(argv),
+            progress=stop.progress, notice=notice,
+        )  # fmt: skip
+    if as_json:
+        click.echo(jsonsafe.dumps(summary, indent=2))
+        return
+    click.echo(f"{proto.title}: {games:,} games, {config.n_players} players, "
+               f"policy {', '.join(dict.fromkeys(config.labels))}")  # fmt: skip
+    click.echo(f"  run folder: {out}  (bnb report {out})")
+
+
+def write_report(spec, run_dir, out_dir, title=None):
+    """``bnb report`` of a protocol game's run."""
+    from bnb_sim.analysis.protocol_report import write_report as write
+
+    return write(spec.protocol, run_dir, out_dir, title=title)
+
+
+def _write(builder, out) -> dict:
+    from bnb_sim.cli.run_cmd import prepare_out
+
+    prepare_out(Path(out))
+    return builder.write(out)
+
+
+def compare(*, game, a, b, players=None, sprt=None, alpha=0.05, beta=0.05, precision=None,
+            max_games=200_000,
+            as_json=False, components=None, seed=0, threads=None, quiet=False, opponents=None,
+            yes=False, out=None, defaults=frozenset(), **rest) -> None:  # fmt: skip
+    """``bnb compare --game NAME A B``: A and B on the same game indices (paired)."""
+    from bnb_sim.analysis import protocol_studies as S
+    from bnb_sim.analysis.report import ReportBuilder, Section
+    from bnb_sim.analysis.tables import fmt_signed_pp
+    from bnb_sim.runner.budget import confirm_games
+
+    proto = _protocol(game)
+    _refuse("--opponent", opponents, proto)
+    for name in ("alpha", "beta"):
+        if not sprt and name not in defaults:
+            raise BnbError(f"compare: --{name} applies to --sprt only")
+    if a is None or b is None:
+        raise BnbError("compare: name two policies, A and B")
+    confirm_games(max_games, f"compare --game {proto.name}", yes=yes)
+
+    def say(n, diff):
+        if not quiet and not as_json:
+            click.echo(f"  {n:,} game indices: {100 * diff['mean_diff']:+.2f} pp", err=True)
+
+    result = S.compare(proto, _components(proto, components), a, b, players=players, seed=seed,
+                       options=option_values(proto, rest), max_games=max_games,
+                       precision=precision, threads=threads, progress=say,
+                       sprt=tuple(sprt) if sprt else None, alpha=alpha, beta=beta)  # fmt: skip
+    diff = result["difference"]
+    line = (f"{proto.title}: A {a} vs B {b}, {result['game_indices']:,} game indices: A - B "
+            f"{fmt_signed_pp(diff['mean_diff'], diff['lo'], diff['hi'])} (paired); stopped by "
+            f"{result['stopped']}")  # fmt: skip
+    if "mcnemar" in result:
+        line += f"; McNemar p = {result['mcnemar']['p_value']:.3g}"
+    if "sprt" in result:
+        t = result["sprt"]
+        line += (f"; SPRT [{t['elo0']:g}, {t['elo1']:g}]: {t['decision'] or 'no decision'}, "
+                 f"LLR {t['llr']:+.2f} in [{t['lower']:.2f}, {t['upper']:.2f}]")  # fmt: skip
+    if out is not None:
+        builder = ReportBuilder(f"{proto.title}: {a} vs {b}")
+        section = builder.add(Section("Comparison"))
+        section.text(line + ".")
+        section.summary["compare"] = result
+        _write(builder, out)
+    if as_json:
+        click.echo(jsonsafe.dumps(result, indent=2, default=float))
+    else:
+        click.echo(line)
+
+
+def tournament(*, game, policies=(), players=2, games=1000, components=None, seed=0,
+               threads=None, quiet=False, out=None, as_json=False, yes=False,
+               defaults=frozenset(), **rest) -> None:  # fmt: skip
+    """``bnb tournament --game NAME``: every entrant on the same game indices, ranked."""
+    import pandas as pd
+
+    from bnb_sim.analysis import protocol_studies as S
+    from bnb_sim.analysis.report import ReportBuilder, Section
+    from bnb_sim.analysis.tables import fmt_rate, fmt_signed_pp
+    from bnb_sim.analysis.tournament import split_policy_list
+    from bnb_sim.runner.budget import confirm_games
+
+    proto = _protocol(game)
+    entrants = split_policy_list(list(policies or ()))
+    confirm_games(games * max(1, len(S.tables(proto, entrants, players)) if len(entrants) > 1
+                              else 1), f"tournament --game {proto.name}", yes=yes)  # fmt: skip
+    result = S.tournament(proto, _components(proto, components), entrants, players=players,
+                          games=games, seed=seed, options=option_values(proto, rest),
+                          threads=threads)  # fmt: skip
+    leader = result.pop("_leader")
+    table = pd.DataFrame([{
+        "policy": r["policy"],
+        "score [95% CI]": fmt_rate(r["score"], r["lo"], r["hi"]),
+        "vs best, paired [95% CI]": leader.label() if r["vs_best"] is None else fmt_signed_pp(
+            r["vs_best"]["mean_diff"], r["vs_best"]["lo"], r["vs_best"]["hi"]),
+    } for r in result["ranking"]])  # fmt: skip
+    what = "team win rate" if proto.outcome == S.COOPERATIVE else "win rate, every seating"
+    text = (f"{proto.title}: {len(entrants)} policies on game indices 0..{games - 1} "
+            f"(paired), seed {seed}; score = {what}")  # fmt: skip
+    if out is not None:
+        builder = ReportBuilder(f"{proto.title}: tournament")
+        section = builder.add(Section("Ranking"))
+        section.text(text + ".")
+        section.table(table)
+        section.summary["tournament"] = result
+        written = _write(builder, out)
+    if as_json:
+        click.echo(jsonsafe.dumps(result, indent=2, default=float))
+        return
+    click.echo(text + ":")
+    click.echo(table.to_string(index=False))
+    click.echo(leader.claim("scores highest", name=str) + ".")
+    if out is not None:
+        click.echo(f"report: {written['html']}")
+
+
+def sweep(*, game, sets, zip_mode=False, games=2000, players=None, policies=None,
+          components=None, seed=0, threads=None, quiet=False, out=None, as_json=False,
+          yes=False, defaults=frozenset(), **rest) -> None:  # fmt: skip
+    """``bnb sweep --game NAME --set PATH=V1,V2``: the same games under each value."""
+    from bnb_sim.analysis import protocol_studies as S
+    from bnb_sim.analysis.report import ReportBuilder, Section
+    from bnb_sim.analysis.sweep import parse_set_option
+    from bnb_sim.runner.budget import confirm_games
+
+    proto = _protocol(game)
+    comps = _components(proto, components)
+    parsed = [parse_set_option(s) for s in sets]
+    variants = S.sweep_variants(proto, comps, parsed, "zip" if zip_mode else "grid")
+    confirm_games(len(variants) * games, f"sweep --game {proto.name}", yes=yes)
+    if "policies" in defaults:
+        policies = [proto.default_policy]
+    if "players" in defaults:
+        players = None
+    result = S.sweep(proto, comps, variants, list(policies), players=players, games=games,
+                     seed=seed, options=option_values(proto, rest), threads=threads)  # fmt: skip
+    lines = [f"{proto.title}: {games:,} games per variant (the same game indices)"]
+    for row in result["variants"]:
+        rates = ", ".join(f"{k} {100 * v['rate']:.1f}%" for k, v in row["win_rates"].items())
+        lines.append(f"  {row['variant']}: {rates}")
+    if out is not None:
+        paths = ", ".join(path for path, _ in parsed)
+        builder = ReportBuilder(f"{proto.title}: sweep of {paths}")
+        section = builder.add(Section("Variants"))
+        section.text("\n".join(lines))
+        section.summary["sweep"] = result
+        _write(builder, out)
+    if as_json:
+        click.echo(jsonsafe.dumps(result, indent=2, default=float))
+    else:
+        click.echo("\n".join(lines))
+
+
+HANDLERS = {"simulate": simulate, "compare": compare, "tournament": tournament, "sweep": sweep}

@@ -1,0 +1,182 @@
+"""The protocol a game implements to be served by every shared command.
+
+A game is one object (usually a module-level instance in the game's ``spec`` module) with
+the attributes and methods of :class:`GameProtocol`. The shared layers (runner, storage,
+reports, studies, CLI) reach a game only through it, and branch on :attr:`outcome`
+("competitive": seats play against each other and each game has winners; "cooperative":
+the players are one team against the game) never on a game's name. The sketch follows
+OpenSpiel's ``Game`` and Pgx's ``Env`` (docs/design.md, "Adding a game").
+
+The protocol is plain data and callables: no click types (options are
+:class:`OptionSpec` data that ``bnb_sim.cli`` turns into click options) and no pandas
+imports (``play_block`` returns two pandas DataFrames, but this module does not need pandas
+to describe that). Nothing here imports numba, pandas or a game.
+
+Rows: ``play_block(config, start, n, threads)`` returns ``(seats, games)``. ``seats`` has
+one row per (game, seat) with at least ``game``, ``seat``, ``player``, ``policy`` and ``won``;
+``games`` one row per game with at least ``game``. Every row is a pure function of the
+config and its game index, so ``play_block(c, 0, 10)`` equals ``play_block(c, 0, 5)``
+followed by ``play_block(c, 5, 5)`` (the contract test checks it for every game).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
+
+Outcome = Literal["competitive", "cooperative"]
+OUTCOMES: tuple[str, ...] = ("competitive", "cooperative")
+
+#: The commands a game's options may attach to (``OptionSpec.commands``).
+COMMANDS: tuple[str, ...] = ("simulate", "compare", "tournament", "sweep", "tune", "run")
+
+#: Column types a game may declare (they map one to one onto Arrow types in the runner).
+COLUMN_TYPES: tuple[str, ...] = ("bool", "int8", "int16", "int32", "int64", "float64", "string")
+
+#: The columns every game's seat rows and game rows carry (the shared studies read them).
+SEAT_BASE: tuple[str, ...] = ("game", "seat", "player", "policy", "won")
+GAME_BASE: tuple[str, ...] = ("game",)
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One extra command option of a game, as data (``bnb_sim.cli`` makes the click option).
+
+    ``kind``: "str", "int", "float", "flag" or "choice" (``choices`` then lists the values).
+    ``commands``: the commands that take it (empty: every command in :data:`COMMANDS`).
+    The value reaches :meth:`GameProtocol.make_config` in ``options[name]``.
+    """
+
+    name: str
+    help: str
+    kind: Literal["str", "int", "float", "flag", "choice"] = "str"
+    default: Any = None
+    choices: tuple[str, ...] = ()
+    commands: tuple[str, ...] = ()
+    flags: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        if not self.name.isidentifier():
+            raise ValueError(f"option name {self.name!r} must be a Python identifier")
+        if self.kind not in ("str", "int", "float", "flag", "choice"):
+            raise ValueError(f"option {self.name!r}: unknown kind {self.kind!r}")
+        if self.kind == "choice" and not self.choices:
+            raise ValueError(f"option {self.name!r}: a choice needs its choices")
+        unknown = [c for c in self.commands if c not in COMMANDS]
+        if unknown:
+            raise ValueError(f"option {self.name!r}: unknown commands {unknown}")
+        if not self.flags:
+            object.__setattr__(self, "flags", ("--" + self.name.replace("_", "-"),))
+
+    def applies_to(self, command: str) -> bool:
+        return not self.commands or command in self.commands
+
+
+@dataclass(frozen=True)
+class ReportSection:
+    """A report section as data: a title, paragraphs, and tables (lists of row dicts).
+
+    ``summary`` goes into the report's ``summary.json`` under the section's title.
+    """
+
+    title: str
+    paragraphs: tuple[str, ...] = ()
+    tables: tuple[tuple[str, tuple[Mapping[str, Any], ...]], ...] = ()
+    summary: Mapping[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class RunConfig(Protocol):
+    """What a game's ``make_config`` returns: picklable (Dask sends it as is)."""
+
+    game: str
+    n_players: int
+    seed: int
+
+    @property
+    def labels(self) -> list[str]:
+        """The policy label of each seat."""
+        ...
+
+    def identity(self) -> dict[str, Any]:
+        """Everything that decides the rows (run.json ``params`` and the identity hash)."""
+        ...
+
+
+@runtime_checkable
+class GameProtocol(Protocol):
+    """What a game implements (see the module docstring)."""
+
+    name: str
+    title: str
+    aliases: tuple[str, ...]
+    outcome: Outcome
+    options: tuple[OptionSpec, ...]
+    default_policy: str
+
+    def load_components(self, paths: Sequence[str]) -> Any:
+        """Its validated component data (``--components`` files over its defaults)."""
+        ...
+
+    def make_config(
+        self,
+        components: Any,
+        *,
+        players: int | None,
+        policies: Sequence[str],
+        seed: int,
+        options: Mapping[str, Any],
+    ) -> RunConfig:
+        """A picklable run config (SpecError/BnbError with one line on bad input)."""
+        ...
+
+    def play_block(
+        self, config: RunConfig, start: int, n: int, threads: int | None = None
+    ) -> tuple[Any, Any]:
+        """``(seats, games)`` DataFrames of games ``start .. start + n - 1``."""
+        ...
+
+    def columns(
+        self, config: RunConfig | None = None
+    ) -> tuple[Mapping[str, str], Mapping[str, str]]:
+        """``(seat_columns, game_columns)``: name -> one of :data:`COLUMN_TYPES`."""
+        ...
+
+    def report_sections(
+        self, seats: Any, games: Any, meta: Mapping[str, Any]
+    ) -> Sequence[ReportSection]:
+        """The game's own report sections (after the shared win-rate sections)."""
+        ...
+
+
+def has_step_api(game: Any) -> bool:
+    """Whether ``game`` offers a step-by-step ``Game`` (``new_game(config, game_index)``)."""
+    return callable(getattr(game, "new_game", None))
+
+
+def odds_of(game: Any) -> Callable[..., Any] | None:
+    """The game's exact-odds function, or None (optional)."""
+    odds = getattr(game, "odds", None)
+    return odds if callable(odds) else None
+
+
+def check_game(game: Any) -> None:
+    """ValueError naming what ``game`` lacks or gets wrong (called on registration)."""
+    missing = [
+        name
+        for name in ("name", "title", "aliases", "outcome", "options", "default_policy")
+        if not hasattr(game, name)
+    ]
+    missing += [
+        name
+        for name in ("load_components", "make_config", "play_block", "columns", "report_sections")
+        if not callable(getattr(game, name, None))
+    ]
+    if missing:
+        raise ValueError(f"game {getattr(game, 'name', game)!r} lacks {', '.join(missing)}")
+    if game.outcome not in OUTCOMES:
+        raise ValueError(f"game {game.name!r}: outcome must be one of {OUTCOMES}")
+    for option in game.options:
+        if not isinstance(option, OptionSpec):
+            raise ValueError(f"game {game.name!r}: options must be OptionSpec objects")

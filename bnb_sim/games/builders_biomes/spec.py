@@ -1,0 +1,59 @@
+"""Builders & Biomes through the game protocol (:mod:`bnb_sim.core.protocol`).
+
+Cheap to import (no numba, no pandas): every part is imported when it is used. The
+commands still serve this game with their own code; this object is what the contract test
+and protocol-level code see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bnb_sim.games.adapter import WrappedConfig, column_types, players_for
+
+
+class BuildersBiomes:
+    name = "builders_biomes"
+    title = "Minecraft: Builders & Biomes"
+    aliases = ("builders-and-biomes", "bnb")
+    outcome = "competitive"
+    options = ()  # its options are the commands' own (--variant, --pickaxe, --reading, ...)
+    default_policy = "heuristic"
+
+    def load_components(self, paths: Sequence[str]) -> Any:
+        from bnb_sim.games.builders_biomes.components import load_components
+
+        return load_components(list(paths))
+
+    def make_config(self, components, *, players, policies, seed, options: Mapping[str, Any]):
+        from bnb_sim.runner.config import GameConfig
+
+        policies = list(policies) or [self.default_policy]
+        n = players_for(players, policies, 4)
+        config = GameConfig.create(
+            n, policies, seed=seed, components=components, readings=options.get("readings")
+        )
+        return WrappedConfig(config, self.name, config.to_dict())
+
+    def play_block(self, config: WrappedConfig, start: int, n: int, threads=None):
+        from bnb_sim.runner.batch import play_block
+
+        return play_block(config.inner, start, n, threads)
+
+    def columns(self, config=None):
+        from bnb_sim.runner.storage import GAME_COLUMNS, SEAT_COLUMNS
+
+        return column_types(SEAT_COLUMNS), column_types(GAME_COLUMNS)
+
+    def report_sections(self, seats, games, meta):
+        return ()  # its report is bnb_sim.analysis.report.write_report (entry "write_report")
+
+    def new_game(self, config: WrappedConfig, game_index: int):
+        """The step-by-step game (OpenSpiel style) of ``config``'s game ``game_index``."""
+        from bnb_sim.games.builders_biomes.game import Game
+
+        return Game(config.inner, game_index)
+
+
+GAME = BuildersBiomes()

@@ -1,0 +1,85 @@
+"""Heroes of the Village through the game protocol (:mod:`bnb_sim.core.protocol`).
+
+Cheap to import (no numba, no pandas). The commands still serve this game with its own
+handlers (``bnb_sim.games`` entries); this object is what the contract test and
+protocol-level code see. The step-by-step ``Game`` is offered once the game has one
+(``HotvGame(config, game_index)`` in ``bnb_sim.games.heroes_village.game``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bnb_sim.core.protocol import OptionSpec
+from bnb_sim.games.adapter import WrappedConfig, column_types, players_for
+
+_STEP_MODULE = "bnb_sim.games.heroes_village.game"
+
+
+class HeroesVillage:
+    name = "heroes_village"
+    title = "Minecraft: Heroes of the Village"
+    aliases = ("heroes-of-the-village", "hotv")
+    outcome = "cooperative"
+    options = (
+        OptionSpec("pets", "Pet team: wolf,cat,fox (seat order), all or none."),
+        OptionSpec("difficulty", "easy, standard or hard (R-HV-10)."),
+        OptionSpec("buildings", "The buildings in play (numbers, comma-separated)."),
+    )
+    default_policy = "team"
+
+    def load_components(self, paths: Sequence[str]) -> Any:
+        from bnb_sim.games.heroes_village.components import load_components
+
+        return load_components(list(paths))
+
+    def make_config(self, components, *, players, policies, seed, options: Mapping[str, Any]):
+        from bnb_sim.games.heroes_village.runner import make_config, run_params
+
+        policies = list(policies) or [self.default_policy]
+        pets = options.get("pets")
+        if players is None and not (pets and pets not in ("all", "none")):
+            players = players_for(None, policies, 3)
+        config = make_config(
+            components, players, policies, pets, options.get("difficulty") or "standard",
+            options.get("buildings"), seed, bool(options.get("check", False)),
+        )  # fmt: skip
+        params = run_params(config, 0, 1)
+        for key in ("games", "chunk_size"):
+            params.pop(key)
+        return WrappedConfig(config, self.name, params)
+
+    def play_block(self, config: WrappedConfig, start: int, n: int, threads=None):
+        from bnb_sim.games.heroes_village.runner import play_block
+
+        return play_block(config.inner, start, n, threads)
+
+    def columns(self, config=None):
+        from bnb_sim.games.heroes_village.runner import GAME_COLUMNS, SEAT_COLUMNS
+
+        return column_types(SEAT_COLUMNS), column_types(GAME_COLUMNS)
+
+    def report_sections(self, seats, games, meta):
+        return ()  # its report is bnb_sim.games.heroes_village.report (entry "write_report")
+
+    def __getattr__(self, name: str):
+        # the step API only where the game has one: has_step_api() reads this attribute
+        if name == "new_game" and _step_class() is not None:
+            return self._new_game
+        raise AttributeError(name)
+
+    def _new_game(self, config: WrappedConfig, game_index: int):
+        """The step-by-step game of ``config``'s game ``game_index`` (one pet team)."""
+        return _step_class()(config.inner, game_index)
+
+
+def _step_class():
+    """``HotvGame(config, game_index)`` of the step module, or None while there is none."""
+    if importlib.util.find_spec(_STEP_MODULE) is None:
+        return None
+    return getattr(importlib.import_module(_STEP_MODULE), "HotvGame", None)
+
+
+GAME = HeroesVillage()

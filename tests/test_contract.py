@@ -1,0 +1,144 @@
+"""The contract every registered game keeps (issue 24 item 5), in the spirit of OpenSpiel's
+``api_test``: parametrised over the registry (Builders & Biomes, Heroes of the Village and
+the test suite's dice race), keyed on what the protocol offers, never on a game's name."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from bnb_sim.core import registry
+from bnb_sim.core.protocol import GAME_BASE, OUTCOMES, SEAT_BASE, has_step_api
+from bnb_sim.runner.storage import part_name
+
+GAMES = registry.names()
+COMMANDS = ("simulate", "compare", "tournament", "sweep", "tune")
+
+
+@pytest.fixture(params=GAMES)
+def game(request):
+    return registry.get_game(request.param)
+
+
+def small_config(game, seed=11):
+    comps = game.load_components([])
+    return game.make_config(comps, players=2 if game.outcome == "competitive" else None,
+                            policies=[game.default_policy], seed=seed, options={})  # fmt: skip
+
+
+def plain(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with text columns as plain strings (blocks may encode categories differently)."""
+    out = df.reset_index(drop=True).copy()
+    for col in out.columns:
+        if isinstance(out[col].dtype, pd.CategoricalDtype) or out[col].dtype == object:
+            out[col] = out[col].astype(str).astype(object)
+        elif pd.api.types.is_string_dtype(out[col].dtype):
+            out[col] = out[col].astype(str).astype(object)
+    return out
+
+
+def test_the_registry_holds_the_three_games():
+    assert {"builders_biomes", "heroes_village", "dice_race"} <= set(GAMES)
+    assert registry.get_game("hotv").name == "heroes_village"
+
+
+def test_a_game_declares_its_kind_and_base_columns(game):
+    assert game.outcome in OUTCOMES
+    seat_cols, game_cols = game.columns()
+    assert set(SEAT_BASE) <= set(seat_cols), f"{game.name}: seat rows lack base columns"
+    assert set(GAME_BASE) <= set(game_cols)
+
+
+def test_a_seeded_block_is_reproducible_and_independent_of_the_split(game):
+    config = small_config(game)
+    seats, games = game.play_block(config, 0, 10)
+    again_seats, again_games = game.play_block(config, 0, 10)
+    pd.testing.assert_frame_equal(seats, again_seats)
+    pd.testing.assert_frame_equal(games, again_games)
+    parts = [game.play_block(config, 0, 5), game.play_block(config, 5, 5)]
+    split_seats = pd.concat([p[0] for p in parts], ignore_index=True)
+    split_games = pd.concat([p[1] for p in parts], ignore_index=True)
+    pd.testing.assert_frame_equal(plain(seats), plain(split_seats))
+    pd.testing.assert_frame_equal(plain(games), plain(split_games))
+    assert sorted(games["game"].unique()) == list(range(10))
+
+
+def test_another_seed_gives_other_games(game):
+    a = game.play_block(small_config(game, seed=1), 0, 20)[0]
+    b = game.play_block(small_config(game, seed=2), 0, 20)[0]
+    assert not a.reset_index(drop=True).equals(b.reset_index(drop=True))
+
+
+def test_the_declared_columns_appear_in_the_run_files(game, tmp_path):
+    from bnb_sim.cli import main
+
+    out = tmp_path / "run"
+    try:
+        main(["simulate", "--game", game.name, "--games", "6", "--policy",
+              game.default_policy, "--seed", "4", "--out", str(out), "--quiet"])  # fmt: skip
+    except SystemExit as exc:
+        assert not exc.code
+    seat_cols, game_cols = game.columns()
+    assert set(seat_cols) <= set(pq.read_schema(out / "seats" / part_name(0)).names)
+    assert set(game_cols) <= set(pq.read_schema(out / "games" / part_name(0)).names)
+    from bnb_sim.games import game_of_run
+
+    assert game_of_run(json.loads((out / "run.json").read_text())).name == game.name
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_accepts_the_game(game, command):
+    from bnb_sim.cli import cli
+
+    cmd = cli.commands[command] if command in cli.commands else None
+    if cmd is None:
+        cmd = cli.get_command(None, command)
+    sub = getattr(cmd, "commands", None)
+    commands = list(sub.values()) if sub else [cmd]
+    with_game = [c for c in commands if any(p.name == "game" for p in c.params)]
+    if not with_game:
+        pytest.skip(f"bnb {command} has no --game option yet")
+    import click
+
+    for c in with_game:
+        param = next(p for p in c.params if p.name == "game")
+        ctx = click.Context(c)
+        spec = param.type_cast_value(ctx, game.name)
+        resolved = param.callback(ctx, param, spec) if param.callback else spec
+        assert resolved.name == game.name
+
+
+def test_random_games_through_the_step_api(game):
+    if not has_step_api(game):
+        pytest.skip(f"{game.name} offers no step-by-step Game (protocol: new_game) yet")
+    config = small_config(game)
+    rng = np.random.default_rng(5)
+    for index in range(3):
+        state = game.new_game(config, index)
+        for _ in range(20_000):
+            if state.is_over():
+                break
+            legal = state.legal_actions()
+            assert legal, f"{game.name}: a game not over must have a legal action"
+            state.apply_action(int(rng.choice(legal)))
+        assert state.is_over()
+        rows = state.result()
+        assert sum(bool(r["won"]) for r in rows) >= (1 if game.outcome == "competitive" else 0)
+
+
+def test_game_0_of_a_batch_equals_game_0_of_the_step_api(game):
+    if not has_step_api(game):
+        pytest.skip(f"{game.name} offers no step-by-step Game (protocol: new_game) yet")
+    config = small_config(game)
+    seats, _ = game.play_block(config, 0, 2)
+    for index in (0, 1):
+        played = game.new_game(config, index).play().result()
+        stepped = {int(r["seat"]): bool(r["won"]) for r in played}
+        batch = seats[seats["game"] == index]
+        assert stepped == {
+            int(s): bool(w) for s, w in zip(batch["seat"], batch["won"], strict=True)
+        }

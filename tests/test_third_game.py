@@ -1,0 +1,324 @@
+"""Proof that a third game is cheap (issue 24 item 6): the dice race of tests/dice_race.py,
+registered by one line in tests/conftest.py, is served by the shared commands with no
+handler of its own and no mention in bnb_sim."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+import bnb_sim
+from bnb_sim.cli import main
+from bnb_sim.runner.storage import part_name
+
+
+@pytest.fixture
+def bnb(capsys):
+    """``bnb(*args, code=0)``: run ``bnb ARGS`` in this process (as the shell does: errors
+    are one line on stderr with exit code 2); its stdout and stderr together."""
+
+    def run(*args: str, code: int = 0) -> str:
+        got = 0
+        try:
+            main([str(a) for a in args])
+        except SystemExit as exc:
+            got = exc.code if isinstance(exc.code, int) else 1
+        out, err = capsys.readouterr()
+        assert got == code, out + err
+        return out + err
+
+    return run
+
+
+def test_bnb_sim_does_not_know_the_dice_race():
+    package = Path(bnb_sim.__file__).parent
+    for file in package.rglob("*.py"):
+        text = file.read_text(encoding="utf-8").lower()
+        assert "dice_race" not in text and "dice race" not in text, file
+
+
+def test_simulate_writes_a_run_with_the_declared_columns_and_report_reads_it(bnb, tmp_path):
+    run, rep = tmp_path / "run", tmp_path / "rep"
+    out = bnb(
+        "simulate",
+        "--game",
+        "dice",
+        "--games",
+        "250",
+        "--chunk-size",
+        "100",
+        "--policy",
+        "steady",
+        "--policy",
+        "bold",
+        "--seed",
+        "3",
+        "--out",
+        str(run),
+    )
+    assert "250 games" in out
+    meta = json.loads((run / "run.json").read_text())
+    assert meta["game"] == "dice_race" and meta["status"] == "complete" and meta["parts"] == 3
+    seats = pq.read_table(run / "seats" / part_name(0))
+    assert {"game", "seat", "player", "policy", "won", "points", "turns"} <= set(seats.schema.names)
+    bnb("report", str(run), "--out", str(rep), "--quiet")
+    summary = json.loads((rep / "summary.json").read_text())
+    text = json.dumps(summary)
+    assert "win_rate_by_policy" in text and "mean_turns" in text  # shared + the game's own
+    md = (rep / "report.md").read_text()
+    assert "Win rate by seat" in md and "Race length" in md
+
+
+def test_simulate_resumes_and_refuses_a_foreign_option(bnb, tmp_path):
+    run = tmp_path / "run"
+    args = ["simulate", "--game", "dice", "--games", "40", "--out", str(run)]
+    bnb(*args)
+    bnb(*args, "--resume")  # nothing left to play; identity matches
+    out = bnb(*args[:-2], "--out", str(tmp_path / "r2"), "--pets", "wolf,cat", code=2)
+    assert "--pets is an option of" in out
+
+
+def test_the_game_option_from_data_reaches_the_config(bnb, tmp_path):
+    short = bnb(
+        "simulate",
+        "--game",
+        "dice",
+        "--games",
+        "30",
+        "--goal",
+        "5",
+        "--json",
+        "--out",
+        str(tmp_path / "a"),
+    )
+    assert json.loads(short)["games"] == 30
+    meta = json.loads((tmp_path / "a" / "run.json").read_text())
+    assert meta["params"]["goal"] == 5
+
+
+def test_compare_finds_the_bold_policy_better(bnb):
+    out = bnb("compare", "--game", "dice", "bold", "steady", "--max-games", "800", "--json")
+    result = json.loads(out)
+    assert result["outcome"] == "competitive" and result["game_indices"] == 400
+    assert result["difference"]["lo"] > 0  # bold - steady, paired over game indices
+
+
+def test_tournament_ranks_every_entrant(bnb, tmp_path):
+    out = bnb(
+        "tournament",
+        "--game",
+        "dice",
+        "--policy",
+        "steady",
+        "--policy",
+        "bold",
+        "--policy",
+        "random",
+        "--games",
+        "200",
+        "--json",
+        "--out",
+        str(tmp_path / "t"),
+    )
+    result = json.loads(out)
+    assert [r["policy"] for r in result["ranking"]][0] == "bold"
+    assert result["tables"] == 6  # 3 pairs, both seatings
+    assert (tmp_path / "t" / "report.html").is_file()
+
+
+def test_sweep_plays_each_component_value_on_the_same_games(bnb, tmp_path):
+    out = bnb(
+        "sweep",
+        "--game",
+        "dice",
+        "--set",
+        "goal=10,40",
+        "--games",
+        "150",
+        "--players",
+        "2",
+        "--policy",
+        "steady",
+        "--policy",
+        "bold",
+        "--json",
+        "--out",
+        str(tmp_path / "s"),
+    )
+    result = json.loads(out)
+    assert [v["variant"] for v in result["variants"]] == ["goal=10", "goal=40"]
+    assert result["variants"][1]["vs_first_variant"] is not None
+
+
+def test_sweep_names_an_unknown_component_value(bnb, tmp_path):
+    out = bnb(
+        "sweep",
+        "--game",
+        "dice",
+        "--set",
+        "nothing=1,2",
+        "--games",
+        "10",
+        "--out",
+        str(tmp_path / "s"),
+        code=2,
+    )
+    assert "has no component value nothing" in out
+
+
+@pytest.mark.parametrize("command", ["simulate", "compare", "tournament", "sweep"])
+def test_help_lists_the_game_option(bnb, command):
+    assert "--goal" in bnb(command, "--help")
+
+
+EXPERIMENT = """
+[experiment]
+title = "dice"
+seed = 2
+
+[[simulation]]
+game = "dice"
+name = "race"
+games = 120
+policies = ["steady", "bold"]
+
+[[compare]]
+game = "dice"
+name = "bold vs steady"
+a = "bold"
+b = "steady"
+max_games = 400
+
+[[tournament]]
+game = "dice"
+name = "all"
+games = 60
+policies = ["steady", "bold", "random"]
+
+[[sweep]]
+game = "dice"
+name = "goal"
+games = 60
+policies = ["steady", "bold"]
+set = { "goal" = [10, 30] }
+"""
+
+
+def test_run_plays_every_kind_of_item_of_an_experiment_file(bnb, tmp_path):
+    file = tmp_path / "dice.toml"
+    file.write_text(EXPERIMENT, encoding="utf-8")
+    bnb("run", str(file), "--out", str(tmp_path / "rep"), "--quiet")
+    md = (tmp_path / "rep" / "report.md").read_text()
+    for title in ("race: Win rate by policy", "race: Race length", "bold vs steady: Dice race",
+                  "all: Dice race tournament", "goal: Dice race sweep"):  # fmt: skip
+        assert f"## {title}" in md
+    summary = json.loads((tmp_path / "rep" / "summary.json").read_text())
+    assert any("bold minus steady" in f["text"] for f in summary["key_findings"])
+
+
+def test_run_names_the_file_and_key_of_a_bad_item(bnb, tmp_path):
+    file = tmp_path / "bad.toml"
+    file.write_text('[[compare]]\ngame = "dice"\na = "bold"\nb = "steady"\npets = "all"\n')
+    out = bnb("run", str(file), "--out", str(tmp_path / "rep"), code=2)
+    assert "bad.toml" in out and ".pets: not a key of a Dice race compare" in out
+
+
+def test_run_json_records_the_command_that_replays_the_run(bnb, tmp_path):
+    run = tmp_path / "run"
+    bnb("simulate", "--game", "dice", "--games", "20", "--goal", "8", "--out", str(run), "-q")
+    command = json.loads((run / "run.json").read_text())["command"]
+    assert "--game dice_race" in command and "--goal 8" in command
+
+
+# --------------------------------------------------------------------------------------
+# the cooperative branch of the shared code (the dice team: one team against the goal)
+
+
+def test_a_cooperative_run_reports_the_team_win_rate(bnb, tmp_path):
+    run, rep = tmp_path / "run", tmp_path / "rep"
+    bnb("simulate", "--game", "dice_team", "--games", "200", "--policy", "bold", "--out", str(run))
+    seats = pq.read_table(run / "seats" / part_name(0)).to_pandas()
+    assert (seats.groupby("game")["won"].nunique() == 1).all()  # one result for the team
+    bnb("report", str(run), "--out", str(rep), "--quiet")
+    summary = json.loads((rep / "summary.json").read_text())
+    assert summary["outcome"] == "cooperative" and "team_win_rate" in json.dumps(summary)
+    assert "## Team win rate" in (rep / "report.md").read_text()
+
+
+def test_a_cooperative_compare_is_paired_with_mcnemar(bnb):
+    out = bnb("compare", "--game", "dice_team", "bold", "steady", "--max-games", "600", "--json")
+    result = json.loads(out)
+    assert result["outcome"] == "cooperative" and result["game_indices"] == 600
+    assert result["difference"]["lo"] > 0 and result["mcnemar"]["p_value"] < 0.01
+
+
+def test_a_cooperative_tournament_plays_one_team_per_entrant(bnb, tmp_path):
+    out = bnb("tournament", "--game", "dice_team", "--policy", "steady", "--policy", "bold",
+              "--games", "300", "--json", "--out", str(tmp_path / "t"))  # fmt: skip
+    result = json.loads(out)
+    assert result["tables"] == 2 and result["ranking"][0]["policy"] == "bold"
+
+
+def test_a_cooperative_sweep_gives_the_team_rate_per_value(bnb, tmp_path):
+    out = bnb("sweep", "--game", "dice_team", "--set", "goal=10,30", "--games", "300",
+              "--policy", "bold", "--json", "--out", str(tmp_path / "s"))  # fmt: skip
+    rows = json.loads(out)["variants"]
+    assert rows[0]["win_rates"]["team"]["rate"] > rows[1]["win_rates"]["team"]["rate"]
+    assert rows[1]["vs_first_variant"]["hi"] < 0  # a far goal: fewer team wins
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["bench", "components show", "ladder", "luck", "odds", "play", "readings", "robustness",
+     "sensitivity --finding win_rate", "train", "value"],
+)  # fmt: skip
+def test_a_command_that_does_not_serve_the_game_says_so_in_one_line(bnb, command):
+    """Never the first game's code on another game's data (its fallback when an entry is
+    undeclared): one line naming the game, exit code 2."""
+    out = bnb(*command.split(), "--game", "dice", code=2)
+    assert "Dice race" in out and "Traceback" not in out and len(out.strip().splitlines()) == 1
+
+
+def test_compare_stops_at_the_sprt_decision(bnb):
+    result = json.loads(
+        bnb("compare", "--game", "dice", "bold", "steady", "--sprt", "0", "50", "--json")
+    )
+    assert result["sprt"]["decision"] == "H1" and result["stopped"].startswith("sprt")
+    assert result["game_indices"] == result["sprt"]["decision_n"] < 2000  # within one block
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [(["--sprt", "10", "0"], "ELO0 < ELO1"), (["--alpha", "0.1"], "--alpha applies to --sprt"),
+     (["--sprt", "0", "10", "--precision", "0.1"], "not both")],
+)  # fmt: skip
+def test_compare_refuses_a_bad_stopping_rule_in_one_line(bnb, args, message):
+    assert message in bnb("compare", "--game", "dice", "bold", "steady", *args, code=2)
+
+
+@pytest.mark.parametrize(("extra", "labels"), [
+    ([], ["goal=10, sides=6", "goal=10, sides=8", "goal=30, sides=6", "goal=30, sides=8"]),
+    (["--zip"], ["goal=10, sides=6", "goal=30, sides=8"]),
+])  # fmt: skip
+def test_sweep_grid_and_zip_of_several_values(bnb, tmp_path, extra, labels):
+    out = bnb("sweep", "--game", "dice", "--set", "goal=10,30", "--set", "sides=6,8", *extra,
+              "--games", "40", "--json", "--out", str(tmp_path / "s"))  # fmt: skip
+    assert [v["variant"] for v in json.loads(out)["variants"]] == labels
+
+
+def test_the_registry_offers_the_step_game_as_new_game_does_for_the_first_two():
+    from bnb_sim.games import get_game
+
+    new_game = get_game("dice").entry("new_game")
+    game = new_game(seed=3, game_index=7, policies=["steady", "bold"]).play()
+    seats, _ = get_game("dice").protocol.play_block(
+        get_game("dice").protocol.make_config(
+            {"goal": 20, "sides": 6}, players=None, policies=["steady", "bold"], seed=3, options={}
+        ),
+        7,
+        1,
+    )
+    assert [r["won"] for r in game.result()] == seats["won"].tolist()
