@@ -362,7 +362,10 @@ def warm_engine(players: list[int], components=None, *, notice: bool = True, con
         if todo and processes > 1:
             ensure(jobs, names, processes)  # a job that fails compiles below instead
         for c in configs:
-            play_block(c, 0, 1, 1)
+            if config is None:
+                play_block(c, 0, 1, 1)
+            else:  # the run's own policies: compiled by type, no game played here
+                compile_jobs.compile_run_driver(c)
     for job in jobs:
         if job.name in names:
             mark_done(job)

@@ -184,11 +184,12 @@ def _critical_path(jobs: Sequence[Job]) -> dict[str, float]:
 
 
 _CHILD = (
-    "import json, resource, sys, time\n"
+    "import resource, sys, time\n"
+    "from bnb_sim import jsonsafe\n"
     "from bnb_sim.precompile import run_target\n"
     "error = run_target(sys.argv[1])\n"
     "usage = resource.getrusage(resource.RUSAGE_SELF)\n"
-    "print(json.dumps({'cpu': usage.ru_utime + usage.ru_stime, 'error': error}))\n"
+    "print(jsonsafe.dumps({'cpu': usage.ru_utime + usage.ru_stime, 'error': error}))\n"
 )
 
 

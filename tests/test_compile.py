@@ -266,11 +266,12 @@ def test_the_job_at_the_head_of_the_longest_chain_starts_first():
 def test_exact_odds_order_detonations_as_a_stable_argsort_without_compiling_a_sort():
     """R-FIGHT-4: detonatable classes by decreasing gain; ``_by_gain`` replaces np.argsort
     (about five seconds of numba compile) and must give the same order, ties by index."""
-    from hypothesis import given
+    from hypothesis import given, settings
     from hypothesis import strategies as st
 
     from bnb_sim.games.builders_biomes.engine.odds import _by_gain
 
+    @settings(deadline=None)  # the first call loads the kernel
     @given(st.lists(st.integers(min_value=-3, max_value=6), min_size=0, max_size=24))
     def same_order(gains):
         a = np.array(gains, np.int64)

@@ -179,18 +179,28 @@ def compile_invariants() -> None:
     _typed(check_invariants, pub, hid, k)
 
 
-def _driver(kernel) -> None:
+def _driver(kernel, config=None) -> None:
     """Compile a batch driver for the types of a run (no tables needed: nothing runs)."""
     import numpy as np
 
     from bnb_sim.games.builders_biomes.engine.play import N_GAME_COLUMNS
 
-    config = _config(["random"])
+    config = config or _config(["random"])
     k, ft, kinds, params, plugins = config.kernel_inputs
-    seat_out = np.zeros((4, 8), np.int64)
+    seat_out = np.zeros((config.n_players, 8), np.int64)
     game_out = np.zeros((1, N_GAME_COLUMNS), np.int64)
     stop = np.zeros(1, np.int64)
-    _typed(kernel, k, ft, kinds, params, plugins, config.master, 0, 4, seat_out, game_out, stop)
+    _typed(kernel, k, ft, kinds, params, plugins, config.master, 0, config.n_players, seat_out,
+           game_out, stop)  # fmt: skip
+
+
+def compile_run_driver(config) -> None:
+    """Compile (or load) the batch driver a run of ``config`` plays with, without playing a
+    game: a plugin may take days over its first decision, and the run's own loop, not its
+    warm-up, is where a signal stops it cleanly."""
+    from bnb_sim.games.builders_biomes.engine.play import batch_kernel
+
+    _driver(batch_kernel(config.kernel_inputs[2], config.kernel_inputs[0]), config)
 
 
 def compile_builtin() -> None:
