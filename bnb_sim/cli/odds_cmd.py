@@ -185,7 +185,9 @@ def _table_text(rows: list[Any], detonate: dict[str, int]) -> str:
     help=f"Also run N Monte Carlo fights (1 to {MAX_SIMULATE:,}) as a check.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for --simulate.")
-@click.option("--quiet", "-q", is_flag=True, help="No notice on stderr while the kernels compile.")
+@click.option(
+    "--quiet", "-q", is_flag=True, help="No notice on stderr while --simulate's kernel compiles."
+)
 def odds(
     pile: str,
     hearts: int | None,
