@@ -7,6 +7,7 @@ Numba loads only inside the command body (through :mod:`bnb_sim.games.builders_b
 
 from __future__ import annotations
 
+import contextlib
 import math
 from typing import Any
 
@@ -184,7 +185,9 @@ def _table_text(rows: list[Any], detonate: dict[str, int]) -> str:
     help=f"Also run N Monte Carlo fights (1 to {MAX_SIMULATE:,}) as a check.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for --simulate.")
-@click.option("--quiet", "-q", is_flag=True, help="No notice on stderr while the kernels compile.")
+@click.option(
+    "--quiet", "-q", is_flag=True, help="No notice on stderr while --simulate's kernel compiles."
+)
 def odds(
     pile: str,
     hearts: int | None,
@@ -226,9 +229,14 @@ def odds(
     comps = odds_api.get_components(components)
     n_sim = simulate or 0
     single = hearts is not None or mob is not None
-    from bnb_sim.feedback import compile_notice
+    # exact odds are plain Python; only --simulate loads (and may first compile) a kernel
+    if n_sim:
+        from bnb_sim.feedback import compile_notice
 
-    with compile_notice(not quiet):  # a first run compiles the odds kernels
+        notice = compile_notice(not quiet)
+    else:
+        notice = contextlib.nullcontext()
+    with notice:
         if not single:
             rows = odds_api.combat_odds_table(pile, components=comps, simulate=n_sim, seed=seed)
         else:

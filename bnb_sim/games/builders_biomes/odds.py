@@ -4,14 +4,14 @@
 >>> odds.p_win  # both swords must come up: 3/10                            # doctest: +SKIP
 0.3
 
-Exact values come from a memoised chance tree (:mod:`bnb_sim.games.builders_biomes.engine.odds`);
-``simulate=N``
-adds Monte Carlo estimates with 95% intervals (:mod:`bnb_sim.games.builders_biomes.engine.combat`),
-which is a check
-on the exact numbers rather than a replacement. Rules: R-FIGHT-2 to R-FIGHT-5
-(docs/rules-reference.md).
+Exact values come from a memoised chance tree in plain Python
+(:mod:`bnb_sim.games.builders_biomes.exact_odds`, the same tree and sums as the kernel
+:mod:`bnb_sim.games.builders_biomes.engine.odds` that fills the bots' all-piles table);
+``simulate=N`` adds Monte Carlo estimates with 95% intervals
+(:mod:`bnb_sim.games.builders_biomes.engine.combat`), which is a check on the exact numbers
+rather than a replacement. Rules: R-FIGHT-2 to R-FIGHT-5 (docs/rules-reference.md).
 
-Importing this module does not import numba; the kernels load on first use.
+Exact odds never import numba; only ``simulate=N`` loads the Monte Carlo kernel.
 """
 
 from __future__ import annotations
@@ -298,7 +298,8 @@ def estimates_used(counts: np.ndarray, comps: Any, hearts: Sequence[int]) -> lis
 
 
 def _exact(counts: np.ndarray, comps: Any, h_max: int) -> tuple:
-    from bnb_sim.games.builders_biomes.engine.odds import exact_odds
+    # plain Python, not the kernel: one pile's tree takes milliseconds, loading numba a second
+    from bnb_sim.games.builders_biomes.exact_odds import exact_odds
 
     try:
         return exact_odds(counts, *_token_arrays(comps), np.int64(_fight_reveal(comps)), h_max)
