@@ -47,6 +47,8 @@ Entry points a game may declare (``module:attribute``):
   undeclared: the first game's restricted play, :func:`bnb_sim.runner.value_study.run_value`);
 * ``luck``: a module (named without ``:attribute``) with its chance sources and how to play
   a luck design (:mod:`bnb_sim.runner.luck_play`);
+* ``tune``: a module (named without ``:attribute``) with what ``bnb tune`` needs of the
+  game (:mod:`bnb_sim.games.builders_biomes.tune_hooks` lists it);
 * ``readings``: its rule readings (name -> an object with ``name``, ``rule``, ``summary``,
   ``values``, ``default``, ``why_default``, ``per_player`` and ``to_dict()``), which
   ``bnb readings --game NAME`` lists (undeclared: the first game's table).
@@ -142,6 +144,7 @@ register(
             "write_report": "bnb_sim.analysis.report:write_report",
             "columns": "bnb_sim.games.builders_biomes:columns",
             "luck": "bnb_sim.games.builders_biomes.luck",
+            "tune": "bnb_sim.games.builders_biomes.tune_hooks",
         },
         options=(
             "variant",
