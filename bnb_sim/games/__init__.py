@@ -200,6 +200,7 @@ register(
             "team_play": "bnb_sim.games.heroes_village.ladder:team_play",
             "options:ladder": "bnb_sim.games.heroes_village.cli:simulate_options",
             "luck": "bnb_sim.games.heroes_village.luck",
+            "tune": "bnb_sim.games.heroes_village.tune_hooks",
             "options:luck": "bnb_sim.games.heroes_village.cli:simulate_options",
             "train": "bnb_sim.games.heroes_village.train_cli:train",
             "options:train": "bnb_sim.games.heroes_village.train_cli:train_options",
