@@ -258,11 +258,11 @@ def write_weights(
     return path
 
 
-def write_spec(path: Path, spec: str | None, header: Sequence[str], parse=None) -> Path:
+def write_spec(path: Path, spec: str | None, header: Sequence[str]) -> Path:
     """``spec`` as the last line of ``path`` (checked: it must play as it is written)."""
     if not spec:
         raise BnbError("tune: no tuned spec to write")
-    (parse or parse_policy)(spec)  # it must play as it is written
+    parse_policy(spec)  # it must play as it is written
     lines = [f"# {h}" for h in header]
     lines += ["# the tuned policy spec (the last line): use it as --policy SPEC", spec]
     try:

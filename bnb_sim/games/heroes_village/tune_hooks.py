@@ -29,6 +29,7 @@ from bnb_sim.games.heroes_village import layout as L
 PLAYERS = (2, 4)
 DEFAULT_POLICY = "team"
 SPEC_ANSWERS = ()  # the answer is a weights file (team:FILE), or a spec for a plugin
+SPEC_FILE = "tuned-spec.txt"  # a plugin's answer
 
 # --------------------------------------------------------------------------------------
 # components and readings
@@ -182,22 +183,36 @@ def write_weights(
 ) -> Path:
     """The tuned team weights as a TOML file usable as ``team:path`` (checked by reading it
     back); a plugin's answer is its spec text (``tuned-spec.txt`` beside ``path``)."""
-    from bnb_sim.games.builders_biomes.tune_hooks import SPEC_FILE, write_spec
-    from bnb_sim.safe_io import write_atomic
-
     if family != "team":
-        return write_spec(path.with_name(SPEC_FILE), spec, header, parse=parse_policy)
+        return _write_spec(path.with_name(SPEC_FILE), spec, header)
     lines = [f"# {h}" for h in header]
     lines += [f"# use as --policy team:{path}", "[weights]"]
     lines += [f"{k} = {_num(v)}" for k, v in weights.items()]
-    try:
-        write_atomic(path, "\n".join(lines) + "\n")  # never through a link
-    except OSError as exc:
-        raise BnbError(f"tune: cannot write {path} ({exc.strerror or exc})") from None
+    _write(path, "\n".join(lines) + "\n")
     loaded = parse_policy(f"team:{path}").weights()
     if any(loaded[k] != float(v) for k, v in weights.items()):
         raise BnbError(f"tune: {path} does not read back as the tuned weights")
     return path
+
+
+def _write_spec(path: Path, spec: str | None, header: Sequence[str]) -> Path:
+    """A plugin's tuned spec as the last line of ``path`` (it must play as it is written)."""
+    if not spec:
+        raise BnbError("tune: no tuned spec to write")
+    parse_policy(spec)
+    lines = [f"# {h}" for h in header]
+    lines += ["# the tuned policy spec (the last line): use it as --policy SPEC", spec]
+    _write(path, "\n".join(lines) + "\n")
+    return path
+
+
+def _write(path: Path, text: str) -> None:
+    from bnb_sim.safe_io import write_atomic
+
+    try:
+        write_atomic(path, text)  # never through a link
+    except OSError as exc:
+        raise BnbError(f"tune: cannot write {path} ({exc.strerror or exc})") from None
 
 
 # --------------------------------------------------------------------------------------
