@@ -230,3 +230,28 @@ def test_no_tuning_module_is_over_600_lines():
         p.name: n for p in TUNE_DIR.glob("*.py") if (n := len(p.read_text().splitlines())) > 600
     }
     assert long == {}
+
+
+def test_a_hotv_plan_travels_to_a_dask_worker_as_plain_data():
+    """A Dask worker rebuilds a Heroes of the Village plan from plain data (its components
+    hash-checked) and plays the same evaluation as this process."""
+    import pickle
+
+    from bnb_sim.tune.execute import plan_from_payload, plan_payload
+    from bnb_sim.tune.game_tune import evaluate_game, plan_game_tune
+    from bnb_sim.tune.policy_tune import evaluate_policy, plan_policy_tune
+
+    policy = plan_policy_tune("team", against=[], players=2, budget=300, game="hotv",
+                              params=["complete=2..8"], readings={"cat": "first-draw"})  # fmt: skip
+    game = plan_game_tune(params=["path.start_normal=7..9"], targets=["win_rate=0.5"],
+                          players=2, policies=[], budget=700, method="grid", top=1,
+                          game="hotv")  # fmt: skip
+    for plan, evaluate, point in ((policy, evaluate_policy, {"complete": 5.0}),
+                                  (game, evaluate_game, {"path.start_normal": 8})):  # fmt: skip
+        payload = pickle.loads(pickle.dumps(plan_payload(plan)))
+        rebuilt = plan_from_payload(payload)
+        assert rebuilt.spec_dict() == plan.spec_dict()
+        assert rebuilt.components.content_hash == plan.components.content_hash
+        here = evaluate(plan, "final", 0, point, threads=1)
+        there = evaluate(rebuilt, "final", 0, point, threads=1)
+        assert json.dumps(here, sort_keys=True) == json.dumps(there, sort_keys=True)

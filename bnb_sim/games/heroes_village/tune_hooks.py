@@ -45,9 +45,11 @@ def load_components(given):
 
 
 def components_from_dict(data: dict, name: str):
+    """Components rebuilt from their ``data`` (a Dask worker's copy): the derived ``_`` keys
+    are the validator's to make again."""
     from bnb_sim.games.heroes_village.components import components_from_dict as build
 
-    return build(data, name)
+    return build({k: v for k, v in data.items() if not k.startswith("_")}, name)
 
 
 def parse_readings(reading: Sequence[str], variant: str | None) -> dict:
