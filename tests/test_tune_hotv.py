@@ -105,7 +105,11 @@ def test_tune_game_hotv_finds_the_illager_start_for_a_target_win_rate(tmp_path, 
     override = out / "tuned-components.toml"
     from bnb_sim.games.heroes_village.components import load_components
 
-    assert load_components([override]).data["path"]["start_normal"] == best
+    loaded = load_components([override])
+    assert loaded.data["path"]["start_normal"] == best
+    # the tuned value is no longer the box's known value: an estimate, with the reason
+    row = next(r for r in loaded.rows if r["key"] == "path.start_normal")
+    assert row["provenance"] == "estimate" and "chosen by bnb tune" in override.read_text()
     assert "win_rate" in (out / "report.md").read_text()
 
 

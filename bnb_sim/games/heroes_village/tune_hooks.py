@@ -270,10 +270,18 @@ def game_warm_config(plan):
     return _config(plan, [parse_policy(p) for p in plan.policies], plan.seed)
 
 
+TUNED = "chosen by bnb tune"
+_META = ("provenance", "source", "reason")
+
+
 def override_entries(tuned: dict, paths: Sequence[str]) -> dict[tuple, dict]:
-    """``{table parts: {key: value}}``: the whole top-level table of every path (its
-    provenance included); an array of tables at the top (``[[mobs]]``) is restated whole
-    (arrays replace whole), under the file's root (``()``)."""
+    """``{table parts: {key: value}}``: the whole top-level table of every path, its
+    provenance included, with each tuned value marked an estimate "chosen by bnb tune" (it
+    is no longer the box's known value); an array of tables at the top (``[[mobs]]``) is
+    restated whole (arrays replace whole), under the file's root (``()``)."""
+    tuned = copy.deepcopy(tuned)
+    for path in paths:
+        _mark_tuned(tuned, path)
     out: dict[tuple, dict] = {}
     for path in paths:
         top = path.split(".")[0]
@@ -282,6 +290,29 @@ def override_entries(tuned: dict, paths: Sequence[str]) -> dict[tuple, dict]:
         else:
             out.setdefault((), {})[top] = tuned[top]
     return out
+
+
+def _mark_tuned(data: dict, path: str) -> None:
+    """Mark the value at ``path`` an estimate in the nearest table above it that carries
+    ``provenance`` (a table-wide provenance becomes one per key), with the reason."""
+    from bnb_sim.games.heroes_village.ranges import locate
+
+    parts = path.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            container, last = locate(data, ".".join(parts[:cut]))
+        except (KeyError, IndexError, TypeError):
+            continue
+        table = container[last]  # type: ignore[index]
+        if not isinstance(table, dict) or "provenance" not in table:
+            continue
+        key, prov = parts[cut], table["provenance"]
+        if isinstance(prov, str):
+            prov = {k: prov for k in table if k not in _META}
+        table["provenance"] = {**prov, key: "estimate"}
+        note = f"{key}: {TUNED}"
+        table["reason"] = f"{table['reason']}; {note}" if table.get("reason") else note
+        return
 
 
 def retag(value, reason: str):
