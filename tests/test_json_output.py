@@ -24,7 +24,7 @@ INTERNAL = {
     "bnb_sim/runner/verify.py",
     "bnb_sim/runner/export.py",
     "bnb_sim/runner/simulate.py",
-    "bnb_sim/tune/game_tune.py",
+    "bnb_sim/tune/override.py",  # TOML quoting of the tuned component values
     "bnb_sim/cli/warmup_cmd.py",
     "bnb_sim/games/heroes_village/components.py",
     "bnb_sim/estimates.py",

@@ -479,6 +479,11 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
                 item = parse_other_game(table, other_game, source=source, where=where,
                                         seed=seed, base_dir=base_dir,
                                         bootstrap=bootstrap)  # fmt: skip
+            elif other_game is not None and kind == "tune":  # either game's (tune/)
+                from bnb_sim.tune.experiment_item import parse_other_game as other_tune
+
+                item = other_tune(table, other_game, source=source, where=where, seed=seed,
+                                  base_dir=base_dir)  # fmt: skip
             elif other_game is not None:  # an item of another game: the game parses it
                 item = other_game.entry("experiment_item")(
                     kind, table, source=source, where=where, seed=seed, base_dir=base_dir,
@@ -563,7 +568,8 @@ def _item_game(source: str, where: str, table: Any, kind: str = ""):
         raise BnbError(f"{source}: {where}.game: {exc}") from None
     if game.name == DEFAULT_GAME:
         return {k: v for k, v in table.items() if k != "game"}, None
-    if game.entry("experiment_item") is None and not (kind == "luck" and game.entry("luck")):
+    own = {"luck": "luck", "tune": "tune"}.get(kind)  # kinds the shared code plays for any game
+    if game.entry("experiment_item") is None and not (own and game.entries.get(own)):
         raise BnbError(f"{source}: {where}.game: {game.title} has no experiment items")
     return table, game
 

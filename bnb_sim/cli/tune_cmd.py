@@ -18,10 +18,8 @@ import click
 
 from bnb_sim import jsonsafe
 from bnb_sim.cli.options import _load as _load_components
-from bnb_sim.cli.options import cli_readings, readings_option
-
-WEIGHTS_FILE = "tuned.toml"
-OVERRIDE_FILE = "tuned-components.toml"
+from bnb_sim.cli.options import game_option, readings_option
+from bnb_sim.tune.store import OVERRIDE_FILE, WEIGHTS_FILE
 
 
 def _components(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]):
@@ -35,6 +33,7 @@ def _common(default_out: str):
 
     def decorate(func):
         opts = [
+            game_option,
             click.option(
                 "--budget",
                 type=click.IntRange(1, None),
@@ -112,7 +111,7 @@ def _common(default_out: str):
             ),
         ]
         for opt in reversed(opts):
-            func = opt(func)
+            func = opt(func)  # --game first: it is eager and --components loads its data
         return func
 
     return decorate
@@ -224,9 +223,10 @@ def _command_line() -> str:
 @click.argument("policy")
 @click.option(
     "--against",
-    required=True,
+    default=None,
     metavar="A,B,...",
-    help="The field: one lineup per policy (the other seats filled cyclically).",
+    help="The field: one lineup per policy (the other seats filled cyclically). Required "
+    "for a ranked game; a cooperative game (hotv) has none: the policy plays every seat.",
 )
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
 @click.option(
@@ -235,7 +235,8 @@ def _command_line() -> str:
     multiple=True,
     metavar="NAME=LO..HI",
     help="A parameter and its range (repeat; NAME=LO..HI:int for an integer). Default: every "
-    "heuristic weight but xp, from 0 to 3x its start value (at least 1).",
+    "heuristic weight but xp (hotv: every team-bot weight), from 0 to 3x its start value "
+    "(at least 1).",
 )
 @click.option(
     "--population",
@@ -283,6 +284,7 @@ def tune_policy(
     seeds_per_candidate,
     top,
     sprt,
+    game,
     budget,
     components,
     seed,
@@ -298,24 +300,34 @@ def tune_policy(
     yes,
 ) -> None:
     """Search POLICY's numeric parameters (heuristic weights, a search bot's budget, a bot
-    file's [params] thresholds, a plugin's parameters) for the best score against a field
-    with CMA-ES, re-evaluate the best candidates on fresh seeds, and compare the answer with
-    the start on fresh seeds (difference with a 95% interval).
+    file's [params] thresholds, a plugin's parameters; Heroes of the Village: the team bot's
+    weights) for the best score with CMA-ES, re-evaluate the best candidates on fresh seeds,
+    and compare the answer with the start on fresh seeds (difference with a 95% interval).
+    The score: a ranked game's mean game score against a field (--against); a cooperative
+    game's team win rate, every candidate on the same game indices.
 
     \b
-    Example:
+    Examples:
       bnb tune policy heuristic --against greedy,heuristic --players 2 --budget 40000 \\
           --param board=0..3 --param weapon=0..3 --out reports/tune-h
+      bnb tune policy team --game hotv --players 3 --budget 20000 \\
+          --param complete=2..8 --param illager=0..4 --out reports/tune-team
     """
     from bnb_sim.analysis.tournament import split_policy_list
+    from bnb_sim.tune.hooks import tune_hooks
     from bnb_sim.tune.policy_tune import plan_policy_tune, run_policy_tune, write_weights
     from bnb_sim.tune.report import build_policy_report, format_policy
 
+    if against is None and game.outcome != "cooperative":  # a ranked game needs its field
+        ctx = click.get_current_context()
+        param = next(p for p in ctx.command.params if p.name == "against")
+        raise click.MissingParameter(ctx=ctx, param=param)
     plan = plan_policy_tune(
-        policy, against=split_policy_list(against), players=players, budget=budget,
+        policy, against=split_policy_list(against or ""), players=players, budget=budget,
         params=params, seed=seed, population=population, sigma=sigma,
         seeds_per_candidate=seeds_per_candidate, top=top, components=components,
-        readings=cli_readings(reading, **{"--variant": variant}), sprt=sprt or None,
+        readings=tune_hooks(game.name).parse_readings(reading, variant), sprt=sprt or None,
+        game=game.name,
     )  # fmt: skip
     _check_budget(budget, yes)
     with _tuning_folder(out, resume=resume, force=force, dask=dask) as lock:
@@ -329,6 +341,7 @@ def tune_policy(
             result["weights"],
             header=[f"tuned by: {_command_line()}"],
             spec=result["spec"],
+            game=plan.game,
         )
         written = build_policy_report(result, command=_command_line()).write(out)
     files = {
@@ -358,7 +371,8 @@ def tune_policy(
     required=True,
     metavar="NAME=GOAL",
     help="first_player_advantage, balance, game_length, xp_share:SOURCE or "
-    "win_rate:POLICY = a value, max or min; @W weighs it (repeat; docs/tuning.md).",
+    "win_rate:POLICY = a value, max or min; @W weighs it (repeat; docs/tuning.md). A "
+    "cooperative game (hotv): win_rate (the team's) or game_length.",
 )
 @click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
 @click.option(
@@ -366,7 +380,7 @@ def tune_policy(
     "policies",
     multiple=True,
     metavar="SPEC",
-    help="A player's policy, in player order (repeat; cycled). Default: heuristic.",
+    help="A player's policy, in player order (repeat; cycled). Default: heuristic (hotv: team).",
 )
 @click.option(
     "--method",
@@ -413,6 +427,7 @@ def tune_game(
     top,
     explore,
     neighbours,
+    game,
     budget,
     components,
     seed,
@@ -432,19 +447,22 @@ def tune_game(
     write a component override with the answer.
 
     \b
-    Example:
+    Examples:
       bnb tune game --param mobs.enderman.hearts=4..8 --param weapons.tnt.detonate_hearts=3..7 \\
           --target first_player_advantage=0 --target balance=max --players 4 --budget 40000
+      bnb tune game --game hotv --param path.start_normal=6..11 --target win_rate=0.5 \\
+          --players 3 --budget 20000
     """
     from bnb_sim.tune.game_tune import plan_game_tune, run_game_tune, write_override
+    from bnb_sim.tune.hooks import tune_hooks
     from bnb_sim.tune.report import build_game_report, format_game
 
     files_given = click.get_current_context().meta.get("bnb.tune.components", [])
     plan = plan_game_tune(
-        params=params, targets=targets, players=players, policies=list(policies) or
-        ["heuristic"], budget=budget, seed=seed, method=method, games_per_eval=games_per_eval,
-        top=top, explore=explore, neighbours=neighbours, components=components,
-        component_files=files_given, readings=cli_readings(reading, **{"--variant": variant}),
+        params=params, targets=targets, players=players, policies=list(policies), budget=budget,
+        seed=seed, method=method, games_per_eval=games_per_eval, top=top, explore=explore,
+        neighbours=neighbours, components=components, component_files=files_given,
+        readings=tune_hooks(game.name).parse_readings(reading, variant), game=game.name,
     )  # fmt: skip
     _check_budget(budget, yes)
     with _tuning_folder(out, resume=resume, force=force, dask=dask) as lock:

@@ -55,6 +55,8 @@ Entry points a game may declare (``module:attribute``):
   undeclared: the first game's restricted play, :func:`bnb_sim.runner.value_study.run_value`);
 * ``luck``: a module (named without ``:attribute``) with its chance sources and how to play
   a luck design (:mod:`bnb_sim.runner.luck_play`);
+* ``tune``: a module (named without ``:attribute``) with what ``bnb tune`` needs of the
+  game (:mod:`bnb_sim.games.builders_biomes.tune_hooks` lists it);
 * ``readings``: its rule readings (name -> an object with ``name``, ``rule``, ``summary``,
   ``values``, ``default``, ``why_default``, ``per_player`` and ``to_dict()``), which
   ``bnb readings --game NAME`` lists (undeclared: the first game's table).
@@ -224,6 +226,7 @@ register(
             "compile_jobs": "bnb_sim.games.builders_biomes.compile_jobs:jobs",
             "luck": "bnb_sim.games.builders_biomes.luck",
             "new_game": "bnb_sim.games.builders_biomes.game:new_game",
+            "tune": "bnb_sim.games.builders_biomes.tune_hooks",
         },
         options=(
             "variant",
@@ -280,6 +283,7 @@ register(
             "team_play": "bnb_sim.games.heroes_village.ladder:team_play",
             "options:ladder": "bnb_sim.games.heroes_village.cli:simulate_options",
             "luck": "bnb_sim.games.heroes_village.luck",
+            "tune": "bnb_sim.games.heroes_village.tune_hooks",
             "options:luck": "bnb_sim.games.heroes_village.cli:simulate_options",
             "train": "bnb_sim.games.heroes_village.train_cli:train",
             "options:train": "bnb_sim.games.heroes_village.train_cli:train_options",

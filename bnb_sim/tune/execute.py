@@ -39,7 +39,7 @@ Call = tuple[str, int, int, dict]  # (stage, block, index, point)
 
 def _evaluate(kind: str) -> Callable:
     if kind == "policy":
-        from bnb_sim.tune.policy_tune import evaluate_policy
+        from bnb_sim.tune.policy_play import evaluate_policy
 
         return evaluate_policy
     from bnb_sim.tune.game_tune import evaluate_game
@@ -88,9 +88,10 @@ def plan_from_payload(payload: dict[str, Any]):
     key = payload["key"]
     plan = _PLANS.get(key)
     if plan is None:
-        from bnb_sim.games.builders_biomes.components import components_from_dict
+        from bnb_sim.tune.hooks import tune_hooks
 
-        comps = components_from_dict(payload["components"], name=payload.get("source", "tune"))
+        hooks = tune_hooks(getattr(payload["plan"], "game", None))
+        comps = hooks.components_from_dict(payload["components"], payload.get("source", "tune"))
         if comps.content_hash != payload["content_hash"]:
             raise BnbError(
                 "a Dask worker rebuilt other component data (content hash "
@@ -107,7 +108,7 @@ def plan_from_payload(payload: dict[str, Any]):
 def evaluate_task(payload: dict[str, Any], kind: str, call: Call, threads: int | None = None):
     """Dask task: one evaluation -> its result dict."""
     from bnb_sim.runner.dask_backend import _task_threads, quiet_numba_warnings
-    from bnb_sim.tune.policy_tune import threads_kept
+    from bnb_sim.tune.threads import threads_kept
 
     quiet_numba_warnings()
     stage, block, _index, point = call

@@ -22,6 +22,18 @@
     players = 4
     budget = 30000
 
+    [[tune]]                           # Heroes of the Village (or any registered game)
+    game = "hotv"
+    what = "game"
+    params = ["path.start_normal=6..11"]
+    targets = ["win_rate=0.5"]         # the team win rate
+    players = 3
+    budget = 20000
+
+An item of another game than the first (``game = NAME``) takes that game's component files
+(``components``, relative to the experiment file), readings (``readings``) and values
+(``set``); a cooperative game's policy item has no ``against`` (the policy is the team).
+
 Everything is validated (planned) when the file is read, before any game. Pure Python here;
 :func:`run_tune_item` plays.
 """
@@ -35,7 +47,14 @@ from typing import Any
 
 from bnb_sim.errors import BnbError
 
-__all__ = ["TUNE_KEYS", "TuneSpec", "parse_tune_item", "run_tune_item", "tune_sections"]
+__all__ = [
+    "TUNE_KEYS",
+    "TuneSpec",
+    "parse_other_game",
+    "parse_tune_item",
+    "run_tune_item",
+    "tune_sections",
+]
 
 TUNE_KEYS = (
     "name",
@@ -89,12 +108,17 @@ class TuneSpec:
         return list(self.plan.policies)
 
 
-def parse_tune_item(r, common: dict, base_dir: Path | None = None) -> TuneSpec:
+def parse_tune_item(
+    r, common: dict, base_dir: Path | None = None, game: str | None = None
+) -> TuneSpec:
     """A :class:`TuneSpec` from an experiment reader ``r`` (``analysis.experiment._Reader``);
-    a relative ``dir`` is resolved against ``base_dir`` (the experiment file's folder)."""
+    a relative ``dir`` is resolved against ``base_dir`` (the experiment file's folder).
+    ``game``: the item's game (None: the first game)."""
     from bnb_sim.tune.game_tune import plan_game_tune
+    from bnb_sim.tune.hooks import is_team, tune_hooks
     from bnb_sim.tune.policy_tune import plan_policy_tune
 
+    hooks = tune_hooks(game)
     what = r.str("what", "policy", ("policy", "game"))
     budget = r.int("budget", None, low=1, high=MAX_BUDGET)
     if budget is None:
@@ -108,16 +132,19 @@ def parse_tune_item(r, common: dict, base_dir: Path | None = None) -> TuneSpec:
         components=common["components"],
         readings=common.get("readings") or {},
         variant=common["variant"],
+        game=game,
     )
     try:
         if what == "policy":
             against = r.str_list("against", None)
-            if not against:
+            if is_team(game) and against is not None:
+                r.fail("against", "a cooperative game has no field (the policy is the team)")
+            if not against and not is_team(game):
                 r.fail("against", 'is required for what = "policy" (the field)')
             plan = plan_policy_tune(
-                r.str("policy", "heuristic"),
+                r.str("policy", hooks.DEFAULT_POLICY),
                 sprt=_sprt(r),
-                against=against,
+                against=against or [],
                 players=r.int("players", 2, low=2, high=4),
                 params=params,
                 population=r.int("population", None, low=2, high=1000),
@@ -134,7 +161,7 @@ def parse_tune_item(r, common: dict, base_dir: Path | None = None) -> TuneSpec:
                 params=params,
                 targets=r.str_list("targets", []),
                 players=r.int("players", 4, low=2, high=4),
-                policies=r.str_list("policies", ["heuristic"]),
+                policies=r.str_list("policies", [hooks.DEFAULT_POLICY]),
                 method=r.str("method", "auto", ("auto", "grid", "ntbea")),
                 games_per_eval=r.int("games_per_eval", None, low=2, high=10_000_000),
                 component_files=common["component_files"],
@@ -221,18 +248,74 @@ def run_tune_item(spec: TuneSpec, *, threads=None, progress=None) -> dict:
 
 def _write_answer(spec: TuneSpec, result: dict, folder: Path) -> None:
     """The answer file in the item's folder, as ``bnb tune`` writes it."""
-    from bnb_sim.cli.tune_cmd import OVERRIDE_FILE, WEIGHTS_FILE
+    from bnb_sim.tune.store import OVERRIDE_FILE, WEIGHTS_FILE
 
     header = [f"tuned by the experiment item '{spec.name}'"]
     if spec.what == "policy":
         from bnb_sim.tune.policy_tune import write_weights
 
         write_weights(folder / WEIGHTS_FILE, spec.plan.family, result["weights"], header,
-                      spec=result["spec"])  # fmt: skip
+                      spec=result["spec"], game=spec.plan.game)  # fmt: skip
     else:
         from bnb_sim.tune.game_tune import write_override
 
         write_override(spec.plan, result["best"], folder / OVERRIDE_FILE, header)
+
+
+class OtherGameTuneSpec(TuneSpec):
+    """A ``[[tune]]`` item of another game than the first: it names its own readings and
+    the engine it warms (the shared report and runner code serve it as any tune item)."""
+
+    def readings_text(self) -> str:
+        return ", ".join(f"{k}={v}" for k, v in self.plan.readings.items())
+
+    def warmup(self):
+        """``(key, step)``: the game's batch kernel (items with equal keys share it)."""
+        from bnb_sim.games import get_game
+
+        game = get_game(self.plan.game)
+        steps = game.entry("warmup_steps")
+        step = steps()[0][1] if steps is not None else (lambda: None)
+        return (game.name, "batch kernel"), step
+
+
+OTHER_KEYS = tuple(k for k in TUNE_KEYS if k != "variant") + ("game",)
+
+
+def parse_other_game(table: dict, game, *, source: str, where: str, seed: int,
+                     base_dir: Path) -> OtherGameTuneSpec:  # fmt: skip
+    """A ``[[tune]]`` table with ``game = NAME`` (``game``: its registry entry) of a game
+    other than the first, checked now (one line naming the file and the key)."""
+    from bnb_sim.analysis.experiment import _Reader, _slug_ok
+    from bnb_sim.tune.hooks import tune_hooks
+
+    r = _Reader(source, where, table, OTHER_KEYS)
+    name = r.str("name", where.replace("[", " ").rstrip("]"))  # "tune 1", as the others
+    if not _slug_ok(name):
+        r.fail("name", "use letters, digits, spaces and -_.,:+()= (at most 80)")
+    r.where = f"tune '{name}'" if r.has("name") else where
+    hooks = tune_hooks(game.name)
+    files = [str(_resolve(base_dir, f)) for f in r.str_list("components", [])]
+    overrides = r.mapping("set")
+    readings = {k: str(v) for k, v in r.mapping("readings").items()}
+    try:
+        comps = hooks.load_components(files or None)
+        if overrides:
+            comps = hooks.with_values(comps, overrides, f"{source}: {r.where}.set")
+    except BnbError as exc:
+        msg = str(exc)
+        raise BnbError(msg if source in msg else f"{source}: {r.where}.components: {msg}") from None
+    common = dict(
+        name=name, seed=r.int("seed", seed, low=0, high=2**63 - 1), variant=None,
+        components=comps, component_files=files, overrides=overrides, readings=readings,
+    )  # fmt: skip
+    spec = parse_tune_item(r, common, base_dir, game=game.name)
+    return OtherGameTuneSpec(**{f.name: getattr(spec, f.name) for f in fields(TuneSpec)})
+
+
+def _resolve(base_dir: Path, path: str) -> Path:
+    p = Path(path).expanduser()
+    return p if p.is_absolute() else base_dir / p
 
 
 def design_seating(what: str) -> str:

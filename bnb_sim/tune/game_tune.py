@@ -31,9 +31,7 @@ seat equally often; ``--games-per-eval`` and the stage sizes are multiples of th
 
 from __future__ import annotations
 
-import json
 import math
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,14 +39,16 @@ from typing import Any
 
 from bnb_sim.analysis.estimated import estimates_meta
 from bnb_sim.errors import BnbError
-from bnb_sim.safe_io import write_atomic
 from bnb_sim.tune.game_sensitivity import sensitivity
-from bnb_sim.tune.policy_tune import keeps_threads, tune_readings
+from bnb_sim.tune.hooks import DEFAULT as DEFAULT_GAME
+from bnb_sim.tune.hooks import game_keys, game_name, is_team, tune_hooks
+from bnb_sim.tune.override import write_override
 from bnb_sim.tune.score_gaps import finalist_leader, game_terms, replicate_scores
 from bnb_sim.tune.search import derive_seed, run_grid, run_ntbea
 from bnb_sim.tune.space import Categorical, Space, discrete_param, parse_range
 from bnb_sim.tune.store import TuneStore, open_tune_folder
 from bnb_sim.tune.targets import Target, combined_score, measure, parse_target, per_game
+from bnb_sim.tune.threads import engine_threads, keeps_threads
 
 __all__ = ["GameTune", "plan_game_tune", "run_game_tune", "write_override"]
 
@@ -61,7 +61,6 @@ GRID_FACTOR = 4
 MIN_ITERATIONS = 10
 MIN_FINAL_GAMES = 100
 MIN_CONFIRM_GAMES = 50  # per side of the confirmation
-TUNE_REASON = "chosen by bnb tune"
 _SEAT_KEEP = ("game", "seat", "policy", "won", "xp")
 Progress = Callable[[str], None] | None
 Advance = Callable[[int], None] | None
@@ -86,6 +85,8 @@ class GameTune:
     readings: dict = field(default_factory=dict)  # every rule reading (seating: rotate)
     components: Any = None
     component_files: list[str] = field(default_factory=list)
+    game: str = DEFAULT_GAME  # the registry name of the game (bnb_sim.games)
+    team: bool = False  # a cooperative game: its targets are the team's results
 
     @property
     def variant(self) -> str:
@@ -102,6 +103,7 @@ class GameTune:
     def spec_dict(self) -> dict:
         return {
             "command": "game",
+            **game_keys(self.game),
             "space": self.space.to_dict(),
             "targets": [t.to_dict() for t in self.targets],
             "players": self.players,
@@ -122,18 +124,14 @@ class GameTune:
 
     def warm_config(self):
         """A config of this run's kernels: what a Dask worker plays once to load them."""
-        from bnb_sim.runner.config import GameConfig
-
-        return GameConfig.create(self.players, self.policies, seed=self.seed,
-                                 components=self.components, readings=self.readings)  # fmt: skip
+        return tune_hooks(self.game).game_warm_config(self)
 
     def baseline(self) -> dict:
-        from bnb_sim.analysis.sweep import _lookup
-
-        return {p.name: _lookup(self.components.data, p.name) for p in self.space.params}
+        value_at = tune_hooks(self.game).value_at
+        return {p.name: value_at(self.components, p.name) for p in self.space.params}
 
     def components_for(self, point: dict):
-        return self.components.with_values(point, origin="bnb tune")
+        return tune_hooks(self.game).with_values(self.components, point, "bnb tune")
 
 
 def _round_down(n: int, k: int) -> int:
@@ -157,33 +155,35 @@ def plan_game_tune(
     component_files: Sequence[str] = (),
     variant: str | None = None,
     readings=None,
+    game: str | None = None,
 ) -> GameTune:
     """Validate every value, target and policy and split the budget (before any game).
 
     ``readings``: rule readings (name -> value, as ``--reading``; ``variant`` is an alias);
     the seating rotates with the game index (the design's), one variant per player is
     refused."""
-    from bnb_sim.games.builders_biomes.components import Components, load_components
-    from bnb_sim.games.builders_biomes.policies.registry import parse_policies
-
-    if not isinstance(components, Components):
-        components = load_components(list(component_files) or None)
+    hooks = tune_hooks(game)
+    team = is_team(game)
+    if components is None or isinstance(components, list | tuple):  # not loaded yet
+        components = list(component_files) or None
+    components = hooks.load_components(components)
     players = int(players)
-    if not 2 <= players <= 4:
-        raise BnbError(f"tune: --players must be between 2 and 4, got {players}")
-    readings = tune_readings(readings, variant, SEATING, "tune game")
-    specs = parse_policies(list(policies), players)
-    labels = [s.label for s in specs]
+    low, high = hooks.PLAYERS
+    if not low <= players <= high:
+        raise BnbError(f"tune: --players must be between {low} and {high}, got {players}")
+    components, readings = hooks.tune_readings(components, readings, variant, SEATING,
+                                               "tune game")  # fmt: skip
+    labels = hooks.game_policies(list(policies) or [hooks.DEFAULT_POLICY], players)
     space = Space(
         tuple(discrete_param(*parse_range(t, integer=True, allow_list=True)) for t in params)
     )
     for p in space.params:
         ends = p.values() if isinstance(p, Categorical) else [p.lo, p.hi]
         for v in ends:
-            components.with_values({p.name: v}, origin="--param")  # names the path and value
+            hooks.with_values(components, {p.name: v}, "--param")  # names the path and value
     if not targets:
         raise BnbError("tune: give at least one --target (e.g. first_player_advantage=0)")
-    parsed = [parse_target(t, labels) for t in targets]
+    parsed = [parse_target(t, labels, team=team) for t in targets]
     keys = [t.key for t in parsed]
     dup = next((k for k in keys if keys.count(k) > 1), None)
     if dup:
@@ -245,6 +245,8 @@ def plan_game_tune(
         readings=readings,
         components=components,
         component_files=list(component_files),
+        game=game_name(game),
+        team=team,
     )
 
 
@@ -260,19 +262,8 @@ def play_point(
     plan: GameTune, point: dict, seed: int, start: int, n: int, *, intervals: bool, threads=None
 ) -> dict:
     """Games ``start .. start+n-1`` under ``point``: the targets and the combined score."""
-    from bnb_sim.runner.config import GameConfig
-    from bnb_sim.runner.experiments import play_games
-    from bnb_sim.tune.policy_tune import engine_threads
-
-    config = GameConfig.create(
-        plan.players,
-        plan.policies,
-        seed=seed,
-        components=plan.components_for(point),
-        readings=plan.readings,
-    )
-    seats, games = play_games(
-        config, n, start=start, threads=engine_threads(threads, n), keep=_keep
+    seats, games = tune_hooks(plan.game).play_games(
+        plan, plan.components_for(point), seed, start, n, engine_threads(threads, n), _keep
     )
     estimates = {
         t.key: measure(t, seats, games, intervals=intervals, seed=seed) for t in plan.targets
@@ -390,6 +381,8 @@ def _game_stages(plan: GameTune, store: TuneStore, many, progress: Progress) -> 
     final = _confirm(plan, reeval[best]["point"], many, progress)
     result = {
         "kind": "tune-game",
+        **game_keys(plan.game),
+        **({"outcome": "team"} if plan.team else {}),
         "method": plan.method,
         "players": plan.players,
         "policies": plan.policies,
@@ -464,104 +457,3 @@ def _start_point(plan: GameTune) -> dict | None:
         if base[p.name] not in p.values():
             return None
     return base
-
-
-# --------------------------------------------------------------------------------------
-# the override file
-
-_BARE = re.compile(r"^[A-Za-z0-9_-]+$")
-
-
-def _toml_key(key: str) -> str:
-    return key if _BARE.match(key) else json.dumps(key)
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        inner = ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items())
-        return "{ " + inner + " }" if inner else "{}"
-    raise BnbError(f"tune: cannot write the value {value!r} to TOML")
-
-
-def _provenance_table(data: dict, path: str) -> list[str]:
-    """The parts of the nearest table above ``path`` that carries ``provenance``."""
-    parts = path.split(".")
-    for cut in range(len(parts) - 1, 0, -1):
-        node: Any = data
-        for part in parts[:cut]:
-            node = node[int(part)] if isinstance(node, list) else node[part]
-        if isinstance(node, dict) and "provenance" in node:
-            return parts[:cut]
-    raise BnbError(f"tune: no provenance table above '{path}'")
-
-
-def _override_entries(tuned: dict, paths: Sequence[str]) -> dict[tuple, dict]:
-    """``{table parts: {key: value}}``: what an override must restate for ``paths``."""
-    out: dict[tuple, dict] = {}
-    for path in paths:
-        table = _provenance_table(tuned, path)
-        numeric = next((i for i, p in enumerate(table) if p.isdigit()), None)
-        if numeric is not None:
-            # inside an array of tables: arrays replace whole, so restate the whole array
-            head, key = table[: numeric - 1], table[numeric - 1]
-            node = tuned
-            for part in head:
-                node = node[part]
-            out.setdefault(tuple(head), {})[key] = node[key]
-            continue
-        node = tuned
-        for part in table:
-            node = node[part]
-        entry = out.setdefault(tuple(table), {})
-        entry[path.split(".")[len(table)]] = node[path.split(".")[len(table)]]
-        for key in ("provenance", "source", "reason"):
-            if key in node:
-                entry[key] = node[key]
-    return out
-
-
-def _retag(value: Any, reason: str) -> Any:
-    from bnb_sim.games.builders_biomes.components.model import SWEEP_REASON
-
-    if value == SWEEP_REASON:
-        return reason
-    if isinstance(value, dict):
-        return {k: _retag(v, reason) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_retag(v, reason) for v in value]
-    return value
-
-
-def write_override(plan: GameTune, point: dict, path: Path, header: Sequence[str] = ()) -> Path:
-    """Write ``point`` as a component override and check it loads back to those values."""
-    from bnb_sim.analysis.sweep import _lookup
-    from bnb_sim.games.builders_biomes.components import load_components
-
-    tuned = plan.components_for(point).data
-    reason = f"{TUNE_REASON} ({', '.join(t.describe() for t in plan.targets)})"
-    lines = [f"# {h}" for h in header]
-    lines.append(
-        "# a component override: pass it as --components "
-        f"{' '.join([*plan.component_files, path.name])}"
-    )
-    for table, entries in _override_entries(tuned, list(point)).items():
-        lines += ["", f"[{'.'.join(_toml_key(p) for p in table)}]"]
-        for key, value in entries.items():
-            lines.append(f"{_toml_key(key)} = {_toml_value(_retag(value, reason))}")
-    try:
-        write_atomic(path, "\n".join(lines) + "\n")  # never through a link
-    except OSError as exc:
-        raise BnbError(f"tune: cannot write {path} ({exc.strerror or exc})") from None
-    loaded = load_components([*plan.component_files, str(path)])
-    for key, value in point.items():
-        if _lookup(loaded.data, key) != value:
-            raise BnbError(f"tune: {path} does not read back {key} = {value!r}")
-    return path

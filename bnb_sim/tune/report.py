@@ -75,8 +75,15 @@ def _rate_text(rate: dict) -> str:
     return f"{tables.fmt_rate(rate['rate'], rate['lo'], rate['hi'])} n={int(rate['n']):,} games"
 
 
+def _team(result: dict) -> bool:
+    """A cooperative game's tuning: the score is the team's result (no field, no Elo)."""
+    return result.get("outcome") == "team"
+
+
 def policy_rows(result: dict) -> list[tuple[str, str]]:
     c = result["comparison"]
+    if _team(result):
+        return _team_rows(result)
     return [
         ("verdict", c["verdict"]),
         ("difference tuned − start", f"{_difference_text(c)} in mean game score"),
@@ -94,6 +101,22 @@ def policy_rows(result: dict) -> list[tuple[str, str]]:
     ]
 
 
+def _team_rows(result: dict) -> list[tuple[str, str]]:
+    c = result["comparison"]
+    return [
+        ("verdict", c["verdict"]),
+        ("difference tuned − start", f"{_difference_text(c)} in team win rate"),
+        ("team win rate tuned", _rate_text(c["tuned"]["win_rate"])),
+        ("team win rate start", _rate_text(c["start"]["win_rate"])),
+        ("final comparison", f"{c['games']:,} games on {c['seeds']:,} fresh game indices"),
+        ("tuned", _point_text(result["tuned"])),
+        ("start", _point_text(result["start"])),
+        ("team", _field_text(result)),
+        ("readings", readings_text(result)),
+        ("games played", f"{result['games']:,} of a budget of {result['budget']:,}"),
+    ]
+
+
 def readings_text(result: dict) -> str:
     """Every rule reading the tuning played under (``bnb readings``)."""
     from bnb_sim.analysis.report import readings_text as run_readings
@@ -106,6 +129,11 @@ def _sprt_label(sprt: dict) -> str:
 
 
 def _field_text(result: dict) -> str:
+    if not result["lineups"]:  # a cooperative game: the candidate is the whole team
+        return (
+            f"{result['players']} players, the tuned policy in every seat; every candidate "
+            "on the same game indices"
+        )
     lineups = "; ".join(", ".join(x) for x in result["lineups"])
     return (
         f"{result['players']} players against {lineups} "
@@ -173,12 +201,22 @@ def build_policy_report(result: dict, command: str | None = None) -> ReportBuild
         f"{result['games']:,} games · budget {result['budget']:,} · seed {result['seed']}",
     )
     answer = builder.add(Section("Answer"))
-    answer.text(
-        "The tuned parameters against the start on fresh seeds that no stage of the search "
-        "has seen: both play the same seeds in every seating against the same field, and the "
-        "per-seed difference of their mean game score (a win 1, a shared win 1/k, a loss 0) "
-        "gives the interval. Positive values favour the tuned parameters."
-    )
+    if _team(result):
+        answer.text(
+            "The tuned parameters against the start on fresh games that no stage of the "
+            "search has seen: both teams play the same game indices (the same tiles, mobs, "
+            "draws and dice), and the per-game difference of their results (won 1, lost 0) "
+            "gives the interval of the difference in team win rate. Positive values favour "
+            "the tuned parameters."
+        )
+    else:
+        answer.text(
+            "The tuned parameters against the start on fresh seeds that no stage of the "
+            "search has seen: both play the same seeds in every seating against the same "
+            "field, and the per-seed difference of their mean game score (a win 1, a shared "
+            "win 1/k, a loss 0) gives the interval. Positive values favour the tuned "
+            "parameters."
+        )
     answer.table(pd.DataFrame(policy_rows(result), columns=["", "value"]))
     add_estimated_warning(answer, result.get("estimated"))
     if command:

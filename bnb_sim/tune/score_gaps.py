@@ -45,6 +45,8 @@ def game_terms(targets: Sequence[Target], seats: pd.DataFrame, games: pd.DataFra
             per_game = seats.groupby("game", sort=True)[["xp", f"xp_{t.arg}"]].sum()
             cols["xp"] = per_game["xp"].to_numpy(dtype=float)
             cols[f"xp:{t.arg}"] = per_game[f"xp_{t.arg}"].to_numpy(dtype=float)
+        elif t.name == "win_rate" and t.arg is None:  # a cooperative game: the team's
+            cols["share:None"] = games.sort_values("game")["won"].to_numpy(dtype=float)
         elif t.name == "win_rate":
             rows = seats[seats["policy"].astype(str).to_numpy() == t.arg]
             share = rows.groupby("game", sort=True)["won"].mean().to_numpy(dtype=float)

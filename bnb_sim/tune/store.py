@@ -34,6 +34,8 @@ from bnb_sim.safe_io import UnreadableFile, load_json, write_atomic
 __all__ = ["TUNE_FILE", "TuneStore", "open_tune_folder", "tune_folder_state"]
 
 TUNE_FILE = "tune.json"
+WEIGHTS_FILE = "tuned.toml"  # the answer of a policy tuning
+OVERRIDE_FILE = "tuned-components.toml"  # the answer of a game tuning
 FORMAT = 1
 #: A larger tune.json is refused (a budget of 10 million games writes a few MB).
 MAX_TUNE_BYTES = 256_000_000

@@ -20,6 +20,11 @@ or ``min``. Names:
                             specs that contain ``=``
 ==========================  ===============================================================
 
+A cooperative game (Heroes of the Village: the players are one team) has team results only:
+``win_rate`` (no ``:POLICY``) is the team win rate (Student t over games) and
+``game_length`` the mean turns; the seat targets (``first_player_advantage``, ``balance``,
+``xp_share``) are refused.
+
 **Combining.** Each target turns its estimate ``e`` into a loss in its own unit: percentage
 points for the rates and shares (``first_player_advantage``, ``balance``, ``xp_share``,
 ``win_rate``; 1 pp = 0.01) and turns for ``game_length``. A value goal costs
@@ -53,6 +58,7 @@ __all__ = [
 ]
 
 TARGET_NAMES = ("first_player_advantage", "balance", "game_length", "xp_share", "win_rate")
+TEAM_TARGETS = ("win_rate", "game_length")  # a cooperative game's: the team's results
 PP = 0.01
 XP_SHARE_SOURCES = ("buildings", "mobs", "hoes", "round_a", "round_b", "round_c", "bonus_mobs")
 
@@ -94,8 +100,9 @@ class Target:
         return {"name": self.name, "arg": self.arg, "goal": self.goal, "weight": self.weight}
 
 
-def parse_target(text: str, policies: Sequence[str]) -> Target:
-    """``balance=max``, ``first_player_advantage=0@2``, ``xp_share:mobs=0.3`` -> Target."""
+def parse_target(text: str, policies: Sequence[str], *, team: bool = False) -> Target:
+    """``balance=max``, ``first_player_advantage=0@2``, ``xp_share:mobs=0.3`` -> Target;
+    ``team``: a cooperative game's targets (:data:`TEAM_TARGETS`, ``win_rate`` of the team)."""
     raw = str(text).strip()
     name, eq, goal = raw.partition("=")
     name, goal = name.strip(), goal.strip()
@@ -112,6 +119,13 @@ def parse_target(text: str, policies: Sequence[str]) -> Target:
             raise BnbError(f"tune: --target '{text}': the weight must be positive")
         goal = goal.strip()
     base, _, arg = name.partition(":")
+    if team and base not in TEAM_TARGETS:
+        raise BnbError(
+            f"tune: --target '{text}': a cooperative game's targets are the team's: "
+            f"{', '.join(TEAM_TARGETS)} (e.g. win_rate=0.5)"
+        )
+    if team and arg:
+        raise BnbError(f"tune: --target '{text}': {base} is the team's; it takes no ':'")
     if base not in TARGET_NAMES:
         raise BnbError(
             f"tune: --target '{text}': unknown target '{base}' (known: {', '.join(TARGET_NAMES)})"
@@ -123,7 +137,7 @@ def parse_target(text: str, policies: Sequence[str]) -> Target:
                 f"tune: --target '{text}': xp_share needs a source, one of "
                 f"{', '.join(XP_SHARE_SOURCES)} (e.g. xp_share:mobs=0.3)"
             )
-    elif base == "win_rate":
+    elif base == "win_rate" and not team:
         player = digits(arg)
         if player is not None and player < len(policies):
             arg = policies[player]  # win_rate:N, the policy of player N (labels with '=')
@@ -219,6 +233,8 @@ def measure(
             per_game[f"xp_{target.arg}"].to_numpy(dtype=float),
             per_game["xp"].to_numpy(dtype=float),
         )
+    if target.arg is None:  # win_rate of a cooperative game: the team's
+        return _mean(games.sort_values("game")["won"].to_numpy(dtype=float))
     # win_rate: the policy's win share per game (wins / its seats), a mean over games
     rows = seats[seats["policy"].astype(str).to_numpy() == target.arg]
     share = rows.groupby("game", sort=True)["won"].mean().to_numpy(dtype=float)
@@ -243,6 +259,8 @@ def per_game(target: Target, seats: pd.DataFrame, games: pd.DataFrame) -> np.nda
         return (wide[0] - others).to_numpy(dtype=float)
     if target.name == "game_length":
         return games.sort_values("game")["turns"].to_numpy(dtype=float)
+    if target.name == "win_rate" and target.arg is None:  # the team's result per game
+        return games.sort_values("game")["won"].to_numpy(dtype=float)
     if target.name == "win_rate":
         rows = seats[seats["policy"].astype(str).to_numpy() == target.arg]
         return rows.groupby("game", sort=True)["won"].mean().to_numpy(dtype=float)
