@@ -1,12 +1,13 @@
 """The first game's kernels as compile jobs (:mod:`bnb_sim.precompile`).
 
 Each job compiles one part of the kernels, ``after`` the parts it calls, so that parallel
-processes never compile the same function: the rules (the step functions that
-``apply_action`` and ``legal_bits`` reach, set-up, output rows), the one-step bots, the
-tables the one-step bots read (exact combat odds of every pile), the search bots, the
-priority-list interpreter, the invariant checker, the two batch drivers, the step-by-step
-API and the odds command. ``bnb warmup`` runs them all; the first run of a command runs the
-ones it needs (:func:`jobs_for_run`), two at a time on two cores.
+processes never compile the same function: the rules' set-up and output rows, the
+one-step bots, the tables the one-step bots read (exact combat odds of every pile), the
+built-in bots' batch driver (which inlines legality and the decisions' effects, and so
+compiles the step functions they reach), the rules as entry points of their own, the search
+bots, the priority-list interpreter, the invariant checker, the full batch driver, the
+step-by-step API and the odds command. ``bnb warmup`` runs them all; the first run of a
+command runs the ones it needs (:func:`jobs_for_run`), two at a time on two cores.
 
 A job compiles a kernel without running it (``dispatcher.compile`` with the argument types of
 small sample values, the types the game loop passes) or, for an entry point, runs it once on a
@@ -29,22 +30,27 @@ def _job(name, label, after=(), weight=10.0) -> Job:
 def jobs() -> list[Job]:
     """Every compile job of the game (``bnb warmup``)."""
     rules, onestep, tables = "bnb:rules", "bnb:onestep", "bnb:tables"
+    # The batch driver inlines legality and the decisions' effects (``legal_bits``,
+    # ``apply_action``), so it waits only for set-up and rows; the jobs that run after it
+    # find the step functions those reach in the cache instead of compiling them again.
+    builtin = "bnb:builtin"
     return [
-        _job("rules", "rules: set-up, legality, decisions applied, rows", (), 32),
-        _job("onestep", "greedy and heuristic bots", (), 22),
-        _job("tables", "combat-odds tables of the one-step bots", (), 15),
-        _job("builtin", "batch kernel, built-in bots", (rules, onestep), 16),
-        _job("strong", "strong bot (its model's terms)", (rules, onestep), 10),
-        _job("search", "search bots (mc, ismcts)", (rules, onestep, "bnb:strong"), 38),
-        _job("priority", "priority-list bots", (rules, onestep), 13),
+        _job("rules", "rules: set-up, output rows", (), 9),
+        _job("onestep", "greedy and heuristic bots", (), 16),
+        _job("tables", "combat-odds tables of the one-step bots", (), 9),
+        _job("builtin", "batch kernel, built-in bots", (rules, onestep), 30),
+        _job("rules_api", "rules called one by one: legality, decisions applied", (builtin,), 10),
+        _job("strong", "strong bot (its model's terms)", (builtin,), 10),
+        _job("search", "search bots (mc, ismcts)", (builtin, "bnb:strong"), 38),
+        _job("priority", "priority-list bots", (builtin,), 13),
         _job("invariants", "invariant checker", (rules,), 5),
         _job(
             "full",
             "batch kernel, every policy kind and --check",
-            (rules, onestep, "bnb:strong", "bnb:search", "bnb:priority", "bnb:invariants"),
+            (builtin, "bnb:strong", "bnb:search", "bnb:priority", "bnb:invariants"),
             20,
         ),
-        _job("step", "step-by-step game API", (rules, onestep, tables), 5),
+        _job("step", "step-by-step game API", ("bnb:rules_api", tables), 5),
         _job(
             "step_full",
             "step-by-step game API, every policy kind",
@@ -114,26 +120,38 @@ def _decision_args(config):
 
 
 def compile_rules() -> None:
+    """Set-up (compiled and run) and the output rows: what the batch drivers call and do not
+    inline."""
     import numpy as np
 
     from bnb_sim.games.builders_biomes.engine import play as P
-    from bnb_sim.games.builders_biomes.engine.legal import legal_action_mask, legal_bits
-    from bnb_sim.games.builders_biomes.engine.observation import prepare_observation
-    from bnb_sim.games.builders_biomes.engine.step import apply_action
     from bnb_sim.games.builders_biomes.policies.search import new_search_scratch
 
     config = _config(["random"])
     k, _, kinds, params, _ = config.kernel_inputs
     pub, hid, rng = P.new_game(k, config.master, 0, 4)  # set-up (compiled and run)
-    _typed(legal_bits, pub, k)
-    _typed(legal_action_mask, pub, k)
-    _typed(apply_action, pub, hid, rng, k, 0)
-    _typed(prepare_observation, pub, hid, 0)
     seat_out = np.zeros((4, 8), np.int64)
     game_out = np.zeros((1, P.N_GAME_COLUMNS), np.int64)
     _typed(P.write_rows, pub, hid, k, 0, seat_out, game_out)
     _typed(P.write_rule_hits, pub, k, np.zeros((4, P.MEM_SIZE)), 0, seat_out)
     _typed(new_search_scratch, k, kinds, params, 4, P.MEM_SIZE)
+
+
+def compile_rules_api() -> None:
+    """Legality and the decisions' effects as entry points of their own (the step-by-step
+    API calls them from Python; the batch drivers inline them)."""
+    from bnb_sim.games.builders_biomes.engine import play as P
+    from bnb_sim.games.builders_biomes.engine.legal import legal_action_mask, legal_bits
+    from bnb_sim.games.builders_biomes.engine.observation import prepare_observation
+    from bnb_sim.games.builders_biomes.engine.step import apply_action
+
+    config = _config(["random"])
+    k = config.kernel_inputs[0]
+    pub, hid, rng = P.new_game(k, config.master, 0, 4)
+    _typed(legal_bits, pub, k)
+    _typed(legal_action_mask, pub, k)
+    _typed(apply_action, pub, hid, rng, k, 0)
+    _typed(prepare_observation, pub, hid, 0)
 
 
 def compile_onestep() -> None:
