@@ -387,7 +387,7 @@ def _item_readings(r: _Reader, kind: str, head: dict, head_variant: str | None, 
     """``(explicit readings, resolved readings)`` of an item: the [experiment] readings, the
     item's own, and the ``variant``/``seating`` keys (aliases; a contradiction is an error)."""
     from bnb_sim.games.builders_biomes import readings as R
-    from bnb_sim.runner.experiments import design_readings
+    from bnb_sim.runner.design_play import design_readings
 
     own = _reading_table(r)
     given = {**head, **own}
@@ -802,7 +802,7 @@ def _played(outcome: ItemOutcome) -> int:
 def _spec_readings(spec) -> str:
     """Every reading an item plays under (the design's seating for non-simulations)."""
     from bnb_sim.games.builders_biomes import readings as R
-    from bnb_sim.runner.experiments import design_readings
+    from bnb_sim.runner.design_play import design_readings
 
     if callable(getattr(spec, "readings_text", None)):
         return spec.readings_text()

@@ -86,7 +86,8 @@ def tournament(
     from bnb_sim.errors import BnbError
     from bnb_sim.games.builders_biomes.policies.registry import check_distinct, parse_policy
     from bnb_sim.runner.budget import confirm_games, tournament_games
-    from bnb_sim.runner.experiments import design_readings, run_tournament
+    from bnb_sim.runner.design_play import design_readings
+    from bnb_sim.runner.tournament_play import run_tournament
 
     if not policies:
         raise BnbError("tournament: name the entrants with --policy (repeat it) or --policies")
