@@ -30,6 +30,7 @@ from bnb_sim.analysis.ladder_item import LADDER_KEYS
 from bnb_sim.analysis.luck_item import LUCK_KEYS
 from bnb_sim.analysis.value_item import VALUE_KEYS
 from bnb_sim.errors import BnbError
+from bnb_sim.runner.experiments import ItemOutcome
 from bnb_sim.runner.robustness_item import ROBUSTNESS_KEYS
 from bnb_sim.tune.experiment_item import TUNE_KEYS
 
@@ -139,15 +140,6 @@ class Experiment:
     items: list[Any]
     source: str
     text: str = ""
-
-
-@dataclass
-class ItemOutcome:
-    """One played item: its spec, its result and how long it took."""
-
-    spec: Any
-    result: Any  # (seats, games, meta) for simulations; a *Result otherwise
-    seconds: float
 
 
 # --------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """The game-playing side of experiment files: :func:`run_experiment` plays every item of a file
-in order and :func:`run_item` plays one, through the modules that play each kind of study
-(``simulation_item``, ``tournament_play``, ``compare_play``, ``sweep_play``, on the building
-blocks of ``design_play``); their public names are importable from here too.
+in order (an :class:`ItemOutcome` each) and :func:`run_item` plays one, through the modules
+that play each kind of study (``simulation_item``, ``tournament_play``, ``compare_play``,
+``sweep_play``, on the building blocks of ``design_play``); their public names are
+importable from here too.
 
 Every function here plays games with :func:`bnb_sim.runner.batch.play_block`, which is the
 only thing that imports the engine (numba); the imports are inside the functions, so this
@@ -17,6 +18,8 @@ only in the policy of one seat play the same deal with the same dice.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
+from typing import Any
 
 from bnb_sim.errors import BnbError
 from bnb_sim.runner.budget import confirm_games, experiment_games
@@ -27,6 +30,7 @@ from bnb_sim.runner.sweep_play import run_sweep
 from bnb_sim.runner.tournament_play import play_tournament, run_tournament
 
 __all__ = [
+    "ItemOutcome",
     "compare_player",
     "design_readings",
     "play_games",
@@ -38,6 +42,15 @@ __all__ = [
     "run_sweep",
     "run_tournament",
 ]
+
+
+@dataclass
+class ItemOutcome:
+    """One played item: its spec, its result and how long it took."""
+
+    spec: Any
+    result: Any  # (seats, games, meta) for simulations; a *Result otherwise
+    seconds: float
 
 
 def run_item(spec, *, threads: int | None = None, progress: Progress = None, yes: bool = False):
@@ -113,8 +126,6 @@ def run_experiment(
 
     The games of all items are counted first: above the ``--yes`` threshold nothing plays.
     """
-    from bnb_sim.analysis.experiment import ItemOutcome
-
     confirm_games(experiment_games(experiment), f"run: {experiment.source}", yes=yes)
     threads = threads or experiment.threads
     outcomes = []
