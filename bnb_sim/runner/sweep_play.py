@@ -19,6 +19,7 @@ from bnb_sim.runner.design_play import (
     play_games,
 )
 
+# the seat columns a sweep keeps (the rest is dropped to save memory)
 _SWEEP_SEAT_PREFIXES = ("xp", "fights_", "wins_")
 
 

@@ -23,7 +23,7 @@ from bnb_sim.runner.design_play import (
     play_games,
 )
 
-# the columns tournaments and sweeps keep (the rest is dropped to save memory)
+# the columns a tournament keeps (the rest is dropped to save memory)
 _TOURNAMENT_SEAT_COLUMNS = ("game", "seat", "player", "policy", "rank", "won", "xp")
 
 
