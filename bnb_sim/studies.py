@@ -42,7 +42,7 @@ __all__ = ["ExperimentResult", "compare", "run_experiment", "sweep", "tournament
 
 def _policy_list(value: Any, name: str) -> list[str]:
     """A list of policy specs from a list of strings or one comma-separated string."""
-    from bnb_sim.analysis.tournament import split_policy_list
+    from bnb_sim.analysis.tournament_schedule import split_policy_list
 
     if isinstance(value, str):
         return split_policy_list(value)
@@ -131,10 +131,12 @@ def tournament(
     ``n_games``, ``tie_rate``. ``components``: a Components, a path or a list of paths (None:
     the defaults); ``expansion``: ``"farmers-market"``; ``readings``: rule readings by name.
     """
-    from bnb_sim.analysis.tournament import build_tournament_report, schedule
+    from bnb_sim.analysis.tournament_report import build_tournament_report
+    from bnb_sim.analysis.tournament_schedule import schedule
     from bnb_sim.games.builders_biomes.policies.registry import check_distinct, parse_policy
     from bnb_sim.runner.budget import confirm_games, tournament_games
-    from bnb_sim.runner.experiments import design_readings, run_tournament
+    from bnb_sim.runner.design_play import design_readings
+    from bnb_sim.runner.tournament_play import run_tournament
 
     specs = _policy_list(policies, "policies")
     players = _args.integer(players, "players", 2, 4)
@@ -195,7 +197,8 @@ def compare(
     from bnb_sim.analysis import compare as C
     from bnb_sim.games.builders_biomes.policies.registry import parse_policy
     from bnb_sim.runner.budget import confirm_games
-    from bnb_sim.runner.experiments import design_readings, run_compare
+    from bnb_sim.runner.compare_play import run_compare
+    from bnb_sim.runner.design_play import design_readings
 
     a, b = _args.text(a, "a"), _args.text(b, "b")
     rivals = _policy_list(opponents, "opponents") if opponents else []
@@ -260,9 +263,11 @@ def sweep(
     ``xp``, ``xp_effects``, ``source_effects``, ``fights``, ``length``, ``ties`` (paired
     differences against the baseline, with 95% intervals, n and p-values).
     """
-    from bnb_sim.analysis.sweep import build_sweep_report, build_variants
+    from bnb_sim.analysis.sweep_report import build_sweep_report
+    from bnb_sim.analysis.sweep_variants import build_variants
     from bnb_sim.runner.budget import confirm_games
-    from bnb_sim.runner.experiments import design_readings, run_sweep
+    from bnb_sim.runner.design_play import design_readings
+    from bnb_sim.runner.sweep_play import run_sweep
 
     if isinstance(sets, Mapping):
         pairs = list(sets.items())

@@ -43,6 +43,8 @@ if _COMPILE_LOG:
             _log_compiles()
             _log_compiles.done = True
         _CURRENT_TEST[0] = item.nodeid
+
+
 # The tiny third game (tests/dice_race.py) is registered here and only here: this one line
 # is all a game needs to be served by the shared commands (docs/design.md "Adding a game").
 # Its cooperative variant (the dice team) covers the shared code's cooperative branch.

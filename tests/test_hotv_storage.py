@@ -14,7 +14,8 @@ import pytest
 from bnb_sim.errors import RunError
 from bnb_sim.games.heroes_village.components import load_components
 from bnb_sim.games.heroes_village.runner import make_config, simulate_to_dir
-from bnb_sim.runner.storage import RunWriter, _game_range, load_run, read_meta
+from bnb_sim.runner.run_columns import _game_range
+from bnb_sim.runner.storage import RunWriter, load_run, read_meta
 from bnb_sim.runner.verify import STAMP_KEY
 
 COMPS = load_components()

@@ -82,13 +82,13 @@ def _t1_buildings(text):
 
 
 def _t1_mob(text):
-    from bnb_sim.games.heroes_village.cli import _mob_value
+    from bnb_sim.games.heroes_village.cli_tools import _mob_value
 
     return _mob_value(_hotv(), text)
 
 
 def _t1_set_path(path):
-    from bnb_sim.games.heroes_village.cli import _set_path
+    from bnb_sim.games.heroes_village.cli_sweep import _set_path
 
     return _set_path(_hotv().data, path, 5)
 

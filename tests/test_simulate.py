@@ -250,7 +250,7 @@ def test_win_counter_clusters_by_game_and_keeps_small_rates_visible():
     import pandas as pd
 
     from bnb_sim.analysis.stats import clustered_rate, wilson_interval
-    from bnb_sim.runner.simulate import _WinCounter
+    from bnb_sim.runner.run_summary import _WinCounter
 
     rng = np.random.default_rng(3)
     games = 10_000

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 
 import numpy as np
 import pandas as pd
@@ -13,6 +14,7 @@ from fake_runs import FakeSpec, make_frames, make_meta, write_fake_run
 
 from bnb_sim.errors import RunError
 from bnb_sim.runner import storage
+from bnb_sim.runner.run_columns import _encode
 from bnb_sim.runner.storage import (
     GAME_COLUMNS,
     SEAT_COLUMNS,
@@ -142,7 +144,7 @@ def test_resume_adds_the_run_columns_to_parts_of_an_older_version(tmp_path, run_
             data = pq.read_table(file)
             data = data.drop_columns(["run_id", "seed"])
             data = data.replace_schema_metadata({storage.STAMP_KEY: data_stamp(file)})
-            buf = storage._encode(data)
+            buf = _encode(data)
             file.write_bytes(buf.to_pybytes())
     meta = json.loads((path / "run.json").read_text())
     meta["part_files"] = {}  # the checksums changed with the files
@@ -235,7 +237,7 @@ def test_write_is_atomic_and_leftovers_are_ignored(tmp_path, monkeypatch):
     def disk_full(fd):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(storage.os, "fsync", disk_full)  # the bytes went in, the sync fails
+    monkeypatch.setattr(os, "fsync", disk_full)  # the bytes went in, the sync fails
     with pytest.raises(storage.WriteFailed, match="No space left on device") as info:
         writer.write_part(0, *_part(frames, 0))
     assert info.value.disk_full and info.value.file == path / "seats" / part_name(0)

@@ -105,7 +105,8 @@ def test_an_unbeatable_enderman_is_never_beaten(unbeatable):
 
 
 def test_sweep_effects_are_paired_against_the_baseline(unbeatable):
-    from bnb_sim.runner.experiments import _config, play_games
+    from bnb_sim.runner.design_play import _config
+    from bnb_sim.runner.experiments import play_games
 
     r = unbeatable
     assert [v.name for v in r.variants] == [

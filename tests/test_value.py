@@ -177,7 +177,7 @@ def test_attach_refuses_a_run_of_another_set_up(tmp_path):
 
 def test_attached_pet_values_lead_the_hotv_pet_section(tmp_path):
     from bnb_sim.analysis.value_report import save_value
-    from bnb_sim.games.heroes_village.cli import _components
+    from bnb_sim.games.heroes_village.cli_common import _components
     from bnb_sim.games.heroes_village.report import pet_team_section
     from bnb_sim.games.heroes_village.runner import make_config, play_block
 

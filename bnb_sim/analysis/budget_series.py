@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import plots, tables
+from bnb_sim.analysis.ratings import _fmt_elo
 from bnb_sim.analysis.report import Section
 from bnb_sim.errors import PolicyError
 
@@ -207,9 +208,3 @@ def budget_summary(result) -> list[dict]:
             }
         )
     return out
-
-
-def _fmt_elo(elo: float, lo: float, hi: float) -> str:
-    from bnb_sim.analysis.tournament import _fmt_elo as fmt  # that module imports this one
-
-    return fmt(elo, lo, hi)

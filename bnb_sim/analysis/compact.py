@@ -45,7 +45,8 @@ def _is_string(t: pa.DataType) -> bool:
 
 def read_compact(run: Path, table: str, parts: list[int], keep: Callable[[str], bool]):
     """One table of a run as a compact DataFrame (see the module docstring)."""
-    from bnb_sim.runner.storage import _corrupt, part_name
+    from bnb_sim.runner.run_files import part_name
+    from bnb_sim.runner.run_reader import _corrupt
 
     files = [run / table / part_name(k) for k in parts]
     try:
@@ -128,7 +129,9 @@ def load_for_report(
     game_columns: Callable[[str], bool],
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, Any]]:
     """``(seats, games, meta)`` like :func:`bnb_sim.runner.storage.load_run`, compact."""
-    from bnb_sim.runner.storage import _cross_check, read_meta, run_parts, verify_run
+    from bnb_sim.runner.parts import run_parts, verify_run
+    from bnb_sim.runner.run_files import read_meta
+    from bnb_sim.runner.run_reader import _cross_check
 
     run = Path(path)
     meta = read_meta(run)

@@ -30,6 +30,7 @@ from bnb_sim.analysis.ladder_item import LADDER_KEYS
 from bnb_sim.analysis.luck_item import LUCK_KEYS
 from bnb_sim.analysis.value_item import VALUE_KEYS
 from bnb_sim.errors import BnbError
+from bnb_sim.runner.experiments import ItemOutcome
 from bnb_sim.runner.robustness_item import ROBUSTNESS_KEYS
 from bnb_sim.tune.experiment_item import TUNE_KEYS
 
@@ -139,15 +140,6 @@ class Experiment:
     items: list[Any]
     source: str
     text: str = ""
-
-
-@dataclass
-class ItemOutcome:
-    """One played item: its spec, its result and how long it took."""
-
-    spec: Any
-    result: Any  # (seats, games, meta) for simulations; a *Result otherwise
-    seconds: float
 
 
 # --------------------------------------------------------------------------------------
@@ -387,7 +379,7 @@ def _item_readings(r: _Reader, kind: str, head: dict, head_variant: str | None, 
     """``(explicit readings, resolved readings)`` of an item: the [experiment] readings, the
     item's own, and the ``variant``/``seating`` keys (aliases; a contradiction is an error)."""
     from bnb_sim.games.builders_biomes import readings as R
-    from bnb_sim.runner.experiments import design_readings
+    from bnb_sim.runner.design_play import design_readings
 
     own = _reading_table(r)
     given = {**head, **own}
@@ -808,7 +800,7 @@ def _played(outcome: ItemOutcome) -> int:
 def _spec_readings(spec) -> str:
     """Every reading an item plays under (the design's seating for non-simulations)."""
     from bnb_sim.games.builders_biomes import readings as R
-    from bnb_sim.runner.experiments import design_readings
+    from bnb_sim.runner.design_play import design_readings
 
     if callable(getattr(spec, "readings_text", None)):
         return spec.readings_text()

@@ -34,9 +34,10 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import plots, tables
+from bnb_sim.analysis.ratings import _fmt_elo
 from bnb_sim.analysis.report import Finding, ReportBuilder, Section, readings_text
 from bnb_sim.analysis.stats import rates_by_cluster
-from bnb_sim.analysis.tournament import TournamentResult, _fmt_elo, analyse_tournament
+from bnb_sim.analysis.tournament_analysis import TournamentResult, analyse_tournament
 
 __all__ = [
     "DEFAULT_RUNGS",

@@ -290,3 +290,11 @@ def head_to_head(seats_df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     n_df = pd.DataFrame(np.rint(meetings).astype(np.int64), index=names, columns=names)
     score_df.index.name = n_df.index.name = "policy"
     return score_df, n_df
+
+
+def _fmt_elo(elo: float, lo: float, hi: float) -> str:
+    if not math.isfinite(elo):
+        return "n/a"
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return f"{elo:+.0f}"
+    return f"{elo:+.0f} [{lo:+.0f}, {hi:+.0f}]"

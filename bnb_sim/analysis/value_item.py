@@ -62,7 +62,7 @@ class ValueSpec:
         return self.budget()
 
     def readings_text(self) -> str:
-        from bnb_sim.runner.experiments import design_readings
+        from bnb_sim.runner.design_play import design_readings
 
         values = design_readings(self.readings, None, seating="rotate", what="value")
         return ", ".join(f"{k}={v}" for k, v in values.items())

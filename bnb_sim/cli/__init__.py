@@ -214,8 +214,8 @@ def main(argv: list[str] | None = None) -> None:
         click.echo(f"bnb: error: {exc.format_message()}", err=True)
         sys.exit(2)
     except BnbError as exc:
-        simulate = sys.modules.get("bnb_sim.runner.simulate")  # loaded if it can be raised
-        if simulate is not None and isinstance(exc, simulate.RunInterrupted):
+        summary = sys.modules.get("bnb_sim.runner.run_summary")  # loaded if it can be raised
+        if summary is not None and isinstance(exc, summary.RunInterrupted):
             click.echo(exc.report(), err=True)  # a stopped run: what is kept, how to go on
         else:
             click.echo(f"bnb: error: {exc}", err=True)

@@ -44,7 +44,7 @@ def machine() -> dict[str, Any]:
     import numpy
 
     from bnb_sim._jit import numba
-    from bnb_sim.runner.simulate import machine_info
+    from bnb_sim.runner.run_meta import machine_info
 
     return {
         **machine_info(),

@@ -110,10 +110,11 @@ def compare(
         make_rule,
     )
     from bnb_sim.analysis.report import _jsonable
-    from bnb_sim.analysis.tournament import split_policy_list
+    from bnb_sim.analysis.tournament_schedule import split_policy_list
     from bnb_sim.games.builders_biomes.policies.registry import parse_policy
     from bnb_sim.runner.budget import confirm_games
-    from bnb_sim.runner.experiments import design_readings, run_compare
+    from bnb_sim.runner.compare_play import run_compare
+    from bnb_sim.runner.design_play import design_readings
 
     # bad input fails before any game is played or any folder is made
     if policies is not None:

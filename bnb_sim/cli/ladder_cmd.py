@@ -112,7 +112,7 @@ def ladder(
     expansion = ctx.meta.get("bnb.expansion")
     from bnb_sim.analysis.ladder import build_ladder_report, format_ladder
     from bnb_sim.runner.budget import confirm_games
-    from bnb_sim.runner.experiments import design_readings
+    from bnb_sim.runner.design_play import design_readings
     from bnb_sim.runner.ladder_play import check_rungs, ladder_games, run_ladder
 
     games = _GAMES if games is None else games
@@ -188,7 +188,7 @@ def _team_ladder(ctx, game, rungs, players, games, components, seed, threads, re
                  out, as_json, yes, options, luck=(False, 0)) -> None:  # fmt: skip
     """The ladder of a cooperative game: team policies on the same game indices."""
     from bnb_sim.analysis.team_ladder import build_team_ladder_report, format_team_ladder
-    from bnb_sim.analysis.tournament import split_policy_list
+    from bnb_sim.analysis.tournament_schedule import split_policy_list
     from bnb_sim.errors import BnbError
     from bnb_sim.runner.team_ladder import plan_team_ladder, run_team_ladder
 

@@ -100,7 +100,7 @@ def luck(game=None, **options) -> None:
     meet head to head: how often the weaker one wins and the skill share. A report with a
     plot and summary.json; --json prints the numbers."""
     from bnb_sim.analysis.luck_report import build_luck_report, format_luck
-    from bnb_sim.analysis.tournament import split_policy_list
+    from bnb_sim.analysis.tournament_schedule import split_policy_list
     from bnb_sim.games import get_game
     from bnb_sim.runner.luck_play import plan_luck, run_luck
 

@@ -160,7 +160,7 @@ def policy_options(
             repeated, listed = kwargs.pop(one), kwargs.pop(many)
             if repeated and listed:
                 raise BnbError(f"give {flag} (repeatable) or {alias}, not both")
-            from bnb_sim.analysis.tournament import split_policy_list
+            from bnb_sim.analysis.tournament_schedule import split_policy_list
 
             if listed:
                 kwargs[dest] = split_policy_list(listed)

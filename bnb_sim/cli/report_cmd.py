@@ -23,7 +23,7 @@ def report(run_dir: Path, out: Path | None, title: str | None, as_json: bool, qu
     Progress lines (reading, each table, writing) go to stderr unless --quiet.
     """
     from bnb_sim.games import game_of_run
-    from bnb_sim.runner.storage import read_meta
+    from bnb_sim.runner.run_files import read_meta
 
     spec = game_of_run(read_meta(run_dir))
     if spec.protocol is not None:  # a game served through the protocol

@@ -174,12 +174,10 @@ def simulate(
     if other_game_handler(click.get_current_context(), "simulate", game):
         return
     from bnb_sim.errors import BnbError
-    from bnb_sim.runner.simulate import (
-        RunInterrupted,
-        cli_command,
-        plan_run,
-        run_to_dir,
-    )
+    from bnb_sim.runner.run_dir import run_to_dir
+    from bnb_sim.runner.run_plan import plan_run
+    from bnb_sim.runner.run_summary import RunInterrupted
+    from bnb_sim.runner.simulate import cli_command
 
     if fixed_seats and seating not in (None, "fixed"):
         raise BnbError(f"--fixed-seats contradicts --seating {seating}")

@@ -83,15 +83,12 @@ def sweep(
     and plots."""
     if other_game_handler(click.get_current_context(), "sweep", game, policies=policies):
         return
-    from bnb_sim.analysis.sweep import (
-        build_sweep_report,
-        build_variants,
-        format_sweep,
-        parse_set_option,
-    )
-    from bnb_sim.analysis.tournament import split_policy_list
+    from bnb_sim.analysis.sweep_report import build_sweep_report, format_sweep
+    from bnb_sim.analysis.sweep_variants import build_variants, parse_set_option
+    from bnb_sim.analysis.tournament_schedule import split_policy_list
     from bnb_sim.runner.budget import confirm_games
-    from bnb_sim.runner.experiments import design_readings, run_sweep
+    from bnb_sim.runner.design_play import design_readings
+    from bnb_sim.runner.sweep_play import run_sweep
 
     parsed = [parse_set_option(s) for s in sets]
     mode = "zip" if zip_mode else "grid"

@@ -78,18 +78,16 @@ def tournament(
     rates with Wilson intervals, and a report."""
     if other_game_handler(click.get_current_context(), "tournament", game, policies=policies):
         return
+    from bnb_sim.analysis.ratings import _fmt_elo
     from bnb_sim.analysis.stats import pct_digits
     from bnb_sim.analysis.tables import fmt_rate
-    from bnb_sim.analysis.tournament import (
-        _fmt_elo,
-        build_tournament_report,
-        schedule,
-        split_policy_list,
-    )
+    from bnb_sim.analysis.tournament_report import build_tournament_report
+    from bnb_sim.analysis.tournament_schedule import schedule, split_policy_list
     from bnb_sim.errors import BnbError
     from bnb_sim.games.builders_biomes.policies.registry import check_distinct, parse_policy
     from bnb_sim.runner.budget import confirm_games, tournament_games
-    from bnb_sim.runner.experiments import design_readings, run_tournament
+    from bnb_sim.runner.design_play import design_readings
+    from bnb_sim.runner.tournament_play import run_tournament
 
     if not policies:
         raise BnbError("tournament: name the entrants with --policy (repeat it) or --policies")

@@ -246,7 +246,7 @@ def _usable_cores() -> int:
 
 
 class DaskExecutor:
-    """Runs chunks as Dask tasks; same interface as ``simulate.LocalExecutor``."""
+    """Runs chunks as Dask tasks; same interface as ``executor.LocalExecutor``."""
 
     backend = "dask"
 

@@ -62,7 +62,7 @@ def _write_table_csv(run: Path, table: str, parts: list[int], target: Path) -> i
     import pyarrow.csv as pcsv
     import pyarrow.parquet as pq
 
-    from bnb_sim.runner.storage import part_name
+    from bnb_sim.runner.run_files import part_name
 
     rows = 0
     writer = None
@@ -115,7 +115,8 @@ def export_csv(run: str | os.PathLike, out: str | os.PathLike, force: bool = Fal
     only when all three are complete (:func:`_move_into_place`), so a failure leaves ``out``
     as it was (or absent), and an export never holds files of two runs.
     """
-    from bnb_sim.runner.storage import read_meta, run_parts, verify_run
+    from bnb_sim.runner.parts import run_parts, verify_run
+    from bnb_sim.runner.run_files import read_meta
 
     run, out = Path(run), Path(out)
     meta = read_meta(run)

@@ -30,7 +30,7 @@ def ladder_games(n_rungs: int, players: int, games: int) -> int:
 def check_rungs(rungs: Sequence[str], players: int) -> list[str]:
     """The rung labels, or one clear error: at least two rungs, none listed twice, each a
     policy the engine knows."""
-    from bnb_sim.analysis.tournament import split_policy_list
+    from bnb_sim.analysis.tournament_schedule import split_policy_list
     from bnb_sim.games.builders_biomes.policies.registry import check_distinct, parse_policy
 
     specs = [parse_policy(p) for p in split_policy_list(list(rungs))]
@@ -60,7 +60,7 @@ def play_ladder(
     seed) and ``step`` the index of the lower rung of the pair.
     """
     from bnb_sim.games.builders_biomes.components import Components, load_components
-    from bnb_sim.runner.experiments import play_tournament
+    from bnb_sim.runner.tournament_play import play_tournament
 
     labels = check_rungs(rungs, players)
     games = int(games)
@@ -114,7 +114,7 @@ def run_ladder(
     """Play and analyse a ladder (``expansion`` only names the components' expansion in the
     parameters); returns a :class:`~bnb_sim.analysis.ladder.LadderResult`."""
     from bnb_sim.analysis.ladder import analyse_ladder
-    from bnb_sim.runner.experiments import design_readings
+    from bnb_sim.runner.design_play import design_readings
 
     labels = check_rungs(rungs, players)
     chosen = design_readings(readings, None, seating="fixed", what="ladder")

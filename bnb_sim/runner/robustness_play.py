@@ -46,7 +46,7 @@ class _BuildersBiomes:
         return _components(components, expansion)
 
     def check_rungs(self, rungs: Sequence[str], players: int) -> list[str]:
-        from bnb_sim.analysis.tournament import split_policy_list
+        from bnb_sim.analysis.tournament_schedule import split_policy_list
         from bnb_sim.games.builders_biomes.policies.registry import check_distinct, parse_policy
 
         specs = [parse_policy(p) for p in split_policy_list(list(rungs))]
@@ -74,7 +74,8 @@ class _BuildersBiomes:
             raise BnbError(f"robustness: unknown option {sorted(options)[0]!r}")
         keep = lambda c: c in _KEEP or c.startswith(_KEEP_PREFIXES)  # noqa: E731
         if dask is not None:
-            from bnb_sim.runner.simulate import plan_run, run_in_memory
+            from bnb_sim.runner.run_plan import plan_run
+            from bnb_sim.runner.simulate import run_in_memory
 
             plan = plan_run(games, players, [rung], seed, components=components,
                             readings=readings, threads=threads, dask=dask,
@@ -85,7 +86,7 @@ class _BuildersBiomes:
             turns = seats.groupby("game", sort=True)["turns"].sum()
             return seats, pd.DataFrame({"game": turns.index, "turns": turns.to_numpy()})
         from bnb_sim.runner.config import GameConfig
-        from bnb_sim.runner.experiments import play_games
+        from bnb_sim.runner.design_play import play_games
 
         config = GameConfig.create(int(players), [rung], seed=seed, components=components,
                                    readings=readings, expansion=expansion)  # fmt: skip
@@ -106,7 +107,7 @@ class _BuildersBiomes:
         """``policy`` as player 0 against ``rung`` in the other seats, the seats rotating
         (player ``g % P`` starts game ``g``): player 0's result per game."""
         from bnb_sim.runner.config import GameConfig
-        from bnb_sim.runner.experiments import play_games
+        from bnb_sim.runner.design_play import play_games
 
         rotating = {**dict(readings or {}), "seating": "rotate"}
         config = GameConfig.create(int(players), [policy] + [rung] * (int(players) - 1),

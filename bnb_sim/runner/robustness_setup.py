@@ -25,7 +25,7 @@ def setup_from_run(run_dir: str | os.PathLike, given: Iterable[str] = ()) -> dic
     """``{game, players, seed, expansion, components, readings, options}`` of run ``run_dir``;
     BnbError naming the problem (not a run, an option the run decides, changed components)."""
     from bnb_sim.games import game_of_run
-    from bnb_sim.runner.storage import META_NAME
+    from bnb_sim.runner.run_files import META_NAME
 
     run = Path(run_dir)
     for name in given:

@@ -73,7 +73,7 @@ def builders_biomes_setup(
     a scheduler address plays the blocks on Dask workers (the same games)."""
     from bnb_sim.games.builders_biomes.components import Components, load_components
     from bnb_sim.runner.dask_blocks import open_blocks
-    from bnb_sim.runner.experiments import _config, _labels, design_readings, play_games
+    from bnb_sim.runner.design_play import _config, _labels, design_readings, play_games
 
     if not isinstance(components, Components):
         components = load_components(components)

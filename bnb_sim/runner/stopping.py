@@ -4,9 +4,9 @@ A game that writes its runs through the shared :class:`~bnb_sim.runner.storage.R
 plays them with its own loop (Heroes of the Village) wraps that loop in :func:`stoppable_run`:
 
 * Ctrl-C asks to stop after the chunk in progress (a second Ctrl-C stops at once), SIGTERM
-  stops at once (:class:`~bnb_sim.runner.simulate._StopFlag`); the loop learns it through
+  stops at once (:class:`~bnb_sim.runner.stop_flag._StopFlag`); the loop learns it through
   :meth:`StopCheck.progress`, which raises ``KeyboardInterrupt`` after the part just stored;
-* the interruption becomes :class:`~bnb_sim.runner.simulate.RunInterrupted` (how many games
+* the interruption becomes :class:`~bnb_sim.runner.run_summary.RunInterrupted` (how many games
   are stored, the resume command, exit code 130 or 143);
 * a file-system failure (a full disk) becomes the one line that says what failed, how many
   games are stored and how to resume.
@@ -41,7 +41,7 @@ class StopCheck:
 
 def stored_games(path: Path) -> int:
     """Games (game indices) in the parts of the run ``path`` whose two files are on disk."""
-    from bnb_sim.runner.storage import TABLES, part_name, read_meta
+    from bnb_sim.runner.run_files import TABLES, part_name, read_meta
 
     try:
         meta = read_meta(path)
@@ -65,8 +65,10 @@ def stoppable_run(
     notice: Callable[[str], None] | None = None,
 ) -> Iterator[StopCheck]:
     """Signals, interruptions and file-system failures of a run into ``path`` (module doc)."""
-    from bnb_sim.runner.simulate import RunInterrupted, _StopFlag, _write_failed
-    from bnb_sim.runner.storage import WriteFailed
+    from bnb_sim.runner.run_dir import _write_failed
+    from bnb_sim.runner.run_files import WriteFailed
+    from bnb_sim.runner.run_summary import RunInterrupted
+    from bnb_sim.runner.stop_flag import _StopFlag
 
     path = Path(path)
     with _StopFlag(notice) as flag:

@@ -45,7 +45,7 @@ def plan_team_ladder(
 ) -> TeamLadderPlan:
     """Check everything before a game is played: the setting (the game's own checks), at
     least two rungs, none twice (by label), each a policy of the game, the game count."""
-    from bnb_sim.analysis.tournament import split_policy_list
+    from bnb_sim.analysis.tournament_schedule import split_policy_list
 
     play = game.entry("team_play")
     if play is None:

@@ -18,6 +18,6 @@ from __future__ import annotations
 
 def columns():
     """``(seat_columns, game_columns)``: the fixed columns of its run files."""
-    from bnb_sim.runner.storage import GAME_COLUMNS, SEAT_COLUMNS
+    from bnb_sim.runner.run_columns import GAME_COLUMNS, SEAT_COLUMNS
 
     return SEAT_COLUMNS, GAME_COLUMNS

@@ -78,7 +78,7 @@ def make_setup(*, players=None, seed=0, components=None, readings=None, reading=
 
 def check_rungs(rungs) -> list[str]:
     """The rung labels (each a policy the engine knows, none twice)."""
-    from bnb_sim.analysis.tournament import split_policy_list
+    from bnb_sim.analysis.tournament_schedule import split_policy_list
     from bnb_sim.games.builders_biomes.policies.registry import check_distinct, parse_policy
 
     specs = [parse_policy(p) for p in split_policy_list(list(rungs))]

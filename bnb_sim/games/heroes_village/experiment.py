@@ -147,7 +147,7 @@ class HotvItem:
 
         confirm_games(self.budget(), f"{self.kind} '{self.name}'", yes=yes)
         if self.kind == "compare":
-            from bnb_sim.games.heroes_village.cli import compare_policies
+            from bnb_sim.games.heroes_village.paired_compare import compare_policies
 
             return compare_policies(
                 self.components, self.a, self.b, players=self.players, pets=self.pets,
@@ -161,7 +161,7 @@ class HotvItem:
 
     def _sweep(self, threads, progress):
         """``{variant label: won}``, played as ``bnb sweep --game hotv`` plays them."""
-        from bnb_sim.games.heroes_village.cli import play_sweep
+        from bnb_sim.games.heroes_village.cli_sweep import play_sweep
 
         if progress is not None:
             progress(f"  {self.games_text()}: {self.what()}")
@@ -176,7 +176,7 @@ class HotvItem:
         import tempfile
 
         from bnb_sim.games.heroes_village.runner import make_config, simulate_to_dir
-        from bnb_sim.runner.storage import load_run
+        from bnb_sim.runner.run_reader import load_run
 
         config = make_config(
             self.components, self.players, self.policies, self.pets, self.difficulty,
@@ -244,7 +244,7 @@ class HotvItem:
         from bnb_sim.analysis.leaders import paired_ranking
         from bnb_sim.analysis.report import Finding, Section
         from bnb_sim.analysis.stats import Rate
-        from bnb_sim.games.heroes_village.cli import sweep_table
+        from bnb_sim.games.heroes_village.cli_sweep import sweep_table
 
         table = sweep_table(won)
         sec = Section(f"{self.name}: Heroes of the Village component sweep")
@@ -281,7 +281,7 @@ def compare_report(result, name: str, a: str, b: str):
     from bnb_sim.analysis.tables import fmt_signed_pp
 
     diff, test = result["difference"], result["mcnemar"]
-    from bnb_sim.games.heroes_village.cli import _bound_note
+    from bnb_sim.games.heroes_village.paired_compare import _bound_note
 
     shown = fmt_signed_pp(diff["mean_diff"], diff["lo"], diff["hi"]) + _bound_note(diff)
     sec = Section(f"{name}: Heroes of the Village comparison")
@@ -293,7 +293,7 @@ def compare_report(result, name: str, a: str, b: str):
         "exact McNemar test."
     )
     if "sprt" in result:
-        from bnb_sim.games.heroes_village.cli import sprt_text
+        from bnb_sim.games.heroes_village.paired_compare import sprt_text
 
         sec.text(sprt_text(result["sprt"], a, b))
     sec.table(pd.DataFrame({
@@ -389,7 +389,7 @@ def parse_item(kind: str, table: dict, *, source: str, where: str, seed: int,
         )
         if item.precision is not None and not 0 < item.precision < 1:
             r.fail("precision", f"must be between 0 and 1, got {item.precision:g}")
-        from bnb_sim.games.heroes_village.cli import check_stopping
+        from bnb_sim.games.heroes_village.paired_compare import check_stopping
 
         given = {key for key in ("alpha", "beta") if r.has(key)}
         try:
@@ -427,7 +427,7 @@ def warm_batch_kernel() -> None:
 def _sweep_item(r, common: dict) -> HotvItem:
     """A ``[[sweep]]``: ``set`` maps component paths to their values (a value or a list)."""
     from bnb_sim.analysis.experiment import _REQUIRED
-    from bnb_sim.games.heroes_village.cli import sweep_variants
+    from bnb_sim.games.heroes_village.cli_sweep import sweep_variants
 
     raw = r.mapping("set")
     if not raw:
@@ -465,7 +465,7 @@ def _resolve(base_dir: Path, path: str) -> Path:
 
 
 def _components(r, files: list[str], overrides: dict):
-    from bnb_sim.games.heroes_village.cli import _set_path
+    from bnb_sim.games.heroes_village.cli_sweep import _set_path
     from bnb_sim.games.heroes_village.components import components_from_dict, load_components
 
     try:

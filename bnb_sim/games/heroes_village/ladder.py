@@ -89,7 +89,7 @@ def team_play(
     **_ignored,
 ) -> HotvTeamPlay:  # fmt: skip
     """The setting of a ladder, checked now (bad players, pets or buildings: one line)."""
-    from bnb_sim.games.heroes_village.cli import _components
+    from bnb_sim.games.heroes_village.cli_common import _components
     from bnb_sim.games.heroes_village.runner import make_config
 
     if pets is not None and pets.strip().lower() == "all":

@@ -42,7 +42,7 @@ class LuckSetup:
 
 def make_setup(*, players=None, seed=0, components=None, pets=None, difficulty=None,
                buildings=None, reading=(), outcome="win", **_ignored):  # fmt: skip
-    from bnb_sim.games.heroes_village.cli import _components
+    from bnb_sim.games.heroes_village.cli_common import _components
 
     if outcome not in OUTCOMES:
         raise BnbError(f"luck --game hotv: --outcome {outcome!r} is not one of: win")
@@ -56,7 +56,7 @@ def make_setup(*, players=None, seed=0, components=None, pets=None, difficulty=N
 
 
 def check_rungs(rungs) -> list[str]:
-    from bnb_sim.analysis.tournament import split_policy_list
+    from bnb_sim.analysis.tournament_schedule import split_policy_list
     from bnb_sim.games.heroes_village.policies import parse_policy
 
     specs = [parse_policy(p) for p in split_policy_list(list(rungs))]

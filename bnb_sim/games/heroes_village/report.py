@@ -359,7 +359,7 @@ def write_report(
 ) -> dict[str, Any]:
     """Write the report of a Heroes of the Village run folder (or ``(seats, games, meta)``)."""
     if isinstance(run, (str, os.PathLike)):
-        from bnb_sim.runner.storage import load_run
+        from bnb_sim.runner.run_reader import load_run
 
         seats, games, meta = load_run(run)
         title = title or f"Heroes of the Village: {Path(run).resolve().name}"

@@ -66,14 +66,14 @@ class _HeroesVillage:
     warms_engine = False  # its kernels load as the first rung plays
 
     def prepare_components(self, components, expansion=None):
-        from bnb_sim.games.heroes_village.cli import _components
+        from bnb_sim.games.heroes_village.cli_common import _components
 
         if expansion is not None:
             raise BnbError(f"--expansion {expansion} is not an expansion of Heroes of the Village")
         return _components(components)
 
     def check_rungs(self, rungs: Sequence[str], players: int) -> list[str]:
-        from bnb_sim.analysis.tournament import split_policy_list
+        from bnb_sim.analysis.tournament_schedule import split_policy_list
         from bnb_sim.games.heroes_village.policies import parse_policy
 
         labels = [parse_policy(p).label for p in split_policy_list(list(rungs))]
@@ -101,7 +101,7 @@ class _HeroesVillage:
 
     def play(self, rung, *, players, games, seed, components, readings, threads, dask,
              expansion=None, pets=None, difficulty=None, buildings=None):  # fmt: skip
-        from bnb_sim.games.heroes_village.cli import _components
+        from bnb_sim.games.heroes_village.cli_common import _components
         from bnb_sim.games.heroes_village.runner import make_config, play_block
 
         if expansion is not None:

@@ -27,7 +27,7 @@ from bnb_sim.games.heroes_village import layout as L
 from bnb_sim.games.heroes_village.components import HotvComponents, parse_buildings
 from bnb_sim.games.heroes_village.difficulty import canonical, start_key
 from bnb_sim.games.heroes_village.policies import HotvPolicy, parse_policy
-from bnb_sim.runner.storage import RunWriter
+from bnb_sim.runner.run_writer import RunWriter
 
 GAME_NAME = "heroes_village"
 TRACK_COLUMNS = [f"illager_r{r + 1:02d}" for r in range(L.MAX_ROUNDS)]
@@ -427,13 +427,8 @@ def simulate_to_dir(
     playing a torn or foreign one again (``notice`` is told). A new folder is removed again
     if the run fails before its first part.
     """
-    from bnb_sim.runner.simulate import (
-        _check_resume,
-        _new_dirs,
-        _remove_empty,
-        machine_info,
-        versions,
-    )
+    from bnb_sim.runner.run_dir import _new_dirs, _remove_empty
+    from bnb_sim.runner.run_meta import _check_resume, machine_info, versions
 
     if games < 1:
         raise SpecError(f"--games {games}: must be at least 1")
@@ -511,7 +506,7 @@ def simulate_to_dir(
 
 class LocalExecutor:
     """Plays chunks in this process with the parallel batch kernel, one after the other
-    (the interface of ``bnb_sim.runner.simulate.LocalExecutor``)."""
+    (the interface of ``bnb_sim.runner.executor.LocalExecutor``)."""
 
     backend = "local"
 

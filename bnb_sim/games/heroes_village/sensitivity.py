@@ -27,7 +27,7 @@ def setup(
     ``policies`` (default: ``team``) with the pets ``pets`` (one team; ``all`` is refused:
     a sensitivity analysis follows one table). ``dask``: ``"local"`` or a scheduler address
     plays the blocks on Dask workers (the same games)."""
-    from bnb_sim.games.heroes_village.cli import _components
+    from bnb_sim.games.heroes_village.cli_common import _components
     from bnb_sim.games.heroes_village.runner import make_config, play_block
     from bnb_sim.runner.dask_blocks import open_blocks
     from bnb_sim.runner.sensitivity import Setup

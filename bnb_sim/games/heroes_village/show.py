@@ -4,7 +4,7 @@ every estimate with its plausible range (docs/components.md, "Ranges")."""
 from __future__ import annotations
 
 from bnb_sim.estimates import describe
-from bnb_sim.games.heroes_village.cli import EST, _block_text
+from bnb_sim.games.heroes_village.cli_common import EST, _block_text
 
 
 def render(comps) -> list[str]:

@@ -28,7 +28,7 @@ from bnb_sim.errors import BnbError, SpecError
 def value_options(func):
     """``--difficulty`` and ``--buildings`` on ``bnb value`` (every pet team plays: no
     ``--pets``)."""
-    from bnb_sim.games.heroes_village.cli import simulate_options
+    from bnb_sim.games.heroes_village.cli_common import simulate_options
 
     def keep(name: str) -> bool:
         return name != "pets"
@@ -125,7 +125,7 @@ def play_values(
     handler play it."""
     from bnb_sim.analysis.value import ValueResult, option_value
     from bnb_sim.games.heroes_village import layout as L
-    from bnb_sim.games.heroes_village.cli import _components
+    from bnb_sim.games.heroes_village.cli_common import _components
     from bnb_sim.games.heroes_village.runner import make_config, play_block
     from bnb_sim.runner.budget import confirm_games
     from bnb_sim.runner.dask_blocks import open_blocks

@@ -1,0 +1,94 @@
+"""What the ``bnb`` command handlers of Heroes of the Village share: their extra click options
+(``--pets``, ``--difficulty``, ``--buildings``, ``--pet``), the components with the command's
+``--reading`` items set, the seed and game-index checks, and the text of a block count.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from bnb_sim.errors import SpecError
+from bnb_sim.games.heroes_village import layout as L
+
+EST = "~"
+
+
+def simulate_options(func):
+    """``--pets``, ``--difficulty`` and ``--buildings`` (on ``bnb simulate`` and ``bnb play``)."""
+    func = click.option(
+        "--buildings",
+        default=None,
+        metavar="CHOICE",
+        help="Heroes of the Village: the three buildings, by number (1,5,9) or one drawn per "
+        "game from each level (level:1,2,3, the default).",
+    )(func)
+    func = click.option(
+        "--difficulty",
+        type=click.Choice(["standard", "easy", "normal"]),
+        default=None,
+        help="Heroes of the Village: the box's two Illager starts: space 9 (standard, the "
+        "default) or 11 (easy); normal is an old name of standard. The box's other lever is "
+        "--buildings (level:3,3,3 is its hardest set).",
+    )(func)
+    return click.option(
+        "--pets",
+        default=None,
+        metavar="LIST",
+        help="Heroes of the Village: pets in seat order (wolf,cat,fox), or 'all' for every "
+        "combination of distinct pets on the same seeds.",
+    )(func)
+
+
+def odds_options(func):
+    """``--pet`` on ``bnb odds``."""
+    return click.option(
+        "--pet",
+        type=click.Choice(list(L.PET_NAMES)),
+        default=None,
+        help="Heroes of the Village: the fighter's pet (wolf: +1, panda: ignores an Illager face).",
+    )(func)
+
+
+def _components(components, reading=()):
+    """The command's components with its ``--reading NAME=VALUE`` items set (checked)."""
+    if components is None or not hasattr(components, "static_arrays"):
+        from bnb_sim.games.heroes_village.components import load_components
+
+        components = load_components()
+    if not reading:
+        return components
+    from bnb_sim.games.heroes_village.readings import parse_assignments
+
+    return components.with_readings(parse_assignments(reading))
+
+
+def _reading_argv(reading) -> list[str]:
+    return [x for item in reading or () for x in ("--reading", item)]
+
+
+#: The largest seed (the run's master seed is a 64-bit integer) and game index (as in
+#: Builders & Biomes: the engine adds offsets to it in 64-bit arithmetic).
+MAX_SEED = 2**63 - 1
+
+
+MAX_GAME_INDEX = 2**62 - 1
+
+
+def _check_range(value: int, flag: str, high: int) -> None:
+    if not 0 <= value <= high:
+        raise SpecError(f"{flag} must be between 0 and {high:,}, got {value:,}")
+
+
+def _check_seed(seed: int) -> None:
+    _check_range(seed, "--seed", MAX_SEED)
+
+
+def _block_text(counts) -> str:
+    parts = [f"{n} {L.BLOCK_NAMES[b]}" for b, n in enumerate(counts) if n]
+    return ", ".join(parts) if parts else "nothing"
+
+
+def path_of(value) -> Path:
+    return Path(value)

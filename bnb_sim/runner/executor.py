@@ -1,0 +1,63 @@
+"""Playing chunks of a simulate run in this process: a task is (part k, first game, number of
+games), :class:`LocalExecutor` plays them one after the other with the parallel numba kernel,
+and :func:`_executor` picks it or the Dask executor (``bnb_sim.runner.dask_backend``), which
+has the same interface.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from bnb_sim.runner.config import GameConfig
+from bnb_sim.runner.run_plan import RunPlan
+
+Task = tuple[int, int, int]  # (part k, first game, number of games)
+
+
+class LocalExecutor:
+    """Plays chunks in this process with the parallel numba kernel, one after the other."""
+
+    backend = "local"
+
+    def __init__(self, config: GameConfig, threads: int | None):
+        from bnb_sim._jit import numba
+
+        limit = int(numba.config.NUMBA_NUM_THREADS)
+        self.config = config
+        self.threads = limit if threads is None else max(1, min(int(threads), limit))
+
+    def prepare(self) -> None:
+        """Build the kernel inputs (static arrays, policy tables, plugins) and load or compile
+        the kernel by playing game 0 once (discarded), so that the first chunk's time is
+        game time; may raise BnbError."""
+        from bnb_sim.runner.batch import play_arrays
+        from bnb_sim.runner.dask_backend import quiet_numba_warnings
+
+        quiet_numba_warnings()
+        play_arrays(self.config, 0, 1, self.threads)
+
+    def run(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Any, Any]]:
+        from bnb_sim.runner.batch import play_block
+
+        for k, start, n in tasks:
+            seats, games = play_block(self.config, start, n, self.threads)
+            yield k, seats, games
+
+    def stop(self) -> None:
+        """Called after a Ctrl-C: nothing runs in the background here."""
+
+    def close(self) -> None:
+        pass
+
+
+def _executor(plan: RunPlan):
+    if plan.dask is None:
+        return LocalExecutor(plan.config, plan.threads)
+    from bnb_sim.runner.dask_backend import DaskExecutor
+
+    return DaskExecutor(plan.config, plan.dask, plan.threads)
+
+
+def _tasks(games: int, chunk_size: int, parts: Sequence[int]) -> list[Task]:
+    return [(k, k * chunk_size, min(chunk_size, games - k * chunk_size)) for k in parts]

@@ -1,0 +1,166 @@
+"""Checking a simulate run's inputs before anything is written: :func:`plan_run` builds the
+:class:`RunPlan` (the validated games, config, chunk size, threads and output folder) and
+:func:`default_chunk_size` picks about 0.5-1 s of work per chunk. A failed check raises
+:class:`~bnb_sim.errors.BnbError` (one line); nothing here has side effects.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bnb_sim import _args
+from bnb_sim.errors import ArgumentTypeError, BnbError
+from bnb_sim.runner.budget import confirm_games
+from bnb_sim.runner.config import GameConfig
+
+#: Hard ceiling (game indices are int64; far beyond any sensible run).
+MAX_GAMES = 10**12
+
+
+#: A chunk is held in memory whole (about 1.3 KB per four-player game while it is built).
+MAX_CHUNK_SIZE = 250_000  # ~1 GB of rows in memory; 1,000,000 took ~3.5 GB
+
+
+MAX_THREADS = 1024
+
+
+# Default chunk: about 0.5-1 s of work. Games per thread and chunk for all-random tables
+# (cheap policies) and for anything with a thinking policy. A four-player chunk of 50,000
+# games costs about 130 MB while it is played, turned into frames and written.
+_PER_THREAD_RANDOM = 20_000
+
+
+_PER_THREAD_OTHER = 10_000
+
+
+_MIN_CHUNK = 1_000
+
+
+_MAX_DEFAULT_CHUNK = 50_000
+
+
+@dataclass
+class RunPlan:
+    """Validated inputs of a run (built by :func:`plan_run`; nothing is written yet)."""
+
+    config: GameConfig
+    games: int
+    chunk_size: int | None  # None: decided when the backend is known (or taken from run.json)
+    threads: int | None
+    out: Path | None = None
+    resume: bool = False
+    force: bool = False
+    dask: str | None = None
+    extra: dict = field(default_factory=dict)
+
+    def n_parts(self, chunk_size: int) -> int:
+        return -(-self.games // chunk_size)
+
+
+def _int_arg(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise BnbError(f"{name} must be an integer, got {value!r}")
+    return int(value)
+
+
+def check_games(games: Any, *, yes: bool = False) -> int:
+    games = _int_arg(games, "games")
+    if games <= 0:
+        raise BnbError(f"games must be a positive number, got {games:,}")
+    if games > MAX_GAMES:
+        raise BnbError(f"games must be at most {MAX_GAMES:,}, got {games:,}")
+    return confirm_games(games, "simulate", yes=yes)
+
+
+def default_chunk_size(games: int, config: GameConfig, threads: int) -> int:
+    """About 0.5-1 s of work per chunk: games per thread (more for all-random tables) times
+    threads, between 1,000 and 50,000 (memory), and never more than the run."""
+    from bnb_sim.games.builders_biomes.policies.kinds import RANDOM
+
+    all_random = all(p.kind == RANDOM for p in config.policies)
+    per_thread = _PER_THREAD_RANDOM if all_random else _PER_THREAD_OTHER
+    size = min(max(per_thread * max(1, threads), _MIN_CHUNK), _MAX_DEFAULT_CHUNK)
+    return max(1, min(size, games))
+
+
+def plan_run(
+    games: int,
+    players: int | None,
+    policies: str | Sequence[Any],
+    seed: int = 0,
+    *,
+    components: Any = None,
+    readings: Any = None,
+    variant: str | None = None,
+    seating: str | None = None,
+    threads: int | None = None,
+    chunk_size: int | None = None,
+    out: str | os.PathLike | None = None,
+    resume: bool = False,
+    force: bool = False,
+    dask: str | None = None,
+    check: bool = False,
+    yes: bool = False,
+    pickaxe: str | None = None,
+    expansion: str | None = None,
+) -> RunPlan:
+    """Check every input and build the :class:`GameConfig`; raises BnbError, writes nothing."""
+
+    for flag, name in ((resume, "resume"), (force, "force"), (check, "check"), (yes, "yes")):
+        _args.boolean(flag, name)
+    if out is not None:
+        _args.path(out, "out")
+    if dask is not None:
+        _args.text(dask, "dask")
+    games = check_games(games, yes=yes)
+    if isinstance(policies, str):
+        policies = [policies]
+    if not isinstance(policies, list | tuple):
+        raise ArgumentTypeError(
+            f"policies must be a spec string or a list of them, got {_args.show(policies)}"
+        )
+    policies = list(policies)
+    if not policies:
+        raise BnbError("give at least one policy")
+    if players is None:
+        players = len(policies) if len(policies) > 1 else 4
+    players = _args.integer(players, "players")
+    if threads is not None:
+        threads = _int_arg(threads, "threads")
+        if not 1 <= threads <= MAX_THREADS:
+            raise BnbError(f"threads must be between 1 and {MAX_THREADS}, got {threads}")
+    if chunk_size is not None:
+        chunk_size = _int_arg(chunk_size, "chunk size")
+        if not 1 <= chunk_size <= MAX_CHUNK_SIZE:
+            raise BnbError(
+                f"chunk size must be between 1 and {MAX_CHUNK_SIZE:,}, got {chunk_size:,}"
+            )
+    if resume and force:
+        raise BnbError("resume and force cannot be used together")
+    if out is None and (resume or force):
+        raise BnbError("resume and force need an output directory (out=, --out)")
+    if dask is not None:
+        from bnb_sim.runner.dask_backend import check_address
+
+        dask = check_address(dask)
+    config = GameConfig.create(
+        players, policies, seed=seed, components=components, readings=readings,
+        variant=variant, seating=seating, pickaxe=pickaxe, check=bool(check),
+        expansion=expansion,
+    )  # fmt: skip
+    return RunPlan(
+        config=config,
+        games=games,
+        chunk_size=chunk_size,
+        threads=threads,
+        out=None if out is None else Path(out),
+        resume=bool(resume),
+        force=bool(force),
+        dask=dask,
+    )
