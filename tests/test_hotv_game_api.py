@@ -137,33 +137,6 @@ def test_events_are_the_lines_of_bnb_play(capsys):
     assert game.events()[-1].startswith("The players")
 
 
-def test_the_moved_event_text_is_the_command_s():
-    """``describe.game_log`` (the step API's words) and ``cli.game_log`` (``bnb play``) agree:
-    cli.py keeps its copy until a kernel change recompiles anyway (it carries the kernel
-    marker)."""
-    from bnb_sim.games.heroes_village import cli, describe
-    from bnb_sim.games.heroes_village.play import play_game
-    from bnb_sim.games.heroes_village.runner import pet_codes
-
-    config = _config(4, 3, ["team", "random"], "fox,horse,cat")
-    k, kf, kinds, params, plugins = config.arrays()
-    for index in range(4):
-        s, log = play_game(
-            k,
-            kf,
-            kinds,
-            params,
-            plugins,
-            pet_codes(config.teams[0]),
-            config.master,
-            index,
-            3,
-            20000,
-        )
-        lines = describe.game_log(config.components, config, config.teams[0], s, log)
-        assert lines == cli.game_log(config.components, config, config.teams[0], s, log)
-
-
 def test_random_legal_play_keeps_the_invariants_and_ends():
     """Any legal decisions (not only the bots') keep the state valid (check=True tests the
     invariants after every decision) and end the game: won or lost (R-HV-1)."""
