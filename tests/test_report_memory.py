@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from fake_runs import FakeSpec, make_frames
 
-from bnb_sim.analysis import plots, report, stats, tables
+from bnb_sim.analysis import plots, report, report_wins, stats, tables
 
 BIG = 50_000  # games: 200,000 seat rows
 
@@ -111,7 +111,7 @@ def test_game_seat_matrix_matches_the_definition(small):
         ("play style", lambda s, g: tables.play_style(s)),
         ("fights by policy", lambda s, g: tables.fights_by_mob_and_policy(s)),
         ("seat/policy confound", lambda s, g: report.seat_policy_confound(s, {})),
-        ("multi-seat check", lambda s, g: report._multi_seat_policies(s)),
+        ("multi-seat check", lambda s, g: report_wins._multi_seat_policies(s)),
     ],
 )
 def test_each_table_needs_few_bytes_per_row(big, monkeypatch, name, compute):

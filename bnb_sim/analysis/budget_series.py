@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import plots, tables
-from bnb_sim.analysis.report import Section
+from bnb_sim.analysis.report_builder import Section
 from bnb_sim.errors import PolicyError
 
 __all__ = ["BudgetFamily", "budget_families", "budget_section", "budget_summary"]

@@ -52,7 +52,8 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import tables
-from bnb_sim.analysis.report import ReportBuilder, Section, readings_text
+from bnb_sim.analysis.report_builder import ReportBuilder, Section
+from bnb_sim.analysis.report_provenance import readings_text
 from bnb_sim.analysis.sequential import REASON_MAX_GAMES, SPRT, PrecisionStop
 from bnb_sim.analysis.stats import (
     Rate,
@@ -565,7 +566,7 @@ def build_compare_report(result: CompareResult, title: str | None = None) -> Rep
 
 def compare_findings(result: CompareResult, prefix: str = "") -> list:
     """Key finding of a comparison: the verdict with the difference, its interval and n."""
-    from bnb_sim.analysis.report import Finding
+    from bnb_sim.analysis.report_builder import Finding
     from bnb_sim.analysis.tables import fmt_signed_pp
 
     d = result.difference

@@ -821,21 +821,29 @@ def _spec_readings(spec) -> str:
 
 
 def _readings_text(meta: Mapping) -> str:
-    from bnb_sim.analysis.report import readings_text
+    from bnb_sim.analysis.report_provenance import readings_text
 
     return readings_text(meta.get("params", {}) or {})
 
 
 def _simulation_sections(outcome: ItemOutcome):
-    from bnb_sim.analysis import report as R
     from bnb_sim.analysis import tables
     from bnb_sim.analysis.leaders import Leader
     from bnb_sim.analysis.names import shown_run
+    from bnb_sim.analysis.report_builder import Section, _slug
+    from bnb_sim.analysis.report_play import (
+        fights_section,
+        game_length_section,
+        play_style_section,
+        rule_hits_section,
+        xp_section,
+    )
+    from bnb_sim.analysis.report_wins import win_rate_section
 
     spec = outcome.spec
     seats, games, meta, shown = shown_run(*outcome.result, spec.policies, with_names=True)
     order = list(dict.fromkeys(shown))
-    overview = R.Section(f"{spec.name}: simulation")
+    overview = Section(f"{spec.name}: simulation")
     winners = tables.win_rates(seats, "policy", order)
     overview.text(
         f"{len(games):,} games, {spec.players} players ({', '.join(shown)} in player "
@@ -843,7 +851,7 @@ def _simulation_sections(outcome: ItemOutcome):
         f"readings: {_readings_text(meta)}."
     )
     best = winners.sort_values("rate", ascending=False).iloc[0]
-    rates = R.win_rate_section(seats, games, order, {"params": {"seating": spec.seating}})
+    rates = win_rate_section(seats, games, order, {"params": {"seating": spec.seating}})
     shown = f"{tables.fmt_rate(best.rate, best.lo, best.hi)} (n = {int(best.n):,})"
     if "win_rate_leader" in rates.summary:  # "best" only when the gap excludes 0
         claim = Leader.from_dict(rates.summary["win_rate_leader"]).claim(f"wins most, {shown}")
@@ -855,23 +863,23 @@ def _simulation_sections(outcome: ItemOutcome):
     sections = [
         overview,
         rates,
-        R.xp_section(seats, order),
-        R.game_length_section(games),
-        R.fights_section(seats, order),
-        R.play_style_section(seats, order),
+        xp_section(seats, order),
+        game_length_section(games),
+        fights_section(seats, order),
+        play_style_section(seats, order),
     ]
-    hits = R.rule_hits_section(seats, meta)
+    hits = rule_hits_section(seats, meta)
     if hits is not None:
         sections.append(hits)
     summary: dict[str, Any] = {"kind": "simulation", "n_games": len(games)}
     for section in sections[1:]:
         section.title = f"{spec.name}: {section.title}"
-        section.anchor = R._slug(section.title)
+        section.anchor = _slug(section.title)
         for fig in section.figures:
-            fig.name = R._slug(f"{spec.name}-{fig.name}")
+            fig.name = _slug(f"{spec.name}-{fig.name}")
         summary.update(section.summary)
         section.summary = {}
-    overview.anchor = R._slug(overview.title)
+    overview.anchor = _slug(overview.title)
     summary["params"] = meta.get("params", {})
     return sections, summary
 
@@ -939,12 +947,8 @@ def build_experiment_report(
     item; the items' seconds are playing and analysis only."""
     from bnb_sim.analysis import compare, sweep, tournament
     from bnb_sim.analysis.key_findings import simulate_findings as run_findings
-    from bnb_sim.analysis.report import (
-        BOT_STRENGTH_NOTE,
-        ReportBuilder,
-        Section,
-        _estimated_warning,
-    )
+    from bnb_sim.analysis.report_builder import BOT_STRENGTH_NOTE, ReportBuilder, Section
+    from bnb_sim.analysis.report_provenance import _estimated_warning
 
     counts = {k: sum(o.spec.kind == k for o in outcomes) for k in KINDS}
     kinds = ", ".join(f"{n} {k}{'s' if n != 1 else ''}" for k, n in counts.items() if n)

@@ -38,7 +38,7 @@ from scipy import stats as sps
 from bnb_sim.analysis import tables
 from bnb_sim.analysis.leaders import holm
 from bnb_sim.analysis.numbers import fmt_p
-from bnb_sim.analysis.report import Finding
+from bnb_sim.analysis.report_builder import Finding
 from bnb_sim.analysis.stats import clustered_rate
 
 MIN_PLAYERS = 30  # buyers (and non-buyers) needed before an item is judged

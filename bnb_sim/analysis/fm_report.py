@@ -62,7 +62,7 @@ def purchase_timing(seats: pd.DataFrame) -> pd.DataFrame:
 def items_section(seats: pd.DataFrame, policy_order: Sequence[str], source=None):
     """Purchase rate per item and policy, buyers' and non-buyers' win rates, a plot; first
     the causal values of ``bnb value --attach`` when the run folder ``source`` holds them."""
-    from bnb_sim.analysis.report import Section
+    from bnb_sim.analysis.report_builder import Section
     from bnb_sim.analysis.value_report import value_hook
 
     section = Section("Farmer's Market items")

@@ -108,7 +108,7 @@ class LuckItem:
         """``(sections, summary, findings)``: ``bnb luck``'s sections titled with the item's
         name (figure files prefixed by it), its summary and its findings."""
         from bnb_sim.analysis.luck_report import luck_findings, luck_sections, luck_summary
-        from bnb_sim.analysis.report import Finding, _slug
+        from bnb_sim.analysis.report_builder import Finding, _slug
 
         sections = luck_sections(result)
         for section in sections:

@@ -370,7 +370,7 @@ def mirror_text(result) -> str:
 
 def fairness_section(result, name: str | None = None):
     """The report's first section: seat fairness per variant and its paired change."""
-    from bnb_sim.analysis.report import Section
+    from bnb_sim.analysis.report_builder import Section
 
     pre = f"{name}: " if name else ""
     base = next(v.name for v in result.variants if v.baseline)
@@ -454,7 +454,7 @@ def fairness_findings(result, prefix: str = "") -> list:
     """Key findings that lead a sweep report: each variant's first-player advantage and
     balance against the baseline's, with the paired difference (the variants with the
     largest advantage change first, at most :data:`MAX_FINDINGS`, the rest in the table)."""
-    from bnb_sim.analysis.report import Finding
+    from bnb_sim.analysis.report_builder import Finding
 
     changes = result.fairness_changes
     base = next(v.name for v in result.variants if v.baseline)

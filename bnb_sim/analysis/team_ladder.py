@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import plots, tables
-from bnb_sim.analysis.report import Finding, ReportBuilder, Section
+from bnb_sim.analysis.report_builder import Finding, ReportBuilder, Section
 from bnb_sim.analysis.stats import Rate, mcnemar, paired_difference
 
 __all__ = [

@@ -45,7 +45,7 @@ def forest_plot(rows: list[dict[str, Any]], title: str, outcome: str = "win shar
 
 def value_sections(result: ValueResult) -> list:
     """The value section (method, ranked table, plot, per seat)."""
-    from bnb_sim.analysis.report import Section
+    from bnb_sim.analysis.report_builder import Section
     from bnb_sim.analysis.tables import fmt_signed_pp
 
     sec = Section("Value of options (restricted play)")
@@ -79,7 +79,7 @@ def value_sections(result: ValueResult) -> list:
 
 def value_findings(result: ValueResult) -> list:
     """Key findings: the verdict lines, each with the numbers behind it."""
-    from bnb_sim.analysis.report import Finding
+    from bnb_sim.analysis.report_builder import Finding
 
     numbers = {"options": len(result.options), "games_per_option": result.n_games}
     out = [Finding(line, dict(numbers)) for line in verdict_lines(result)]
@@ -99,7 +99,7 @@ def value_findings(result: ValueResult) -> list:
 
 
 def build_value_report(result: ValueResult, title: str | None = None):
-    from bnb_sim.analysis.report import ReportBuilder
+    from bnb_sim.analysis.report_builder import ReportBuilder
 
     builder = ReportBuilder(
         title or f"bnb-sim value of options: {result.policy}",

@@ -12,7 +12,7 @@ import pandas as pd
 
 from bnb_sim.analysis import plots, tables
 from bnb_sim.analysis.estimated import add_estimated_warning
-from bnb_sim.analysis.report import ReportBuilder, Section
+from bnb_sim.analysis.report_builder import ReportBuilder, Section
 
 __all__ = [
     "build_game_report",
@@ -96,7 +96,7 @@ def policy_rows(result: dict) -> list[tuple[str, str]]:
 
 def readings_text(result: dict) -> str:
     """Every rule reading the tuning played under (``bnb readings``)."""
-    from bnb_sim.analysis.report import readings_text as run_readings
+    from bnb_sim.analysis.report_provenance import readings_text as run_readings
 
     return run_readings(result)
 
@@ -451,7 +451,7 @@ def sensitivity_figure(result: dict):
 def game_findings(result: dict) -> list:
     """Key findings: the answer in words ("best" only when separated, else "no detectable
     difference") and its targets on the confirmation's fresh games, with Δ vs baseline."""
-    from bnb_sim.analysis.report import Finding
+    from bnb_sim.analysis.report_builder import Finding
 
     best = result["reeval"][result["winner"]]
     final = result["final"]

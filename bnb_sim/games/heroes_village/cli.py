@@ -468,7 +468,7 @@ def _bound_note(diff: dict) -> str:
 
 def _write_compare_report(result, a: str, b: str, out, seed: int, quiet: bool) -> None:
     """``-o DIR``: the comparison's report (the same section as a ``[[compare]]`` item's)."""
-    from bnb_sim.analysis.report import ReportBuilder
+    from bnb_sim.analysis.report_builder import ReportBuilder
     from bnb_sim.cli.run_cmd import echo_written
     from bnb_sim.games.heroes_village.experiment import compare_report
 
@@ -615,7 +615,7 @@ def tournament(
     import pandas as pd
 
     from bnb_sim.analysis.leaders import holm, paired_ranking
-    from bnb_sim.analysis.report import ReportBuilder, Section
+    from bnb_sim.analysis.report_builder import ReportBuilder, Section
     from bnb_sim.analysis.stats import Rate, mcnemar
     from bnb_sim.analysis.tables import fmt_rate, fmt_signed_pp
     from bnb_sim.analysis.tournament import split_policy_list
@@ -784,7 +784,7 @@ def sweep(
     """``bnb sweep --game hotv --set PATH=V1,V2``: the same game indices under each
     component variant; win rates and paired differences against the component file."""
     from bnb_sim.analysis.estimated import add_estimated_warning, estimates_meta
-    from bnb_sim.analysis.report import ReportBuilder, Section
+    from bnb_sim.analysis.report_builder import ReportBuilder, Section
     from bnb_sim.analysis.stats import Rate
     from bnb_sim.analysis.sweep import parse_set_option
 

@@ -217,7 +217,7 @@ class HotvItem:
         rate = summary.get("win_rate", {})
         findings = []
         if rate:
-            from bnb_sim.analysis.report import Finding
+            from bnb_sim.analysis.report_builder import Finding
             from bnb_sim.analysis.tables import fmt_rate
 
             text = fmt_rate(rate["rate"], rate["lo"], rate["hi"])
@@ -242,7 +242,7 @@ class HotvItem:
 
     def _sweep_report(self, won):
         from bnb_sim.analysis.leaders import paired_ranking
-        from bnb_sim.analysis.report import Finding, Section
+        from bnb_sim.analysis.report_builder import Finding, Section
         from bnb_sim.analysis.stats import Rate
         from bnb_sim.games.heroes_village.cli import sweep_table
 
@@ -277,7 +277,7 @@ def compare_report(result, name: str, a: str, b: str):
     item's, or ``bnb compare --game hotv -o DIR``'s)."""
     import pandas as pd
 
-    from bnb_sim.analysis.report import Finding, Section
+    from bnb_sim.analysis.report_builder import Finding, Section
     from bnb_sim.analysis.tables import fmt_signed_pp
 
     diff, test = result["difference"], result["mcnemar"]
@@ -318,7 +318,7 @@ def compare_report(result, name: str, a: str, b: str):
 
 
 def _name_sections(sections, name: str, summary: dict) -> None:
-    from bnb_sim.analysis import report as R
+    from bnb_sim.analysis import report_builder as R
 
     for section in sections:
         section.title = f"{name}: {section.title}"

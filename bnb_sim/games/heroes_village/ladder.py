@@ -159,7 +159,7 @@ class HotvLadderItem:
     def report(self, result):
         """``(sections, summary, findings)``: the sections of ``bnb ladder --game hotv``,
         titled and with figure files prefixed by the item's name."""
-        from bnb_sim.analysis.report import Finding, _slug
+        from bnb_sim.analysis.report_builder import Finding, _slug
         from bnb_sim.analysis.team_ladder import (
             team_ladder_findings,
             team_ladder_sections,

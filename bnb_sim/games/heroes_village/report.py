@@ -28,7 +28,8 @@ import pandas as pd
 from bnb_sim.analysis import plots
 from bnb_sim.analysis.leaders import paired_ranking
 from bnb_sim.analysis.numbers import fmt_p
-from bnb_sim.analysis.report import ReportBuilder, Section, readings_text
+from bnb_sim.analysis.report_builder import ReportBuilder, Section
+from bnb_sim.analysis.report_provenance import readings_text
 from bnb_sim.analysis.stats import (
     clustered_mean_ci,
     clustered_rate,
