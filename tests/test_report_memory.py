@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from fake_runs import FakeSpec, make_frames
 
-from bnb_sim.analysis import plots, report, report_wins, stats, tables
+from bnb_sim.analysis import plots, report, report_wins, stats, stats_seats, tables
 
 BIG = 50_000  # games: 200,000 seat rows
 
@@ -91,13 +91,13 @@ def test_bincount_group_means_match_pandas(small):
 
 def test_game_seat_matrix_matches_the_definition(small):
     seats, _ = small
-    y, m, labels = stats._game_seat_matrix(seats)
+    y, m, labels = stats_seats._game_seat_matrix(seats)
     games = np.sort(seats["game"].unique())
     assert y.shape == (len(games), len(labels)) and list(labels) == [0, 1, 2, 3]
     wide = seats.pivot(index="game", columns="seat", values="won").reindex(games)
     assert np.array_equal(y, wide.to_numpy(float)) and np.all(m == 1)
     shuffled = seats.sample(frac=1.0, random_state=1)  # rows in any order: the same matrix
-    y2, m2, _ = stats._game_seat_matrix(shuffled)
+    y2, m2, _ = stats_seats._game_seat_matrix(shuffled)
     assert np.array_equal(y, y2) and np.array_equal(m, m2)
 
 

@@ -52,17 +52,13 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import tables
+from bnb_sim.analysis.ratings import elo_from_score
 from bnb_sim.analysis.report_builder import ReportBuilder, Section
 from bnb_sim.analysis.report_provenance import readings_text
 from bnb_sim.analysis.sequential import REASON_MAX_GAMES, SPRT, PrecisionStop
-from bnb_sim.analysis.stats import (
-    Rate,
-    clustered_wilson,
-    constant_sample_interval,
-    elo_from_score,
-    mcnemar,
-    mean_ci,
-)
+from bnb_sim.analysis.stats_clustered import clustered_wilson
+from bnb_sim.analysis.stats_intervals import Rate, constant_sample_interval, mean_ci
+from bnb_sim.analysis.stats_paired import mcnemar
 from bnb_sim.errors import BnbError
 
 __all__ = [

@@ -39,7 +39,7 @@ from bnb_sim.analysis import tables
 from bnb_sim.analysis.leaders import holm
 from bnb_sim.analysis.numbers import fmt_p
 from bnb_sim.analysis.report_builder import Finding
-from bnb_sim.analysis.stats import clustered_rate
+from bnb_sim.analysis.stats_clustered import clustered_rate
 
 MIN_PLAYERS = 30  # buyers (and non-buyers) needed before an item is judged
 EXTREME_FPA = 0.20  # +20 pp: half again the base game's first-player advantage with heuristic bots

@@ -23,7 +23,7 @@ from bnb_sim.analysis import leaders, tables
 from bnb_sim.analysis.numbers import fmt_p
 from bnb_sim.analysis.report_builder import Finding
 from bnb_sim.analysis.report_wins import _fpa_cell
-from bnb_sim.analysis.stats import num_digits
+from bnb_sim.analysis.stats_intervals import num_digits
 
 # --------------------------------------------------------------------------------------
 # key findings
@@ -160,7 +160,8 @@ def balance_finding(summary: Mapping[str, Any], prefix: str = "") -> Finding | N
     lo, hi = balance.get("lo"), balance.get("hi")
     if lo is None or hi is None or not (math.isfinite(lo) and math.isfinite(hi)):
         return None
-    text = f"{prefix}Balance **{tables.fmt_mean(value, lo, hi, 3)}** (1 = every seat wins equally "
+    shown = tables.fmt_mean(value, lo, hi, 3)
+    text = f"{prefix}Balance **{shown}** (1 = every seat wins equally "
     text += "often; 1 minus the largest gap between two seats' win rates"
     p = balance.get("p_value")
     if p is not None and math.isfinite(p):

@@ -36,7 +36,7 @@ import pandas as pd
 from bnb_sim.analysis import plots, tables
 from bnb_sim.analysis.report_builder import Finding, ReportBuilder, Section
 from bnb_sim.analysis.report_provenance import readings_text
-from bnb_sim.analysis.stats import rates_by_cluster
+from bnb_sim.analysis.stats_clustered import rates_by_cluster
 from bnb_sim.analysis.tournament import TournamentResult, _fmt_elo, analyse_tournament
 
 __all__ = [

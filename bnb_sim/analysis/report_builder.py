@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import plots
-from bnb_sim.analysis.stats import Rate
+from bnb_sim.analysis.stats_intervals import Rate
 
 # --------------------------------------------------------------------------------------
 # blocks and sections

@@ -15,7 +15,7 @@ import pandas as pd
 
 from bnb_sim.analysis import plots, tables
 from bnb_sim.analysis.report_builder import Section
-from bnb_sim.analysis.stats import num_digits
+from bnb_sim.analysis.stats_intervals import num_digits
 
 
 def xp_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -> Section:
@@ -139,8 +139,8 @@ def margins_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = No
     section.table(
         pd.DataFrame(
             [
-                ("mean XP [95% CI]", tables.fmt_mean(margin["mean"], margin["lo"], margin["hi"],
-                                                     2, margin["note"])),
+                ("mean XP [95% CI]", tables.fmt_mean(margin["mean"], margin["lo"],
+                                                           margin["hi"], 2, margin["note"])),
                 ("median", f"{margin['median']:g}"),
                 ("90th percentile", f"{margin['p90']:g}"),
                 *((f"{r['margin']} XP", f"{tables.fmt_rate(r['rate'], r['lo'], r['hi'])}")

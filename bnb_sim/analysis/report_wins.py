@@ -17,7 +17,7 @@ import pandas as pd
 from bnb_sim.analysis import leaders, plots, tables
 from bnb_sim.analysis.report_builder import Section
 from bnb_sim.analysis.report_provenance import _estimated_warning, readings_text
-from bnb_sim.analysis.stats import balance_metric, first_player_advantage
+from bnb_sim.analysis.stats_seats import balance_metric, first_player_advantage
 
 # --------------------------------------------------------------------------------------
 # sections of a simulate-run report

@@ -22,7 +22,7 @@ import pandas as pd
 from bnb_sim.analysis import plots, tables
 from bnb_sim.analysis.report_builder import Finding, ReportBuilder, Section
 from bnb_sim.analysis.robustness import CHANGES_SIGN, CHANGES_SIZE, RobustnessResult
-from bnb_sim.analysis.stats import num_digits
+from bnb_sim.analysis.stats_intervals import num_digits
 from bnb_sim.errors import BnbError
 
 __all__ = [

@@ -39,13 +39,9 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import tables
-from bnb_sim.analysis.stats import (
-    balance_metric,
-    first_player_advantage,
-    paired_difference,
-    pct_digits,
-    wilson_interval,
-)
+from bnb_sim.analysis.stats_intervals import pct_digits, wilson_interval
+from bnb_sim.analysis.stats_paired import paired_difference
+from bnb_sim.analysis.stats_seats import balance_metric, first_player_advantage
 
 __all__ = [
     "FAIRNESS_MEASURES",
@@ -238,7 +234,8 @@ def change_text(row: Mapping, measure: str) -> str:
         return "n/a"
     if not (math.isfinite(lo) and math.isfinite(hi)):
         return f"{tables._num(mean, 3, True)} ({tables.no_interval_text(note)})"
-    text = f"{tables._num(mean, 3, True)} [{tables._num(lo, 3, True)}, {tables._num(hi, 3, True)}]"
+    num = tables._num
+    text = f"{num(mean, 3, True)} [{num(lo, 3, True)}, {num(hi, 3, True)}]"
     return text + (" (conservative)" if note == NOT_SEPARATED else "")
 
 

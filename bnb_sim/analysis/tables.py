@@ -24,17 +24,13 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from bnb_sim.analysis.stats import (
-    Rate,
+from bnb_sim.analysis.stats_clustered import (
     _ratio_se,
     clustered_mean_ci,
     clustered_wilson,
-    mean_ci,
-    pct_digits,
-    rates_by,
     rates_by_cluster,
-    wilson_interval,
 )
+from bnb_sim.analysis.stats_intervals import Rate, mean_ci, pct_digits, rates_by, wilson_interval
 from bnb_sim.columns import XP_SOURCES
 
 RATE_COLUMNS = ["k", "n", "rate", "lo", "hi"]
@@ -230,7 +226,7 @@ def _clustered_win_rates(seats: pd.DataFrame, keys: Sequence[str]) -> pd.DataFra
     NumPy on the columns instead of a groupby over a (group, game) frame: the same sums, so
     the same numbers, in a fraction of the memory (the groupby took 500 MB for 4,000,000
     rows). The sums are taken per block of whole games (:func:`game_blocks`) and added."""
-    from bnb_sim.analysis.stats import _ratio_se, clustered_wilson
+    from bnb_sim.analysis.stats_clustered import _ratio_se, clustered_wilson
 
     group, labels = _group_codes(seats, keys)
     game = seats["game"].to_numpy()

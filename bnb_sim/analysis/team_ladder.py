@@ -34,7 +34,8 @@ import pandas as pd
 
 from bnb_sim.analysis import plots, tables
 from bnb_sim.analysis.report_builder import Finding, ReportBuilder, Section
-from bnb_sim.analysis.stats import Rate, mcnemar, paired_difference
+from bnb_sim.analysis.stats_intervals import Rate
+from bnb_sim.analysis.stats_paired import mcnemar, paired_difference
 
 __all__ = [
     "TeamLadderResult",

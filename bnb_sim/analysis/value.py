@@ -84,7 +84,7 @@ def option_value(
 ) -> OptionValue:
     """The value of ``option`` from the player's per-game win shares ``free`` and
     ``restricted`` (the same game indices, in the same order) and its ``seats``."""
-    from bnb_sim.analysis.stats import paired_difference
+    from bnb_sim.analysis.stats_paired import paired_difference
 
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")

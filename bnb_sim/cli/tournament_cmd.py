@@ -78,7 +78,7 @@ def tournament(
     rates with Wilson intervals, and a report."""
     if other_game_handler(click.get_current_context(), "tournament", game, policies=policies):
         return
-    from bnb_sim.analysis.stats import pct_digits
+    from bnb_sim.analysis.stats_intervals import pct_digits
     from bnb_sim.analysis.tables import fmt_rate
     from bnb_sim.analysis.tournament import (
         _fmt_elo,

@@ -709,7 +709,9 @@ def _search_summary(search: dict) -> dict:
 def final_comparison(tuned: dict, start: dict, sprt: tuple[float, float] | None = None) -> dict:
     """Paired difference tuned − start of the per-seed scores, 95% t interval, verdict; with
     ``sprt`` (Elo bounds) also an SPRT verdict on the per-seed pair scores."""
-    from bnb_sim.analysis.stats import Rate, elo_from_score, paired_difference
+    from bnb_sim.analysis.ratings import elo_from_score
+    from bnb_sim.analysis.stats_intervals import Rate
+    from bnb_sim.analysis.stats_paired import paired_difference
 
     a = np.asarray(tuned["per_seed"], dtype=float)
     b = np.asarray(start["per_seed"], dtype=float)

@@ -37,7 +37,7 @@ def _point_text(point: dict) -> str:
 def _score_ci(score: float, se: float, n: int | None = None) -> str:
     """A mean game score with its 95% interval; seeds that all scored the same give the
     interval valid for a constant sample (never a zero-width one)."""
-    from bnb_sim.analysis.stats import constant_sample_interval
+    from bnb_sim.analysis.stats_intervals import constant_sample_interval
 
     if se is None or not math.isfinite(se):
         return f"{score:.3f} (no interval: one seed)"

@@ -123,7 +123,7 @@ def simulate(
     from bnb_sim.runner.storage import load_run
 
     _, g, _ = load_run(out, seat_columns=["game"], game_columns=["game", "won", "pets"])
-    from bnb_sim.analysis.stats import clustered_rate
+    from bnb_sim.analysis.stats_clustered import clustered_rate
 
     # every pet team plays every game index on the same draws: the index is the unit
     rate = clustered_rate(g["won"].to_numpy(dtype=float), g["game"].to_numpy())
@@ -546,7 +546,8 @@ def compare_policies(
     import numpy as np
 
     from bnb_sim.analysis.compare import make_rule
-    from bnb_sim.analysis.stats import Rate, mcnemar, paired_difference
+    from bnb_sim.analysis.stats_intervals import Rate
+    from bnb_sim.analysis.stats_paired import mcnemar, paired_difference
     from bnb_sim.games.heroes_village.runner import make_config, play_block
 
     rule = make_rule(tuple(sprt), None, alpha, beta) if sprt else None
@@ -616,7 +617,8 @@ def tournament(
 
     from bnb_sim.analysis.leaders import holm, paired_ranking
     from bnb_sim.analysis.report_builder import ReportBuilder, Section
-    from bnb_sim.analysis.stats import Rate, mcnemar
+    from bnb_sim.analysis.stats_intervals import Rate
+    from bnb_sim.analysis.stats_paired import mcnemar
     from bnb_sim.analysis.tables import fmt_rate, fmt_signed_pp
     from bnb_sim.analysis.tournament import split_policy_list
     from bnb_sim.games.heroes_village.runner import make_config, play_block
@@ -743,7 +745,7 @@ def play_sweep(variants, *, games, players, specs, pets=None, difficulty="standa
                buildings=None, seed=0, threads=None, say=None) -> dict:  # fmt: skip
     """``{label: won (bool array)}``: the same game indices ``0..games-1`` under each
     variant (paired); ``say(label, rate)`` after each."""
-    from bnb_sim.analysis.stats import Rate
+    from bnb_sim.analysis.stats_intervals import Rate
     from bnb_sim.games.heroes_village.runner import make_config, play_block
 
     won = {}
@@ -760,7 +762,8 @@ def sweep_table(won: dict):
     component file (the first variant)."""
     import pandas as pd
 
-    from bnb_sim.analysis.stats import Rate, paired_difference
+    from bnb_sim.analysis.stats_intervals import Rate
+    from bnb_sim.analysis.stats_paired import paired_difference
     from bnb_sim.analysis.tables import fmt_rate, fmt_signed_pp
 
     rows = []
@@ -785,7 +788,7 @@ def sweep(
     component variant; win rates and paired differences against the component file."""
     from bnb_sim.analysis.estimated import add_estimated_warning, estimates_meta
     from bnb_sim.analysis.report_builder import ReportBuilder, Section
-    from bnb_sim.analysis.stats import Rate
+    from bnb_sim.analysis.stats_intervals import Rate
     from bnb_sim.analysis.sweep import parse_set_option
 
     if pets == "all":

@@ -243,7 +243,7 @@ class HotvItem:
     def _sweep_report(self, won):
         from bnb_sim.analysis.leaders import paired_ranking
         from bnb_sim.analysis.report_builder import Finding, Section
-        from bnb_sim.analysis.stats import Rate
+        from bnb_sim.analysis.stats_intervals import Rate
         from bnb_sim.games.heroes_village.cli import sweep_table
 
         table = sweep_table(won)
