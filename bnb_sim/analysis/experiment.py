@@ -827,7 +827,7 @@ def _readings_text(meta: Mapping) -> str:
 
 
 def _simulation_sections(outcome: ItemOutcome):
-    from bnb_sim.analysis import tables
+    from bnb_sim.analysis import table_format, tables
     from bnb_sim.analysis.leaders import Leader
     from bnb_sim.analysis.names import shown_run
     from bnb_sim.analysis.report_builder import Section, _slug
@@ -852,7 +852,7 @@ def _simulation_sections(outcome: ItemOutcome):
     )
     best = winners.sort_values("rate", ascending=False).iloc[0]
     rates = win_rate_section(seats, games, order, {"params": {"seating": spec.seating}})
-    shown = f"{tables.fmt_rate(best.rate, best.lo, best.hi)} (n = {int(best.n):,})"
+    shown = f"{table_format.fmt_rate(best.rate, best.lo, best.hi)} (n = {int(best.n):,})"
     if "win_rate_leader" in rates.summary:  # "best" only when the gap excludes 0
         claim = Leader.from_dict(rates.summary["win_rate_leader"]).claim(f"wins most, {shown}")
         overview.text(f"{claim[0].upper()}{claim[1:]}; every rate per policy and seat is in "

@@ -19,7 +19,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from bnb_sim.analysis import leaders, tables
+from bnb_sim.analysis import leaders, table_format
 from bnb_sim.analysis.numbers import fmt_p
 from bnb_sim.analysis.report_builder import Finding
 from bnb_sim.analysis.report_wins import _fpa_cell
@@ -30,7 +30,7 @@ from bnb_sim.analysis.stats_intervals import num_digits
 
 
 def _rate_text(row: Mapping) -> str:
-    return f"{tables.fmt_rate(row['rate'], row['lo'], row['hi'])}"
+    return f"{table_format.fmt_rate(row['rate'], row['lo'], row['hi'])}"
 
 
 def _n_text(row: Mapping) -> str:
@@ -112,7 +112,7 @@ def run_findings(summary: Mapping, prefix: str = "") -> list[Finding]:
         found.append(
             Finding(
                 f"{prefix}A game lasts "
-                f"{tables.fmt_mean(turns['mean'], turns['lo'], turns['hi'], _digits(turns))} "
+                f"{table_format.fmt_mean(turns['mean'], turns['lo'], turns['hi'], _digits(turns))} "
                 "turns on "
                 f"average (all players together; n = {int(turns['n']):,} games).",
                 {"kind": "game_length", "value": turns["mean"], "lo": turns["lo"],
@@ -137,7 +137,7 @@ def seat_rates_finding(summary: Mapping[str, Any], prefix: str = "") -> Finding 
     fair = summary.get("fair_share")
     cells = []
     for r in by_seat:
-        cell = tables.fmt_rate(r["rate"], r["lo"], r["hi"])
+        cell = table_format.fmt_rate(r["rate"], r["lo"], r["hi"])
         name = f"seat {r['seat']}" + (" (starts)" if r["seat"] == 0 else "")
         cells.append(f"{name} **{cell}**" if r["seat"] == 0 else f"{name} {cell}")
     ns = {int(r["n"]) for r in by_seat}
@@ -160,7 +160,7 @@ def balance_finding(summary: Mapping[str, Any], prefix: str = "") -> Finding | N
     lo, hi = balance.get("lo"), balance.get("hi")
     if lo is None or hi is None or not (math.isfinite(lo) and math.isfinite(hi)):
         return None
-    shown = tables.fmt_mean(value, lo, hi, 3)
+    shown = table_format.fmt_mean(value, lo, hi, 3)
     text = f"{prefix}Balance **{shown}** (1 = every seat wins equally "
     text += "often; 1 minus the largest gap between two seats' win rates"
     p = balance.get("p_value")

@@ -101,7 +101,7 @@ class Gap:
     def text(self) -> str:
         """``+2.3 pp [-0.8, +5.4]``, ``+3 [-4, +9] Elo``, ``+0.80 [-1.21, +2.82] score``."""
         if self.unit == "pp":
-            from bnb_sim.analysis.tables import fmt_signed_pp
+            from bnb_sim.analysis.table_format import fmt_signed_pp
 
             return fmt_signed_pp(self.mean, self.lo, self.hi, note=self.note or None)
         digits = 1 if self.unit == "Elo" else 2
@@ -353,10 +353,10 @@ def rate_gaps_by_cluster(
     """
     from scipy.special import stdtr
 
-    from bnb_sim.analysis import tables
+    from bnb_sim.analysis import table_blocks
     from bnb_sim.analysis.stats_intervals import _t, constant_sample_interval
 
-    codes, names = tables._narrow_codes(df[by])
+    codes, names = table_blocks._narrow_codes(df[by])
     index = {name: i for i, name in enumerate(names)}
     values = np.asarray(df[column], dtype=float)
     clusters = np.asarray(df[cluster])
@@ -368,8 +368,8 @@ def rate_gaps_by_cluster(
     others = [(str(o), index.get(str(o))) for o in order[1:]]
     ss = np.zeros(len(others))
     g = 0
-    for rows in tables.game_blocks(clusters):
-        c = tables._game_codes(clusters[rows])
+    for rows in table_blocks.game_blocks(clusters):
+        c = table_blocks._game_codes(clusters[rows])
         keep = ok[rows]
         c, pol, v = c[keep], codes[rows][keep].astype(np.int64), values[rows][keep]
         if not c.size:

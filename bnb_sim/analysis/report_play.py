@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from bnb_sim.analysis import plots, tables
+from bnb_sim.analysis import plots, table_blocks, table_choices, table_columns, table_format, tables
 from bnb_sim.analysis.report_builder import Section
 from bnb_sim.analysis.stats_intervals import num_digits
 
@@ -25,8 +25,8 @@ def xp_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -
     shown = pd.DataFrame(
         {
             "policy": stats["policy"],
-            "mean XP [95% CI]": tables.mean_cells(stats),
-            "sd": stats["sd"].map(tables.fmt_sd),
+            "mean XP [95% CI]": table_format.mean_cells(stats),
+            "sd": stats["sd"].map(table_format.fmt_sd),
             "median": stats["median"].map("{:g}".format),
             "5th–95th pct": [
                 f"{a:g}–{b:g}" for a, b in zip(stats["p5"], stats["p95"], strict=True)
@@ -50,7 +50,7 @@ def xp_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -
         "Distribution of final XP per policy (share of that policy's results at each XP).",
     )
     sources = tables.xp_sources_by_policy(seats, policy_order)
-    label = {c: tables.source_label(c) for c in sources.columns}
+    label = {c: table_columns.source_label(c) for c in sources.columns}
     source_ci = tables.means_by_policy(seats, list(sources.columns), policy_order)
     section.heading("XP by source")
     section.table(
@@ -82,9 +82,11 @@ def game_length_section(games: pd.DataFrame) -> Section:
             [
                 (
                     "mean turns [95% CI]",
-                    tables.fmt_mean(length["mean"], length["lo"], length["hi"], 2, length["note"]),
+                    table_format.fmt_mean(
+                        length["mean"], length["lo"], length["hi"], 2, length["note"]
+                    ),
                 ),
-                ("sd", tables.fmt_sd(length["sd"])),
+                ("sd", table_format.fmt_sd(length["sd"])),
                 ("median", f"{length['median']:g}"),
                 ("5th–95th percentile", f"{length['p5']:g}–{length['p95']:g}"),
                 ("min–max", f"{length['min']}–{length['max']}"),
@@ -96,7 +98,7 @@ def game_length_section(games: pd.DataFrame) -> Section:
     section.figure(
         "game-length",
         plots.integer_histogram(
-            tables.value_counts_int(games["turns"].to_numpy()),
+            table_blocks.value_counts_int(games["turns"].to_numpy()),
             f"Game length ({len(games):,} games)",
             "turns per game (all players)",
             "games",
@@ -109,8 +111,8 @@ def game_length_section(games: pd.DataFrame) -> Section:
             pd.DataFrame(
                 {
                     "scoring round": rounds["round"],
-                    "triggered in turn, mean [95% CI]": tables.mean_cells(rounds),
-                    "sd": rounds["sd"].map(tables.fmt_sd),
+                    "triggered in turn, mean [95% CI]": table_format.mean_cells(rounds),
+                    "sd": rounds["sd"].map(table_format.fmt_sd),
                     "n": rounds["n"].map("{:,}".format),
                 }
             ),
@@ -139,11 +141,11 @@ def margins_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = No
     section.table(
         pd.DataFrame(
             [
-                ("mean XP [95% CI]", tables.fmt_mean(margin["mean"], margin["lo"],
+                ("mean XP [95% CI]", table_format.fmt_mean(margin["mean"], margin["lo"],
                                                            margin["hi"], 2, margin["note"])),
                 ("median", f"{margin['median']:g}"),
                 ("90th percentile", f"{margin['p90']:g}"),
-                *((f"{r['margin']} XP", f"{tables.fmt_rate(r['rate'], r['lo'], r['hi'])}")
+                *((f"{r['margin']} XP", f"{table_format.fmt_rate(r['rate'], r['lo'], r['hi'])}")
                   for r in bins.to_dict("records")),
                 ("games", f"{n:,}"),
             ],
@@ -184,7 +186,7 @@ def margins_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = No
             {
                 "leader after round": leads["round"],
                 "leader": leads["leader"],
-                "goes on to win [95% CI]": tables.rate_cells(leads),
+                "goes on to win [95% CI]": table_format.rate_cells(leads),
                 "n (games with a sole leader)": leads["n"].map("{:,}".format),
                 "shared lead (left out)": leads["shared_lead"].map(
                     lambda v: "" if pd.isna(v) else f"{int(v):,}"
@@ -216,20 +218,20 @@ def margins_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = No
 def choices_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = None) -> Section:
     """Which value each policy chose in scoring rounds A, B and C."""
     section = Section("Scoring-round choices")
-    shares = tables.choice_shares(seats, policy_order)
+    shares = table_choices.choice_shares(seats, policy_order)
     rounds = list(dict.fromkeys(shares["round"]))
     if not rounds:
         section.text("This run has no `choice_*` columns.")
         return section
-    wides = {r: tables.choice_share_wide(shares, r, policy_order) for r in rounds}
+    wides = {r: table_choices.choice_share_wide(shares, r, policy_order) for r in rounds}
     for rnd in wides:
         part = shares[shares["round"] == rnd].rename(columns={"share": "rate"})
-        cells = part.assign(cell=tables.rate_cells(part)).pivot(
+        cells = part.assign(cell=table_format.rate_cells(part)).pivot(
             index="policy", columns="value", values="cell"
         )
         cells = cells.reindex(index=list(wides[rnd].index), columns=list(wides[rnd].columns))
         cells = cells.fillna("–")
-        cells.columns = [tables.label(c) for c in cells.columns]
+        cells.columns = [table_columns.label(c) for c in cells.columns]
         cells.insert(0, "n", [f"{int(n):,}" for n in part.groupby("policy")["n"].first()
                               .reindex(cells.index)])  # fmt: skip
         section.table(
@@ -253,14 +255,14 @@ def fights_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = Non
     if not len(fights):
         section.text("This run has no `fights_<mob>` / `wins_<mob>` columns.")
         return section
-    shown = tables.display_rates(
+    shown = table_format.display_rates(
         fights, {"mob": "mob"}, rate_title="fights won [95% CI]", k_title="won", n_title="attempts"
     )
     shown.insert(
         1,
         "attempts per player-game [95% CI]",
         [
-            tables.fmt_mean(m, lo, hi, 3)
+            table_format.fmt_mean(m, lo, hi, 3)
             for m, lo, hi in zip(
                 fights["per_seat_game"],
                 fights["per_seat_game_lo"],
@@ -283,7 +285,7 @@ def fights_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = Non
     section.figure(
         "fights-by-mob",
         plots.rate_bars(
-            [tables.label(m) for m in fights["mob"]],
+            [table_columns.label(m) for m in fights["mob"]],
             {"fights won": fights},
             "Fight win rate per mob",
             xlabel="fights won",
@@ -291,12 +293,12 @@ def fights_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = Non
         "Share of fight attempts won against each mob species, 95% Wilson intervals.",
     )
     per_policy = tables.fights_by_mob_and_policy(seats, policy_order)
-    cells = per_policy.assign(cell=tables.rate_cells(per_policy, with_n=True)).pivot(
+    cells = per_policy.assign(cell=table_format.rate_cells(per_policy, with_n=True)).pivot(
         index="mob", columns="policy", values="cell"
     )
     cells = cells.reindex(index=list(fights["mob"]))
     cells = cells[[p for p in (policy_order or cells.columns) if p in cells.columns]]
-    cells.index = [tables.label(m) for m in cells.index]
+    cells.index = [table_columns.label(m) for m in cells.index]
     section.table(cells.rename_axis("mob").reset_index(), "Fights won per mob and policy.")
     section.summary["fights"] = fights.to_dict(orient="records")
     return section
@@ -305,11 +307,11 @@ def fights_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = Non
 def _by_policy(seats: pd.DataFrame, columns: Sequence[str], policy_order=None):
     """``(policy, frame)`` for each policy, the frame holding only ``columns`` (no wide copy
     of the seat rows); one ``("all", ...)`` pair when the run has a single policy."""
-    order = [p for p in (policy_order or tables.policies_in(seats))]
+    order = [p for p in (policy_order or table_columns.policies_in(seats))]
     if len(order) <= 1:
         yield (order[0] if order else "all"), seats[list(columns)]
         return
-    codes, names = tables._narrow_codes(seats["policy"])  # no 4,000,000 strings
+    codes, names = table_blocks._narrow_codes(seats["policy"])  # no 4,000,000 strings
     for policy in order:
         if policy not in names:
             continue
@@ -333,24 +335,24 @@ def ownership_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = 
         ("defeated_", "mob", "owning_mob"),
         ("built_", "building type", "owning_building"),
     ):
-        names = tables.prefixed(seats.columns, prefix)
+        names = table_columns.prefixed(seats.columns, prefix)
         if not names:
             continue
         columns = ["won", *(f"{prefix}{n}" for n in names)]
         parts, owners_series, records = [], {}, []
         for policy, rows in _by_policy(seats, columns, policy_order):
             table = tables.win_rate_when_owning(rows, prefix)
-            without = table[[f"{c}_without" for c in tables.RATE_COLUMNS]]
-            without.columns = tables.RATE_COLUMNS
+            without = table[[f"{c}_without" for c in table_columns.RATE_COLUMNS]]
+            without.columns = table_columns.RATE_COLUMNS
             parts.append(
                 pd.DataFrame(
                     {
                         "policy": policy,
-                        what: table["name"].map(tables.label),
+                        what: table["name"].map(table_columns.label),
                         "owners": [f"{100 * s:.1f}%" for s in table["owner_share"]],
-                        "win rate if owned [95% CI]": tables.rate_cells(table),
+                        "win rate if owned [95% CI]": table_format.rate_cells(table),
                         "n owned": table["n"].map("{:,}".format),
-                        "win rate if not [95% CI]": tables.rate_cells(without),
+                        "win rate if not [95% CI]": table_format.rate_cells(without),
                         "n not": without["n"].map("{:,}".format),
                     }
                 )
@@ -365,7 +367,7 @@ def ownership_section(seats: pd.DataFrame, policy_order: Sequence[str] | None = 
         section.figure(
             f"win-rate-owning-{what}",
             plots.rate_bars(
-                [tables.label(n) for n in names],
+                [table_columns.label(n) for n in names],
                 owners_series,
                 f"Win rate of players owning each {what}, per policy",
                 colors=plots.colors_for(list(owners_series)),
@@ -387,9 +389,9 @@ def play_style_section(seats: pd.DataFrame, policy_order: Sequence[str] | None =
         section.text("This run has no count columns.")
         return section
     style_ci = tables.means_by_policy(seats, list(style.columns), policy_order)
-    n_rows = tables.group_sizes(seats)
+    n_rows = table_blocks.group_sizes(seats)
     section.table(
-        _means_wide(style_ci, {c: tables.label(c) for c in style.columns}, n_rows),
+        _means_wide(style_ci, {c: table_columns.label(c) for c in style.columns}, n_rows),
         "Mean per player and game, 95% interval clustered by game; n = player results.",
     )
     section.summary["play_style"] = {p: row.to_dict() for p, row in style.iterrows()}
@@ -438,7 +440,7 @@ def _means_wide(long: pd.DataFrame, label: Mapping[str, str], n: pd.Series) -> p
     cells = long.assign(cell="")
     for _, part in long.groupby("column", sort=False):  # one format per column
         digits = num_digits(part["lo"].to_numpy(float), part["hi"].to_numpy(float))
-        cells.loc[part.index, "cell"] = tables.mean_cells(part, digits)
+        cells.loc[part.index, "cell"] = table_format.mean_cells(part, digits)
     cells = cells.pivot(index="policy", columns="column", values="cell")
     columns = list(dict.fromkeys(long["column"]))
     cells = cells.reindex(index=list(dict.fromkeys(long["policy"])), columns=columns)

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from bnb_sim.analysis import leaders, plots, tables
+from bnb_sim.analysis import leaders, plots, table_blocks, table_columns, table_format, tables
 from bnb_sim.analysis.report_builder import Section
 from bnb_sim.analysis.report_provenance import _estimated_warning, readings_text
 from bnb_sim.analysis.stats_seats import balance_metric, first_player_advantage
@@ -27,7 +27,7 @@ def _policy_order(seats: pd.DataFrame, meta: Mapping) -> list[str]:
     present = {str(p) for p in pd.unique(seats["policy"])}
     listed = [str(p) for p in meta.get("params", {}).get("policies", []) or []]
     order = [p for p in dict.fromkeys(listed) if p in present]
-    return order + [p for p in tables.policies_in(seats) if p not in order]
+    return order + [p for p in table_columns.policies_in(seats) if p not in order]
 
 
 def _fair_share(games: pd.DataFrame, seats: pd.DataFrame) -> float | None:
@@ -40,7 +40,7 @@ def _fair_share(games: pd.DataFrame, seats: pd.DataFrame) -> float | None:
 
 def _rate_dicts(df: pd.DataFrame, keys: Sequence[str]) -> list[dict]:
     return [
-        {**{k: row[k] for k in keys}, **{c: row[c] for c in tables.RATE_COLUMNS}}
+        {**{k: row[k] for k in keys}, **{c: row[c] for c in table_columns.RATE_COLUMNS}}
         for row in df.to_dict(orient="records")
     ]
 
@@ -53,7 +53,7 @@ def overview_section(
     params = meta.get("params", {}) or {}
     n_games = len(games)
     planned = params.get("games", n_games)  # frames without run.json: nothing was planned
-    policies = params.get("policies") or tables.policies_in(seats)
+    policies = params.get("policies") or table_columns.policies_in(seats)
     of_planned = f" of {planned:,} planned" if isinstance(planned, int) else ""
     rows = [
         ("games", f"{n_games:,}" + (of_planned if planned != n_games else "")),
@@ -104,12 +104,14 @@ def seat_policy_confound(seats: pd.DataFrame, meta: Mapping | None = None) -> di
     seating = ((meta or {}).get("params") or {}).get("seating")
     if seating == "random" or "policy" not in seats.columns or "seat" not in seats.columns:
         return None
-    counts = tables.crosstab_counts(seats["policy"], seats["seat"])
+    counts = table_blocks.crosstab_counts(seats["policy"], seats["seat"])
     if counts.shape[0] < 2 or counts.shape[1] < 2:
         return None
     mix = (counts / counts.sum(axis=0)).to_numpy(dtype=float)  # policy mix of each seat
     tv = float(0.5 * np.abs(mix[:, :, None] - mix[:, None, :]).sum(axis=0).max())
-    n_games = tables.n_distinct(seats["game"].to_numpy()) if "game" in seats.columns else len(seats)
+    n_games = (
+        table_blocks.n_distinct(seats["game"].to_numpy()) if "game" in seats.columns else len(seats)
+    )
     if tv <= max(0.02, 2.0 * counts.shape[1] / max(n_games, 1)):
         return None
     single = bool(np.all((counts.to_numpy() > 0).sum(axis=0) == 1))
@@ -138,7 +140,7 @@ def _fpa_cell(fpa: Mapping) -> str:
     if not (math.isfinite(fpa["lo"]) and math.isfinite(fpa["hi"])):
         note = "too few games" if fpa.get("note") == "n < 2" else fpa.get("note", "")
         return f"n/a ({note}; {fpa['n_games']:,} game{'s' if fpa['n_games'] != 1 else ''})"
-    return tables.fmt_signed_pp(fpa["value"], fpa["lo"], fpa["hi"])
+    return table_format.fmt_signed_pp(fpa["value"], fpa["lo"], fpa["hi"])
 
 
 def _balance_cell(balance: Mapping) -> str:
@@ -147,7 +149,7 @@ def _balance_cell(balance: Mapping) -> str:
     if not (math.isfinite(balance["lo"]) and math.isfinite(balance["hi"])):
         note = "too few games" if balance.get("note") == "n < 2" else balance.get("note", "")
         return f"n/a ({note}; {balance['n_games']:,} game{'s' if balance['n_games'] != 1 else ''})"
-    return tables.fmt_mean(balance["value"], balance["lo"], balance["hi"], 3)
+    return table_format.fmt_mean(balance["value"], balance["lo"], balance["hi"], 3)
 
 
 def _seat_gap_cell(balance: Mapping) -> str:
@@ -213,7 +215,7 @@ def win_rate_section(
             ),
             (
                 "shared wins (ties)",
-                tables.fmt_rate(ties.rate, ties.lo, ties.hi),
+                table_format.fmt_rate(ties.rate, ties.lo, ties.hi),
                 f"{ties.n:,}",
                 "games with more than one winner",
             ),
@@ -224,7 +226,7 @@ def win_rate_section(
         r = seat0.iloc[0]
         headline.loc[len(headline)] = [
             "seat 0 win rate",
-            tables.fmt_rate(r.rate, r.lo, r.hi),
+            table_format.fmt_rate(r.rate, r.lo, r.hi),
             f"{int(r.n):,}",
             "the starting player" + (" (= its policy's strength here)" if confound else ""),
         ]
@@ -233,7 +235,7 @@ def win_rate_section(
     multi = _multi_seat_policies(seats)
     section.heading("Per policy")
     section.table(
-        tables.display_rates(by_policy, {"policy": "policy"}),
+        table_format.display_rates(by_policy, {"policy": "policy"}),
         "A policy playing several seats per game counts once per seat; its interval is "
         "clustered by game (the Wilson interval at the effective sample size of its per-game "
         "results)."
@@ -254,7 +256,7 @@ def win_rate_section(
             "1/players.",
         )
     section.heading("Per seat")
-    section.table(tables.display_rates(by_seat, {"seat": "seat"}))
+    section.table(table_format.display_rates(by_seat, {"seat": "seat"}))
     section.figure(
         "win-rate-by-seat",
         plots.rate_bars(
@@ -268,7 +270,7 @@ def win_rate_section(
         "The gap between seat 0 and the others is the first-player advantage.",
     )
     section.heading("Per policy and seat")
-    wide = by_policy_seat.assign(cell=tables.rate_cells(by_policy_seat, with_n=True)).pivot(
+    wide = by_policy_seat.assign(cell=table_format.rate_cells(by_policy_seat, with_n=True)).pivot(
         index="policy", columns="seat", values="cell"
     )
     wide = wide.reindex([p for p in (policy_order or wide.index) if p in wide.index]).fillna("–")
@@ -298,7 +300,9 @@ def win_rate_section(
         split = len(by_policy) > 1
         shown = tables.win_rates(seats, ["policy", "board"], policy_order) if split else by_board
         section.table(
-            tables.display_rates(shown, {k: k for k in (["policy"] if split else []) + ["board"]}),
+            table_format.display_rates(
+                shown, {k: k for k in (["policy"] if split else []) + ["board"]}
+            ),
             _board_caption(meta, split, int(by_board["board"].nunique())),
         )
         if split:
@@ -356,12 +360,12 @@ def _multi_seat_policies(seats: pd.DataFrame) -> bool:
     """Whether some policy plays more than one seat of a game."""
     if "game" not in seats.columns:
         return False
-    codes, names = tables._narrow_codes(seats["policy"])
+    codes, names = table_blocks._narrow_codes(seats["policy"])
     game = seats["game"].to_numpy()
     if len(names) <= 1:  # one policy: several seats per game whenever there are 2+ players
-        return bool(len(seats) > tables.n_distinct(game))
-    for rows in tables.game_blocks(game):  # rows of one (policy, game) pair, block by block
-        part = tables._game_codes(game[rows])
+        return bool(len(seats) > table_blocks.n_distinct(game))
+    for rows in table_blocks.game_blocks(game):  # rows of one (policy, game) pair, block by block
+        part = table_blocks._game_codes(game[rows])
         part *= len(names)
         part += codes[rows]
         if np.bincount(part).max(initial=0) > 1:

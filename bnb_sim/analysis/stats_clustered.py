@@ -77,7 +77,7 @@ def _integer_cluster_moments(values: Any, clusters: Any):
         return None
     if np.any(clusters[1:] < clusters[:-1]):
         return None
-    from bnb_sim.analysis.tables import game_blocks
+    from bnb_sim.analysis.table_blocks import game_blocks
 
     g, total, yy, ym, mm, sx, sxx = 0, 0.0, 0.0, 0.0, 0.0, 0, 0
     for rows in game_blocks(clusters):

@@ -199,7 +199,7 @@ def _arrow(result: ValueResult) -> str:
 
 def value_rows(result: ValueResult) -> list[dict[str, str]]:
     """The ranked table: one row per option, its value with the interval and n."""
-    from bnb_sim.analysis.tables import fmt_signed_pp
+    from bnb_sim.analysis.table_format import fmt_signed_pp
 
     rows = []
     for rank, o in enumerate(result.options, start=1):

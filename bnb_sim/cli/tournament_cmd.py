@@ -79,7 +79,7 @@ def tournament(
     if other_game_handler(click.get_current_context(), "tournament", game, policies=policies):
         return
     from bnb_sim.analysis.stats_intervals import pct_digits
-    from bnb_sim.analysis.tables import fmt_rate
+    from bnb_sim.analysis.table_format import fmt_rate
     from bnb_sim.analysis.tournament import (
         _fmt_elo,
         build_tournament_report,

@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from bnb_sim.analysis import plots, tables
+from bnb_sim.analysis import plots, table_format
 from bnb_sim.analysis.estimated import add_estimated_warning
 from bnb_sim.analysis.report_builder import ReportBuilder, Section
 
@@ -53,7 +53,7 @@ def _score_ci(score: float, se: float, n: int | None = None) -> str:
 
 def _difference_text(comparison: dict) -> str:
     d = comparison["difference"]
-    return f"{tables.fmt_signed_pp(d['mean_diff'], d['lo'], d['hi'])} (95% CI, paired t)"
+    return f"{table_format.fmt_signed_pp(d['mean_diff'], d['lo'], d['hi'])} (95% CI, paired t)"
 
 
 def _elo_text(elo: dict) -> str:
@@ -72,7 +72,9 @@ PAIR_SCORE_NOTE = (
 
 
 def _rate_text(rate: dict) -> str:
-    return f"{tables.fmt_rate(rate['rate'], rate['lo'], rate['hi'])} n={int(rate['n']):,} games"
+    return (
+        f"{table_format.fmt_rate(rate['rate'], rate['lo'], rate['hi'])} n={int(rate['n']):,} games"
+    )
 
 
 def policy_rows(result: dict) -> list[tuple[str, str]]:
@@ -274,10 +276,10 @@ def _finite(x) -> float:
 def _estimate_text(key: str, e: dict) -> str:
     v, lo, hi = _finite(e.get("value")), _finite(e.get("lo")), _finite(e.get("hi"))
     if key == "game_length":
-        return tables.fmt_mean(v, lo, hi, 1) + (" turns" if math.isfinite(v) else "")
+        return table_format.fmt_mean(v, lo, hi, 1) + (" turns" if math.isfinite(v) else "")
     if key == "first_player_advantage":
-        return tables.fmt_signed_pp(v, lo, hi)
-    return tables.fmt_rate(v, lo, hi)
+        return table_format.fmt_signed_pp(v, lo, hi)
+    return table_format.fmt_rate(v, lo, hi)
 
 
 def _target_keys(result: dict) -> list[str]:
@@ -292,9 +294,9 @@ def _delta_text(key: str, d: dict) -> str:
         if not math.isfinite(mean):
             return "n/a"
         if not (math.isfinite(lo) and math.isfinite(hi)):
-            return f"{mean:+.2f} turns ({tables.no_interval_text(note)})"
+            return f"{mean:+.2f} turns ({table_format.no_interval_text(note)})"
         return f"{mean:+.2f} [{lo:+.2f}, {hi:+.2f}] turns"
-    return tables.fmt_signed_pp(mean, lo, hi, note=note)
+    return table_format.fmt_signed_pp(mean, lo, hi, note=note)
 
 
 def reeval_table(result: dict) -> pd.DataFrame:

@@ -442,7 +442,7 @@ def compare(
         data = {k: v for k, v in result.items() if k not in ("rate_a", "rate_b")}
         click.echo(jsonsafe.dumps(data, indent=2, default=float))
         return
-    from bnb_sim.analysis.tables import fmt_signed_pp
+    from bnb_sim.analysis.table_format import fmt_signed_pp
 
     team = ",".join(result["pets"])
     diff, test = result["difference"], result["mcnemar"]
@@ -619,7 +619,7 @@ def tournament(
     from bnb_sim.analysis.report_builder import ReportBuilder, Section
     from bnb_sim.analysis.stats_intervals import Rate
     from bnb_sim.analysis.stats_paired import mcnemar
-    from bnb_sim.analysis.tables import fmt_rate, fmt_signed_pp
+    from bnb_sim.analysis.table_format import fmt_rate, fmt_signed_pp
     from bnb_sim.analysis.tournament import split_policy_list
     from bnb_sim.games.heroes_village.runner import make_config, play_block
     from bnb_sim.runner.budget import confirm_games
@@ -764,7 +764,7 @@ def sweep_table(won: dict):
 
     from bnb_sim.analysis.stats_intervals import Rate
     from bnb_sim.analysis.stats_paired import paired_difference
-    from bnb_sim.analysis.tables import fmt_rate, fmt_signed_pp
+    from bnb_sim.analysis.table_format import fmt_rate, fmt_signed_pp
 
     rows = []
     first = next(iter(won))  # the component file's values (sweep_variants puts them first)

@@ -218,7 +218,7 @@ class HotvItem:
         findings = []
         if rate:
             from bnb_sim.analysis.report_builder import Finding
-            from bnb_sim.analysis.tables import fmt_rate
+            from bnb_sim.analysis.table_format import fmt_rate
 
             text = fmt_rate(rate["rate"], rate["lo"], rate["hi"])
             indices = rate.get("game_indices", len(games))
@@ -278,7 +278,7 @@ def compare_report(result, name: str, a: str, b: str):
     import pandas as pd
 
     from bnb_sim.analysis.report_builder import Finding, Section
-    from bnb_sim.analysis.tables import fmt_signed_pp
+    from bnb_sim.analysis.table_format import fmt_signed_pp
 
     diff, test = result["difference"], result["mcnemar"]
     from bnb_sim.games.heroes_village.cli import _bound_note

@@ -33,7 +33,7 @@ from bnb_sim.analysis.report_provenance import readings_text
 from bnb_sim.analysis.stats_clustered import clustered_mean_ci, clustered_rate, rates_by_cluster
 from bnb_sim.analysis.stats_intervals import rates_by
 from bnb_sim.analysis.stats_paired import paired_difference
-from bnb_sim.analysis.tables import fmt_mean, fmt_rate, fmt_signed_pp
+from bnb_sim.analysis.table_format import fmt_mean, fmt_rate, fmt_signed_pp
 from bnb_sim.errors import BnbError
 from bnb_sim.games.heroes_village import layout as L
 from bnb_sim.games.heroes_village.findings import hotv_findings
