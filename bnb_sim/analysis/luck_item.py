@@ -180,7 +180,7 @@ def parse_other_game(table, game, *, source: str, where: str, seed: int, base_di
                      bootstrap: int, name: str | None = None) -> LuckItem:  # fmt: skip
     """A ``[[luck]]`` table with ``game = NAME`` of a game other than the first: its
     components, readings (``{ NAME = VALUE }``) and options (pets, difficulty, buildings)."""
-    from bnb_sim.analysis.experiment import _Reader, _slug_ok
+    from bnb_sim.analysis.experiment_reader import _Reader, _slug_ok
 
     r = _Reader(source, where, table, OTHER_GAME_KEYS)
     name = r.str("name", where.replace("[", " ").rstrip("]"))

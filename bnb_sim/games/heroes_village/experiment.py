@@ -336,7 +336,7 @@ def parse_item(kind: str, table: dict, *, source: str, where: str, seed: int,
                base_dir: Path, component_files: list[str]) -> HotvItem:  # fmt: skip
     """A ``[[simulation]]`` or ``[[compare]]`` table with ``game = "hotv"``, checked now
     (one line naming the file and the key)."""
-    from bnb_sim.analysis.experiment import _REQUIRED, _Reader, _slug_ok
+    from bnb_sim.analysis.experiment_reader import _REQUIRED, _Reader, _slug_ok
 
     if kind == "robustness":  # bnb robustness --game hotv (games/heroes_village/robustness.py)
         from bnb_sim.games.heroes_village.robustness import parse_item as robustness_item
@@ -426,7 +426,7 @@ def warm_batch_kernel() -> None:
 
 def _sweep_item(r, common: dict) -> HotvItem:
     """A ``[[sweep]]``: ``set`` maps component paths to their values (a value or a list)."""
-    from bnb_sim.analysis.experiment import _REQUIRED
+    from bnb_sim.analysis.experiment_reader import _REQUIRED
     from bnb_sim.games.heroes_village.cli import sweep_variants
 
     raw = r.mapping("set")

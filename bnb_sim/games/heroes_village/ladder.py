@@ -181,7 +181,7 @@ class HotvLadderItem:
 def parse_ladder_item(r, common: dict) -> HotvLadderItem:
     """A ``[[ladder]]`` table of this game (reader ``r`` of the shared experiment code),
     checked now: one line naming the file, the item and the key."""
-    from bnb_sim.analysis.experiment import _REQUIRED
+    from bnb_sim.analysis.experiment_reader import _REQUIRED
     from bnb_sim.games import get_game
     from bnb_sim.runner.team_ladder import plan_team_ladder
 
