@@ -359,11 +359,8 @@ def run_experiment(
     nothing plays without ``yes=True``). With ``out`` the one report of the whole experiment
     is written there. Returns an :class:`ExperimentResult` (``result["item name"]`` is one
     item's result)."""
-    from bnb_sim.analysis.experiment import (
-        build_experiment_report,
-        builtin_path,
-        load_experiment,
-    )
+    from bnb_sim.analysis.experiment import builtin_path, load_experiment
+    from bnb_sim.analysis.experiment_report import build_experiment_report
     from bnb_sim.runner import experiments as runner
     from bnb_sim.runner.budget import confirm_games, experiment_games
 

@@ -165,9 +165,9 @@ def test_rate_gap_by_cluster_is_the_difference_of_the_rates_with_a_paired_se(mon
     assert (gaps["B"].lo, gaps["B"].hi) == pytest.approx((gaps["B"].mean - half,
                                                           gaps["B"].mean + half))  # fmt: skip
     # blocks of whole games give the same sums
-    from bnb_sim.analysis import tables
+    from bnb_sim.analysis import table_blocks
 
-    monkeypatch.setattr(tables, "BLOCK_ROWS", 37)
+    monkeypatch.setattr(table_blocks, "BLOCK_ROWS", 37)
     again = rate_gaps_by_cluster(seats, "policy", "game", ["A", "B", "R"])
     for key in ("B", "R"):
         assert (again[key].lo, again[key].hi) == pytest.approx((gaps[key].lo, gaps[key].hi))

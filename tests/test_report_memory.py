@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from fake_runs import FakeSpec, make_frames
 
-from bnb_sim.analysis import plots, report, stats, tables
+from bnb_sim.analysis import plots, report, report_wins, stats, stats_seats, table_blocks, tables
 
 BIG = 50_000  # games: 200,000 seat rows
 
@@ -71,7 +71,7 @@ def test_game_blocks_never_split_a_game():
 def test_block_sums_give_the_numbers_of_one_pass(small, monkeypatch, compute):
     seats, _ = small
     one_pass = compute(seats)
-    monkeypatch.setattr(tables, "BLOCK_ROWS", 101)  # many blocks
+    monkeypatch.setattr(table_blocks, "BLOCK_ROWS", 101)  # many blocks
     blocked = compute(seats)
     pd.testing.assert_frame_equal(one_pass, blocked, check_exact=False, rtol=1e-12)
 
@@ -91,13 +91,13 @@ def test_bincount_group_means_match_pandas(small):
 
 def test_game_seat_matrix_matches_the_definition(small):
     seats, _ = small
-    y, m, labels = stats._game_seat_matrix(seats)
+    y, m, labels = stats_seats._game_seat_matrix(seats)
     games = np.sort(seats["game"].unique())
     assert y.shape == (len(games), len(labels)) and list(labels) == [0, 1, 2, 3]
     wide = seats.pivot(index="game", columns="seat", values="won").reindex(games)
     assert np.array_equal(y, wide.to_numpy(float)) and np.all(m == 1)
     shuffled = seats.sample(frac=1.0, random_state=1)  # rows in any order: the same matrix
-    y2, m2, _ = stats._game_seat_matrix(shuffled)
+    y2, m2, _ = stats_seats._game_seat_matrix(shuffled)
     assert np.array_equal(y, y2) and np.array_equal(m, m2)
 
 
@@ -111,7 +111,7 @@ def test_game_seat_matrix_matches_the_definition(small):
         ("play style", lambda s, g: tables.play_style(s)),
         ("fights by policy", lambda s, g: tables.fights_by_mob_and_policy(s)),
         ("seat/policy confound", lambda s, g: report.seat_policy_confound(s, {})),
-        ("multi-seat check", lambda s, g: report._multi_seat_policies(s)),
+        ("multi-seat check", lambda s, g: report_wins._multi_seat_policies(s)),
     ],
 )
 def test_each_table_needs_few_bytes_per_row(big, monkeypatch, name, compute):
@@ -119,7 +119,7 @@ def test_each_table_needs_few_bytes_per_row(big, monkeypatch, name, compute):
     block sums and the bincount tables these took 60-70 bytes per row; 4,000,000 rows then
     needed 250-280 MB on top of the rows themselves."""
     seats, games = big
-    monkeypatch.setattr(tables, "BLOCK_ROWS", 50_000)  # as a 4,000,000-row run's 1 << 20
+    monkeypatch.setattr(table_blocks, "BLOCK_ROWS", 50_000)  # as a 4,000,000-row run's 1 << 20
     compute(seats, games)  # warm caches (categories, imports)
     tracemalloc.start()
     try:
@@ -151,7 +151,7 @@ def test_a_rendered_figure_is_freed_at_once():
 def test_integer_means_by_block_equal_the_general_path(small, monkeypatch):
     seats, _ = small
     values, game = seats["xp"].to_numpy(), seats["game"].to_numpy()
-    monkeypatch.setattr(tables, "BLOCK_ROWS", 97)
+    monkeypatch.setattr(table_blocks, "BLOCK_ROWS", 97)
     blocked = stats.clustered_mean_ci(values, game)
     general = stats.clustered_mean_ci(values.astype(float), game)  # floats: one pass
     assert blocked["n"] == general["n"] and blocked["n_clusters"] == general["n_clusters"]

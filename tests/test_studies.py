@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import bnb_sim
-from bnb_sim.analysis.report import _jsonable
+from bnb_sim.analysis.report_builder import _jsonable
 from bnb_sim.cli import main
 from bnb_sim.errors import ArgumentTypeError, BnbError
 

@@ -11,7 +11,7 @@ import re
 import numpy as np
 import pytest
 
-from bnb_sim.analysis.report import _html_table
+from bnb_sim.analysis.report_builder import _html_table
 from bnb_sim.cli import main
 from bnb_sim.tune.report import build_game_report, format_game, sensitivity_figure
 

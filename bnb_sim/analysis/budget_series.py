@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bnb_sim.analysis import plots, tables
+from bnb_sim.analysis import plots, table_format
 from bnb_sim.analysis.ratings import _fmt_elo
-from bnb_sim.analysis.report import Section
+from bnb_sim.analysis.report_builder import Section
 from bnb_sim.errors import PolicyError
 
 __all__ = ["BudgetFamily", "budget_families", "budget_section", "budget_summary"]
@@ -170,7 +170,7 @@ def budget_section(result, pre: str = "", slug: str = "tournament") -> Section |
                         for e, lo, hi in zip(df["elo"], df["lo"], df["hi"], strict=True)
                     ],
                     "win rate [95% CI]": [
-                        tables.fmt_rate(r, lo, hi) if math.isfinite(r) else "n/a"
+                        table_format.fmt_rate(r, lo, hi) if math.isfinite(r) else "n/a"
                         for r, lo, hi in zip(
                             df["win_rate"], df["win_lo"], df["win_hi"], strict=True
                         )

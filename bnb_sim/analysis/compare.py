@@ -51,17 +51,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bnb_sim.analysis import tables
-from bnb_sim.analysis.report import ReportBuilder, Section, readings_text
+from bnb_sim.analysis import table_format
+from bnb_sim.analysis.ratings import elo_from_score
+from bnb_sim.analysis.report_builder import ReportBuilder, Section
+from bnb_sim.analysis.report_provenance import readings_text
 from bnb_sim.analysis.sequential import REASON_MAX_GAMES, SPRT, PrecisionStop
-from bnb_sim.analysis.stats import (
-    Rate,
-    clustered_wilson,
-    constant_sample_interval,
-    elo_from_score,
-    mcnemar,
-    mean_ci,
-)
+from bnb_sim.analysis.stats_clustered import clustered_wilson
+from bnb_sim.analysis.stats_intervals import Rate, constant_sample_interval, mean_ci
+from bnb_sim.analysis.stats_paired import mcnemar
 from bnb_sim.errors import BnbError
 
 __all__ = [
@@ -370,7 +367,7 @@ def _fmt_elo(e: dict) -> str:
 
 
 def _fmt_rate_dict(r: dict) -> str:
-    return f"{tables.fmt_rate(r['rate'], r['lo'], r['hi'])} n={int(r['n']):,}"
+    return f"{table_format.fmt_rate(r['rate'], r['lo'], r['hi'])} n={int(r['n']):,}"
 
 
 def _design_text(result: CompareResult) -> str:
@@ -405,12 +402,13 @@ def result_rows(result: CompareResult) -> list[tuple[str, str]]:
         ("verdict", result.verdict),
         (
             "difference A − B",
-            f"{tables.fmt_signed_pp(d['mean_diff'], d['lo'], d['hi'])} (win rate, {first_ci})",
+            f"{table_format.fmt_signed_pp(d['mean_diff'], d['lo'], d['hi'])} "
+            f"(win rate, {first_ci})",
         ),
         elo_row,
         (
             "mean pair score of A",
-            tables.fmt_rate(result.score["mean"], result.score["lo"], result.score["hi"])
+            table_format.fmt_rate(result.score["mean"], result.score["lo"], result.score["hi"])
             + f" ({ci})",
         ),
         ("n", f"{result.n_pairs:,} seeds ({result.n_games:,} games)"),
@@ -468,7 +466,7 @@ def _after_text(result: CompareResult) -> str:
     return (
         f"{x['seeds_after_decision']:,} more seeds of the last batch were played after the "
         f"decision (not part of the test); on all {x['n_pairs']:,} seeds: difference "
-        f"{tables.fmt_signed_pp(d['mean_diff'], d['lo'], d['hi'])}, Elo {_fmt_elo(x['elo'])}"
+        f"{table_format.fmt_signed_pp(d['mean_diff'], d['lo'], d['hi'])}, Elo {_fmt_elo(x['elo'])}"
     )
 
 
@@ -565,8 +563,8 @@ def build_compare_report(result: CompareResult, title: str | None = None) -> Rep
 
 def compare_findings(result: CompareResult, prefix: str = "") -> list:
     """Key finding of a comparison: the verdict with the difference, its interval and n."""
-    from bnb_sim.analysis.report import Finding
-    from bnb_sim.analysis.tables import fmt_signed_pp
+    from bnb_sim.analysis.report_builder import Finding
+    from bnb_sim.analysis.table_format import fmt_signed_pp
 
     d = result.difference
     cell = fmt_signed_pp(d["mean_diff"], d["lo"], d["hi"])

@@ -32,7 +32,7 @@ def add_estimated_warning(section, info: Mapping | None, what: str = "These game
     is empty or lists no estimate); ``info`` is :func:`estimates_meta`'s dict."""
     if not info or int(info.get("estimated_values") or 0) <= 0:
         return
-    from bnb_sim.analysis.report import _estimated_warning
+    from bnb_sim.analysis.report_provenance import _estimated_warning
 
     _estimated_warning(section, {"components": info}, what)
     chosen = list(info.get("chosen") or [])

@@ -35,11 +35,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from bnb_sim.analysis import tables
+from bnb_sim.analysis import table_columns, table_format
 from bnb_sim.analysis.leaders import holm
 from bnb_sim.analysis.numbers import fmt_p
-from bnb_sim.analysis.report import Finding
-from bnb_sim.analysis.stats import clustered_rate
+from bnb_sim.analysis.report_builder import Finding
+from bnb_sim.analysis.stats_clustered import clustered_rate
 
 MIN_PLAYERS = 30  # buyers (and non-buyers) needed before an item is judged
 EXTREME_FPA = 0.20  # +20 pp: half again the base game's first-player advantage with heuristic bots
@@ -102,7 +102,7 @@ def within_seat_effects(seats: pd.DataFrame) -> pd.DataFrame:
     game = seats["game"].to_numpy()
     won = seats["won"].to_numpy(dtype=float)
     rows = []
-    for name in tables.prefixed(seats.columns, "item_"):
+    for name in table_columns.prefixed(seats.columns, "item_"):
         bought = seats[f"item_{name}"].to_numpy() > 0
         rows.append({"item": name, **within_seat_difference(bought, won, stratum, game)})
     df = pd.DataFrame(rows)
@@ -130,7 +130,7 @@ def within_seat_table(effects: pd.DataFrame) -> pd.DataFrame:
             "buyers": effects["buyers"].map("{:,}".format),
             "non-buyers": effects["non_buyers"].map("{:,}".format),
             "buyers minus non-buyers, within seat [95% CI]": [
-                tables.fmt_signed_pp(d, lo, hi)
+                table_format.fmt_signed_pp(d, lo, hi)
                 for d, lo, hi in zip(effects["diff"], effects["lo"], effects["hi"], strict=True)
             ],
             "p (Holm)": [fmt_p(p) for p in effects["p_holm"]],
@@ -147,7 +147,7 @@ def seat_outlier(seats: pd.DataFrame) -> dict[str, Any] | None:
     game = seats["game"].to_numpy()
     won = seats["won"].to_numpy(dtype=float)
     best = None
-    for name in tables.prefixed(seats.columns, "item_"):
+    for name in table_columns.prefixed(seats.columns, "item_"):
         bought = (seats[f"item_{name}"].to_numpy() > 0).astype(float)
         for s in np.unique(seat):
             mine, others = seat == s, seat != s
@@ -170,7 +170,7 @@ def seat_outlier(seats: pd.DataFrame) -> dict[str, Any] | None:
 
 
 def _rate(d: Mapping[str, Any]) -> str:
-    return tables.fmt_rate(d["rate"], d["lo"], d["hi"]) if d.get("n") else "n/a"
+    return table_format.fmt_rate(d["rate"], d["lo"], d["hi"]) if d.get("n") else "n/a"
 
 
 def _and_without(outlier: Mapping[str, Any]) -> str:
@@ -180,7 +180,7 @@ def _and_without(outlier: Mapping[str, Any]) -> str:
 
 
 def _items_text(rows: list[Mapping[str, Any]], limit: int = 6) -> str:
-    shown = [f"{r['item']} {tables.fmt_signed_pp(r['diff'], r['lo'], r['hi'])}" for r in rows]
+    shown = [f"{r['item']} {table_format.fmt_signed_pp(r['diff'], r['lo'], r['hi'])}" for r in rows]
     more = f" and {len(shown) - limit} more" if len(shown) > limit else ""
     return ", ".join(shown[:limit]) + more
 

@@ -8,12 +8,12 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from bnb_sim.analysis import plots, tables
+from bnb_sim.analysis import plots, table_columns, table_format, tables
 from bnb_sim.analysis.fm_findings import add_within_seat
 
 
 def item_names(seats: pd.DataFrame) -> list[str]:
-    return tables.prefixed(seats.columns, "item_")
+    return table_columns.prefixed(seats.columns, "item_")
 
 
 def purchase_rates(seats: pd.DataFrame, policy_order: Sequence[str]) -> pd.DataFrame:
@@ -62,7 +62,7 @@ def purchase_timing(seats: pd.DataFrame) -> pd.DataFrame:
 def items_section(seats: pd.DataFrame, policy_order: Sequence[str], source=None):
     """Purchase rate per item and policy, buyers' and non-buyers' win rates, a plot; first
     the causal values of ``bnb value --attach`` when the run folder ``source`` holds them."""
-    from bnb_sim.analysis.report import Section
+    from bnb_sim.analysis.report_builder import Section
     from bnb_sim.analysis.value_report import value_hook
 
     section = Section("Farmer's Market items")
@@ -78,7 +78,7 @@ def items_section(seats: pd.DataFrame, policy_order: Sequence[str], source=None)
     cells = pd.DataFrame({"item": list(dict.fromkeys(rates["item"]))})
     for p in policy_order:
         part = rates[rates["policy"] == p].reset_index(drop=True)
-        cells[f"{p} bought [95% CI]"] = tables.rate_cells(part)
+        cells[f"{p} bought [95% CI]"] = table_format.rate_cells(part)
         cells[f"{p} n"] = part["n"].map("{:,}".format)
     section.heading("Purchase rate per item")
     section.table(cells)
@@ -86,22 +86,22 @@ def items_section(seats: pd.DataFrame, policy_order: Sequence[str], source=None)
     section.heading("Win rate of buyers and non-buyers")
     for p in policy_order:
         part = wins[wins["policy"] == p].reset_index(drop=True)
-        without = part[[f"{c}_without" for c in tables.RATE_COLUMNS]]
-        without.columns = tables.RATE_COLUMNS
+        without = part[[f"{c}_without" for c in table_columns.RATE_COLUMNS]]
+        without.columns = table_columns.RATE_COLUMNS
         section.table(
             pd.DataFrame(
                 {
                     "item": part["name"],
-                    "win rate if bought [95% CI]": tables.rate_cells(part),
+                    "win rate if bought [95% CI]": table_format.rate_cells(part),
                     "n bought": part["n"].map("{:,}".format),
-                    "win rate if not [95% CI]": tables.rate_cells(without),
+                    "win rate if not [95% CI]": table_format.rate_cells(without),
                     "n not": without["n"].map("{:,}".format),
                 }
             ),
             f"Policy {p}.",
         )
         section.figure(
-            f"item-value-{tables.label(p)}",
+            f"item-value-{table_columns.label(p)}",
             plots.rate_bars(
                 list(part["name"]),
                 {"bought": part, "not bought": without},
@@ -115,7 +115,7 @@ def items_section(seats: pd.DataFrame, policy_order: Sequence[str], source=None)
         wide = pd.DataFrame({"item": list(dict.fromkeys(timing["item"]))})
         for when in ROUND_LABELS:
             part = timing[timing["when"] == when].reset_index(drop=True)
-            wide[f"{when} [95% CI]"] = tables.rate_cells(part)
+            wide[f"{when} [95% CI]"] = table_format.rate_cells(part)
         wide["purchases"] = (
             timing[timing["when"] == ROUND_LABELS[0]]["n"].map("{:,}".format).to_numpy()
         )

@@ -33,10 +33,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bnb_sim.analysis import plots, tables
+from bnb_sim.analysis import plots, table_format
 from bnb_sim.analysis.ratings import _fmt_elo
-from bnb_sim.analysis.report import Finding, ReportBuilder, Section, readings_text
-from bnb_sim.analysis.stats import rates_by_cluster
+from bnb_sim.analysis.report_builder import Finding, ReportBuilder, Section
+from bnb_sim.analysis.report_provenance import readings_text
+from bnb_sim.analysis.stats_clustered import rates_by_cluster
+from bnb_sim.analysis.stats_intervals import pct_digits
 from bnb_sim.analysis.tournament_analysis import TournamentResult, analyse_tournament
 
 __all__ = [
@@ -196,11 +198,11 @@ def analyse_ladder(
 
 
 def _step_cells(steps: pd.DataFrame) -> tuple[list[str], list[str]]:
-    digits = tables.pct_digits(steps["lo"].to_numpy(float), steps["hi"].to_numpy(float))
-    scores = [tables.fmt_rate(s, lo, hi, digits) for s, lo, hi in
+    digits = pct_digits(steps["lo"].to_numpy(float), steps["hi"].to_numpy(float))
+    scores = [table_format.fmt_rate(s, lo, hi, digits) for s, lo, hi in
               zip(steps["score"], steps["lo"], steps["hi"], strict=True)]  # fmt: skip
     upsets = [
-        "–" if w is None else f"{w}: {tables.fmt_rate(u, lo, hi)}"
+        "–" if w is None else f"{w}: {table_format.fmt_rate(u, lo, hi)}"
         for w, u, lo, hi in zip(
             steps["weaker"], steps["upset"], steps["upset_lo"], steps["upset_hi"], strict=True
         )

@@ -88,7 +88,7 @@ class LadderSpec:
         """``(sections, summary, findings)``: the sections of ``bnb ladder``'s report, titled
         and with figure files prefixed by the item's name."""
         from bnb_sim.analysis.ladder import ladder_findings, ladder_sections, ladder_summary
-        from bnb_sim.analysis.report import Finding, _slug
+        from bnb_sim.analysis.report_builder import Finding, _slug
 
         sections = ladder_sections(result)
         for section in sections:

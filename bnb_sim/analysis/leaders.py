@@ -101,7 +101,7 @@ class Gap:
     def text(self) -> str:
         """``+2.3 pp [-0.8, +5.4]``, ``+3 [-4, +9] Elo``, ``+0.80 [-1.21, +2.82] score``."""
         if self.unit == "pp":
-            from bnb_sim.analysis.tables import fmt_signed_pp
+            from bnb_sim.analysis.table_format import fmt_signed_pp
 
             return fmt_signed_pp(self.mean, self.lo, self.hi, note=self.note or None)
         digits = 1 if self.unit == "Elo" else 2
@@ -245,7 +245,7 @@ def paired_gap(a: Any, b: Any, bounds: tuple[float, float] = (-1.0, 1.0)) -> Gap
     """``mean(a − b)`` over paired game indices: Student t interval on the per-game
     differences; when they are all equal, the bound of
     :func:`~bnb_sim.analysis.stats.constant_sample_interval` for differences in ``bounds``."""
-    from bnb_sim.analysis.stats import paired_difference
+    from bnb_sim.analysis.stats_paired import paired_difference
 
     d = paired_difference(a, b, bounds=bounds)
     return Gap(d["mean_diff"], d["lo"], d["hi"], int(d["n"]), d["p_value"], "pp",
@@ -279,7 +279,7 @@ def paired_ranking(
     differences are equal) and Holm-adjusted p values over those ``K − 1`` comparisons; the
     :class:`Leader` of the top (gaps top − entry) and of the bottom (bottom − entry).
     Equal means keep the order of ``outcomes``."""
-    from bnb_sim.analysis.stats import paired_difference
+    from bnb_sim.analysis.stats_paired import paired_difference
 
     arrays = {str(k): np.asarray(v, dtype=float) for k, v in outcomes.items()}
     means = {k: float(np.nanmean(v)) if v.size else math.nan for k, v in arrays.items()}
@@ -353,10 +353,10 @@ def rate_gaps_by_cluster(
     """
     from scipy.special import stdtr
 
-    from bnb_sim.analysis import tables
-    from bnb_sim.analysis.stats import _t, constant_sample_interval
+    from bnb_sim.analysis import table_blocks
+    from bnb_sim.analysis.stats_intervals import _t, constant_sample_interval
 
-    codes, names = tables._narrow_codes(df[by])
+    codes, names = table_blocks._narrow_codes(df[by])
     index = {name: i for i, name in enumerate(names)}
     values = np.asarray(df[column], dtype=float)
     clusters = np.asarray(df[cluster])
@@ -368,8 +368,8 @@ def rate_gaps_by_cluster(
     others = [(str(o), index.get(str(o))) for o in order[1:]]
     ss = np.zeros(len(others))
     g = 0
-    for rows in tables.game_blocks(clusters):
-        c = tables._game_codes(clusters[rows])
+    for rows in table_blocks.game_blocks(clusters):
+        c = table_blocks._game_codes(clusters[rows])
         keep = ok[rows]
         c, pol, v = c[keep], codes[rows][keep].astype(np.int64), values[rows][keep]
         if not c.size:

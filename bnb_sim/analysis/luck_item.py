@@ -108,7 +108,7 @@ class LuckItem:
         """``(sections, summary, findings)``: ``bnb luck``'s sections titled with the item's
         name (figure files prefixed by it), its summary and its findings."""
         from bnb_sim.analysis.luck_report import luck_findings, luck_sections, luck_summary
-        from bnb_sim.analysis.report import Finding, _slug
+        from bnb_sim.analysis.report_builder import Finding, _slug
 
         sections = luck_sections(result)
         for section in sections:
@@ -180,7 +180,7 @@ def parse_other_game(table, game, *, source: str, where: str, seed: int, base_di
                      bootstrap: int, name: str | None = None) -> LuckItem:  # fmt: skip
     """A ``[[luck]]`` table with ``game = NAME`` of a game other than the first: its
     components, readings (``{ NAME = VALUE }``) and options (pets, difficulty, buildings)."""
-    from bnb_sim.analysis.experiment import _Reader, _slug_ok
+    from bnb_sim.analysis.experiment_reader import _Reader, _slug_ok
 
     r = _Reader(source, where, table, OTHER_GAME_KEYS)
     name = r.str("name", where.replace("[", " ").rstrip("]"))

@@ -16,7 +16,7 @@ import pandas as pd
 
 from bnb_sim.analysis import plots
 from bnb_sim.analysis.luck import GroupShare, SkillShare
-from bnb_sim.analysis.report import Finding, ReportBuilder, Section
+from bnb_sim.analysis.report_builder import Finding, ReportBuilder, Section
 
 __all__ = [
     "LuckResult",

@@ -20,12 +20,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from bnb_sim.analysis.stats import (
-    _check_confidence,
-    _pattern_bootstrap,
-    _percentile,
-    _unique_patterns,
-)
+from bnb_sim.analysis.stats_clustered import _pattern_bootstrap, _percentile, _unique_patterns
+from bnb_sim.analysis.stats_intervals import _check_confidence, _scalar_or_array
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -290,6 +286,36 @@ def head_to_head(seats_df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     n_df = pd.DataFrame(np.rint(meetings).astype(np.int64), index=names, columns=names)
     score_df.index.name = n_df.index.name = "policy"
     return score_df, n_df
+
+
+# --------------------------------------------------------------------------------------------
+# the Elo scale
+# --------------------------------------------------------------------------------------------
+
+ELO_PER_LOG10 = 400.0
+
+
+def elo_from_score(s):
+    """Elo difference for an expected score ``s``: ``400·log10(s / (1 - s))``.
+
+    Vectorised; ``s = 0`` gives ``-inf`` and ``s = 1`` gives ``+inf``. 0.51 is about 7 Elo,
+    0.55 about 35 and 0.60 about 70.
+    """
+    scalar = np.ndim(s) == 0
+    arr = np.asarray(s, dtype=float)
+    if np.any((arr < 0) | (arr > 1)):
+        raise ValueError("elo_from_score: scores must be in [0, 1]")
+    with np.errstate(divide="ignore"):
+        out = ELO_PER_LOG10 * (np.log10(arr) - np.log10(1.0 - arr))
+    return _scalar_or_array(out, scalar)
+
+
+def score_from_elo(elo):
+    """Expected score for an Elo difference: ``1 / (1 + 10^(-elo/400))`` (vectorised)."""
+    scalar = np.ndim(elo) == 0
+    arr = np.asarray(elo, dtype=float)
+    out = 1.0 / (1.0 + np.power(10.0, -arr / ELO_PER_LOG10))
+    return _scalar_or_array(out, scalar)
 
 
 def _fmt_elo(elo: float, lo: float, hi: float) -> str:

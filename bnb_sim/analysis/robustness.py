@@ -39,13 +39,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bnb_sim.analysis.stats import (
-    _max_gap_quantile,
-    _t,
-    clustered_wilson,
-    constant_sample_interval,
-    wilson_interval,
-)
+from bnb_sim.analysis.stats_clustered import clustered_wilson
+from bnb_sim.analysis.stats_intervals import _t, constant_sample_interval, wilson_interval
+from bnb_sim.analysis.stats_seats import _max_gap_quantile
 
 __all__ = [
     "HOLDS",

@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis.robustness import FindingSample, mean_sample, ratio_sample
-from bnb_sim.analysis.stats import _game_seat_matrix
+from bnb_sim.analysis.stats_seats import _game_seat_matrix
 
 __all__ = ["MIN_ROWS", "bnb_findings", "item_findings", "policy_finding", "seat_findings"]
 

@@ -19,10 +19,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bnb_sim.analysis import plots, tables
-from bnb_sim.analysis.report import Finding, ReportBuilder, Section
+from bnb_sim.analysis import plots, table_format
+from bnb_sim.analysis.report_builder import Finding, ReportBuilder, Section
 from bnb_sim.analysis.robustness import CHANGES_SIGN, CHANGES_SIZE, RobustnessResult
-from bnb_sim.analysis.stats import num_digits
+from bnb_sim.analysis.stats_intervals import num_digits
 from bnb_sim.errors import BnbError
 
 __all__ = [
@@ -68,17 +68,17 @@ def _digits(lo: float, hi: float) -> int:
 def fmt_value(kind: str, value: float, lo: float, hi: float, unit: str = "") -> str:
     """A rung's value with its interval, in the finding's own unit."""
     if kind == "rate":
-        return tables.fmt_rate(value, lo, hi)
+        return table_format.fmt_rate(value, lo, hi)
     if kind == "pp":
-        return tables.fmt_signed_pp(value, lo, hi)
-    text = tables.fmt_mean(value, lo, hi, _digits(lo, hi))
+        return table_format.fmt_signed_pp(value, lo, hi)
+    text = table_format.fmt_mean(value, lo, hi, _digits(lo, hi))
     return f"{text} {unit}".rstrip()
 
 
 def fmt_diff(kind: str, diff: float, lo: float, hi: float, unit: str = "") -> str:
     """A difference between rungs: percentage points for rates, the unit otherwise."""
     if kind in ("rate", "pp"):
-        return tables.fmt_signed_pp(diff, lo, hi, note="no variation")
+        return table_format.fmt_signed_pp(diff, lo, hi, note="no variation")
     if not np.isfinite(diff):
         return "n/a"
     d = _digits(lo, hi)

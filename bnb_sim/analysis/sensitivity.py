@@ -152,7 +152,7 @@ def balance_extremes(won: np.ndarray) -> tuple[int, int]:
 
 def finding_value(psi: np.ndarray) -> dict[str, Any]:
     """The finding on one set of games: mean of its terms with a t interval."""
-    from bnb_sim.analysis.stats import mean_ci
+    from bnb_sim.analysis.stats_intervals import mean_ci
 
     ci = mean_ci(psi)
     return {"value": ci["mean"], "lo": ci["lo"], "hi": ci["hi"], "n": ci["n"]}
@@ -161,7 +161,7 @@ def finding_value(psi: np.ndarray) -> dict[str, Any]:
 def paired_effect(variant: np.ndarray, baseline: np.ndarray) -> dict[str, Any]:
     """The effect of a variant: mean of ``variant − baseline`` over the same games, with a
     Student t 95% interval; ``note`` says when there is none (no game changed)."""
-    from bnb_sim.analysis.stats import paired_difference
+    from bnb_sim.analysis.stats_paired import paired_difference
 
     d = paired_difference(np.asarray(variant, float), np.asarray(baseline, float))
     note = "no game changed" if d["note"] == "all differences equal" else d["note"]

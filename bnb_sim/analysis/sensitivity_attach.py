@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from bnb_sim.analysis.report import Finding
+from bnb_sim.analysis.report_builder import Finding
 from bnb_sim.errors import BnbError
 
 __all__ = ["SENSITIVITY_FILE", "attach_sensitivity", "sensitivity_run_findings"]

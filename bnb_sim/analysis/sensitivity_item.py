@@ -108,7 +108,7 @@ class SensitivityItem:
 def parse_sensitivity_item(table, *, source: str, where: str, seed: int, base_dir: Path,
                            component_files: list[str], expansion: str | None):  # fmt: skip
     """A ``[[sensitivity]]`` table, checked now (one line naming the file and the key)."""
-    from bnb_sim.analysis.experiment import _REQUIRED, _Reader, _slug_ok
+    from bnb_sim.analysis.experiment_reader import _REQUIRED, _Reader, _slug_ok
     from bnb_sim.analysis.sensitivity import parse_finding
     from bnb_sim.errors import BnbError
     from bnb_sim.games import DEFAULT_GAME, get_game

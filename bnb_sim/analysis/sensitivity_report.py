@@ -16,9 +16,9 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import plots
-from bnb_sim.analysis.report import Finding, ReportBuilder, Section
+from bnb_sim.analysis.report_builder import Finding, ReportBuilder, Section
 from bnb_sim.analysis.sensitivity import SensitivityResult
-from bnb_sim.analysis.stats import num_digits, pct_digits
+from bnb_sim.analysis.stats_intervals import num_digits, pct_digits
 
 __all__ = [
     "build_sensitivity_report",

@@ -28,13 +28,12 @@ from typing import Any
 
 import numpy as np
 
-from bnb_sim.analysis.stats import (
+from bnb_sim.analysis.ratings import elo_from_score, score_from_elo
+from bnb_sim.analysis.stats_intervals import (
     _check_confidence,
     _t,
     _z,
     constant_sample_interval,
-    elo_from_score,
-    score_from_elo,
     wilson_interval,
 )
 

@@ -38,14 +38,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bnb_sim.analysis import tables
-from bnb_sim.analysis.stats import (
-    balance_metric,
-    first_player_advantage,
-    paired_difference,
-    pct_digits,
-    wilson_interval,
-)
+from bnb_sim.analysis import table_format
+from bnb_sim.analysis.stats_intervals import pct_digits, wilson_interval
+from bnb_sim.analysis.stats_paired import paired_difference
+from bnb_sim.analysis.stats_seats import balance_metric, first_player_advantage
 
 __all__ = [
     "FAIRNESS_MEASURES",
@@ -218,10 +214,10 @@ def level_text(row: Mapping | None, measure: str) -> str:
     if row is None or not math.isfinite(row["value"]):
         return "n/a"
     if measure == "balance":
-        return tables.fmt_mean(row["value"], row["lo"], row["hi"], 3, row.get("note"))
+        return table_format.fmt_mean(row["value"], row["lo"], row["hi"], 3, row.get("note"))
     if measure == "first_player_advantage":
-        return tables.fmt_signed_pp(row["value"], row["lo"], row["hi"], note=row.get("note"))
-    return tables.fmt_rate(row["value"], row["lo"], row["hi"])
+        return table_format.fmt_signed_pp(row["value"], row["lo"], row["hi"], note=row.get("note"))
+    return table_format.fmt_rate(row["value"], row["lo"], row["hi"])
 
 
 def change_text(row: Mapping, measure: str) -> str:
@@ -230,15 +226,16 @@ def change_text(row: Mapping, measure: str) -> str:
     mean, lo, hi = row["mean_diff"], row["lo"], row["hi"]
     note = row.get("note") if isinstance(row.get("note"), str) else ""
     if measure != "balance":
-        text = tables.fmt_signed_pp(mean, lo, hi, note=note)
+        text = table_format.fmt_signed_pp(mean, lo, hi, note=note)
         if note == "all differences equal" and math.isfinite(lo):
             text += f" (no game changed, n={int(row['n']):,})"
         return text
     if not math.isfinite(mean):
         return "n/a"
     if not (math.isfinite(lo) and math.isfinite(hi)):
-        return f"{tables._num(mean, 3, True)} ({tables.no_interval_text(note)})"
-    text = f"{tables._num(mean, 3, True)} [{tables._num(lo, 3, True)}, {tables._num(hi, 3, True)}]"
+        return f"{table_format._num(mean, 3, True)} ({table_format.no_interval_text(note)})"
+    num = table_format._num
+    text = f"{num(mean, 3, True)} [{num(lo, 3, True)}, {num(hi, 3, True)}]"
     return text + (" (conservative)" if note == NOT_SEPARATED else "")
 
 
@@ -351,7 +348,7 @@ def seat_change_table(result) -> pd.DataFrame:
         row: dict[str, str] = {"variant": shown[v.name]}
         for measure in _seat_measures(result.fairness):
             ch = _change(changes, v.name, measure)
-            row[seat_label(measure)] = "n/a" if ch is None else tables.fmt_signed_pp(
+            row[seat_label(measure)] = "n/a" if ch is None else table_format.fmt_signed_pp(
                 ch["mean_diff"], ch["lo"], ch["hi"], digits, ch.get("note"))  # fmt: skip
         rows.append(row)
     return pd.DataFrame(rows)
@@ -370,7 +367,7 @@ def mirror_text(result) -> str:
 
 def fairness_section(result, name: str | None = None):
     """The report's first section: seat fairness per variant and its paired change."""
-    from bnb_sim.analysis.report import Section
+    from bnb_sim.analysis.report_builder import Section
 
     pre = f"{name}: " if name else ""
     base = next(v.name for v in result.variants if v.baseline)
@@ -427,7 +424,7 @@ def _variant_sentence(result, variant: str, base: str) -> tuple[str, dict]:
     ch = _change(changes, variant, "first_player_advantage")
     bal_v, bal_b = _level(levels, variant, "balance"), _level(levels, base, "balance")
     bch = _change(changes, variant, "balance")
-    v_text, b_text = (f"{tables._num(100 * r['value'], 1, True)} pp" for r in (fpa_v, fpa_b))
+    v_text, b_text = (f"{table_format._num(100 * r['value'], 1, True)} pp" for r in (fpa_v, fpa_b))
     text = (
         f"**{variant}**: first-player advantage {v_text} vs {b_text} at baseline, paired "
         f"difference {change_text(ch, 'first_player_advantage')}: {verdict(ch)}; balance "
@@ -454,7 +451,7 @@ def fairness_findings(result, prefix: str = "") -> list:
     """Key findings that lead a sweep report: each variant's first-player advantage and
     balance against the baseline's, with the paired difference (the variants with the
     largest advantage change first, at most :data:`MAX_FINDINGS`, the rest in the table)."""
-    from bnb_sim.analysis.report import Finding
+    from bnb_sim.analysis.report_builder import Finding
 
     changes = result.fairness_changes
     base = next(v.name for v in result.variants if v.baseline)

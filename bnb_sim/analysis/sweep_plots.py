@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import Formatter
 
-from bnb_sim.analysis import plots, tables
+from bnb_sim.analysis import plots, table_format
 
 __all__ = ["PpFormatter", "effect_plot", "pp_text"]
 
@@ -29,7 +29,7 @@ def _short(names: Sequence[str], paths: Sequence[str]) -> list[str]:
 def pp_text(value: float, digits: int) -> str:
     """A change in rates in percentage points, ``+1.5 pp``; ``0 pp`` at (or rounding to)
     zero, never ``-0.0 pp``."""
-    text = tables._num(100 * value, digits, True)
+    text = table_format._num(100 * value, digits, True)
     return "0 pp" if float(text) == 0.0 else f"{text} pp"
 
 

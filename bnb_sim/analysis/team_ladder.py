@@ -32,9 +32,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bnb_sim.analysis import plots, tables
-from bnb_sim.analysis.report import Finding, ReportBuilder, Section
-from bnb_sim.analysis.stats import Rate, mcnemar, paired_difference
+from bnb_sim.analysis import plots, table_format
+from bnb_sim.analysis.report_builder import Finding, ReportBuilder, Section
+from bnb_sim.analysis.stats_intervals import Rate
+from bnb_sim.analysis.stats_paired import mcnemar, paired_difference
 
 __all__ = [
     "TeamLadderResult",
@@ -147,7 +148,7 @@ def _verdict(row) -> str:
 
 
 def _diff_text(row) -> str:
-    return tables.fmt_signed_pp(row.diff, row.lo, row.hi)
+    return table_format.fmt_signed_pp(row.diff, row.lo, row.hi)
 
 
 def _p_text(p: float) -> str:
@@ -158,7 +159,7 @@ def _p_text(p: float) -> str:
 def _upset_text(row) -> str:
     if row.weaker is None:
         return "–"
-    return f"{row.weaker}: {tables.fmt_rate(row.upset, row.upset_lo, row.upset_hi)}"
+    return f"{row.weaker}: {table_format.fmt_rate(row.upset, row.upset_lo, row.upset_hi)}"
 
 
 def format_team_ladder(result: TeamLadderResult) -> str:
@@ -170,7 +171,9 @@ def format_team_ladder(result: TeamLadderResult) -> str:
     ]
     width = max(len(r) for r in result.rungs)
     for row in result.rates.itertuples():
-        lines.append(f"  {row.rung.ljust(width)}  {tables.fmt_rate(row.rate, row.lo, row.hi)}")
+        lines.append(
+            f"  {row.rung.ljust(width)}  {table_format.fmt_rate(row.rate, row.lo, row.hi)}"
+        )
     lines.append(
         "step = upper minus lower rung's team win rate on the same game indices (paired, "
         "95% t CI; McNemar exact p on the indices only one won); upset = games the weaker "
@@ -245,7 +248,7 @@ def team_ladder_sections(result: TeamLadderResult) -> list[Section]:
     rungs.table(
         pd.DataFrame({
             "rung": r["rung"],
-            "team win rate [95% CI]": [tables.fmt_rate(a, lo, hi) for a, lo, hi in
+            "team win rate [95% CI]": [table_format.fmt_rate(a, lo, hi) for a, lo, hi in
                                        zip(r["rate"], r["lo"], r["hi"], strict=True)],
             "games": r["n"].map("{:,}".format),
             "seconds": r["seconds"].map(lambda v: f"{v:,.1f}" if math.isfinite(v) else "–"),

@@ -84,7 +84,7 @@ def option_value(
 ) -> OptionValue:
     """The value of ``option`` from the player's per-game win shares ``free`` and
     ``restricted`` (the same game indices, in the same order) and its ``seats``."""
-    from bnb_sim.analysis.stats import paired_difference
+    from bnb_sim.analysis.stats_paired import paired_difference
 
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
@@ -199,7 +199,7 @@ def _arrow(result: ValueResult) -> str:
 
 def value_rows(result: ValueResult) -> list[dict[str, str]]:
     """The ranked table: one row per option, its value with the interval and n."""
-    from bnb_sim.analysis.tables import fmt_signed_pp
+    from bnb_sim.analysis.table_format import fmt_signed_pp
 
     rows = []
     for rank, o in enumerate(result.options, start=1):

@@ -68,7 +68,7 @@ class ValueSpec:
         return ", ".join(f"{k}={v}" for k, v in values.items())
 
     def report(self, result):
-        from bnb_sim.analysis.report import _slug
+        from bnb_sim.analysis.report_builder import _slug
         from bnb_sim.analysis.value_report import value_findings, value_sections
 
         sections = value_sections(result)

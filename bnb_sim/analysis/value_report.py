@@ -45,8 +45,8 @@ def forest_plot(rows: list[dict[str, Any]], title: str, outcome: str = "win shar
 
 def value_sections(result: ValueResult) -> list:
     """The value section (method, ranked table, plot, per seat)."""
-    from bnb_sim.analysis.report import Section
-    from bnb_sim.analysis.tables import fmt_signed_pp
+    from bnb_sim.analysis.report_builder import Section
+    from bnb_sim.analysis.table_format import fmt_signed_pp
 
     sec = Section("Value of options (restricted play)")
     opp = ", ".join(sorted(set(result.setup.get("opponents", [])))) or result.policy
@@ -79,14 +79,14 @@ def value_sections(result: ValueResult) -> list:
 
 def value_findings(result: ValueResult) -> list:
     """Key findings: the verdict lines, each with the numbers behind it."""
-    from bnb_sim.analysis.report import Finding
+    from bnb_sim.analysis.report_builder import Finding
 
     numbers = {"options": len(result.options), "games_per_option": result.n_games}
     out = [Finding(line, dict(numbers)) for line in verdict_lines(result)]
     top = result.options[0]
     e = top.effect
     if math.isfinite(e["mean_diff"]):
-        from bnb_sim.analysis.tables import fmt_signed_pp
+        from bnb_sim.analysis.table_format import fmt_signed_pp
 
         text = (f"Largest value: {top.mode} {top.option} "
                 f"{fmt_signed_pp(e['mean_diff'], e['lo'], e['hi'], note=e['note'] or None)} "
@@ -99,7 +99,7 @@ def value_findings(result: ValueResult) -> list:
 
 
 def build_value_report(result: ValueResult, title: str | None = None):
-    from bnb_sim.analysis.report import ReportBuilder
+    from bnb_sim.analysis.report_builder import ReportBuilder
 
     builder = ReportBuilder(
         title or f"bnb-sim value of options: {result.policy}",
@@ -159,7 +159,7 @@ def load_value(folder: str | Path | None) -> dict[str, Any] | None:
 def value_hook(section, folder: str | Path | None, what: str) -> None:
     """Add the causal values saved with a run (if any) to ``section``: ``what`` names the
     options the section is about (``"buy:"`` for items, ``"pet:"`` for pets)."""
-    from bnb_sim.analysis.tables import fmt_signed_pp
+    from bnb_sim.analysis.table_format import fmt_signed_pp
 
     data = load_value(folder)
     if not data:

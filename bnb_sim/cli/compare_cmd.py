@@ -109,7 +109,7 @@ def compare(
         format_result,
         make_rule,
     )
-    from bnb_sim.analysis.report import _jsonable
+    from bnb_sim.analysis.report_builder import _jsonable
     from bnb_sim.analysis.tournament_schedule import split_policy_list
     from bnb_sim.games.builders_biomes.policies.registry import parse_policy
     from bnb_sim.runner.budget import confirm_games

@@ -230,7 +230,7 @@ def run(
     steps = experiment_warmups(experiment.items)  # only the engines its items play
     with warm_and_meter(quiet, (), steps) as compile_seconds:
         outcomes = run_experiment(experiment, threads=threads, progress=say, yes=yes)
-    from bnb_sim.analysis.experiment import build_experiment_report
+    from bnb_sim.analysis.experiment_report import build_experiment_report
 
     builder = build_experiment_report(
         experiment,

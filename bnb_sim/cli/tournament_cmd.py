@@ -79,8 +79,8 @@ def tournament(
     if other_game_handler(click.get_current_context(), "tournament", game, policies=policies):
         return
     from bnb_sim.analysis.ratings import _fmt_elo
-    from bnb_sim.analysis.stats import pct_digits
-    from bnb_sim.analysis.tables import fmt_rate
+    from bnb_sim.analysis.stats_intervals import pct_digits
+    from bnb_sim.analysis.table_format import fmt_rate
     from bnb_sim.analysis.tournament_report import build_tournament_report
     from bnb_sim.analysis.tournament_schedule import schedule, split_policy_list
     from bnb_sim.errors import BnbError

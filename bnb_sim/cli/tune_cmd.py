@@ -206,7 +206,7 @@ def _run(runner, plan, out, *, lock, resume, force, threads, dask, quiet, as_jso
 
 
 def _emit(as_json: bool, result: dict, text: str, files: dict) -> None:
-    from bnb_sim.analysis.report import _jsonable
+    from bnb_sim.analysis.report_builder import _jsonable
 
     if as_json:
         click.echo(jsonsafe.dumps(_jsonable({**result, "files": files}), indent=2))

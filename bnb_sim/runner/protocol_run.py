@@ -76,19 +76,10 @@ def play_games(game: Any, config: Any, n: int, threads: int | None = None, start
 
 
 def _run_folder_helpers():
-    """The shared run-folder helpers (the same ones ``bnb simulate`` uses), from their
-    modules after the split of runner/simulate.py (issue 24), or from simulate.py before."""
-    try:
-        from bnb_sim.runner.run_dir import _new_dirs, _remove_empty
-        from bnb_sim.runner.run_meta import _check_resume, machine_info, versions
-    except ImportError:
-        from bnb_sim.runner.simulate import (
-            _check_resume,
-            _new_dirs,
-            _remove_empty,
-            machine_info,
-            versions,
-        )
+    """The shared run-folder helpers (the same ones ``bnb simulate`` uses)."""
+    from bnb_sim.runner.run_dir import _new_dirs, _remove_empty
+    from bnb_sim.runner.run_meta import _check_resume, machine_info, versions
+
     return _check_resume, _new_dirs, _remove_empty, machine_info, versions
 
 

@@ -343,7 +343,7 @@ def what_text(spec: TuneSpec) -> str:
 def tune_sections(result: dict, name: str):
     """The item's report sections (titles and figure names prefixed with ``name``) and its
     summary."""
-    from bnb_sim.analysis.report import _slug
+    from bnb_sim.analysis.report_builder import _slug
     from bnb_sim.tune.report import build_game_report, build_policy_report
 
     if result["kind"] == "tune-policy":

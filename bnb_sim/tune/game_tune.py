@@ -415,7 +415,7 @@ def _game_stages(plan: GameTune, store: TuneStore, many, progress: Progress) -> 
 def _paired_with_baseline(reeval: list[dict]) -> None:
     """Each finalist's paired difference from the baseline (same seeds) per target that has
     per-game terms: Student t on the per-game differences."""
-    from bnb_sim.analysis.stats import paired_difference
+    from bnb_sim.analysis.stats_paired import paired_difference
 
     base = reeval[0]["per_game"]  # the baseline is the first finalist
     for i, r in enumerate(reeval):
@@ -429,7 +429,7 @@ def _paired_with_baseline(reeval: list[dict]) -> None:
 def _confirm(plan: GameTune, answer: dict, many, progress: Progress) -> dict:
     """The answer and the baseline on fresh games (a third stream): the answer's target
     estimates and its paired differences from the baseline, free of the selection."""
-    from bnb_sim.analysis.stats import paired_difference
+    from bnb_sim.analysis.stats_paired import paired_difference
 
     base = plan.baseline()
     if progress is not None:

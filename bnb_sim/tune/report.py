@@ -10,9 +10,9 @@ import math
 import numpy as np
 import pandas as pd
 
-from bnb_sim.analysis import plots, tables
+from bnb_sim.analysis import plots, table_format
 from bnb_sim.analysis.estimated import add_estimated_warning
-from bnb_sim.analysis.report import ReportBuilder, Section
+from bnb_sim.analysis.report_builder import ReportBuilder, Section
 
 __all__ = [
     "build_game_report",
@@ -37,7 +37,7 @@ def _point_text(point: dict) -> str:
 def _score_ci(score: float, se: float, n: int | None = None) -> str:
     """A mean game score with its 95% interval; seeds that all scored the same give the
     interval valid for a constant sample (never a zero-width one)."""
-    from bnb_sim.analysis.stats import constant_sample_interval
+    from bnb_sim.analysis.stats_intervals import constant_sample_interval
 
     if se is None or not math.isfinite(se):
         return f"{score:.3f} (no interval: one seed)"
@@ -53,7 +53,7 @@ def _score_ci(score: float, se: float, n: int | None = None) -> str:
 
 def _difference_text(comparison: dict) -> str:
     d = comparison["difference"]
-    return f"{tables.fmt_signed_pp(d['mean_diff'], d['lo'], d['hi'])} (95% CI, paired t)"
+    return f"{table_format.fmt_signed_pp(d['mean_diff'], d['lo'], d['hi'])} (95% CI, paired t)"
 
 
 def _elo_text(elo: dict) -> str:
@@ -72,7 +72,9 @@ PAIR_SCORE_NOTE = (
 
 
 def _rate_text(rate: dict) -> str:
-    return f"{tables.fmt_rate(rate['rate'], rate['lo'], rate['hi'])} n={int(rate['n']):,} games"
+    return (
+        f"{table_format.fmt_rate(rate['rate'], rate['lo'], rate['hi'])} n={int(rate['n']):,} games"
+    )
 
 
 def _team(result: dict) -> bool:
@@ -119,7 +121,7 @@ def _team_rows(result: dict) -> list[tuple[str, str]]:
 
 def readings_text(result: dict) -> str:
     """Every rule reading the tuning played under (``bnb readings``)."""
-    from bnb_sim.analysis.report import readings_text as run_readings
+    from bnb_sim.analysis.report_provenance import readings_text as run_readings
 
     return run_readings(result)
 
@@ -312,10 +314,10 @@ def _finite(x) -> float:
 def _estimate_text(key: str, e: dict) -> str:
     v, lo, hi = _finite(e.get("value")), _finite(e.get("lo")), _finite(e.get("hi"))
     if key == "game_length":
-        return tables.fmt_mean(v, lo, hi, 1) + (" turns" if math.isfinite(v) else "")
+        return table_format.fmt_mean(v, lo, hi, 1) + (" turns" if math.isfinite(v) else "")
     if key == "first_player_advantage":
-        return tables.fmt_signed_pp(v, lo, hi)
-    return tables.fmt_rate(v, lo, hi)
+        return table_format.fmt_signed_pp(v, lo, hi)
+    return table_format.fmt_rate(v, lo, hi)
 
 
 def _target_keys(result: dict) -> list[str]:
@@ -330,9 +332,9 @@ def _delta_text(key: str, d: dict) -> str:
         if not math.isfinite(mean):
             return "n/a"
         if not (math.isfinite(lo) and math.isfinite(hi)):
-            return f"{mean:+.2f} turns ({tables.no_interval_text(note)})"
+            return f"{mean:+.2f} turns ({table_format.no_interval_text(note)})"
         return f"{mean:+.2f} [{lo:+.2f}, {hi:+.2f}] turns"
-    return tables.fmt_signed_pp(mean, lo, hi, note=note)
+    return table_format.fmt_signed_pp(mean, lo, hi, note=note)
 
 
 def reeval_table(result: dict) -> pd.DataFrame:
@@ -489,7 +491,7 @@ def sensitivity_figure(result: dict):
 def game_findings(result: dict) -> list:
     """Key findings: the answer in words ("best" only when separated, else "no detectable
     difference") and its targets on the confirmation's fresh games, with Δ vs baseline."""
-    from bnb_sim.analysis.report import Finding
+    from bnb_sim.analysis.report_builder import Finding
 
     best = result["reeval"][result["winner"]]
     final = result["final"]

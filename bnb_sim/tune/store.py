@@ -127,7 +127,7 @@ def _digest(data: dict) -> str:
 
 def _clean(value: Any) -> Any:
     """JSON-safe: NaN/inf -> None, numpy scalars -> Python, tuples -> lists."""
-    from bnb_sim.analysis.report import _jsonable
+    from bnb_sim.analysis.report_builder import _jsonable
 
     value = _jsonable(value)
     if isinstance(value, float) and not math.isfinite(value):

@@ -181,7 +181,7 @@ def _ratio_ci(num: np.ndarray, den: np.ndarray) -> dict:
 
 
 def _mean(x: np.ndarray) -> dict:
-    from bnb_sim.analysis.stats import mean_ci
+    from bnb_sim.analysis.stats_intervals import mean_ci
 
     ci = mean_ci(x)
     return {"value": ci["mean"], "lo": ci["lo"], "hi": ci["hi"], "n": ci["n"]}

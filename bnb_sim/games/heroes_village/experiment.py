@@ -217,8 +217,8 @@ class HotvItem:
         rate = summary.get("win_rate", {})
         findings = []
         if rate:
-            from bnb_sim.analysis.report import Finding
-            from bnb_sim.analysis.tables import fmt_rate
+            from bnb_sim.analysis.report_builder import Finding
+            from bnb_sim.analysis.table_format import fmt_rate
 
             text = fmt_rate(rate["rate"], rate["lo"], rate["hi"])
             indices = rate.get("game_indices", len(games))
@@ -242,8 +242,8 @@ class HotvItem:
 
     def _sweep_report(self, won):
         from bnb_sim.analysis.leaders import paired_ranking
-        from bnb_sim.analysis.report import Finding, Section
-        from bnb_sim.analysis.stats import Rate
+        from bnb_sim.analysis.report_builder import Finding, Section
+        from bnb_sim.analysis.stats_intervals import Rate
         from bnb_sim.games.heroes_village.cli_sweep import sweep_table
 
         table = sweep_table(won)
@@ -277,8 +277,8 @@ def compare_report(result, name: str, a: str, b: str):
     item's, or ``bnb compare --game hotv -o DIR``'s)."""
     import pandas as pd
 
-    from bnb_sim.analysis.report import Finding, Section
-    from bnb_sim.analysis.tables import fmt_signed_pp
+    from bnb_sim.analysis.report_builder import Finding, Section
+    from bnb_sim.analysis.table_format import fmt_signed_pp
 
     diff, test = result["difference"], result["mcnemar"]
     from bnb_sim.games.heroes_village.paired_compare import _bound_note
@@ -318,7 +318,7 @@ def compare_report(result, name: str, a: str, b: str):
 
 
 def _name_sections(sections, name: str, summary: dict) -> None:
-    from bnb_sim.analysis import report as R
+    from bnb_sim.analysis import report_builder as R
 
     for section in sections:
         section.title = f"{name}: {section.title}"
@@ -336,7 +336,7 @@ def parse_item(kind: str, table: dict, *, source: str, where: str, seed: int,
                base_dir: Path, component_files: list[str]) -> HotvItem:  # fmt: skip
     """A ``[[simulation]]`` or ``[[compare]]`` table with ``game = "hotv"``, checked now
     (one line naming the file and the key)."""
-    from bnb_sim.analysis.experiment import _REQUIRED, _Reader, _slug_ok
+    from bnb_sim.analysis.experiment_reader import _REQUIRED, _Reader, _slug_ok
 
     if kind == "robustness":  # bnb robustness --game hotv (games/heroes_village/robustness.py)
         from bnb_sim.games.heroes_village.robustness import parse_item as robustness_item
@@ -426,7 +426,7 @@ def warm_batch_kernel() -> None:
 
 def _sweep_item(r, common: dict) -> HotvItem:
     """A ``[[sweep]]``: ``set`` maps component paths to their values (a value or a list)."""
-    from bnb_sim.analysis.experiment import _REQUIRED
+    from bnb_sim.analysis.experiment_reader import _REQUIRED
     from bnb_sim.games.heroes_village.cli_sweep import sweep_variants
 
     raw = r.mapping("set")

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from bnb_sim.analysis.leaders import Leader
-from bnb_sim.analysis.report import Finding
-from bnb_sim.analysis.tables import fmt_rate, fmt_signed_pp
+from bnb_sim.analysis.report_builder import Finding
+from bnb_sim.analysis.table_format import fmt_rate, fmt_signed_pp
 
 
 def _rate(row: Mapping[str, Any]) -> str:

@@ -159,7 +159,7 @@ class HotvLadderItem:
     def report(self, result):
         """``(sections, summary, findings)``: the sections of ``bnb ladder --game hotv``,
         titled and with figure files prefixed by the item's name."""
-        from bnb_sim.analysis.report import Finding, _slug
+        from bnb_sim.analysis.report_builder import Finding, _slug
         from bnb_sim.analysis.team_ladder import (
             team_ladder_findings,
             team_ladder_sections,
@@ -181,7 +181,7 @@ class HotvLadderItem:
 def parse_ladder_item(r, common: dict) -> HotvLadderItem:
     """A ``[[ladder]]`` table of this game (reader ``r`` of the shared experiment code),
     checked now: one line naming the file, the item and the key."""
-    from bnb_sim.analysis.experiment import _REQUIRED
+    from bnb_sim.analysis.experiment_reader import _REQUIRED
     from bnb_sim.games import get_game
     from bnb_sim.runner.team_ladder import plan_team_ladder
 

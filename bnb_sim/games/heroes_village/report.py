@@ -28,15 +28,12 @@ import pandas as pd
 from bnb_sim.analysis import plots
 from bnb_sim.analysis.leaders import paired_ranking
 from bnb_sim.analysis.numbers import fmt_p
-from bnb_sim.analysis.report import ReportBuilder, Section, readings_text
-from bnb_sim.analysis.stats import (
-    clustered_mean_ci,
-    clustered_rate,
-    paired_difference,
-    rates_by,
-    rates_by_cluster,
-)
-from bnb_sim.analysis.tables import fmt_mean, fmt_rate, fmt_signed_pp
+from bnb_sim.analysis.report_builder import ReportBuilder, Section
+from bnb_sim.analysis.report_provenance import readings_text
+from bnb_sim.analysis.stats_clustered import clustered_mean_ci, clustered_rate, rates_by_cluster
+from bnb_sim.analysis.stats_intervals import rates_by
+from bnb_sim.analysis.stats_paired import paired_difference
+from bnb_sim.analysis.table_format import fmt_mean, fmt_rate, fmt_signed_pp
 from bnb_sim.errors import BnbError
 from bnb_sim.games.heroes_village import layout as L
 from bnb_sim.games.heroes_village.findings import hotv_findings

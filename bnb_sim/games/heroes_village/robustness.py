@@ -134,7 +134,7 @@ ITEM_KEYS = ("game", "name", "seed", "components", "set", "players", "pets", "di
 
 def parse_item(table: dict, *, source: str, where: str, seed: int, base_dir, component_files):
     """A ``[[robustness]]`` item with ``game = "hotv"`` (checked now, one line per problem)."""
-    from bnb_sim.analysis.experiment import _Reader, _slug_ok
+    from bnb_sim.analysis.experiment_reader import _Reader, _slug_ok
     from bnb_sim.games.heroes_village.difficulty import CHOICES, canonical
     from bnb_sim.games.heroes_village.experiment import _components, _resolve
     from bnb_sim.runner.robustness_item import RobustnessItem
