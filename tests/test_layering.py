@@ -17,22 +17,150 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ("bnb_sim.runner", "bnb_sim.analysis", "bnb_sim.tune", "bnb_sim.cli", "bnb_sim.core")
+SHARED = (
+    "bnb_sim.runner",
+    "bnb_sim.analysis",
+    "bnb_sim.tune",
+    "bnb_sim.cli",
+    "bnb_sim.core",
+    "bnb_sim.studies",
+    "bnb_sim.feedback",
+)
 GAMES = "bnb_sim.games."
 MAX_LINES = 600
 
 #: Import cycles that remain (each by its modules, sorted). A cycle that grows, a new one,
 #: or one that is gone fails the test.
-KNOWN_CYCLES: set[frozenset[str]] = set()  # filled in below, from the measured graph
+KNOWN_CYCLES: set[frozenset[str]] = {
+    frozenset(
+        {
+            "bnb_sim.analysis.experiment",
+            "bnb_sim.analysis.experiment_items",
+            "bnb_sim.analysis.experiment_report",
+            "bnb_sim.runner.experiments",
+            "bnb_sim.runner.robustness_item",
+            "bnb_sim.runner.robustness_play",
+            "bnb_sim.studies",
+            "bnb_sim.tune.experiment_item",
+        }
+    ),
+    frozenset(
+        {
+            "bnb_sim.cli.bench_cmd",
+            "bnb_sim.cli.bench_reference",
+        }
+    ),
+    frozenset(
+        {
+            "bnb_sim.cli.options",
+            "bnb_sim.cli.protocol_cmds",
+            "bnb_sim.cli.run_cmd",
+        }
+    ),
+    frozenset(
+        {
+            "bnb_sim.games.builders_biomes.components.expansion",
+            "bnb_sim.games.builders_biomes.components.validate",
+        }
+    ),
+    frozenset(
+        {
+            "bnb_sim.games.builders_biomes.game",
+            "bnb_sim.interruptible",
+            "bnb_sim.runner.batch",
+        }
+    ),
+    frozenset(
+        {
+            "bnb_sim.games.builders_biomes.policies.priority_compile",
+            "bnb_sim.games.builders_biomes.policies.registry",
+        }
+    ),
+    frozenset(
+        {
+            "bnb_sim.games.heroes_village.components",
+            "bnb_sim.games.heroes_village.ranges",
+        }
+    ),
+    frozenset(
+        {
+            "bnb_sim.games.heroes_village.experiment",
+            "bnb_sim.games.heroes_village.ladder",
+            "bnb_sim.games.heroes_village.robustness",
+        }
+    ),
+    frozenset(
+        {
+            "bnb_sim.games.heroes_village.policies",
+            "bnb_sim.games.heroes_village.strong_model",
+        }
+    ),
+    frozenset(
+        {
+            "bnb_sim.runner.luck_dask",
+            "bnb_sim.runner.luck_play",
+        }
+    ),
+    frozenset(
+        {
+            "bnb_sim.tune.execute",
+            "bnb_sim.tune.game_tune",
+        }
+    ),
+}
 
 #: Modules over MAX_LINES lines that remain (with their length when listed).
-KNOWN_LONG: dict[str, int] = {}
+KNOWN_LONG: dict[str, int] = {
+    "bnb_sim.games.builders_biomes.components.validate": 679,
+    "bnb_sim.games.builders_biomes.policies.onestep": 779,
+}
 
 #: Game modules that still import the CLI, tune or the studies.
-KNOWN_GAME_TO_APP: set[str] = set()
+KNOWN_GAME_TO_APP: set[str] = {
+    "bnb_sim.games.heroes_village.cli_compare",
+    "bnb_sim.games.heroes_village.cli_sweep",
+    "bnb_sim.games.heroes_village.cli_tools",
+    "bnb_sim.games.heroes_village.cli_tournament",
+    "bnb_sim.games.heroes_village.train_cli",
+    "bnb_sim.games.heroes_village.value",
+}
 
 #: Shared modules that still import a game package directly.
-KNOWN_SHARED_TO_GAME: set[str] = set()
+KNOWN_SHARED_TO_GAME: set[str] = {
+    "bnb_sim.analysis.budget_series",
+    "bnb_sim.analysis.experiment",
+    "bnb_sim.analysis.experiment_items",
+    "bnb_sim.analysis.experiment_report",
+    "bnb_sim.analysis.luck_item",
+    "bnb_sim.analysis.sweep_variants",
+    "bnb_sim.analysis.value_item",
+    "bnb_sim.cli.bench_cmd",
+    "bnb_sim.cli.compare_cmd",
+    "bnb_sim.cli.components_cmd",
+    "bnb_sim.cli.odds_cmd",
+    "bnb_sim.cli.options",
+    "bnb_sim.cli.play_cmd",
+    "bnb_sim.cli.readings_cmd",
+    "bnb_sim.cli.tournament_cmd",
+    "bnb_sim.cli.train_cmd",
+    "bnb_sim.cli.warmup_cmd",
+    "bnb_sim.feedback",
+    "bnb_sim.runner.batch",
+    "bnb_sim.runner.compare_play",
+    "bnb_sim.runner.config",
+    "bnb_sim.runner.dask_backend",
+    "bnb_sim.runner.design_play",
+    "bnb_sim.runner.ladder_play",
+    "bnb_sim.runner.robustness_item",
+    "bnb_sim.runner.robustness_play",
+    "bnb_sim.runner.robustness_setup",
+    "bnb_sim.runner.run_plan",
+    "bnb_sim.runner.sensitivity",
+    "bnb_sim.runner.sweep_play",
+    "bnb_sim.runner.tournament_play",
+    "bnb_sim.runner.value_study",
+    "bnb_sim.studies",
+}
 
 
 @pytest.fixture(scope="module")
