@@ -20,10 +20,11 @@ ROOT = Path(__file__).resolve().parents[1]
 # metadata (validated settings), argv of a subprocess, a TOML value quoted in an error
 # message or compared for duplicates (estimates.py)
 INTERNAL = {
-    "bnb_sim/runner/storage.py",
+    "bnb_sim/runner/run_files.py",  # run.json read back through JSON (validated settings)
+    "bnb_sim/runner/run_meta.py",  # the same, for run.json's parts
+    "bnb_sim/runner/run_writer.py",  # run.json and the Parquet key-value metadata
     "bnb_sim/runner/verify.py",
     "bnb_sim/runner/export.py",
-    "bnb_sim/runner/simulate.py",
     "bnb_sim/tune/override.py",  # TOML quoting of the tuned component values
     "bnb_sim/cli/warmup_cmd.py",
     "bnb_sim/games/heroes_village/components.py",
@@ -67,7 +68,7 @@ def test_every_json_writer_goes_through_a_strict_path():
                 continue
             if any(ok in line for ok in ("_jsonable(", "_clean(", "allow_nan=False")):
                 continue
-            if rel == "bnb_sim/analysis/report.py" and "separators" in line:
+            if rel == "bnb_sim/analysis/report_provenance.py" and "separators" in line:
                 continue  # a parameter's value in the provenance table, not a statistic
             offenders.append(f"{rel}:{number}: {line.strip()}")
     assert not offenders, "write JSON with bnb_sim.jsonsafe.dumps:\n" + "\n".join(offenders)
