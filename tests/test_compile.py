@@ -198,6 +198,27 @@ def test_a_failing_block_stops_the_others_and_raises():
     assert stop[0] == 1
 
 
+def test_ctrl_c_while_a_block_thread_starts_raises_it_and_stops_the_others(monkeypatch):
+    """A signal that lands inside ``Thread.start`` (seen in CI: SIGTERM to a tuning) left a
+    thread that never started, and joining it raised RuntimeError over the interrupt."""
+    import threading
+
+    from bnb_sim.runner.blocks import run_blocks
+
+    start = threading.Thread.start
+
+    def interrupted_start(self):
+        if self.name == "bnb-kernel-1":
+            raise KeyboardInterrupt  # the handler ran before this thread was started
+        start(self)
+
+    monkeypatch.setattr(threading.Thread, "start", interrupted_start)
+    stop = np.zeros(1, np.int64)
+    with pytest.raises(KeyboardInterrupt):
+        run_blocks(lambda first, end: None, 1000, 2, stop)
+    assert stop[0] == 1
+
+
 # ----------------------------------------------------------------------------- jobs
 
 

@@ -114,7 +114,10 @@ def run_blocks(
         grace = STOPPED_GRACE_SECONDS if asked_before else STOP_GRACE_SECONDS
         deadline = time.monotonic() + grace
         for worker in workers:
-            worker.join(max(0.0, deadline - time.monotonic()))
+            try:
+                worker.join(max(0.0, deadline - time.monotonic()))
+            except RuntimeError:  # the signal came while it was being started: never ran
+                pass
         raise
     finally:
         if on_end is not None:
