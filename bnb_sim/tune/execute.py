@@ -28,6 +28,7 @@ import contextlib
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from bnb_sim.errors import BnbError, RunError
@@ -208,3 +209,36 @@ def open_executor(plan, kind: str, *, threads: int | None = None, dask: str | No
         yield executor
     finally:
         executor.close()
+
+
+def run_in_folder(
+    plan,
+    kind: str,
+    stages,
+    out: Path,
+    *,
+    resume: bool = False,
+    force: bool = False,
+    threads=None,
+    advance=None,
+    dask=None,
+    lock=None,
+):
+    """``stages(store, batch)`` of a ``kind`` tuning (``"policy"`` or ``"game"``) in the folder
+    ``out``, holding its lock for the whole tuning (one writer per folder; ``lock``: the lock
+    the caller holds already, :func:`open_tune_folder`), with the evaluations played by
+    :func:`open_executor` (``dask``: on Dask workers; the same answer)."""
+    from bnb_sim.tune.store import TuneStore, open_tune_folder
+
+    own_lock = lock is None
+    if own_lock:
+        lock = open_tune_folder(out, resume=resume, force=force)
+    try:
+        with open_executor(plan, kind, threads=threads, dask=dask) as executor:
+            store = TuneStore(out, plan.spec_dict(), resume=resume, force=force, lock=lock)
+            if advance is not None and store.games_done():
+                advance(store.games_done())
+            return stages(store, store.batch(executor, advance))
+    finally:
+        if own_lock:
+            lock.release()

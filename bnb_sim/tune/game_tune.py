@@ -39,6 +39,7 @@ from typing import Any
 
 from bnb_sim.analysis.estimated import estimates_meta
 from bnb_sim.errors import BnbError
+from bnb_sim.tune.execute import run_in_folder
 from bnb_sim.tune.game_sensitivity import sensitivity
 from bnb_sim.tune.hooks import DEFAULT as DEFAULT_GAME
 from bnb_sim.tune.hooks import game_keys, game_name, is_team, tune_hooks
@@ -46,7 +47,7 @@ from bnb_sim.tune.override import write_override
 from bnb_sim.tune.score_gaps import finalist_leader, game_terms, replicate_scores
 from bnb_sim.tune.search import derive_seed, run_grid, run_ntbea
 from bnb_sim.tune.space import Categorical, Space, discrete_param, parse_range
-from bnb_sim.tune.store import TuneStore, open_tune_folder
+from bnb_sim.tune.store import TuneStore
 from bnb_sim.tune.targets import Target, combined_score, measure, parse_target, per_game
 from bnb_sim.tune.threads import engine_threads, keeps_threads
 
@@ -313,20 +314,10 @@ def run_game_tune(
     ``dask``: ``"local"`` or a scheduler address plays the evaluations on Dask workers
     (:mod:`bnb_sim.tune.execute`); the answer is the same as without. ``lock``: the lock of
     ``out`` when the caller holds it (:func:`~bnb_sim.tune.store.open_tune_folder`)."""
-    from bnb_sim.tune.execute import open_executor
-
-    own_lock = lock is None  # one writer per tuning folder, for the whole tuning
-    if own_lock:
-        lock = open_tune_folder(out, resume=resume, force=force)
-    try:
-        with open_executor(plan, "game", threads=threads, dask=dask) as executor:
-            store = TuneStore(out, plan.spec_dict(), resume=resume, force=force, lock=lock)
-            if advance is not None and store.games_done():
-                advance(store.games_done())
-            return _game_stages(plan, store, store.batch(executor, advance), progress)
-    finally:
-        if own_lock:
-            lock.release()
+    return run_in_folder(
+        plan, "game", lambda store, batch: _game_stages(plan, store, batch, progress), out,
+        resume=resume, force=force, threads=threads, advance=advance, dask=dask, lock=lock,
+    )  # fmt: skip
 
 
 def _game_stages(plan: GameTune, store: TuneStore, many, progress: Progress) -> dict:

@@ -9,10 +9,11 @@ from pathlib import Path
 import numpy as np
 
 from bnb_sim.analysis.estimated import estimates_meta
+from bnb_sim.tune.execute import run_in_folder
 from bnb_sim.tune.hooks import game_keys
 from bnb_sim.tune.policy_compare import final_comparison, team_comparison
 from bnb_sim.tune.search import run_cmaes
-from bnb_sim.tune.store import TuneStore, open_tune_folder
+from bnb_sim.tune.store import TuneStore
 from bnb_sim.tune.threads import keeps_threads
 
 Progress = Callable[[str], None] | None
@@ -37,20 +38,10 @@ def run_policy_tune(
     ``dask``: ``"local"`` or a scheduler address plays the evaluations on Dask workers
     (:mod:`bnb_sim.tune.execute`); the answer is the same as without. ``lock``: the lock of
     ``out`` when the caller holds it (:func:`~bnb_sim.tune.store.open_tune_folder`)."""
-    from bnb_sim.tune.execute import open_executor
-
-    own_lock = lock is None  # one writer per tuning folder, for the whole tuning
-    if own_lock:
-        lock = open_tune_folder(out, resume=resume, force=force)
-    try:
-        with open_executor(plan, "policy", threads=threads, dask=dask) as executor:
-            store = TuneStore(out, plan.spec_dict(), resume=resume, force=force, lock=lock)
-            if advance is not None and store.games_done():
-                advance(store.games_done())
-            return _policy_stages(plan, store, store.batch(executor, advance), progress)
-    finally:
-        if own_lock:
-            lock.release()
+    return run_in_folder(
+        plan, "policy", lambda store, batch: _policy_stages(plan, store, batch, progress), out,
+        resume=resume, force=force, threads=threads, advance=advance, dask=dask, lock=lock,
+    )  # fmt: skip
 
 
 def _policy_stages(plan, store: TuneStore, many, progress: Progress) -> dict:
