@@ -78,14 +78,31 @@ def marker(job: Job) -> Path:
     return cache_root() / folder_name(job.group) / "jobs" / f"{job.name.replace(':', '-')}.done"
 
 
+def _stamp() -> str:
+    """What a marker records: numba keeps a cache entry only for the numba and Python that
+    wrote it, so a marker written under others says nothing about this installation."""
+    from importlib.metadata import version
+
+    return f"numba {version('numba')}, python {sys.version_info[0]}.{sys.version_info[1]}\n"
+
+
 def is_done(job: Job) -> bool:
-    return marker(job).is_file()
+    try:
+        return marker(job).read_text() == _stamp()
+    except OSError:
+        return False
 
 
 def mark_done(job: Job) -> None:
     path = marker(job)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.touch()
+    path.write_text(_stamp())
+
+
+def split_done(jobs: Sequence[Job]) -> tuple[list[Job], list[Job]]:
+    """``jobs`` split into those to run and those this cache marks done already."""
+    done = [job for job in jobs if is_done(job)]
+    return [job for job in jobs if job not in done], done
 
 
 def ensure(
@@ -96,7 +113,7 @@ def ensure(
 ) -> list[JobResult]:
     """Run the jobs ``names`` need (themselves and what they come after) that are not done
     yet, in up to ``processes`` processes; nothing when all are done."""
-    todo = [job for job in needed(jobs, names) if not is_done(job)]
+    todo, _ = split_done(needed(jobs, names))
     return run_jobs(todo, processes, on_done) if todo else []
 
 

@@ -226,6 +226,24 @@ def test_warmup_reports_the_cache(capsys):
     assert report["cache_dir"] == CACHE_DIR and os.path.isdir(CACHE_DIR)
     assert all(step["ok"] for step in report["steps"])
     assert any("batch kernel" in step["step"] for step in report["steps"])
+    # the suite's warm-up (make test) compiled everything: each job is listed, none runs again
+    jobs = [step for step in report["steps"] if "job" in step]
+    assert len(jobs) >= 10 and all(step.get("cached") for step in jobs)
+
+
+def test_warmup_runs_the_jobs_not_marked_done_for_this_numba_and_python(tmp_path, monkeypatch):
+    from bnb_sim import precompile
+    from bnb_sim.precompile import Job, is_done, mark_done, marker, split_done
+
+    monkeypatch.setenv("BNB_USER_NUMBA_CACHE_DIR", str(tmp_path))
+    one, two = Job("t:one", "one", "x:y"), Job("t:two", "two", "x:y", ("t:one",))
+    assert split_done([one, two]) == ([one, two], [])
+    mark_done(one)
+    assert is_done(one) and split_done([one, two]) == ([two], [one])
+    marker(two).write_text("")  # an empty marker (older bnb-sim) or another numba: not done
+    assert not is_done(two)
+    monkeypatch.setattr(precompile, "_stamp", lambda: "numba 0.1, python 3.0\n")
+    assert not is_done(one)
 
 
 def test_bench_measures_the_expansion_beside_the_base_game():
@@ -265,3 +283,15 @@ def test_bench_measures_games_per_second():
         }
     )
     assert "games/s" in text and "random" in text and "numba" in text
+
+
+def test_warmup_recheck_runs_every_job_again(capsys, monkeypatch):
+    import bnb_sim.precompile as precompile
+
+    given = []
+    monkeypatch.setattr(precompile, "run_jobs", lambda jobs, *a, **k: given.extend(jobs) or [])
+    code, _, err = run_cli(capsys, ["warmup", "--no-plugins", "--recheck", "-q"])
+    assert code == 0, err
+    from bnb_sim.cli.warmup_cmd import all_jobs
+
+    assert sorted(j.name for j in given) == sorted(j.name for j in all_jobs())

@@ -120,22 +120,37 @@ def _plugin_step(name: str, files: list[str]):
     default=None,
     help="Processes compiling at once (default: the usable cores).",
 )
+@click.option(
+    "--recheck",
+    is_flag=True,
+    help="Run every compile job, also those this cache marks done (each loads what is "
+    "compiled and compiles what is missing).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the timings as one JSON object.")
 @click.option(
     "--quiet", "-q", is_flag=True, help="Print only the total and the cache folder, not each step."
 )
-def warmup(components, plugins: bool, jobs: int | None, as_json: bool, quiet: bool = False) -> None:
-    """Compile (or load) every kernel once, then print where the numba cache lives.
+def warmup(
+    components,
+    plugins: bool,
+    jobs: int | None,
+    as_json: bool,
+    quiet: bool = False,
+    recheck: bool = False,
+) -> None:
+    """Compile every kernel once, then print where the numba cache lives.
 
     Run once per host before starting many worker processes (Dask), and in container images;
     later runs then load the compiled kernels in about a second. The kernels compile in up to
-    --jobs processes at once (about 2-3 minutes on 2 cores from an empty cache).
-    Component files (--components) change no compiled code; they are used for the plugins.
+    --jobs processes at once (about 2-3 minutes on 2 cores from an empty cache). A compile job
+    this cache marks done (for this numba and Python) is listed as cached and not run again
+    (--recheck runs it). Component files (--components) change no compiled code; they are
+    used for the plugins.
     """
     import resource
 
     from bnb_sim.errors import BnbError
-    from bnb_sim.precompile import run_jobs
+    from bnb_sim.precompile import run_jobs, split_done
     from bnb_sim.runner.dask_backend import quiet_numba_warnings
 
     quiet_numba_warnings()
@@ -151,6 +166,7 @@ def warmup(components, plugins: bool, jobs: int | None, as_json: bool, quiet: bo
         timings.append(entry)
         if not as_json and (not quiet or not entry["ok"]):  # a failure always shows
             status = "ok" if entry["ok"] else f"FAILED: {entry['error']}"
+            status = "cached (compiled before)" if entry.get("cached") else status
             cpu = f"{entry['cpu_seconds']:7.1f} s CPU" if "cpu_seconds" in entry else " " * 13
             click.echo(f"{entry['step']:<48s} {entry['seconds']:7.1f} s {cpu}  {status}")
 
@@ -166,9 +182,14 @@ def warmup(components, plugins: bool, jobs: int | None, as_json: bool, quiet: bo
             entry["error"] = result.error
         show(entry)
 
-    if not as_json and not quiet:
+    todo, cached = split_done(all_jobs())
+    if recheck:
+        todo, cached = todo + cached, []
+    for job in cached:
+        show({"step": job.label, "job": job.name, "ok": True, "cached": True, "seconds": 0.0})
+    if not as_json and not quiet and todo:
         click.echo(f"compiling in up to {processes} process(es) at once")
-    results = run_jobs(all_jobs(), processes, on_done=done)
+    results = run_jobs(todo, processes, on_done=done)
     failed = [r for r in results if not r.ok]
     for label, step in _plugin_steps(components, plugins):
         t0 = time.perf_counter()
