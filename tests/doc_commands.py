@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -84,12 +85,40 @@ def _env(root: Path) -> dict:
     }
 
 
-def run_page(page: str, checkout: Path) -> list[str]:
-    """Run every command of ``page`` in ``checkout``, in order; returns the commands run."""
+#: The README's study commands (``bnb run``, ``value``, ``sensitivity``, ``ladder``, ``luck``,
+#: ``tune``: about half of its minute and a half here) run in a second test file beside the
+#: others, so that the README is two pieces of work for pytest-xdist rather than one long one
+#: at the end; they read nothing the other commands write (a test checks it).
+README_SECOND_PART = ("bnb run ", "bnb value ", "bnb sensitivity ", "bnb ladder ", "bnb luck ")
+README_SECOND_PART += ("bnb tune ",)
+
+
+def readme_part(command: str) -> int:
+    """0 for the README's first test file, 1 for its study commands."""
+    return int(command.startswith(README_SECOND_PART))
+
+
+def path_words(command: str) -> set[str]:
+    """The words of ``command`` that name a file or folder of the checkout other than the
+    shipped examples (what one command may write and a later one read)."""
+    words = shlex.split(command.split(" #")[0])
+    return {
+        w.split("=")[-1]
+        for w in words
+        if ("/" in w or re.search(r"\.(toml|svg|csv|json|parquet|html)$", w))
+        and not w.split("=")[-1].startswith("examples/")
+    }
+
+
+def run_page(page: str, checkout: Path, part: int | None = None) -> list[str]:
+    """Run every command of ``page`` in ``checkout``, in order; returns the commands run.
+    ``part`` (README.md only): run only the commands of that part (:func:`readme_part`)."""
     env = _env(checkout)
     ran = []
     for command in sh_commands((ROOT / page).read_text()):
         if command in SKIP or page in LONG_PAGES:
+            continue
+        if part is not None and readme_part(command) != part:
             continue
         started = time.perf_counter()
         done = subprocess.run(

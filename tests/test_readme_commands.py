@@ -1,5 +1,6 @@
 """Every ``bnb ...`` command of the README runs verbatim from a fresh copy of the repository,
-in the order written, and so does the README's Python block (tests/doc_commands.py; the docs
+in the order written (its study commands in tests/test_readme_commands_b.py, beside these),
+and so does the README's Python block (tests/doc_commands.py; the docs
 pages' commands are tests/test_docs_commands_*.py)."""
 
 from __future__ import annotations
@@ -8,7 +9,16 @@ import subprocess
 import sys
 
 import pytest
-from doc_commands import ROOT, _env, all_commands, make_checkout, python_blocks, run_page
+from doc_commands import (
+    ROOT,
+    _env,
+    all_commands,
+    make_checkout,
+    path_words,
+    python_blocks,
+    readme_part,
+    run_page,
+)
 
 
 def test_the_commands_are_found():
@@ -25,8 +35,7 @@ def test_the_commands_are_found():
 @pytest.mark.slow
 def test_every_readme_command_runs_verbatim(tmp_path_factory):
     checkout = make_checkout(tmp_path_factory)
-    ran = run_page("README.md", checkout)
-    assert (checkout / "reports" / "my-experiment" / "report.html").is_file()
+    ran = run_page("README.md", checkout, part=0)
     assert (checkout / "exports" / "demo4" / "seats.csv").is_file()
     assert (checkout / "game.svg").read_text().lstrip().startswith("<?xml")
     # the README's Python block, after the commands (it loads runs/demo4)
@@ -36,7 +45,18 @@ def test_every_readme_command_runs_verbatim(tmp_path_factory):
             text=True, timeout=600,
         )  # fmt: skip
         assert done.returncode == 0, done.stderr[-2000:]
-    assert len(ran) >= 20
+    assert len(ran) >= 15
+
+
+def test_the_two_parts_of_the_readme_share_no_file():
+    """The study commands (tests/test_readme_commands_b.py) run in their own checkout: none of
+    them may read what a command of the first part writes, or the reverse."""
+    commands = [c for page, c in all_commands() if page == "README.md"]
+    first = set().union(*(path_words(c) for c in commands if readme_part(c) == 0))
+    second = set().union(*(path_words(c) for c in commands if readme_part(c) == 1))
+    assert "runs/demo4" in first and "reports/my-experiment" in second
+    assert not first & second, first & second
+    assert sum(readme_part(c) for c in commands) >= 5
 
 
 def test_the_skipped_demo_is_a_valid_experiment():

@@ -138,7 +138,9 @@ def test_h4_sigterm_stops_a_run_whose_plugin_is_stuck_in_one_decision(tmp_path, 
     assert not out.exists()  # nothing was stored: the new folder is removed again
 
 
-HOTV_RUN = ["simulate", "--game", "hotv", "-n", "20000", "--players", "3", "--pets", "all"]
+# 4,000 games: the signal comes after two parts (1,000), with seconds of play left; the resume
+# then plays the rest (20,000 games cost the suite half a minute per signal here)
+HOTV_RUN = ["simulate", "--game", "hotv", "-n", "4000", "--players", "3", "--pets", "all"]
 HOTV_RUN += ["--chunk-size", "500", "--threads", "1"]
 
 
