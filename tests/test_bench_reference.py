@@ -107,7 +107,38 @@ def test_bench_versions_compares_two_checkouts_in_alternating_processes():
     assert lines[0].startswith("machine ") and "numba" in lines[0]
     runs = [line.split()[2] for line in lines if line.startswith("round ")]
     assert runs == ["old", "new", "new", "old"]
-    assert re.search(r"^median +old [\d,]+ +new [\d,]+ +new/old \d+\.\d\dx$", lines[-1])
+    assert re.search(r"^median +old [\d,]+ +new [\d,]+ +new/old \d+\.\d{3}x$", lines[-2])
+    # two rounds are too few for an interval: it says so rather than inventing one
+    paired = r"^paired +median of the rounds' new/old \d\.\d{3}x, 95% interval \[nan, nan\]$"
+    assert re.search(paired, lines[-1])
+
+
+def test_bench_versions_times_the_search_playouts_with_each_trees_own_script():
+    import subprocess
+
+    script = ROOT / "scripts" / "bench_versions.py"
+    done = subprocess.run(
+        [sys.executable, str(script), str(ROOT), str(ROOT), "--search", "random",
+         "--games", "50", "--rounds", "2", "--repeats", "2"],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert "search playouts (random rollouts" in lines[1]
+    assert "fastest of 2" in lines[2]
+    assert sum(" playouts/s " in line for line in lines) == 4
+
+
+def test_the_paired_ratio_interval_is_the_binomial_order_statistics():
+    spec = importlib.util.spec_from_file_location("bv", ROOT / "scripts" / "bench_versions.py")
+    bv = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bv)
+    old = [100.0] * 10
+    new = [90.0, 95, 98, 99, 100, 101, 102, 103, 105, 110]
+    ratio, lo, hi = bv.paired_ratio(old, new)
+    # 10 rounds: the 2nd and 9th smallest ratios cover the median with 97.9% (>= 95%)
+    assert ratio == 1.005 and (lo, hi) == (0.95, 1.05)
+    assert all(x != x for x in bv.paired_ratio(old[:5], new[:5])[1:])  # nan: too few rounds
 
 
 def test_bench_versions_refuses_a_folder_that_is_not_a_checkout(tmp_path):
