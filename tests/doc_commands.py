@@ -1,6 +1,6 @@
 """Running the ``bnb ...`` commands of the README and the docs verbatim (the tests are
-tests/test_readme_commands.py and tests/test_docs_commands_*.py, one file per group of pages so
-that pytest-xdist runs them side by side).
+tests/test_readme_commands*.py and tests/test_docs_commands_*.py, one file per group of pages
+so that pytest-xdist runs them side by side).
 
 Commands are the lines starting with ``bnb `` inside the ```sh blocks of README.md and
 docs/*.md (a trailing backslash continues a line). Plain ``` blocks hold synopses and output,
@@ -130,6 +130,20 @@ def run_page(page: str, checkout: Path, part: int | None = None) -> list[str]:
         ran.append(command)
         print(f"{time.perf_counter() - started:6.1f} s  {command}")
     return ran
+
+
+#: The docs pages' tests, one file per range of page names (tests/test_docs_commands_X.py):
+#: pytest-xdist hands out whole files, so the long pages (docs/experiments.md about 75 s,
+#: heroes-of-the-village.md and policies.md about 50 s each on 2 cores) sit in files of their
+#: own rather than one after the other in one file.
+DOC_FILES = {"a": ("docs/a", "docs/e"), "b": ("docs/e", "docs/h"), "c": ("docs/h", "docs/p")}
+DOC_FILES["d"] = ("docs/p", "docs/~")
+
+
+def pages_of(file: str) -> list[str]:
+    """The docs pages that tests/test_docs_commands_{file}.py runs."""
+    first, end = DOC_FILES[file]
+    return [page for page in doc_pages() if first <= page < end]
 
 
 def doc_pages() -> list[str]:

@@ -1,14 +1,14 @@
-"""Every ``bnb ...`` command of the docs pages from "docs/h" on (alphabetically) runs verbatim,
-each page in its own fresh copy of the repository (tests/doc_commands.py). The pages are split
-over two files so that pytest-xdist, which hands out whole files, runs them beside the
-README's."""
+"""Every ``bnb ...`` command of the docs pages from "docs/e" to "docs/h"
+runs verbatim, each page in its own fresh copy of the repository (tests/doc_commands.py).
+The pages are split over four files (``DOC_FILES``) so that pytest-xdist, which hands out
+whole files, runs them side by side."""
 
 from __future__ import annotations
 
 import pytest
-from doc_commands import doc_pages, make_checkout, run_page
+from doc_commands import make_checkout, pages_of, run_page
 
-PAGES = [page for page in doc_pages() if page >= "docs/h"]
+PAGES = pages_of("b")
 
 
 @pytest.mark.slow
