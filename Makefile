@@ -23,7 +23,7 @@ demo: install
 # processes compiling the same kernel at once), then the tests run on every core (at most 4).
 test: install lint
 	$(BIN)/bnb warmup --quiet --no-plugins
-	$(BIN)/python -m pytest -q -n auto --maxprocesses 4 --dist loadfile --durations=25
+	$(BIN)/python -m pytest -q -n auto --maxprocesses 4 --dist loadfile --no-loadscope-reorder --durations=25
 
 lint: install
 	$(BIN)/ruff check bnb_sim tests scripts examples
