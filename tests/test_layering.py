@@ -117,10 +117,7 @@ KNOWN_LONG: dict[str, int] = {
 
 #: Game modules that still import the CLI, tune or the studies.
 KNOWN_GAME_TO_APP: set[str] = {
-    "bnb_sim.games.heroes_village.cli_compare",
-    "bnb_sim.games.heroes_village.cli_sweep",
     "bnb_sim.games.heroes_village.cli_tools",
-    "bnb_sim.games.heroes_village.cli_tournament",
     "bnb_sim.games.heroes_village.train_cli",
     "bnb_sim.games.heroes_village.value",
 }

@@ -1,26 +1,22 @@
-"""Two team policies of Heroes of the Village compared on the same game indices (paired): the play
-loop and its stopping rules (:func:`compare_policies`: a precision, an SPRT decision or the
-game budget), the check of a stopping rule before any game, and the text of an SPRT's outcome
-and of an interval that is a bound. The command (``bnb compare --game hotv``) and the
-``[[compare]]`` items of experiment files both use it.
+"""Two team policies of Heroes of the Village compared on the same game indices (paired), as
+the ``[[compare]]`` items of experiment files play them: the play loop and its stopping
+rules (:func:`compare_policies`: a precision, an SPRT decision or the game budget) and the
+check of an item's stopping rule before any game. ``bnb compare --game hotv`` is the shared
+command (``bnb_sim.analysis.protocol_studies.compare``, the same games and statistics); the
+texts of an SPRT and of a bound are the shared ones (``bnb_sim.analysis.protocol_text``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from bnb_sim.analysis.protocol_text import bound_note as _bound_note
+from bnb_sim.analysis.protocol_text import sprt_text
 from bnb_sim.errors import BnbError
 
+__all__ = ["BOUNDS", "_bound_note", "check_stopping", "compare_policies", "sprt_text"]
+
 BOUNDS = (-1.0, 1.0)  # a paired win difference: all-equal samples get a valid bound (D6)
-
-
-def _bound_note(diff: dict) -> str:
-    """Why an interval of a paired difference is a bound (every game went the same way)."""
-    if diff.get("note") != "all differences equal":
-        return ""
-    n = diff["n"]
-    what = "A and B never differed" if diff["mean_diff"] == 0 else "every game differed alike"
-    return f" ({what} in {n:,} games: the interval bounds how often it could be otherwise)"
 
 
 def check_stopping(sprt, precision, alpha=0.05, beta=0.05, given=()) -> None:
@@ -39,29 +35,6 @@ def check_stopping(sprt, precision, alpha=0.05, beta=0.05, given=()) -> None:
     if precision is not None and not 0 < precision < 1:
         raise BnbError(f"compare --game hotv: --precision must be between 0 and 1 (e.g. 0.02), "
                        f"got {precision:g}")  # fmt: skip
-
-
-def sprt_text(t: dict, a: str, b: str) -> str:
-    """One sentence on an SPRT's outcome (``t`` = :meth:`SPRT.summary`): the test's state at
-    its decision (n, LLR, Elo), what the decision means, and the games after it apart."""
-    if t["decision"] == "H1":
-        verdict = f"H1 accepted at {t['decision_n']:,} pairs: {a} is better ({t['meaning']})"
-    elif t["decision"] == "H0":
-        verdict = f"H0 accepted at {t['decision_n']:,} pairs: {a} is not shown to be better " \
-                  f"by {t['elo1']:g} Elo ({t['meaning']})"  # fmt: skip
-    else:
-        verdict = "no decision"
-    text = (f"SPRT [{t['elo0']:g}, {t['elo1']:g}] on the pair scores (1 + A - B)/2: {verdict}; "
-            f"LLR {t['llr']:+.2f} in [{t['lower']:.2f}, {t['upper']:.2f}], pair-score Elo "
-            f"{t['elo']:+.1f} [{t['elo_lo']:+.1f}, {t['elo_hi']:+.1f}] on {t['n']:,} pairs "
-            "(not adjusted for the sequential stop).")  # fmt: skip
-    x = t.get("after_decision")
-    if x:
-        text += (f" {x['pairs_after']:,} more pairs of the block were played after the "
-                 "decision (not part of the test; every estimate above stops at it): on all "
-                 f"{x['n']:,}, pair-score Elo {x['elo']:+.1f} [{x['elo_lo']:+.1f}, "
-                 f"{x['elo_hi']:+.1f}], LLR {x['llr']:+.2f}.")  # fmt: skip
-    return text
 
 
 def compare_policies(
