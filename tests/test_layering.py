@@ -119,7 +119,6 @@ KNOWN_LONG: dict[str, int] = {
 KNOWN_GAME_TO_APP: set[str] = {
     "bnb_sim.games.heroes_village.cli_tools",
     "bnb_sim.games.heroes_village.train_cli",
-    "bnb_sim.games.heroes_village.value",
 }
 
 #: Shared modules that still import a game package directly.

@@ -262,7 +262,6 @@ register(
             "bench": "bnb_sim.games.heroes_village.cli:bench",
             "warmup_steps": "bnb_sim.games.heroes_village.cli:warmup_steps",
             "compile_jobs": "bnb_sim.games.heroes_village.cli:compile_jobs",
-            "value": "bnb_sim.games.heroes_village.value:value",
             "value_study": "bnb_sim.games.heroes_village.value:play_values",
             "options:value": "bnb_sim.games.heroes_village.value:value_options",
             "options:sweep": "bnb_sim.games.heroes_village.cli:simulate_options",
