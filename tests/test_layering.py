@@ -117,7 +117,6 @@ KNOWN_LONG: dict[str, int] = {
 
 #: Game modules that still import the CLI, tune or the studies.
 KNOWN_GAME_TO_APP: set[str] = {
-    "bnb_sim.games.heroes_village.cli_tools",
     "bnb_sim.games.heroes_village.train_cli",
 }
 
