@@ -115,10 +115,8 @@ KNOWN_LONG: dict[str, int] = {
     "bnb_sim.games.builders_biomes.policies.onestep": 779,
 }
 
-#: Game modules that still import the CLI, tune or the studies.
-KNOWN_GAME_TO_APP: set[str] = {
-    "bnb_sim.games.heroes_village.train_cli",
-}
+#: Game modules that still import the CLI, tune or the studies (none now: keep it so).
+KNOWN_GAME_TO_APP: set[str] = set()
 
 #: Shared modules that still import a game package directly.
 KNOWN_SHARED_TO_GAME: set[str] = {
