@@ -382,7 +382,7 @@ def test_components_show_gives_every_hotv_range(capsys):
 def test_hotv_sweeps_take_the_estimate_keys():
     """``--set`` takes the keys ``components show`` prints: a mob by its name."""
     from bnb_sim.analysis.sweep import parse_set_option
-    from bnb_sim.games.heroes_village.cli import sweep_variants
+    from bnb_sim.games.heroes_village.variants import sweep_variants
 
     comps = load_hotv()
     variants = sweep_variants(comps, [parse_set_option("mobs.zombie.value=4,6")])

@@ -46,8 +46,8 @@ def test_sweep_game_hotv_zip_of_unequal_lists_is_one_line(tmp_path, capsys):
 
 
 def test_sweep_game_hotv_zip_and_grid_of_equal_lists_still_play(capsys):
-    from bnb_sim.games.heroes_village.cli import sweep_variants
     from bnb_sim.games.heroes_village.components import load_components
+    from bnb_sim.games.heroes_village.variants import sweep_variants
 
     base = load_components()
     sets = [("path.start_normal", [7, 8]), ("path.start_easy", [10, 11])]
@@ -64,8 +64,9 @@ def test_sweep_game_hotv_does_not_list_the_baseline_value_a_second_time():
     played once and labelled as the component file's, not a variant at "0.0 pp"."""
     import numpy as np
 
-    from bnb_sim.games.heroes_village.cli import sweep_table, sweep_variants
+    from bnb_sim.analysis.protocol_text import sweep_table
     from bnb_sim.games.heroes_village.components import load_components
+    from bnb_sim.games.heroes_village.variants import sweep_variants
 
     base = load_components()
     assert base.data["path"]["start_normal"] == 9
@@ -76,8 +77,8 @@ def test_sweep_game_hotv_does_not_list_the_baseline_value_a_second_time():
     won = {labels[0]: np.array([True, False, True, True]),
            labels[1]: np.array([False, False, True, True])}  # fmt: skip
     table = sweep_table(won)
-    assert list(table["vs components, paired [95% CI]"])[0] == "(reference)"
-    assert (table["vs components, paired [95% CI]"] == "(reference)").sum() == 1
+    assert list(table["vs reference, paired [95% CI]"])[0] == "(reference)"
+    assert (table["vs reference, paired [95% CI]"] == "(reference)").sum() == 1
     # values the file does not hold keep the plain component-file baseline first
     other = [label for label, _ in sweep_variants(base, [("path.start_normal", [7, 8])])]
     assert other == ["components", "path.start_normal=7", "path.start_normal=8"]
@@ -298,3 +299,26 @@ def test_n6_identical_policies_get_a_bound_stop_on_precision_and_write_strict_js
     code, out, err = run_cli(capsys, args)
     assert code == 0, err
     assert "no interval" not in out and "never differed in 2,000 games" in out
+
+
+def test_compare_tournament_and_sweep_serve_hotv_through_the_shared_protocol_handlers():
+    """Issue 24: the game brings no handler of its own for these commands; the shared ones
+    (bnb_sim.cli.protocol_cmds) serve it through its protocol object, branching on the
+    outcome kind, and what the game adds is data and words (describe, sweep_variants)."""
+    from bnb_sim.cli.protocol_cmds import HANDLERS, _protocol
+    from bnb_sim.core.protocol import describe
+    from bnb_sim.games import get_game
+    from bnb_sim.games.heroes_village.components import load_components
+
+    spec = get_game("hotv")
+    for command in ("compare", "tournament", "sweep"):
+        assert spec.entry(command) is None and command in spec.protocol_commands
+        assert command in HANDLERS
+    game = _protocol(spec)
+    assert game.outcome == "cooperative"
+    config = game.make_config(load_components(), players=3, policies=["team"], seed=0,
+                              options={"pets": "wolf,cat,fox"})  # fmt: skip
+    assert describe(game, config) == "3 players, pets wolf,cat,fox, standard"
+    with pytest.raises(BnbError, match="one pet team"):
+        game.make_config(load_components(), players=3, policies=["team"], seed=0,
+                         options={"pets": "all"})  # fmt: skip

@@ -218,3 +218,13 @@ def test_a_heroes_model_is_refused_for_builders_and_biomes(tmp_path, capsys, hot
     code, _, err = run_cli(capsys, ["train", "--games", "200", "--start", hotv_model, "--out",
                                     tmp_path / "m.toml"])  # fmt: skip
     assert code == 2 and "Heroes of the Village, not for" in err
+
+
+def test_bnb_train_serves_hotv_through_its_train_entries():
+    """Issue 24: the shared command checks the files, runs the game's plan and prints the
+    result; the game declares a plan and a run, no ``train`` handler of its own."""
+    from bnb_sim.games import get_game
+
+    spec = get_game("hotv")
+    assert spec.entry("train") is None
+    assert spec.entry("train_plan") is not None and spec.entry("train_run") is not None

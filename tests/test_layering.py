@@ -115,15 +115,8 @@ KNOWN_LONG: dict[str, int] = {
     "bnb_sim.games.builders_biomes.policies.onestep": 779,
 }
 
-#: Game modules that still import the CLI, tune or the studies.
-KNOWN_GAME_TO_APP: set[str] = {
-    "bnb_sim.games.heroes_village.cli_compare",
-    "bnb_sim.games.heroes_village.cli_sweep",
-    "bnb_sim.games.heroes_village.cli_tools",
-    "bnb_sim.games.heroes_village.cli_tournament",
-    "bnb_sim.games.heroes_village.train_cli",
-    "bnb_sim.games.heroes_village.value",
-}
+#: Game modules that still import the CLI, tune or the studies (none now: keep it so).
+KNOWN_GAME_TO_APP: set[str] = set()
 
 #: Shared modules that still import a game package directly.
 KNOWN_SHARED_TO_GAME: set[str] = {

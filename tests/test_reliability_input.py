@@ -88,7 +88,7 @@ def _t1_mob(text):
 
 
 def _t1_set_path(path):
-    from bnb_sim.games.heroes_village.cli_sweep import _set_path
+    from bnb_sim.games.heroes_village.variants import _set_path
 
     return _set_path(_hotv().data, path, 5)
 

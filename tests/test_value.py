@@ -220,3 +220,12 @@ def test_value_on_a_local_dask_cluster_gives_the_same_numbers():
     local = run_value(["fight"], **kw)
     dask = run_value(["fight"], dask="local", **kw)
     assert local.to_dict()["options"] == dask.to_dict()["options"]
+
+
+def test_bnb_value_serves_hotv_through_its_value_study_entry():
+    """Issue 24: the shared command plays a game's ``value_study`` entry (checks, report
+    folder and output are the command's own); the game declares no ``value`` handler."""
+    from bnb_sim.games import get_game
+
+    spec = get_game("hotv")
+    assert spec.entry("value") is None and spec.entry("value_study") is not None

@@ -25,6 +25,7 @@ from bnb_sim.errors import BnbError
 from bnb_sim.runner.protocol_run import play_games
 
 COOPERATIVE = "cooperative"
+BOUNDS = (-1.0, 1.0)  # a difference of scores in [0, 1]: all-equal samples get a valid bound
 
 
 def team_won(seats, games) -> np.ndarray:
@@ -108,12 +109,16 @@ def compare(
     scores ``(1 + score_A - score_B) / 2`` of each game index (the first game's test,
     :class:`bnb_sim.analysis.sequential.SPRT`); the result as data. After an SPRT decision
     the estimates are the test's state at its decision."""
-    from bnb_sim.analysis.stats import mcnemar, paired_difference
+    from bnb_sim.analysis.stats import Rate, mcnemar, paired_difference
+    from bnb_sim.core.protocol import describe
 
-    if a == b:
+    if a == b and game.outcome != COOPERATIVE:  # a team policy against itself: an A/A check
         raise BnbError(f"compare: A and B are the same policy ({a})")
     if sprt and precision is not None:
         raise BnbError("compare: give --sprt or --precision, not both")
+    if precision is not None and not 0 < precision < 1:
+        raise BnbError(f"compare: --precision must be between 0 and 1 (e.g. 0.02), "
+                       f"got {precision:g}")  # fmt: skip
     rule = None
     if sprt:
         from bnb_sim.analysis.compare import make_rule
@@ -122,7 +127,7 @@ def compare(
     options = dict(options or {})
     per_index = 1 if game.outcome == COOPERATIVE else 2  # games per index: A's and B's
     limit = max(1, max_games // per_index)
-    got: dict[str, list[np.ndarray]] = {a: [], b: []}
+    got: list[list[np.ndarray]] = [[], []]  # A's and B's scores (A may be B: an A/A check)
     start = 0
     diff: dict[str, Any] = {}
     stopped = "max-games"
@@ -130,10 +135,10 @@ def compare(
         n = min(block, limit - start)
         s = scores(game, components, [a, b], players=players, seed=seed, options=options,
                    start=start, n=n, threads=threads)  # fmt: skip
-        for label in (a, b):
-            got[label].append(s[label])
+        for side, label in enumerate((a, b)):
+            got[side].append(s[label])
         start += n
-        diff = paired_difference(np.concatenate(got[a]), np.concatenate(got[b]))
+        diff = paired_difference(np.concatenate(got[0]), np.concatenate(got[1]), bounds=BOUNDS)
         if progress is not None:
             progress(start, diff)
         if rule is not None:
@@ -144,26 +149,40 @@ def compare(
         if precision and (diff["hi"] - diff["lo"]) / 2 <= precision:
             stopped = "precision"
             break
-    sa, sb = np.concatenate(got[a]), np.concatenate(got[b])
+    sa, sb = np.concatenate(got[0]), np.concatenate(got[1])
+    after = None
     if rule is not None and rule.decision_n is not None and rule.decision_n < sa.size:
+        # the estimates are the test's state at its decision; the rest of the block apart
+        after = {"games": int(sa.size), "games_after_decision": int(sa.size - rule.decision_n),
+                 "difference": paired_difference(sa, sb, bounds=BOUNDS)}  # fmt: skip
         sa, sb = sa[: rule.decision_n], sb[: rule.decision_n]  # the test's state at its decision
-        diff = paired_difference(sa, sb)
+        diff = paired_difference(sa, sb, bounds=BOUNDS)
+    team = game.outcome == COOPERATIVE
+    config = game.make_config(components, players=players, policies=[a], seed=seed,
+                              options=options) if team else None  # fmt: skip
     result = {
         "game": game.name,
         "outcome": game.outcome,
         "a": a,
         "b": b,
+        "setting": describe(game, config) if team else "every seating",
+        "options": {k: v for k, v in options.items() if v is not None},
         "game_indices": int(sa.size),
         "games": int(sa.size * per_index),
+        "games_played": int(2 * sa.size),  # A's and B's games at every index
         "score_a": float(sa.mean()),
         "score_b": float(sb.mean()),
         "difference": diff,
         "stopped": stopped,
     }
-    if game.outcome == COOPERATIVE:
+    if team:
+        result["players"] = config.n_players
+        result["win_rate_a"] = Rate.from_bools(sa).to_dict()
+        result["win_rate_b"] = Rate.from_bools(sb).to_dict()
         result["mcnemar"] = mcnemar(sa.astype(bool), sb.astype(bool))
     if rule is not None:
         result["sprt"] = rule.summary()
+        result["after_decision"] = after
     return result
 
 
@@ -179,16 +198,23 @@ def tournament(
     threads: int | None = None,
 ) -> dict[str, Any]:
     """Every entrant on game indices ``0 .. games-1``, ranked by its mean score."""
-    from bnb_sim.analysis.leaders import paired_ranking
-    from bnb_sim.analysis.stats import mean_ci
+    from bnb_sim.analysis.leaders import holm, paired_ranking
+    from bnb_sim.analysis.stats import Rate, mcnemar, mean_ci
+    from bnb_sim.core.protocol import describe
 
+    team = game.outcome == COOPERATIVE
     if len(entrants) < 2:
-        raise BnbError("tournament: name at least two policies with --policy")
+        what = "team policies" if team else "policies"
+        raise BnbError(f"tournament: name at least two {what} with --policy")
     if len(set(entrants)) != len(entrants):
         raise BnbError("tournament: an entrant is listed twice")
     s = scores(game, components, entrants, players=players, seed=seed,
                options=dict(options or {}), start=0, n=games, threads=threads)  # fmt: skip
     ranking = paired_ranking(s)
+    best, rest = ranking.order[0], ranking.order[1:]
+    mc = {label: mcnemar(s[label].astype(bool), s[best].astype(bool))["p_value"]
+          for label in rest} if team else {}  # fmt: skip
+    mc_holm = dict(zip(rest, holm([mc[x] for x in rest]), strict=True)) if team else {}
     rows = []
     for label in ranking.order:
         ci = mean_ci(s[label])
@@ -201,13 +227,24 @@ def tournament(
             "vs_best": None if gap is None else {k: gap[k] for k in ("mean_diff", "lo", "hi")},
             "p_holm": None if gap is None else gap.get("p_holm"),
         })  # fmt: skip
+        if team:  # the team win rate (n, Wilson interval) and the exact test of the pairs
+            rows[-1].update(
+                win_rate=Rate.from_bools(s[label]).to_dict(),
+                mcnemar_p=mc.get(label),
+                mcnemar_p_holm=mc_holm.get(label),
+            )
+    config = game.make_config(components, players=players, policies=[best], seed=seed,
+                              options=dict(options or {})) if team else None  # fmt: skip
     return {
         "game": game.name,
         "outcome": game.outcome,
+        "setting": describe(game, config) if team else f"{players or 2} players",
+        "players": config.n_players if team else int(players or 2),
         "games": int(games),
         "tables": len(tables(game, entrants, players)),
         "ranking": rows,
         "leader": ranking.leader.to_dict(),
+        "selected": ranking.selected_note(),
         "_leader": ranking.leader,
     }
 
@@ -273,17 +310,18 @@ def sweep(
     """The same games under each ``(label, components)`` variant: win rates per policy
     (clustered by game index) and the paired difference of the first policy's score from
     the first variant's."""
-    from bnb_sim.analysis.stats import clustered_rate, paired_difference
+    from bnb_sim.analysis.stats import Rate, clustered_rate, paired_difference
+    from bnb_sim.core.protocol import describe
 
-    rows, base = [], None
+    rows, base, won, setting = [], None, {}, ""
     for label, comps in variants:
         config = game.make_config(comps, players=players, policies=list(policies), seed=seed,
                                   options=dict(options or {}))  # fmt: skip
         seats, games_df = play_games(game, config, games, threads)
         if game.outcome == COOPERATIVE:
-            first = team_won(seats, games_df)
-            rate = clustered_rate(first, games_df["game"].to_numpy())
-            by_policy = {"team": rate.to_dict()}
+            first = team_won(seats, games_df)  # one row per game: the Wilson interval
+            by_policy = {"team": Rate.from_bools(first).to_dict()}
+            setting = setting or describe(game, config)
         else:
             by_policy = {}
             for name, part in seats.groupby("policy", observed=True, sort=False):
@@ -294,9 +332,12 @@ def sweep(
             mine = seats[seats["policy"].astype(str) == lead]
             first = mine.groupby("game", sort=True)["won"].mean().to_numpy(dtype=float)
         base = first if base is None else base
+        won[label] = first
         rows.append({
             "variant": label,
             "win_rates": by_policy,
             "vs_first_variant": None if first is base else paired_difference(first, base),
         })  # fmt: skip
-    return {"game": game.name, "outcome": game.outcome, "games": int(games), "variants": rows}
+    return {"game": game.name, "outcome": game.outcome, "games": int(games),
+            "setting": setting or f"{config.n_players} players", "variants": rows,
+            "_scores": won}  # fmt: skip

@@ -31,38 +31,11 @@ import click
 
 from bnb_sim import jsonsafe
 from bnb_sim.cli.options import cli_readings, game_option, other_game_handler, readings_option
+from bnb_sim.runner.run_meta import _threading_layer, machine  # noqa: F401  (scripts import them)
 
 FULL_PILE = (
     "wooden_sword,stone_sword*3,potato*3,iron_sword*4,diamond_sword*2,bow*2,hoe*2,pickaxe*2,tnt*2"
 )
-
-
-def machine() -> dict[str, Any]:
-    """Machine and versions (imports numba)."""
-    import platform
-
-    import numpy
-
-    from bnb_sim._jit import numba
-    from bnb_sim.runner.run_meta import machine_info
-
-    return {
-        **machine_info(),
-        "python": platform.python_version(),
-        "numba": numba.__version__,
-        "numpy": numpy.__version__,
-        "numba_threads": int(numba.config.NUMBA_NUM_THREADS),
-        "threading_layer": _threading_layer(),
-    }
-
-
-def _threading_layer() -> str | None:
-    from bnb_sim._jit import numba
-
-    try:
-        return numba.threading_layer()
-    except ValueError:  # no parallel kernel has run yet
-        return None
 
 
 def _median(times: list[float]) -> float:

@@ -342,7 +342,7 @@ def other_game_handler(ctx: click.Context, command: str, game, **resolved) -> bo
         if source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP"):
             flag = "--" + name.replace("_", "-")
             raise BnbError(f"{flag} is an option of {spec.title}, not of {game.title}")
-    if game.protocol is not None:  # a game served through the protocol (no handlers)
+    if game.protocol is not None or command in game.protocol_commands:  # the shared handlers
         from bnb_sim.cli.protocol_cmds import HANDLERS
 
         handler = HANDLERS.get(command)

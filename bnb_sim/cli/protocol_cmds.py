@@ -62,11 +62,25 @@ def _option_argv(game, options: dict) -> list[str]:
 
 
 def _protocol(spec):
-    return spec.protocol
+    """The protocol object of a registry entry: its own, or the built-in game's (a built-in
+    game names the commands the protocol serves in ``GameSpec.protocol_commands``)."""
+    if spec.protocol is not None:
+        return spec.protocol
+    from bnb_sim.core.registry import get_game
+
+    return get_game(spec.name)
 
 
-def _components(game, components):
-    return components if components is not None else game.load_components([])
+def _components(game, components, reading=()):
+    """The command's components (the game's defaults when none are given), with its
+    ``--reading NAME=VALUE`` items set where the game takes readings."""
+    comps = components if components is not None else game.load_components([])
+    if not reading:
+        return comps
+    with_readings = getattr(game, "with_readings", None)
+    if not callable(with_readings):
+        _refuse("--reading", reading, game)
+    return with_readings(comps, list(reading))
 
 
 def _refuse(what: str, value, game) -> None:
@@ -124,21 +138,31 @@ def write_report(spec, run_dir, out_dir, title=None):
     return write(spec.protocol, run_dir, out_dir, title=title)
 
 
-def _write(builder, out) -> dict:
-    from bnb_sim.cli.run_cmd import prepare_out
+def _prepare(out) -> None:
+    """Refuse a folder that holds files before any game is played."""
+    if out is not None:
+        from bnb_sim.cli.run_cmd import prepare_out
 
-    prepare_out(Path(out))
-    return builder.write(out)
+        prepare_out(Path(out))
+
+
+def _echo_progress(quiet: bool):
+    def say(label, value):
+        if not quiet:
+            click.echo(f"  {label}: {value}", err=True)
+
+    return say
 
 
 def compare(*, game, a, b, players=None, sprt=None, alpha=0.05, beta=0.05, precision=None,
-            max_games=200_000,
-            as_json=False, components=None, seed=0, threads=None, quiet=False, opponents=None,
-            yes=False, out=None, defaults=frozenset(), **rest) -> None:  # fmt: skip
-    """``bnb compare --game NAME A B``: A and B on the same game indices (paired)."""
+            max_games=200_000, as_json=False, components=None, seed=0, threads=None,
+            quiet=False, opponents=None, yes=False, out=None, reading=(),
+            defaults=frozenset(), **rest) -> None:  # fmt: skip
+    """``bnb compare --game NAME A B``: A and B on the same game indices (paired); for a
+    cooperative game each index is a pair of team games (A's team, B's team)."""
     from bnb_sim.analysis import protocol_studies as S
-    from bnb_sim.analysis.report import ReportBuilder, Section
-    from bnb_sim.analysis.tables import fmt_signed_pp
+    from bnb_sim.analysis.protocol_text import compare_lines, compare_report
+    from bnb_sim.analysis.report_builder import ReportBuilder
     from bnb_sim.runner.budget import confirm_games
 
     proto = _protocol(game)
@@ -148,119 +172,172 @@ def compare(*, game, a, b, players=None, sprt=None, alpha=0.05, beta=0.05, preci
             raise BnbError(f"compare: --{name} applies to --sprt only")
     if a is None or b is None:
         raise BnbError("compare: name two policies, A and B")
-    confirm_games(max_games, f"compare --game {proto.name}", yes=yes)
+    if sprt:
+        from bnb_sim.analysis.compare import make_rule
+
+        make_rule(tuple(sprt), None, alpha, beta)  # a bad rule is refused before any game
+    comps = _components(proto, components, reading)
+    options = option_values(proto, rest)
+    per_index = 1 if proto.outcome == S.COOPERATIVE else 2  # --max-games counts index pairs
+    confirm_games(2 * (max_games // per_index), f"compare --game {proto.name}", yes=yes)
+    _prepare(out)
 
     def say(n, diff):
         if not quiet and not as_json:
             click.echo(f"  {n:,} game indices: {100 * diff['mean_diff']:+.2f} pp", err=True)
 
-    result = S.compare(proto, _components(proto, components), a, b, players=players, seed=seed,
-                       options=option_values(proto, rest), max_games=max_games,
-                       precision=precision, threads=threads, progress=say,
-                       sprt=tuple(sprt) if sprt else None, alpha=alpha, beta=beta)  # fmt: skip
-    diff = result["difference"]
-    line = (f"{proto.title}: A {a} vs B {b}, {result['game_indices']:,} game indices: A - B "
-            f"{fmt_signed_pp(diff['mean_diff'], diff['lo'], diff['hi'])} (paired); stopped by "
-            f"{result['stopped']}")  # fmt: skip
-    if "mcnemar" in result:
-        line += f"; McNemar p = {result['mcnemar']['p_value']:.3g}"
-    if "sprt" in result:
-        t = result["sprt"]
-        line += (f"; SPRT [{t['elo0']:g}, {t['elo1']:g}]: {t['decision'] or 'no decision'}, "
-                 f"LLR {t['llr']:+.2f} in [{t['lower']:.2f}, {t['upper']:.2f}]")  # fmt: skip
+    result = S.compare(proto, comps, a, b, players=players, seed=seed, options=options,
+                       max_games=max_games, precision=precision, threads=threads,
+                       progress=say, sprt=tuple(sprt) if sprt else None, alpha=alpha,
+                       beta=beta)  # fmt: skip
     if out is not None:
-        builder = ReportBuilder(f"{proto.title}: {a} vs {b}")
-        section = builder.add(Section("Comparison"))
-        section.text(line + ".")
-        section.summary["compare"] = result
-        _write(builder, out)
+        builder = ReportBuilder(
+            f"{proto.title}: {a} vs {b}",
+            f"{result['game_indices']:,} paired game indices · seed {seed}",
+        )
+        section, summary, finding = compare_report(proto.title, result)
+        builder.add(section)
+        builder.summary.update(summary)
+        builder.finding(finding, kind="compare", **summary["difference"])
+        written = builder.write(out)
     if as_json:
         click.echo(jsonsafe.dumps(result, indent=2, default=float))
-    else:
-        click.echo(line)
+        return
+    click.echo("\n".join(compare_lines(proto.title, result)))
+    if out is not None and not quiet:
+        click.echo(f"report: {written['html']}")
 
 
 def tournament(*, game, policies=(), players=2, games=1000, components=None, seed=0,
-               threads=None, quiet=False, out=None, as_json=False, yes=False,
+               threads=None, quiet=False, out=None, as_json=False, yes=False, reading=(),
                defaults=frozenset(), **rest) -> None:  # fmt: skip
-    """``bnb tournament --game NAME``: every entrant on the same game indices, ranked."""
-    import pandas as pd
-
+    """``bnb tournament --game NAME``: every entrant on the same game indices, ranked (a
+    cooperative game's entrants are team policies, each in every seat)."""
     from bnb_sim.analysis import protocol_studies as S
-    from bnb_sim.analysis.report import ReportBuilder, Section
-    from bnb_sim.analysis.tables import fmt_rate, fmt_signed_pp
+    from bnb_sim.analysis.protocol_text import tournament_table
+    from bnb_sim.analysis.report_builder import ReportBuilder, Section
     from bnb_sim.analysis.tournament import split_policy_list
     from bnb_sim.runner.budget import confirm_games
 
     proto = _protocol(game)
+    team = proto.outcome == S.COOPERATIVE
     entrants = split_policy_list(list(policies or ()))
+    comps = _components(proto, components, reading)
     confirm_games(games * max(1, len(S.tables(proto, entrants, players)) if len(entrants) > 1
                               else 1), f"tournament --game {proto.name}", yes=yes)  # fmt: skip
-    result = S.tournament(proto, _components(proto, components), entrants, players=players,
-                          games=games, seed=seed, options=option_values(proto, rest),
-                          threads=threads)  # fmt: skip
-    leader = result.pop("_leader")
-    table = pd.DataFrame([{
-        "policy": r["policy"],
-        "score [95% CI]": fmt_rate(r["score"], r["lo"], r["hi"]),
-        "vs best, paired [95% CI]": leader.label() if r["vs_best"] is None else fmt_signed_pp(
-            r["vs_best"]["mean_diff"], r["vs_best"]["lo"], r["vs_best"]["hi"]),
-    } for r in result["ranking"]])  # fmt: skip
-    what = "team win rate" if proto.outcome == S.COOPERATIVE else "win rate, every seating"
-    text = (f"{proto.title}: {len(entrants)} policies on game indices 0..{games - 1} "
-            f"(paired), seed {seed}; score = {what}")  # fmt: skip
+    if len(entrants) > 1:
+        _prepare(out)
+    result = S.tournament(proto, comps, entrants, players=players, games=games, seed=seed,
+                          options=option_values(proto, rest), threads=threads)  # fmt: skip
+    leader = result["_leader"]
+    table = tournament_table(result)
+    del result["_leader"]
+    if team:
+        text = (f"{proto.title}, {result['setting']}: {len(entrants)} team policies, each in "
+                f"every seat, on game indices 0..{games - 1} (paired), seed {seed}")  # fmt: skip
+        verb, what = "is the best team policy", "team win rate [95% CI]"
+    else:
+        text = (f"{proto.title}: {len(entrants)} policies on game indices 0..{games - 1} "
+                f"(paired), seed {seed}; score = win rate, every seating")  # fmt: skip
+        verb, what = "scores highest", "score [95% CI]"
     if out is not None:
         builder = ReportBuilder(f"{proto.title}: tournament")
         section = builder.add(Section("Ranking"))
-        section.text(text + ".")
+        mc = "; McNemar: the exact test of the discordant games, Holm-adjusted" if team else ""
+        section.text(
+            f"{text}. Paired differences: t intervals over game indices{mc}. The "
+            f"first row is ranked first on these games: {result['selected']}."
+        )
         section.table(table)
-        section.summary["tournament"] = result
+        section.summary.update(ranking=result["ranking"], leader=result["leader"],
+                               tournament=result)  # fmt: skip
+        claim = leader.claim(f"{verb}, {table.iloc[0][what]}")
+        builder.finding(f"{claim[0].upper()}{claim[1:]} (n = {games:,} paired games).",
+                        kind="tournament", best=result["leader"].get("best"),
+                        ranked_first=result["ranking"][0]["policy"])  # fmt: skip
         written = _write(builder, out)
     if as_json:
         click.echo(jsonsafe.dumps(result, indent=2, default=float))
         return
     click.echo(text + ":")
     click.echo(table.to_string(index=False))
-    click.echo(leader.claim("scores highest", name=str) + ".")
+    click.echo(leader.claim(verb, name=str) + ".")
     if out is not None:
         click.echo(f"report: {written['html']}")
 
 
+def _write(builder, out) -> dict:
+    return builder.write(out)
+
+
 def sweep(*, game, sets, zip_mode=False, games=2000, players=None, policies=None,
           components=None, seed=0, threads=None, quiet=False, out=None, as_json=False,
-          yes=False, defaults=frozenset(), **rest) -> None:  # fmt: skip
-    """``bnb sweep --game NAME --set PATH=V1,V2``: the same games under each value."""
+          yes=False, reading=(), defaults=frozenset(), **rest) -> None:  # fmt: skip
+    """``bnb sweep --game NAME --set PATH=V1,V2``: the same games under each value; a
+    cooperative game's team win rate per variant, paired against the first variant."""
     from bnb_sim.analysis import protocol_studies as S
-    from bnb_sim.analysis.report import ReportBuilder, Section
+    from bnb_sim.analysis.protocol_text import sweep_table
+    from bnb_sim.analysis.report_builder import ReportBuilder, Section
     from bnb_sim.analysis.sweep import parse_set_option
     from bnb_sim.runner.budget import confirm_games
 
     proto = _protocol(game)
-    comps = _components(proto, components)
+    team = proto.outcome == S.COOPERATIVE
+    comps = _components(proto, components, reading)
     parsed = [parse_set_option(s) for s in sets]
-    variants = S.sweep_variants(proto, comps, parsed, "zip" if zip_mode else "grid")
+    mode = "zip" if zip_mode else "grid"
+    own = getattr(proto, "sweep_variants", None)  # the game's paths and labels, if it has them
+    variants = (own(comps, parsed, mode) if callable(own)
+                else S.sweep_variants(proto, comps, parsed, mode))  # fmt: skip
     confirm_games(len(variants) * games, f"sweep --game {proto.name}", yes=yes)
     if "policies" in defaults:
         policies = [proto.default_policy]
     if "players" in defaults:
         players = None
+    _prepare(out)
     result = S.sweep(proto, comps, variants, list(policies), players=players, games=games,
                      seed=seed, options=option_values(proto, rest), threads=threads)  # fmt: skip
-    lines = [f"{proto.title}: {games:,} games per variant (the same game indices)"]
+    scores = result.pop("_scores")
+    say = _echo_progress(quiet or as_json)
     for row in result["variants"]:
-        rates = ", ".join(f"{k} {100 * v['rate']:.1f}%" for k, v in row["win_rates"].items())
-        lines.append(f"  {row['variant']}: {rates}")
+        say(row["variant"], ", ".join(f"{k} {100 * v['rate']:.1f}%"
+                                      for k, v in row["win_rates"].items()))  # fmt: skip
+    if team:
+        table = sweep_table({label: s.astype(bool) for label, s in scores.items()})
+        lines = [table.to_string(index=False)]
+        head = (f"{proto.title}, {result['setting']}, policies {', '.join(policies)}, "
+                f"{games:,} games per variant on the same game indices (paired).")  # fmt: skip
+    else:
+        lines = [f"{proto.title}: {games:,} games per variant (the same game indices)"]
+        for row in result["variants"]:
+            rates = ", ".join(f"{k} {100 * v['rate']:.1f}%" for k, v in row["win_rates"].items())
+            lines.append(f"  {row['variant']}: {rates}")
+        head = lines[0]
     if out is not None:
         paths = ", ".join(path for path, _ in parsed)
         builder = ReportBuilder(f"{proto.title}: sweep of {paths}")
         section = builder.add(Section("Variants"))
-        section.text("\n".join(lines))
+        section.text(head)
+        if team:
+            section.table(table)
+        else:
+            section.text("\n".join(lines[1:]))
+        if callable(getattr(comps, "estimates", None)):  # values that are estimates, flagged
+            from bnb_sim.analysis.estimated import add_estimated_warning, estimates_meta
+
+            add_estimated_warning(section, estimates_meta(comps, [p for p, _ in parsed]))
         section.summary["sweep"] = result
-        _write(builder, out)
+        if team:  # each variant's team win rate, by its label
+            section.summary["variants"] = {
+                row["variant"]: row["win_rates"]["team"] for row in result["variants"]
+            }
+        written = _write(builder, out)
     if as_json:
         click.echo(jsonsafe.dumps(result, indent=2, default=float))
-    else:
-        click.echo("\n".join(lines))
+        return
+    click.echo("\n".join(lines))
+    if out is not None and not quiet:
+        click.echo(f"report: {written['html']}")
 
 
 HANDLERS = {"simulate": simulate, "compare": compare, "tournament": tournament, "sweep": sweep}

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from bnb_sim.cli.options import (
     cli_readings,
@@ -134,6 +135,17 @@ def train(ctx, players, games, minutes, out, seed, field, self_every, deals, che
         return
     if other_game_handler(ctx, "train", game):
         return
+    plan_of = game.entry("train_plan") if game is not None else None
+    if plan_of is not None:  # a game that trains its own model (Heroes of the Village)
+        checkpoint = out_and_checkpoint(out, resume, force)
+        defaults = frozenset(name for name in ctx.params if ctx.get_parameter_source(name)
+                             in (ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP))  # fmt: skip
+        plan = plan_of(players=players, games=games, minutes=minutes, seed=seed, deals=deals,
+                       check_deals=check_deals, start=start, components=components,
+                       reading=reading, defaults=defaults, **game_specific)  # fmt: skip
+        _train_game(game.entry("train_run"), plan, out, checkpoint, resume=resume,
+                    threads=threads, dask=dask, quiet=quiet, as_json=as_json)  # fmt: skip
+        return
     from bnb_sim.games.builders_biomes.strong_train import plan_training, train_strong
 
     checkpoint = out_and_checkpoint(out, resume, force)
@@ -168,6 +180,31 @@ def train(ctx, players, games, minutes, out, seed, field, self_every, deals, che
         f"({result.generations} generation{'' if result.generations == 1 else 's'}, "
         f"{result.games:,} games)"
     )
+
+
+def _train_game(run, plan, out, checkpoint, *, resume, threads, dask, quiet, as_json) -> None:
+    """Run a game's training plan with the game's ``train_run`` entry; print its result."""
+    if dask is not None:
+        from bnb_sim.runner.dask_backend import check_address
+
+        dask = check_address(dask)  # a bad address: one line before anything plays
+    against = getattr(plan, "against", "heuristic")
+    try:
+        result = run(plan, out, checkpoint=checkpoint, resume=resume, threads=threads,
+                     progress=progress_printer(quiet, against), dask=dask)  # fmt: skip
+    except KeyboardInterrupt:
+        raise interrupted() from None
+    if as_json:
+        from bnb_sim import jsonsafe
+
+        payload = {"model": str(result.path), "generations": result.generations,
+                   "games": result.games, "check": result.check,
+                   "training": result.model.training}  # fmt: skip
+        click.echo(jsonsafe.dumps(payload, indent=2))
+        return
+    runs = f"{result.generations} generation{'' if result.generations == 1 else 's'}"
+    click.echo(f"wrote {result.path}: {result.model.training['summary']} ({runs}, "
+               f"{result.games:,} games)")  # fmt: skip
 
 
 @train.command("show", help="What a strong model values, in words and numbers.")

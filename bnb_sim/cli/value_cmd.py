@@ -113,7 +113,15 @@ def value(
     bnb value --option all-items --players 3 --expansion farmers-market --games 4000
     bnb value --option fight --option fight:enderman --players 2
     bnb value --game hotv --option all-pets --players 2 --games 2000"""
-    if other_game_handler(click.get_current_context(), "value", game):
+    ctx = click.get_current_context()
+    if other_game_handler(ctx, "value", game):
+        return
+    own = game.entry("value_study") if game is not None else None
+    if own is not None:  # a game that values its own options (Heroes of the Village: pets)
+        _game_value(own, ctx, options=options, mode=mode, policy=policy, opponents=opponents,
+                    players=players, games=games, seed=seed, components=components,
+                    threads=threads, dask=dask, attach=attach, as_json=as_json, out=out,
+                    quiet=quiet, yes=yes, game_options=game_specific)  # fmt: skip
         return
     from bnb_sim.analysis.value_report import publish_value
     from bnb_sim.runner.value_study import run_value
@@ -135,5 +143,30 @@ def value(
             opponents=opponents, components=components, readings=readings, threads=threads,
             dask=dask, say=say, yes=yes,
         )  # fmt: skip
+    publish_value(result, as_json=as_json, attach=attach, out=out, echo=click.echo,
+                  echo_written=echo_written)  # fmt: skip
+
+
+def _game_value(play, ctx, *, options, policy, dask, threads, attach, as_json, out, quiet,
+                game_options, **common) -> None:  # fmt: skip
+    """``bnb value --game NAME`` for a game with a ``value_study`` entry: the same checks,
+    report folder and output as the first game's, the game's own play (its ``--reading``
+    items and options passed on; the game's default policy when ``--policy`` is not given)."""
+    from bnb_sim.analysis.value_report import publish_value
+    from bnb_sim.runner.dask_blocks import open_blocks
+
+    if not options:
+        raise BnbError("value: give at least one --option (e.g. --option all-pets)")
+    if attach is not None and not (Path(attach) / "run.json").is_file():
+        raise BnbError(f"--attach {attach}: not a run folder (no run.json)")
+    blocks = open_blocks(dask, threads)  # a bad address: one line, before anything is written
+    given = ctx.get_parameter_source("policy") == click.core.ParameterSource.COMMANDLINE
+    if out is not None:
+        prepare_out(out)
+    say = None if (quiet or as_json) else (lambda text: click.echo(text, err=True))
+    extra = {name: value for name, value in game_options.items() if value is not None}
+    result = play(list(options), policy=policy if given else None, threads=threads, dask=dask,
+                  blocks=blocks, reading=ctx.params.get("reading") or (), say=say, **common,
+                  **extra)  # fmt: skip
     publish_value(result, as_json=as_json, attach=attach, out=out, echo=click.echo,
                   echo_written=echo_written)  # fmt: skip

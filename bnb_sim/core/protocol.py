@@ -12,6 +12,14 @@ The protocol is plain data and callables: no click types (options are
 imports (``play_block`` returns two pandas DataFrames, but this module does not need pandas
 to describe that). Nothing here imports numba, pandas or a game.
 
+Optional methods, used where a game offers them (the shared code checks with ``getattr``):
+``new_game(config, game_index)`` (a step-by-step game), ``odds``, ``component_data``,
+``describe(config) -> str`` (the setting in the words of the study texts),
+``with_readings(components, items) -> components`` (``--reading NAME=VALUE`` items set;
+without it ``--reading`` is refused), and ``sweep_variants(components, sets, mode)``
+(``[(label, components)]`` of ``bnb sweep --set``, the game's own paths and labels, the
+component file's values first; without it dotted paths into mapping components).
+
 Rows: ``play_block(config, start, n, threads)`` returns ``(seats, games)``. ``seats`` has
 one row per (game, seat) with at least ``game``, ``seat``, ``player``, ``policy`` and ``won``;
 ``games`` one row per game with at least ``game``. Every row is a pure function of the
@@ -148,6 +156,13 @@ class GameProtocol(Protocol):
     ) -> Sequence[ReportSection]:
         """The game's own report sections (after the shared win-rate sections)."""
         ...
+
+
+def describe(game: Any, config: Any) -> str:
+    """The game's words for ``config``'s setting (its optional ``describe(config)``, e.g.
+    "3 players, pets wolf,cat,fox, standard"), else its player count."""
+    own = getattr(game, "describe", None)
+    return str(own(config)) if callable(own) else f"{config.n_players} players"
 
 
 def has_step_api(game: Any) -> bool:

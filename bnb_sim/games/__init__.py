@@ -91,6 +91,9 @@ class GameSpec:
     #: with :func:`bnb_sim.core.registry.register_game`): the shared commands serve it
     #: through the protocol (``bnb_sim.cli.protocol_cmds``), with no handler of its own.
     protocol: Any = field(default=None, compare=False, repr=False)
+    #: Commands that a built-in game leaves to the shared protocol handlers
+    #: (``bnb_sim.cli.protocol_cmds``), through its protocol object (``bnb_sim.core.registry``).
+    protocol_commands: tuple[str, ...] = ()
 
     def entry(self, what: str) -> Callable[..., Any] | None:
         """The entry point ``what`` (imported now), or None if the game does not declare it."""
@@ -259,11 +262,8 @@ register(
             "bench": "bnb_sim.games.heroes_village.cli:bench",
             "warmup_steps": "bnb_sim.games.heroes_village.cli:warmup_steps",
             "compile_jobs": "bnb_sim.games.heroes_village.cli:compile_jobs",
-            "compare": "bnb_sim.games.heroes_village.cli:compare",
-            "value": "bnb_sim.games.heroes_village.value:value",
             "value_study": "bnb_sim.games.heroes_village.value:play_values",
             "options:value": "bnb_sim.games.heroes_village.value:value_options",
-            "sweep": "bnb_sim.games.heroes_village.cli:sweep",
             "options:sweep": "bnb_sim.games.heroes_village.cli:simulate_options",
             "options:compare": "bnb_sim.games.heroes_village.cli:simulate_options",
             "components_show": "bnb_sim.games.heroes_village.cli:components_show",
@@ -273,7 +273,6 @@ register(
             "dask_config": "bnb_sim.games.heroes_village.runner:dask_config",
             "play_block": "bnb_sim.games.heroes_village.runner:play_block",
             "experiment_item": "bnb_sim.games.heroes_village.experiment:parse_item",
-            "tournament": "bnb_sim.games.heroes_village.cli:tournament",
             "options:tournament": "bnb_sim.games.heroes_village.cli:simulate_options",
             "readings": "bnb_sim.games.heroes_village.readings:READINGS",
             "robustness": "bnb_sim.games.heroes_village.robustness:ROBUSTNESS",
@@ -285,12 +284,14 @@ register(
             "luck": "bnb_sim.games.heroes_village.luck",
             "tune": "bnb_sim.games.heroes_village.tune_hooks",
             "options:luck": "bnb_sim.games.heroes_village.cli:simulate_options",
-            "train": "bnb_sim.games.heroes_village.train_cli:train",
+            "train_plan": "bnb_sim.games.heroes_village.train_cli:plan",
+            "train_run": "bnb_sim.games.heroes_village.strong_train:train_team",
             "options:train": "bnb_sim.games.heroes_village.train_cli:train_options",
             "train_show": "bnb_sim.games.heroes_village.train_cli:show",
             "new_game": "bnb_sim.games.heroes_village.game:new_game",
         },
         options=("pets", "difficulty", "buildings", "pet", "dask", "reading", "teams"),
         outcome="cooperative",
+        protocol_commands=("compare", "tournament", "sweep"),
     )
 )

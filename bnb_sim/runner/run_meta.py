@@ -74,6 +74,33 @@ def machine_info() -> dict[str, Any]:
     }
 
 
+def machine() -> dict[str, Any]:
+    """Machine and versions (imports numba)."""
+    import platform
+
+    import numpy
+
+    from bnb_sim._jit import numba
+
+    return {
+        **machine_info(),
+        "python": platform.python_version(),
+        "numba": numba.__version__,
+        "numpy": numpy.__version__,
+        "numba_threads": int(numba.config.NUMBA_NUM_THREADS),
+        "threading_layer": _threading_layer(),
+    }
+
+
+def _threading_layer() -> str | None:
+    from bnb_sim._jit import numba
+
+    try:
+        return numba.threading_layer()
+    except ValueError:  # no parallel kernel has run yet
+        return None
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 

@@ -179,7 +179,7 @@ def bench(*, as_json=False, quick=False, reading=(), **_ignored) -> None:
     """``bnb bench --game hotv``: games/s of random, team and strong, 2 and 4 players, 1 and
     all threads."""
     from bnb_sim._jit import numba
-    from bnb_sim.cli.bench_cmd import machine
+    from bnb_sim.runner.run_meta import machine
 
     all_threads = int(numba.config.NUMBA_NUM_THREADS)
     seconds, repeats = (0.3, 1) if quick else (1.0, 3)

@@ -161,7 +161,7 @@ class HotvItem:
 
     def _sweep(self, threads, progress):
         """``{variant label: won}``, played as ``bnb sweep --game hotv`` plays them."""
-        from bnb_sim.games.heroes_village.cli_sweep import play_sweep
+        from bnb_sim.games.heroes_village.variants import play_sweep
 
         if progress is not None:
             progress(f"  {self.games_text()}: {self.what()}")
@@ -242,9 +242,9 @@ class HotvItem:
 
     def _sweep_report(self, won):
         from bnb_sim.analysis.leaders import paired_ranking
+        from bnb_sim.analysis.protocol_text import sweep_table
         from bnb_sim.analysis.report_builder import Finding, Section
         from bnb_sim.analysis.stats_intervals import Rate
-        from bnb_sim.games.heroes_village.cli_sweep import sweep_table
 
         table = sweep_table(won)
         sec = Section(f"{self.name}: Heroes of the Village component sweep")
@@ -281,7 +281,7 @@ def compare_report(result, name: str, a: str, b: str):
     from bnb_sim.analysis.table_format import fmt_signed_pp
 
     diff, test = result["difference"], result["mcnemar"]
-    from bnb_sim.games.heroes_village.paired_compare import _bound_note
+    from bnb_sim.analysis.protocol_text import bound_note as _bound_note
 
     shown = fmt_signed_pp(diff["mean_diff"], diff["lo"], diff["hi"]) + _bound_note(diff)
     sec = Section(f"{name}: Heroes of the Village comparison")
@@ -293,7 +293,7 @@ def compare_report(result, name: str, a: str, b: str):
         "exact McNemar test."
     )
     if "sprt" in result:
-        from bnb_sim.games.heroes_village.paired_compare import sprt_text
+        from bnb_sim.analysis.protocol_text import sprt_text
 
         sec.text(sprt_text(result["sprt"], a, b))
     sec.table(pd.DataFrame({
@@ -427,7 +427,7 @@ def warm_batch_kernel() -> None:
 def _sweep_item(r, common: dict) -> HotvItem:
     """A ``[[sweep]]``: ``set`` maps component paths to their values (a value or a list)."""
     from bnb_sim.analysis.experiment_reader import _REQUIRED
-    from bnb_sim.games.heroes_village.cli_sweep import sweep_variants
+    from bnb_sim.games.heroes_village.variants import sweep_variants
 
     raw = r.mapping("set")
     if not raw:
@@ -465,8 +465,8 @@ def _resolve(base_dir: Path, path: str) -> Path:
 
 
 def _components(r, files: list[str], overrides: dict):
-    from bnb_sim.games.heroes_village.cli_sweep import _set_path
     from bnb_sim.games.heroes_village.components import components_from_dict, load_components
+    from bnb_sim.games.heroes_village.variants import _set_path
 
     try:
         comps = load_components(files or None)

@@ -1,8 +1,9 @@
-"""Two team policies of Heroes of the Village compared on the same game indices (paired): the play
-loop and its stopping rules (:func:`compare_policies`: a precision, an SPRT decision or the
-game budget), the check of a stopping rule before any game, and the text of an SPRT's outcome
-and of an interval that is a bound. The command (``bnb compare --game hotv``) and the
-``[[compare]]`` items of experiment files both use it.
+"""Two team policies of Heroes of the Village compared on the same game indices (paired), as
+the ``[[compare]]`` items of experiment files play them: :func:`compare_policies` is the
+shared study of ``bnb compare --game hotv`` (``bnb_sim.analysis.protocol_studies.compare``:
+a precision, an SPRT decision or the game budget) with the game's words added, and
+:func:`check_stopping` checks an item's stopping rule before any game. The texts of an SPRT
+and of a bound are the shared ones (``bnb_sim.analysis.protocol_text``).
 """
 
 from __future__ import annotations
@@ -10,17 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from bnb_sim.errors import BnbError
-
-BOUNDS = (-1.0, 1.0)  # a paired win difference: all-equal samples get a valid bound (D6)
-
-
-def _bound_note(diff: dict) -> str:
-    """Why an interval of a paired difference is a bound (every game went the same way)."""
-    if diff.get("note") != "all differences equal":
-        return ""
-    n = diff["n"]
-    what = "A and B never differed" if diff["mean_diff"] == 0 else "every game differed alike"
-    return f" ({what} in {n:,} games: the interval bounds how often it could be otherwise)"
 
 
 def check_stopping(sprt, precision, alpha=0.05, beta=0.05, given=()) -> None:
@@ -41,29 +31,6 @@ def check_stopping(sprt, precision, alpha=0.05, beta=0.05, given=()) -> None:
                        f"got {precision:g}")  # fmt: skip
 
 
-def sprt_text(t: dict, a: str, b: str) -> str:
-    """One sentence on an SPRT's outcome (``t`` = :meth:`SPRT.summary`): the test's state at
-    its decision (n, LLR, Elo), what the decision means, and the games after it apart."""
-    if t["decision"] == "H1":
-        verdict = f"H1 accepted at {t['decision_n']:,} pairs: {a} is better ({t['meaning']})"
-    elif t["decision"] == "H0":
-        verdict = f"H0 accepted at {t['decision_n']:,} pairs: {a} is not shown to be better " \
-                  f"by {t['elo1']:g} Elo ({t['meaning']})"  # fmt: skip
-    else:
-        verdict = "no decision"
-    text = (f"SPRT [{t['elo0']:g}, {t['elo1']:g}] on the pair scores (1 + A - B)/2: {verdict}; "
-            f"LLR {t['llr']:+.2f} in [{t['lower']:.2f}, {t['upper']:.2f}], pair-score Elo "
-            f"{t['elo']:+.1f} [{t['elo_lo']:+.1f}, {t['elo_hi']:+.1f}] on {t['n']:,} pairs "
-            "(not adjusted for the sequential stop).")  # fmt: skip
-    x = t.get("after_decision")
-    if x:
-        text += (f" {x['pairs_after']:,} more pairs of the block were played after the "
-                 "decision (not part of the test; every estimate above stops at it): on all "
-                 f"{x['n']:,}, pair-score Elo {x['elo']:+.1f} [{x['elo_lo']:+.1f}, "
-                 f"{x['elo_hi']:+.1f}], LLR {x['llr']:+.2f}.")  # fmt: skip
-    return text
-
-
 def compare_policies(
     comps, a, b, *, players=None, pets=None, difficulty=None, buildings=None, seed=0,
     precision=None, max_games=200_000, threads=None, progress=None, sprt=None, alpha=0.05,
@@ -71,8 +38,10 @@ def compare_policies(
 ) -> dict[str, Any]:  # fmt: skip
     """Team policies A and B on the same game indices (paired), in blocks of 2,000, until
     ``max_games`` pairs, a 95% half-width of at most ``precision``, or a decision of the
-    SPRT ``sprt = (elo0, elo1)``; the result as data (``rate_a``/``rate_b`` are
-    :class:`~bnb_sim.analysis.stats.Rate` objects).
+    SPRT ``sprt = (elo0, elo1)``: the shared study of ``bnb compare --game hotv``
+    (:func:`bnb_sim.analysis.protocol_studies.compare`, the same games and numbers), with
+    the pet team and difficulty added and ``rate_a``/``rate_b`` as
+    :class:`~bnb_sim.analysis.stats.Rate` objects. ``progress(pairs, diff)`` after each block.
 
     The SPRT is the first game's (:class:`~bnb_sim.analysis.sequential.SPRT`, checked after
     every pair) on the pair score ``(1 + won_A - won_B) / 2`` of each game index: 1 when A's
@@ -80,57 +49,19 @@ def compare_policies(
     pair-score Elo of the first game's comparison against a field (docs/statistics.md);
     ``elo >= E`` means a paired win-rate difference of at least ``2 s(E) - 1``.
     """
-    import numpy as np
+    from bnb_sim.analysis.protocol_studies import compare
+    from bnb_sim.analysis.stats import Rate
+    from bnb_sim.games.heroes_village.spec import GAME
 
-    from bnb_sim.analysis.compare import make_rule
-    from bnb_sim.analysis.stats import Rate, mcnemar, paired_difference
-    from bnb_sim.games.heroes_village.runner import make_config, play_block
-
-    rule = make_rule(tuple(sprt), None, alpha, beta) if sprt else None
-    configs = [
-        make_config(comps, players, [spec], pets, difficulty or "standard", buildings, seed)
-        for spec in (a, b)
-    ]
-    won = {0: [], 1: []}
-    start, block = 0, 2000
-    while start < max_games:
-        n = min(block, max_games - start)
-        for i, cfg in enumerate(configs):
-            won[i].append(play_block(cfg, start, n, threads)[1]["won"].to_numpy())
-        start += n
-        diff = paired_difference(np.concatenate(won[0]), np.concatenate(won[1]), bounds=BOUNDS)
-        if rule is not None:
-            rule.update((1.0 + won[0][-1].astype(float) - won[1][-1].astype(float)) / 2.0)
-        if progress is not None:
-            progress(start, diff, rule) if rule is not None else progress(start, diff)
-        if rule is not None and rule.decision is not None:
-            break
-        if precision and (diff["hi"] - diff["lo"]) / 2 <= precision:
-            break
-    wa, wb = np.concatenate(won[0]), np.concatenate(won[1])
-    after = None
-    if rule is not None and rule.decision_n is not None and rule.decision_n < len(wa):
-        # the estimates are the test's state at its decision; the rest of the block apart
-        d_all = paired_difference(wa, wb, bounds=BOUNDS)
-        after = {"games": int(len(wa)), "games_after_decision": int(len(wa) - rule.decision_n),
-                 "difference": d_all}  # fmt: skip
-        wa, wb = wa[: rule.decision_n], wb[: rule.decision_n]
-    ra, rb = Rate.from_bools(wa), Rate.from_bools(wb)
-    diff = paired_difference(wa, wb, bounds=BOUNDS)
-    if rule is not None:
-        stopped = rule.reason or "max-games"
-    elif precision and (diff["hi"] - diff["lo"]) / 2 <= precision:
-        stopped = "precision"
-    else:
-        stopped = "max-games"
-    result = {
-        "game": "heroes_village", "a": a, "b": b, "pets": list(configs[0].teams[0]),
-        "players": configs[0].n_players, "difficulty": configs[0].difficulty,
-        "games": int(len(wa)), "win_rate_a": ra.to_dict(), "win_rate_b": rb.to_dict(),
-        "difference": diff, "mcnemar": mcnemar(wa, wb), "stopped": stopped,
-        "rate_a": ra, "rate_b": rb,
-    }  # fmt: skip
-    if rule is not None:
-        result["sprt"] = rule.summary()
-        result["after_decision"] = after
+    options = {"pets": pets, "difficulty": difficulty, "buildings": buildings}
+    result = compare(GAME, comps, a, b, players=players, seed=seed, options=options,
+                     max_games=max_games, precision=precision, threads=threads,
+                     progress=progress, sprt=tuple(sprt) if sprt else None, alpha=alpha,
+                     beta=beta)  # fmt: skip
+    team = GAME.make_config(comps, players=players, policies=[a], seed=seed, options=options)
+    result.update(
+        pets=list(team.inner.teams[0]), difficulty=team.inner.difficulty,
+        rate_a=Rate(**{k: result["win_rate_a"][k] for k in ("k", "n", "rate", "lo", "hi")}),
+        rate_b=Rate(**{k: result["win_rate_b"][k] for k in ("k", "n", "rate", "lo", "hi")}),
+    )  # fmt: skip
     return result

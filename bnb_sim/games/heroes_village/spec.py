@@ -1,8 +1,11 @@
 """Heroes of the Village through the game protocol (:mod:`bnb_sim.core.protocol`).
 
-Cheap to import (no numba, no pandas). The commands still serve this game with its own
-handlers (``bnb_sim.games`` entries); this object is what the contract test and
-protocol-level code see. The step-by-step ``Game`` is offered once the game has one
+Cheap to import (no numba, no pandas). ``bnb compare``, ``tournament`` and ``sweep`` serve
+the game through this object (``protocol_commands`` of its registry entry); the other
+commands still have their own handlers (``bnb_sim.games`` entries). What the game adds to
+the shared texts and sweeps is here: :meth:`describe` (pets and difficulty),
+:meth:`sweep_variants` (its dotted paths, mobs by name, the component file first) and
+:meth:`with_readings`. The step-by-step ``Game`` is offered once the game has one
 (``HotvGame(config, game_index)`` in ``bnb_sim.games.heroes_village.game``).
 """
 
@@ -13,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bnb_sim.core.protocol import OptionSpec
+from bnb_sim.errors import SpecError
 from bnb_sim.games.adapter import WrappedConfig, column_types, players_for
 
 _STEP_MODULE = "bnb_sim.games.heroes_village.game"
@@ -40,6 +44,8 @@ class HeroesVillage:
 
         policies = list(policies) or [self.default_policy]
         pets = options.get("pets")
+        if pets == "all":  # the studies compare policies on one team (simulate ranks teams)
+            raise SpecError("give one pet team (bnb simulate --pets all ranks the pet teams)")
         if players is None and not (pets and pets not in ("all", "none")):
             players = players_for(None, policies, 3)
         config = make_config(
@@ -60,6 +66,24 @@ class HeroesVillage:
         from bnb_sim.games.heroes_village.runner import GAME_COLUMNS, SEAT_COLUMNS
 
         return column_types(SEAT_COLUMNS), column_types(GAME_COLUMNS)
+
+    def describe(self, config: WrappedConfig) -> str:
+        """The setting in the study texts: "3 players, pets wolf,cat,fox, standard"."""
+        inner = config.inner
+        return f"{inner.n_players} players, pets {','.join(inner.teams[0])}, {inner.difficulty}"
+
+    def with_readings(self, components, items: Sequence[str]):
+        """The components with ``--reading NAME=VALUE`` items set (checked)."""
+        from bnb_sim.games.heroes_village.readings import parse_assignments
+
+        return components.with_readings(parse_assignments(list(items)))
+
+    def sweep_variants(self, components, sets, mode: str = "grid"):
+        """``bnb sweep --set``'s variants: the component file first (``components``), then
+        each combination (``grid``) or position (``zip``) of the values."""
+        from bnb_sim.games.heroes_village.variants import sweep_variants
+
+        return sweep_variants(components, sets, zip_mode=mode == "zip")
 
     def report_sections(self, seats, games, meta):
         return ()  # its report is bnb_sim.games.heroes_village.report (entry "write_report")

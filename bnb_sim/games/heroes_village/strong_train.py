@@ -36,6 +36,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 
@@ -75,6 +76,9 @@ class HotvTrainPlan:
     first_index: int = 0
     check_seed: int = 0
     readings: dict = field(default_factory=dict)
+
+    #: what the final check plays against (the shared progress lines name it)
+    against: ClassVar[str] = "the team bot"
 
     def games_per_generation(self) -> int:
         return self.population * self.teams * self.deals

@@ -1,7 +1,9 @@
 """``bnb train --game hotv`` and ``bnb train show`` of a Heroes of the Village model.
 
-The training core is :mod:`bnb_sim.games.heroes_village.strong_train`; this module only reads
-the command's options, prints progress and the result. Numba loads only when games play.
+The training core is :mod:`bnb_sim.games.heroes_village.strong_train`; this module reads the
+command's options into a plan (the ``train_plan`` entry: the shared ``bnb train`` checks
+the files, runs it and prints the progress and the result) and shows a model. Numba loads
+only when games play.
 """
 
 from __future__ import annotations
@@ -39,44 +41,23 @@ def train_options(func):
     )(func)
 
 
-def train(
-    *, players, games, minutes, out, seed, deals, check_deals, start, resume, force,
-    threads=None, dask=None, quiet=False, as_json=False, components=None, reading=(),
+def plan(
+    *, players, games, minutes, seed, deals, check_deals, start, components=None, reading=(),
     difficulty=None, buildings=None, teams=None, defaults=frozenset(), **_ignored,
-) -> None:  # fmt: skip
-    """``bnb train --game hotv``: CMA-ES over the team bot's weights; a model file."""
-    from bnb_sim.cli.train_cmd import interrupted, out_and_checkpoint, progress_printer
+):  # fmt: skip
+    """The ``train_plan`` entry: ``bnb train --game hotv``'s options as a checked
+    :class:`~bnb_sim.games.heroes_village.strong_train.HotvTrainPlan` (CMA-ES over the team
+    bot's weights); the shared command runs it with the ``train_run`` entry."""
     from bnb_sim.games.heroes_village.readings import parse_assignments
-    from bnb_sim.games.heroes_village.strong_train import plan_training, train_team
+    from bnb_sim.games.heroes_village.strong_train import plan_training
 
-    checkpoint = out_and_checkpoint(out, resume, force)
-    plan = plan_training(
+    return plan_training(
         players=players, seed=seed, games=games, minutes=minutes,
         deals=DEALS if "deals" in defaults else deals,
         check_deals=CHECK_DEALS if "check_deals" in defaults else check_deals,
         teams=teams or 4, difficulty=difficulty, buildings=buildings, start=start,
         components=components, readings=parse_assignments(reading) if reading else None,
     )  # fmt: skip
-    if dask is not None:
-        from bnb_sim.runner.dask_backend import check_address
-
-        dask = check_address(dask)
-    try:
-        result = train_team(plan, out, checkpoint=checkpoint, resume=resume, threads=threads,
-                            progress=progress_printer(quiet, "the team bot"),
-                            dask=dask)  # fmt: skip
-    except KeyboardInterrupt:
-        raise interrupted() from None
-    check = result.check
-    if as_json:
-        payload = {"model": str(result.path), "generations": result.generations,
-                   "games": result.games, "check": check,
-                   "training": result.model.training}  # fmt: skip
-        click.echo(jsonsafe.dumps(payload, indent=2))
-        return
-    runs = f"{result.generations} generation{'' if result.generations == 1 else 's'}"
-    click.echo(f"wrote {result.path}: {result.model.training['summary']} ({runs}, "
-               f"{result.games:,} games)")  # fmt: skip
 
 
 def describe(model) -> list[str]:

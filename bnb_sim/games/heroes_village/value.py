@@ -1,4 +1,5 @@
-"""``bnb value --game hotv``: what each pet is worth to the team (docs/experiments.md).
+"""What each pet is worth to the team (docs/experiments.md): the ``value_study`` entry that
+``bnb value --game hotv`` and ``bnb_sim.value(game="hotv")`` play.
 
 A pet's value is the team's win rate with the pet minus the same team with the pet replaced,
 paired on the game index. Every team of distinct pets plays the same game indices (``--pets
@@ -76,44 +77,6 @@ def pet_values(won_by_team: dict[str, np.ndarray], pets: list[str], players: int
     return out
 
 
-def value(
-    *, options=(), mode="never", policy="heuristic", players=2, games=4000, seed=0,
-    components=None, threads=None, quiet=False, as_json=False, out=None, yes=False,
-    difficulty=None, buildings=None, dask=None, opponents=(), reading=(), attach=None,
-    defaults=frozenset(), **_ignored: Any,
-) -> None:  # fmt: skip
-    """The ``bnb value --game hotv`` handler."""
-    import click
-
-    from bnb_sim.analysis.value_report import publish_value
-    from bnb_sim.games.heroes_village import layout as L
-    from bnb_sim.runner.dask_blocks import open_blocks
-
-    if mode != "never":
-        raise BnbError("value --game hotv: a pet is valued against its replacement (--mode never)")
-    if opponents:
-        raise BnbError("value --game hotv: the players are a team; --opponent does not apply")
-    if not options:
-        raise BnbError("value: give at least one --option (e.g. --option all-pets)")
-    pet_options(options, L.PET_NAMES)  # bad input fails before the report folder is made
-    spec = "team" if policy == "heuristic" and "policy" in defaults else policy
-    blocks = open_blocks(dask, threads)  # a bad address: one line, before anything is written
-    if out is not None:
-        from bnb_sim.cli.run_cmd import prepare_out
-
-        prepare_out(out)
-    say = None if (quiet or as_json) else (lambda text: click.echo(text, err=True))
-    result = play_values(
-        options, policy=spec, players=players, games=games, seed=seed, components=components,
-        reading=reading, difficulty=difficulty, buildings=buildings, threads=threads, yes=yes,
-        say=say, dask=dask, blocks=blocks,
-    )  # fmt: skip
-    from bnb_sim.cli.run_cmd import echo_written
-
-    publish_value(result, as_json=as_json, attach=attach, out=out, echo=click.echo,
-                  echo_written=echo_written)  # fmt: skip
-
-
 def play_values(
     options, *, policy="team", players=2, games=4000, seed=0, components=None, reading=(),
     difficulty=None, buildings=None, threads=None, yes=False, say=None, mode="never",
@@ -121,8 +84,8 @@ def play_values(
 ):  # fmt: skip
     """Each pet's worth to the team (``options``: ``pet:NAME``, ``NAME`` or ``all-pets``),
     checked before any game is played; a :class:`~bnb_sim.analysis.value.ValueResult`.
-    The ``value_study`` entry point (``bnb_sim.value(game="hotv", ...)``) and the command's
-    handler play it."""
+    The ``value_study`` entry point: ``bnb value --game hotv`` (the shared command) and
+    ``bnb_sim.value(game="hotv", ...)`` play it."""
     from bnb_sim.analysis.value import ValueResult, option_value
     from bnb_sim.games.heroes_village import layout as L
     from bnb_sim.games.heroes_village.cli_common import _components
