@@ -140,7 +140,6 @@ KNOWN_SHARED_TO_GAME: set[str] = {
     "bnb_sim.cli.odds_cmd",
     "bnb_sim.cli.options",
     "bnb_sim.cli.play_cmd",
-    "bnb_sim.cli.readings_cmd",
     "bnb_sim.cli.tournament_cmd",
     "bnb_sim.cli.train_cmd",
     "bnb_sim.cli.warmup_cmd",

@@ -17,6 +17,11 @@ one row per (game, seat) with at least ``game``, ``seat``, ``player``, ``policy`
 ``games`` one row per game with at least ``game``. Every row is a pure function of the
 config and its game index, so ``play_block(c, 0, 10)`` equals ``play_block(c, 0, 5)``
 followed by ``play_block(c, 5, 5)`` (the contract test checks it for every game).
+
+Optional hooks (:data:`HOOKS`, found with :func:`hook`): the parts of a command that only a
+game can say (its rule readings, its component tables, its exact odds, its turn-by-turn
+transcript, its compile jobs). A game offers the ones that make sense for it; a command
+asked of a game that lacks its hook says so in one line.
 """
 
 from __future__ import annotations
@@ -150,6 +155,38 @@ class GameProtocol(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class CommandOutput:
+    """What a game's command hook (:data:`HOOKS`) gives the command to print.
+
+    ``text``: the whole of stdout; with ``--json`` the command prints ``payload`` (a JSON-ready
+    object) instead. ``notes``: lines for stderr, printed first (e.g. where a picture went).
+    """
+
+    text: str = ""
+    payload: Any = None
+    notes: tuple[str, ...] = ()
+
+
+#: The optional hooks a game may offer, by name, with what the shared commands do with them.
+#: A game that lacks one is told so by the command in one line (exit code 2). Each is a
+#: method of the game object; none takes or returns click or pandas types.
+#:
+#: * ``readings(name=None) -> Sequence[reading]``: its rule readings (``bnb readings``), all
+#:   of them or the one called ``name`` (BnbError naming the known ones). A reading has
+#:   ``name``, ``rule``, ``summary``, ``values`` (value -> meaning), ``default``,
+#:   ``why_default``, ``per_player`` and ``to_dict()``.
+HOOKS: tuple[str, ...] = ("readings",)
+
+
+def hook(game: Any, name: str) -> Callable[..., Any] | None:
+    """The game's optional hook ``name`` (one of :data:`HOOKS`), or None if it lacks it."""
+    if name not in HOOKS:
+        raise ValueError(f"unknown hook {name!r} (hooks: {', '.join(HOOKS)})")
+    found = getattr(game, name, None)
+    return found if callable(found) else None
+
+
 def has_step_api(game: Any) -> bool:
     """Whether ``game`` offers a step-by-step ``Game`` (``new_game(config, game_index)``)."""
     return callable(getattr(game, "new_game", None))
@@ -175,6 +212,9 @@ def check_game(game: Any) -> None:
     ]
     if missing:
         raise ValueError(f"game {getattr(game, 'name', game)!r} lacks {', '.join(missing)}")
+    wrong = [n for n in HOOKS if getattr(game, n, None) is not None and hook(game, n) is None]
+    if wrong:
+        raise ValueError(f"game {game.name!r}: hooks that are not callable: {', '.join(wrong)}")
     if game.outcome not in OUTCOMES:
         raise ValueError(f"game {game.name!r}: outcome must be one of {OUTCOMES}")
     for option in game.options:

@@ -49,6 +49,12 @@ class BuildersBiomes:
     def report_sections(self, seats, games, meta):
         return ()  # its report is bnb_sim.analysis.report.write_report (entry "write_report")
 
+    def readings(self, name: str | None = None) -> list:
+        """Its rule readings (``bnb readings``): all, or the one called ``name``."""
+        from bnb_sim.games.builders_biomes import readings as R
+
+        return [R.check_name(name)] if name else list(R.READINGS.values())
+
     def new_game(self, config: WrappedConfig, game_index: int):
         """The step-by-step game (OpenSpiel style) of ``config``'s game ``game_index``."""
         from bnb_sim.games.builders_biomes.game import Game
