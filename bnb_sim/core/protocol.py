@@ -176,7 +176,12 @@ class CommandOutput:
 #:   of them or the one called ``name`` (BnbError naming the known ones). A reading has
 #:   ``name``, ``rule``, ``summary``, ``values`` (value -> meaning), ``default``,
 #:   ``why_default``, ``per_player`` and ``to_dict()``.
-HOOKS: tuple[str, ...] = ("readings",)
+#: * ``component_tables(components) -> Sequence[str]``: the readable tables of ``bnb
+#:   components show`` (lines; its estimates marked).
+HOOKS: tuple[str, ...] = (
+    "readings",
+    "component_tables",
+)
 
 
 def hook(game: Any, name: str) -> Callable[..., Any] | None:

@@ -55,6 +55,12 @@ class BuildersBiomes:
 
         return [R.check_name(name)] if name else list(R.READINGS.values())
 
+    def component_tables(self, components) -> list[str]:
+        """The readable tables of ``bnb components show`` (estimates marked ~)."""
+        from bnb_sim.games.builders_biomes.components.tables import render
+
+        return render(components)
+
     def new_game(self, config: WrappedConfig, game_index: int):
         """The step-by-step game (OpenSpiel style) of ``config``'s game ``game_index``."""
         from bnb_sim.games.builders_biomes.game import Game
