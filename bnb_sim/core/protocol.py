@@ -178,9 +178,13 @@ class CommandOutput:
 #:   ``why_default``, ``per_player`` and ``to_dict()``.
 #: * ``component_tables(components) -> Sequence[str]``: the readable tables of ``bnb
 #:   components show`` (lines; its estimates marked).
+#: * ``odds(components, options) -> CommandOutput``: exact odds (``bnb odds``; ``options``
+#:   holds the command's options by name, e.g. ``pile``, ``hearts``, ``mob``, ``simulate``,
+#:   ``seed``, ``as_json``).
 HOOKS: tuple[str, ...] = (
     "readings",
     "component_tables",
+    "odds",
 )
 
 
@@ -198,9 +202,8 @@ def has_step_api(game: Any) -> bool:
 
 
 def odds_of(game: Any) -> Callable[..., Any] | None:
-    """The game's exact-odds function, or None (optional)."""
-    odds = getattr(game, "odds", None)
-    return odds if callable(odds) else None
+    """The game's exact-odds hook (``odds`` of :data:`HOOKS`), or None (optional)."""
+    return hook(game, "odds")
 
 
 def check_game(game: Any) -> None:

@@ -61,6 +61,12 @@ class BuildersBiomes:
 
         return render(components)
 
+    def odds(self, components, options: Mapping[str, Any]):
+        """Exact fight odds of a weapon pile (``bnb odds``, R-FIGHT-2 to R-FIGHT-5)."""
+        from bnb_sim.games.builders_biomes.odds_text import odds_output
+
+        return odds_output(components, options)
+
     def new_game(self, config: WrappedConfig, game_index: int):
         """The step-by-step game (OpenSpiel style) of ``config``'s game ``game_index``."""
         from bnb_sim.games.builders_biomes.game import Game
