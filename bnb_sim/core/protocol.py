@@ -176,6 +176,10 @@ class CommandOutput:
 #:   of them or the one called ``name`` (BnbError naming the known ones). A reading has
 #:   ``name``, ``rule``, ``summary``, ``values`` (value -> meaning), ``default``,
 #:   ``why_default``, ``per_player`` and ``to_dict()``.
+#: * ``parse_readings(assignments, aliases) -> dict[str, str]``: the readings a command was
+#:   given: ``NAME=VALUE`` texts (``--reading``) and alias flags (``{"--variant": value or
+#:   None}``); BnbError on a bad name or value, or a flag that contradicts a ``--reading``.
+#: * ``policy_names() -> Sequence[str]``: policy names to offer in shell completion.
 #: * ``component_tables(components) -> Sequence[str]``: the readable tables of ``bnb
 #:   components show`` (lines; its estimates marked).
 #: * ``odds(components, options) -> CommandOutput``: exact odds (``bnb odds``; ``options``
@@ -183,6 +187,8 @@ class CommandOutput:
 #:   ``seed``, ``as_json``).
 HOOKS: tuple[str, ...] = (
     "readings",
+    "parse_readings",
+    "policy_names",
     "component_tables",
     "odds",
 )

@@ -55,6 +55,20 @@ class BuildersBiomes:
 
         return [R.check_name(name)] if name else list(R.READINGS.values())
 
+    def parse_readings(self, assignments: Sequence[str], aliases: Mapping[str, Any]):
+        """The readings a command was given: ``NAME=VALUE`` texts and alias flags
+        (``{"--variant": value or None}``); BnbError on a contradiction or a bad value."""
+        from bnb_sim.games.builders_biomes import readings as R
+
+        given = R.parse_assignments(assignments)
+        R.resolve(given, aliases=dict(aliases))  # raises on a contradiction
+        out = dict(given)
+        for label, value in aliases.items():
+            if value is not None:
+                name = R.ALIASES[label]
+                out[name] = R.check_value(name, value)
+        return out
+
     def component_tables(self, components) -> list[str]:
         """The readable tables of ``bnb components show`` (estimates marked ~)."""
         from bnb_sim.games.builders_biomes.components.tables import render
@@ -66,6 +80,12 @@ class BuildersBiomes:
         from bnb_sim.games.builders_biomes.odds_text import odds_output
 
         return odds_output(components, options)
+
+    def policy_names(self) -> list[str]:
+        """Policy names for shell completion: the built-ins, ``heuristic:`` and the plugins."""
+        from bnb_sim.games.builders_biomes.policies.registry import BUILTIN, plugin_names
+
+        return [*BUILTIN, "heuristic:", *plugin_names()]
 
     def new_game(self, config: WrappedConfig, game_index: int):
         """The step-by-step game (OpenSpiel style) of ``config``'s game ``game_index``."""
