@@ -139,7 +139,6 @@ KNOWN_SHARED_TO_GAME: set[str] = {
     "bnb_sim.cli.play_cmd",
     "bnb_sim.cli.tournament_cmd",
     "bnb_sim.cli.train_cmd",
-    "bnb_sim.cli.warmup_cmd",
     "bnb_sim.feedback",
     "bnb_sim.runner.batch",
     "bnb_sim.runner.compare_play",

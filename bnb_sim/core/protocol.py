@@ -180,17 +180,24 @@ class CommandOutput:
 #:   given: ``NAME=VALUE`` texts (``--reading``) and alias flags (``{"--variant": value or
 #:   None}``); BnbError on a bad name or value, or a flag that contradicts a ``--reading``.
 #: * ``policy_names() -> Sequence[str]``: policy names to offer in shell completion.
+#: * ``policy_plugins() -> Sequence[str]``: installed policy plugins, which ``bnb warmup``
+#:   compiles by playing one game of ``make_config(players=2, policies=[name,
+#:   default_policy])`` in a child process.
 #: * ``component_tables(components) -> Sequence[str]``: the readable tables of ``bnb
 #:   components show`` (lines; its estimates marked).
 #: * ``odds(components, options) -> CommandOutput``: exact odds (``bnb odds``; ``options``
 #:   holds the command's options by name, e.g. ``pile``, ``hearts``, ``mob``, ``simulate``,
 #:   ``seed``, ``as_json``).
+#: * ``compile_jobs() -> Sequence[Job]``: its kernels as ``bnb_sim.precompile.Job`` objects
+#:   (``bnb warmup`` compiles them in parallel processes).
 HOOKS: tuple[str, ...] = (
     "readings",
     "parse_readings",
     "policy_names",
+    "policy_plugins",
     "component_tables",
     "odds",
+    "compile_jobs",
 )
 
 

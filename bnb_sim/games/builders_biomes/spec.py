@@ -81,6 +81,18 @@ class BuildersBiomes:
 
         return odds_output(components, options)
 
+    def compile_jobs(self) -> list:
+        """Its kernels as ``bnb_sim.precompile.Job`` objects (``bnb warmup``)."""
+        from bnb_sim.games.builders_biomes.compile_jobs import jobs
+
+        return jobs()
+
+    def policy_plugins(self) -> list[str]:
+        """The installed policy plugins (entry points not shadowed by a built-in policy)."""
+        from bnb_sim.games.builders_biomes.policies.registry import plugin_names
+
+        return plugin_names()
+
     def policy_names(self) -> list[str]:
         """Policy names for shell completion: the built-ins, ``heuristic:`` and the plugins."""
         from bnb_sim.games.builders_biomes.policies.registry import BUILTIN, plugin_names

@@ -74,6 +74,12 @@ class HeroesVillage:
             raise BnbError(f"unknown reading {name!r} (known: {', '.join(READINGS)})")
         return [READINGS[key]] if name else list(READINGS.values())
 
+    def compile_jobs(self) -> list:
+        """Its kernels as ``bnb_sim.precompile.Job`` objects (``bnb warmup``)."""
+        from bnb_sim.games import get_game
+
+        return get_game(self.name).entry("compile_jobs")()
+
     def __getattr__(self, name: str):
         # the step API only where the game has one: has_step_api() reads this attribute
         if name == "new_game" and _step_class() is not None:
