@@ -136,7 +136,6 @@ KNOWN_SHARED_TO_GAME: set[str] = {
     "bnb_sim.analysis.value_item",
     "bnb_sim.cli.bench_cmd",
     "bnb_sim.cli.compare_cmd",
-    "bnb_sim.cli.play_cmd",
     "bnb_sim.cli.tournament_cmd",
     "bnb_sim.cli.train_cmd",
     "bnb_sim.feedback",

@@ -188,6 +188,9 @@ class CommandOutput:
 #: * ``odds(components, options) -> CommandOutput``: exact odds (``bnb odds``; ``options``
 #:   holds the command's options by name, e.g. ``pile``, ``hearts``, ``mob``, ``simulate``,
 #:   ``seed``, ``as_json``).
+#: * ``play_transcript(components, options) -> CommandOutput``: one game played and told turn
+#:   by turn (``bnb play``; ``options``: ``seed``, ``players``, ``policies``,
+#:   ``game_index``, ``readings``, ``picture``, ``as_json``, ``on_interrupt``).
 #: * ``compile_jobs() -> Sequence[Job]``: its kernels as ``bnb_sim.precompile.Job`` objects
 #:   (``bnb warmup`` compiles them in parallel processes).
 HOOKS: tuple[str, ...] = (
@@ -197,6 +200,7 @@ HOOKS: tuple[str, ...] = (
     "policy_plugins",
     "component_tables",
     "odds",
+    "play_transcript",
     "compile_jobs",
 )
 

@@ -81,6 +81,12 @@ class BuildersBiomes:
 
         return odds_output(components, options)
 
+    def play_transcript(self, components, options: Mapping[str, Any]):
+        """One game played and told turn by turn, or as JSON (``bnb play``)."""
+        from bnb_sim.games.builders_biomes.play_text import play_output
+
+        return play_output(components, options)
+
     def compile_jobs(self) -> list:
         """Its kernels as ``bnb_sim.precompile.Job`` objects (``bnb warmup``)."""
         from bnb_sim.games.builders_biomes.compile_jobs import jobs
