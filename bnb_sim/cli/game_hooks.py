@@ -31,3 +31,9 @@ def need_hook(game: Any, name: str, what: str) -> Callable[..., Any]:
     if found is None:
         raise BnbError(f"{game.title} does not offer {what}")
     return found
+
+
+def policy_labels(game: Any, specs: list[str], distinct: str | None = None) -> list[str]:
+    """The label of each policy spec, parsed by the game's ``policy_labels`` hook (a one-line
+    error on a bad spec, and with ``distinct``, the command's name, on one listed twice)."""
+    return list(need_hook(game, "policy_labels", "policy specs")(specs, distinct=distinct))

@@ -183,6 +183,9 @@ class CommandOutput:
 #: * ``policy_plugins() -> Sequence[str]``: installed policy plugins, which ``bnb warmup``
 #:   compiles by playing one game of ``make_config(players=2, policies=[name,
 #:   default_policy])`` in a child process.
+#: * ``policy_labels(specs, *, distinct=None) -> list[str]``: the label of each policy spec,
+#:   checked before anything plays (BnbError on a spec the game does not know; with
+#:   ``distinct``, the command's name, also on one spec listed twice however written).
 #: * ``component_tables(components) -> Sequence[str]``: the readable tables of ``bnb
 #:   components show`` (lines; its estimates marked).
 #: * ``odds(components, options) -> CommandOutput``: exact odds (``bnb odds``; ``options``
@@ -198,6 +201,7 @@ HOOKS: tuple[str, ...] = (
     "parse_readings",
     "policy_names",
     "policy_plugins",
+    "policy_labels",
     "component_tables",
     "odds",
     "play_transcript",

@@ -87,6 +87,16 @@ class BuildersBiomes:
 
         return play_output(components, options)
 
+    def policy_labels(self, specs: Sequence[str], *, distinct: str | None = None) -> list[str]:
+        """Each policy spec parsed (PolicyError on a bad one), as its label; ``distinct``
+        (the command's name): refuse one spec listed twice, however it is written."""
+        from bnb_sim.games.builders_biomes.policies.registry import check_distinct, parse_policy
+
+        parsed = [parse_policy(spec) for spec in specs]
+        if distinct:
+            check_distinct(parsed, distinct)
+        return [p.label for p in parsed]
+
     def compile_jobs(self) -> list:
         """Its kernels as ``bnb_sim.precompile.Job`` objects (``bnb warmup``)."""
         from bnb_sim.games.builders_biomes.compile_jobs import jobs
