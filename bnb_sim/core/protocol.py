@@ -194,6 +194,9 @@ class CommandOutput:
 #: * ``play_transcript(components, options) -> CommandOutput``: one game played and told turn
 #:   by turn (``bnb play``; ``options``: ``seed``, ``players``, ``policies``,
 #:   ``game_index``, ``readings``, ``picture``, ``as_json``, ``on_interrupt``).
+#: * ``bench_steps(quick=False, repeats=3) -> Sequence[(key, status, measure)]``: the game's
+#:   own speed checks in ``bnb bench``: ``measure()`` returns a JSON-ready dict that the
+#:   report keeps under ``key``; ``status`` is the progress line shown while it runs.
 #: * ``compile_jobs() -> Sequence[Job]``: its kernels as ``bnb_sim.precompile.Job`` objects
 #:   (``bnb warmup`` compiles them in parallel processes).
 HOOKS: tuple[str, ...] = (
@@ -205,6 +208,7 @@ HOOKS: tuple[str, ...] = (
     "component_tables",
     "odds",
     "play_transcript",
+    "bench_steps",
     "compile_jobs",
 )
 

@@ -97,6 +97,12 @@ class BuildersBiomes:
             check_distinct(parsed, distinct)
         return [p.label for p in parsed]
 
+    def bench_steps(self, quick: bool = False, repeats: int = 3) -> list:
+        """The fight speed checks of ``bnb bench``: exact odds/s and Monte Carlo combats/s."""
+        from bnb_sim.games.builders_biomes.bench_odds import bench_steps
+
+        return bench_steps(quick=quick, repeats=repeats)
+
     def compile_jobs(self) -> list:
         """Its kernels as ``bnb_sim.precompile.Job`` objects (``bnb warmup``)."""
         from bnb_sim.games.builders_biomes.compile_jobs import jobs
