@@ -134,7 +134,6 @@ KNOWN_SHARED_TO_GAME: set[str] = {
     "bnb_sim.analysis.luck_item",
     "bnb_sim.analysis.sweep_variants",
     "bnb_sim.analysis.value_item",
-    "bnb_sim.cli.train_cmd",
     "bnb_sim.feedback",
     "bnb_sim.runner.batch",
     "bnb_sim.runner.compare_play",

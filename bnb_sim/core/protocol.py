@@ -194,6 +194,12 @@ class CommandOutput:
 #: * ``play_transcript(components, options) -> CommandOutput``: one game played and told turn
 #:   by turn (``bnb play``; ``options``: ``seed``, ``players``, ``policies``,
 #:   ``game_index``, ``readings``, ``picture``, ``as_json``, ``on_interrupt``).
+#: * ``train(components, options) -> CommandOutput``: train a model of a policy (``bnb
+#:   train``; ``options``: the command's budget and field, ``out``, ``checkpoint``,
+#:   ``resume``, ``threads``, ``dask``, ``progress`` (called with a dict per step),
+#:   ``readings``). Bad input is a one-line error before anything plays; Ctrl-C raises
+#:   KeyboardInterrupt with the finished steps in the checkpoint.
+#: * ``show_model(file) -> CommandOutput``: what a trained model values (``bnb train show``).
 #: * ``bench_steps(quick=False, repeats=3) -> Sequence[(key, status, measure)]``: the game's
 #:   own speed checks in ``bnb bench``: ``measure()`` returns a JSON-ready dict that the
 #:   report keeps under ``key``; ``status`` is the progress line shown while it runs.
@@ -208,6 +214,8 @@ HOOKS: tuple[str, ...] = (
     "component_tables",
     "odds",
     "play_transcript",
+    "train",
+    "show_model",
     "bench_steps",
     "compile_jobs",
 )

@@ -1,8 +1,11 @@
 """Builders & Biomes through the game protocol (:mod:`bnb_sim.core.protocol`).
 
-Cheap to import (no numba, no pandas): every part is imported when it is used. The
+Cheap to import (no numba, no pandas): every part is imported when it is used. The run
 commands still serve this game with their own code; this object is what the contract test
-and protocol-level code see.
+and protocol-level code see, and its optional hooks (:data:`bnb_sim.core.protocol.HOOKS`:
+readings, component tables, odds, a turn-by-turn game, policy specs, training, bench and
+compile jobs) are how ``bnb readings``, ``components show``, ``odds``, ``play``, ``compare``,
+``tournament``, ``train``, ``bench`` and ``warmup`` reach the game's own code.
 """
 
 from __future__ import annotations
@@ -96,6 +99,18 @@ class BuildersBiomes:
         if distinct:
             check_distinct(parsed, distinct)
         return [p.label for p in parsed]
+
+    def train(self, components, options: Mapping[str, Any]):
+        """Train a ``strong`` model (``bnb train``): CMA-ES by self-play against a field."""
+        from bnb_sim.games.builders_biomes.strong_command import train_output
+
+        return train_output(components, options)
+
+    def show_model(self, file: str):
+        """What the ``strong`` model in ``file`` values (``bnb train show``)."""
+        from bnb_sim.games.builders_biomes.strong_command import show_output
+
+        return show_output(file)
 
     def bench_steps(self, quick: bool = False, repeats: int = 3) -> list:
         """The fight speed checks of ``bnb bench``: exact odds/s and Monte Carlo combats/s."""
