@@ -30,7 +30,8 @@ import tempfile
 import time
 from typing import Any
 
-from bnb_sim.cli.bench_cmd import default_tokens, machine, monte_carlo_per_second
+from bnb_sim.cli.bench_cmd import machine
+from bnb_sim.games.builders_biomes.bench_odds import default_tokens, monte_carlo_per_second
 
 FULL_PILE = (
     "wooden_sword,stone_sword*3,potato*3,iron_sword*4,diamond_sword*2,bow*2,hoe*2,pickaxe*2,tnt*2"

@@ -142,3 +142,74 @@ def test_game_0_of_a_batch_equals_game_0_of_the_step_api(game):
         assert stepped == {
             int(s): bool(w) for s, w in zip(batch["seat"], batch["won"], strict=True)
         }
+
+
+def test_the_optional_hooks_a_game_declares_answer_in_their_shape(game):
+    """Every hook of ``bnb_sim.core.protocol.HOOKS`` that a game declares is callable and
+    answers as the protocol documents (the cheap ones are called here; ``odds`` and
+    ``play_transcript`` take the command's options, so their signature is checked)."""
+    import inspect
+
+    from bnb_sim.core.protocol import HOOKS, hook
+    from bnb_sim.errors import BnbError
+
+    declared = {name: hook(game, name) for name in HOOKS if hook(game, name) is not None}
+    if not declared:
+        pytest.skip(f"{game.name} declares no optional hook")
+    if "readings" in declared:
+        readings = list(game.readings())
+        assert readings, f"{game.name}: readings() lists none"
+        for r in readings:
+            assert r.default in r.values and r.rule and r.summary and r.why_default
+            json.dumps(r.to_dict())
+            assert [x.name for x in game.readings(r.name)] == [r.name]
+        with pytest.raises(BnbError, match="unknown reading"):
+            game.readings("no_such_reading")
+    if "parse_readings" in declared:
+        assert game.parse_readings((), {}) == {}
+    for names in ("policy_names", "policy_plugins"):
+        if names in declared:
+            assert all(isinstance(n, str) and n for n in declared[names]())
+    if "policy_names" in declared:
+        assert game.default_policy in game.policy_names()
+    if "policy_labels" in declared:
+        policy = game.default_policy
+        assert len(game.policy_labels([policy])) == 1
+        with pytest.raises(BnbError):
+            game.policy_labels(["no_such_policy"])
+        with pytest.raises(BnbError, match="twice|same policy"):
+            game.policy_labels([policy, policy], distinct="tournament")
+    if "component_tables" in declared:
+        lines = list(game.component_tables(game.load_components([])))
+        assert lines and all(isinstance(line, str) for line in lines)
+    if "compile_jobs" in declared:
+        jobs = list(game.compile_jobs())
+        names = [job.name for job in jobs]
+        assert jobs and len(set(names)) == len(names) and all(job.label for job in jobs)
+    if "bench_steps" in declared:  # the measures run in bnb bench (seconds each), not here
+        steps = list(game.bench_steps(quick=True, repeats=1))
+        keys = [key for key, _, _ in steps]
+        assert steps and len(set(keys)) == len(keys)
+        assert all(isinstance(label, str) and callable(measure) for _, label, measure in steps)
+    for name in ("odds", "play_transcript", "train"):
+        if name in declared:
+            inspect.signature(declared[name]).bind(game.load_components([]), {})
+    if "show_model" in declared:
+        inspect.signature(declared["show_model"]).bind("model.toml")
+
+
+def test_a_hook_that_is_not_callable_is_refused_on_registration():
+    from bnb_sim.core.protocol import check_game
+
+    class Broken:
+        name, title, aliases, outcome = "broken", "Broken", (), "competitive"
+        options, default_policy, readings = (), "x", ("not", "callable")
+
+        def load_components(self, paths): ...
+        def make_config(self, components, **kw): ...
+        def play_block(self, config, start, n, threads=None): ...
+        def columns(self, config=None): ...
+        def report_sections(self, seats, games, meta): ...
+
+    with pytest.raises(ValueError, match="not callable: readings"):
+        check_game(Broken())

@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from bnb_sim.cli import cli
-from bnb_sim.cli.odds_cmd import _interval
 from bnb_sim.games.builders_biomes import odds as odds_api
+from bnb_sim.games.builders_biomes.odds_text import _interval
 
 PILE = "stone_sword,wooden_sword,potato*3,bow,tnt"
 

@@ -5,7 +5,8 @@ medians of a few repeats of:
 
 * games per second of the batch kernel, 4 players, ``random`` and ``heuristic`` tables, at
   1 thread and at all threads (kernel only: no DataFrames, no Parquet);
-* exact combat odds per second (a 21-token pile), Monte Carlo combats per second;
+* the game's own speed checks (its ``bench_steps`` hook): for Builders & Biomes exact combat
+  odds per second (a 21-token pile) and Monte Carlo combats per second;
 * start time of the CLI: ``bnb --help`` (no numba), ``bnb odds`` with a warm and with an
   empty (cold) numba cache, and ``bnb simulate`` of a few games with a warm cache.
 
@@ -166,50 +167,6 @@ def expansion_ratios(
     return rows
 
 
-def default_tokens():
-    """Default component arrays, the five token-effect arrays, and the reveal count."""
-    from bnb_sim.games.builders_biomes.components import load_components
-    from bnb_sim.games.builders_biomes.components.arrays import RULE_FIGHT_REVEAL
-
-    arrays = load_components().arrays
-    names = ("tok_hearts", "tok_extra_reveals", "tok_xp", "tok_blocks", "tok_detonate")
-    return arrays, tuple(getattr(arrays, n) for n in names), int(arrays.rules[RULE_FIGHT_REVEAL])
-
-
-def exact_odds_per_second(seconds: float = 0.5) -> dict[str, Any]:
-    """Exact odds of the 21-token pile (every starting and colourless token), warm."""
-    from bnb_sim.games.builders_biomes.engine.odds import exact_odds
-
-    arrays, tokens, reveal = default_tokens()
-    pile = arrays.tok_start + arrays.tok_table
-    exact_odds(pile, *tokens, reveal, 6)
-    calls, t0 = 0, time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        exact_odds(pile, *tokens, reveal, 6)
-        calls += 1
-    dt = time.perf_counter() - t0
-    return {"per_second": calls / dt, "ms": dt / calls * 1e3, "tokens": int(pile.sum())}
-
-
-def monte_carlo_per_second(n: int = 1_000_000, repeats: int = 3) -> dict[str, Any]:
-    """Monte Carlo combats per second with the full pile against 4 hearts."""
-    import numpy as np
-
-    from bnb_sim.games.builders_biomes.engine.combat import simulate_combats
-
-    arrays, tokens, reveal = default_tokens()
-    pile = arrays.tok_start + arrays.tok_table
-    args = (np.int64(reveal), np.int64(4))
-    master, stream = np.uint64(12345), np.int64(1)
-    simulate_combats(pile, *tokens, *args, np.int64(10), master, stream)
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        simulate_combats(pile, *tokens, *args, np.int64(n), master, stream)
-        times.append(time.perf_counter() - t0)
-    return {"combats_per_second": n / _median(times), "n": n}
-
-
 def bnb_command() -> list[str]:
     """How to start the ``bnb`` CLI of this interpreter."""
     script = Path(sys.executable).with_name("bnb")
@@ -299,7 +256,10 @@ def run(
     announced on stderr (``notice``) like ``bnb simulate`` does, and timed apart
     (``compile_seconds``), so no measurement includes it."""
 
+    from bnb_sim.cli.game_hooks import need_hook, protocol_game
     from bnb_sim.feedback import status, warm_engine
+
+    bench_steps = need_hook(protocol_game(None), "bench_steps", "bnb bench")
 
     repeats = 2 if quick else 3
     seconds = 0.2 if quick else 0.4
@@ -329,10 +289,9 @@ def run(
     results["expansion"] = expansion_ratios(seconds=seconds / 2, repeats=repeats, readings=readings)
     results["readings"] = dict(readings or {})
     results["machine"]["threading_layer"] = _threading_layer()
-    status("exact odds/s")
-    results["exact_odds"] = exact_odds_per_second(0.25 if quick else 0.5)
-    status("Monte Carlo combats/s")
-    results["monte_carlo"] = monte_carlo_per_second(repeats=repeats)
+    for key, label, measure in bench_steps(quick=quick, repeats=repeats):
+        status(label)
+        results[key] = measure()
     status("CLI start times" + (" (one with an empty numba cache)" if cold else ""))
     results["cli"] = cli_start(repeats=repeats, cold=cold)
     results["warnings"] = busy_warnings(results)

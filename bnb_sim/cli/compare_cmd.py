@@ -111,7 +111,7 @@ def compare(
     )
     from bnb_sim.analysis.report_builder import _jsonable
     from bnb_sim.analysis.tournament_schedule import split_policy_list
-    from bnb_sim.games.builders_biomes.policies.registry import parse_policy
+    from bnb_sim.cli.game_hooks import policy_labels, protocol_game
     from bnb_sim.runner.budget import confirm_games
     from bnb_sim.runner.compare_play import run_compare
     from bnb_sim.runner.design_play import design_readings
@@ -131,8 +131,7 @@ def compare(
                 raise BnbError(f"compare: --{name} applies to --sprt only (--precision uses 95%)")
     confirm_games(max_games, "compare", yes=yes)
     opponent_list = split_policy_list(opponents) if opponents else []
-    for spec in [a, b, *opponent_list]:
-        parse_policy(spec)
+    policy_labels(protocol_game(game), [a, b, *opponent_list])
     if not opponent_list and players not in (None, 2):
         raise BnbError("compare: a head-to-head comparison (no --opponent) has 2 players")
     if opponent_list and players is not None and len(opponent_list) > players - 1:

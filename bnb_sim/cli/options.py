@@ -12,11 +12,10 @@ folder that exists and is not empty is replaced only with ``--force`` (the same 
 with ``--json`` one JSON object (the paths and the report's ``summary.json``) as all of stdout.
 
 ``@components_option`` adds ``--components FILE`` (repeatable: files apply in order over the
-defaults) and passes the loaded :class:`~bnb_sim.games.builders_biomes.components.Components` to
-the command as
-``components``. Nothing is imported until the command runs, so ``bnb --help`` stays cheap; a
-bad file raises :class:`~bnb_sim.errors.ComponentError`, which ``bnb_sim.cli.main`` prints as
-one line with exit code 2.
+defaults) and passes the game's loaded component data (its ``load_components`` entry) to the
+command as ``components``. Nothing is imported until the command runs, so ``bnb --help`` stays
+cheap; a bad file raises :class:`~bnb_sim.errors.ComponentError`, which ``bnb_sim.cli.main``
+prints as one line with exit code 2.
 """
 
 from __future__ import annotations
@@ -41,9 +40,10 @@ def _load(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]):
     game = ctx.meta.get("bnb.game")  # set by an eager --game option
     expansion = ctx.meta.get(_EXPANSION)  # set by the eager --expansion option
     if game is None:
-        from bnb_sim.games.builders_biomes.components import load_components
-    else:
-        load_components = game.entry("load_components")
+        from bnb_sim.games import get_game
+
+        game = get_game(None)  # the default game
+    load_components = game.entry("load_components")
     if expansion is None:
         return load_components(list(value))
     if "expansion" not in inspect.signature(load_components).parameters:
@@ -192,10 +192,13 @@ def policy_options(
 
 
 def complete_policy(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
-    """Shell completion of a policy spec: the built-in policies and installed plugins."""
-    from bnb_sim.games.builders_biomes.policies.registry import BUILTIN, plugin_names
+    """Shell completion of a policy spec: the game's policy names (its ``policy_names``
+    hook: for the first game the built-in policies and installed plugins)."""
+    from bnb_sim.cli.game_hooks import protocol_game
+    from bnb_sim.core.protocol import hook
 
-    names = [*BUILTIN, "heuristic:", *plugin_names()]
+    policy_names = hook(protocol_game(ctx.meta.get("bnb.game")), "policy_names")
+    names = policy_names() if policy_names is not None else []
     return [name for name in names if name.startswith(incomplete)]
 
 
@@ -257,19 +260,14 @@ def readings_option(func):
 
 
 def cli_readings(reading: tuple[str, ...], **aliases) -> dict[str, str]:
-    """The readings a command was given: ``--reading`` assignments plus the alias flags
-    (``aliases``: flag label such as ``--variant`` -> value or None). A flag that
-    contradicts a ``--reading`` of the same name is a one-line error."""
-    from bnb_sim.games.builders_biomes import readings as R
+    """The readings a command of the default game was given: ``--reading`` assignments plus
+    the alias flags (``aliases``: flag label such as ``--variant`` -> value or None), read by
+    the game's ``parse_readings`` hook. A flag that contradicts a ``--reading`` of the same
+    name is a one-line error."""
+    from bnb_sim.cli.game_hooks import need_hook, protocol_game
 
-    given = R.parse_assignments(reading)
-    R.resolve(given, aliases=aliases)  # raises on a contradiction
-    out = dict(given)
-    for label, value in aliases.items():
-        if value is not None:
-            name = R.ALIASES[label]
-            out[name] = R.check_value(name, value)
-    return out
+    parse = need_hook(protocol_game(None), "parse_readings", "--reading")
+    return parse(tuple(reading), aliases)
 
 
 def _remember_game(ctx: click.Context, param: click.Parameter, value: str | None):

@@ -1,8 +1,8 @@
 """``bnb readings``: every rule reading, its values, its default and the rule it interprets.
 
-Pure Python (no numba): each game's table lives with the game (its ``readings`` entry point,
-e.g. :mod:`bnb_sim.games.heroes_village.readings`); the first game's is
-:mod:`bnb_sim.games.builders_biomes.readings`.
+Pure Python (no numba): each game's table lives with the game, which offers it through the
+protocol's ``readings`` hook (:data:`bnb_sim.core.protocol.HOOKS`); a game without readings
+says so in one line.
 """
 
 from __future__ import annotations
@@ -25,20 +25,10 @@ def readings(name: str | None, game, as_json: bool) -> None:
     tournament, compare, sweep, bench and tune, readings={...} in the Python API, or a [readings]
     table in an experiment file. --game hotv lists the Heroes of the Village readings (set with
     --reading, or in a component file's [readings] table)."""
-    from bnb_sim.games import get_game
+    from bnb_sim.cli.game_hooks import need_hook, protocol_game
 
-    table = (game or get_game(None)).entry("readings")
-    if table is None:
-        from bnb_sim.games.builders_biomes import readings as R
-
-        chosen = [R.check_name(name)] if name else list(R.READINGS.values())
-    else:
-        from bnb_sim.errors import BnbError
-
-        key = (name or "").strip().lower().replace("-", "_")
-        if name and key not in table:
-            raise BnbError(f"unknown reading {name!r} (known: {', '.join(table)})")
-        chosen = [table[key]] if name else list(table.values())
+    table = need_hook(protocol_game(game), "readings", "rule readings (bnb readings)")
+    chosen = list(table(name or None))
     if as_json:
         click.echo(jsonsafe.dumps({"readings": [r.to_dict() for r in chosen]}, indent=2))
         return

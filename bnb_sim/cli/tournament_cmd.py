@@ -83,8 +83,8 @@ def tournament(
     from bnb_sim.analysis.table_format import fmt_rate
     from bnb_sim.analysis.tournament_report import build_tournament_report
     from bnb_sim.analysis.tournament_schedule import schedule, split_policy_list
+    from bnb_sim.cli.game_hooks import policy_labels, protocol_game
     from bnb_sim.errors import BnbError
-    from bnb_sim.games.builders_biomes.policies.registry import check_distinct, parse_policy
     from bnb_sim.runner.budget import confirm_games, tournament_games
     from bnb_sim.runner.design_play import design_readings
     from bnb_sim.runner.tournament_play import run_tournament
@@ -92,9 +92,9 @@ def tournament(
     if not policies:
         raise BnbError("tournament: name the entrants with --policy (repeat it) or --policies")
     specs = split_policy_list(policies)
-    parsed = [parse_policy(p) for p in specs]
-    schedule([p.label for p in parsed], players)  # bad input fails before play
-    check_distinct(parsed, "tournament")
+    labels = policy_labels(protocol_game(game), specs)
+    schedule(labels, players)  # bad input fails before play
+    policy_labels(protocol_game(game), specs, distinct="tournament")
     design_readings(readings, None, seating="fixed", what="tournament")
     confirm_games(tournament_games(len(specs), players, games), "tournament", yes=yes)
     prepare_out(out)

@@ -1,6 +1,6 @@
 """``bnb train``: make a ``strong`` model for your own box; ``bnb train show FILE``: what it values.
 
-Training is the core of :mod:`bnb_sim.games.builders_biomes.strong_train` (CMA-ES over the
+Training is the game's ``train`` hook (for Builders & Biomes CMA-ES over the ``strong``
 model's weights by self-play against a field; docs/policies.md, "strong"). The model file is
 written when the budget is spent, with a checkpoint after every generation beside it:
 Ctrl-C keeps the finished generations and ``--resume`` continues them to the file an
@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
+from bnb_sim import jsonsafe
 from bnb_sim.cli.options import (
     cli_readings,
     components_option,
@@ -146,40 +147,23 @@ def train(ctx, players, games, minutes, out, seed, field, self_every, deals, che
         _train_game(game.entry("train_run"), plan, out, checkpoint, resume=resume,
                     threads=threads, dask=dask, quiet=quiet, as_json=as_json)  # fmt: skip
         return
-    from bnb_sim.games.builders_biomes.strong_train import plan_training, train_strong
+    from bnb_sim.cli.game_hooks import need_hook, protocol_game
 
+    train_model = need_hook(protocol_game(game), "train", "bnb train")
     checkpoint = out_and_checkpoint(out, resume, force)
-    plan = plan_training(
-        players=players, seed=seed, games=games, minutes=minutes,
-        opponents=tuple(s.strip() for s in field.split(",") if s.strip()),
-        self_every=self_every, deals=deals, check_deals=check_deals, start=start,
-        components=components,
-        readings=cli_readings(reading),
-    )  # fmt: skip
-    if dask is not None:
-        from bnb_sim.runner.dask_backend import check_address
-
-        dask = check_address(dask)  # a bad address: one line before anything plays
+    options = {
+        "players": players, "seed": seed, "games": games, "minutes": minutes,
+        "opponents": tuple(s.strip() for s in field.split(",") if s.strip()),
+        "self_every": self_every, "deals": deals, "check_deals": check_deals, "start": start,
+        "readings": cli_readings(reading), "out": out, "checkpoint": checkpoint,
+        "resume": resume, "threads": threads, "dask": dask,
+        "progress": progress_printer(quiet), "as_json": as_json,
+    }  # fmt: skip
     try:
-        result = train_strong(plan, out, checkpoint=checkpoint, resume=resume, threads=threads,
-                              progress=progress_printer(quiet), dask=dask)  # fmt: skip
+        result = train_model(components, options)
     except KeyboardInterrupt:
         raise interrupted() from None
-    check = result.check
-    if as_json:
-        from bnb_sim import jsonsafe
-
-        payload = {"model": str(result.path), "generations": result.generations,
-                   "games": result.games, "check": check,
-                   "training": result.model.training}  # fmt: skip
-        click.echo(jsonsafe.dumps(payload, indent=2))
-        return
-    click.echo(
-        f"wrote {result.path}: mean score {check['score']:.3f} [{check['low']:.3f}, "
-        f"{check['high']:.3f}] against heuristic on {check['deals']:,} fresh deals "
-        f"({result.generations} generation{'' if result.generations == 1 else 's'}, "
-        f"{result.games:,} games)"
-    )
+    click.echo(jsonsafe.dumps(result.payload, indent=2) if as_json else result.text)
 
 
 def _train_game(run, plan, out, checkpoint, *, resume, threads, dask, quiet, as_json) -> None:
@@ -215,20 +199,10 @@ def show(file, as_json):
     if game_show is not None:
         game_show(file, as_json)
         return
-    from bnb_sim.games.builders_biomes.strong_model import STAGE_KEYS, load_model
-    from bnb_sim.games.builders_biomes.strong_show import describe, sentences
+    from bnb_sim.cli.game_hooks import need_hook, protocol_game
 
-    model = load_model(file)
-    if as_json:
-        from bnb_sim import jsonsafe
-
-        stages = {key: model.stage(i) for i, key in enumerate(STAGE_KEYS)}
-        payload = {"file": file, "players": model.players, "expansion": model.expansion,
-                   "training": model.training, "stages": stages,
-                   "in_words": sentences(model)}  # fmt: skip
-        click.echo(jsonsafe.dumps(payload, indent=2))
-        return
-    click.echo("\n".join(describe(model)))
+    shown = need_hook(protocol_game(None), "show_model", "bnb train show")(file)
+    click.echo(jsonsafe.dumps(shown.payload, indent=2) if as_json else shown.text)
 
 
 def _game_show(file: str):

@@ -18,16 +18,16 @@ import click
 
 from bnb_sim import jsonsafe
 from bnb_sim.cli.options import components_option
-from bnb_sim.games.builders_biomes.components.loader import DEFAULT_LABEL
 
 
 def all_jobs() -> list:
-    """Every registered game's compile jobs (the ``compile_jobs`` entry point)."""
-    from bnb_sim.games import GAMES
+    """Every game's compile jobs (the protocol's ``compile_jobs`` hook, where it has one)."""
+    from bnb_sim.core.protocol import hook
+    from bnb_sim.core.registry import all_games
 
     jobs = []
-    for spec in GAMES.values():
-        game_jobs = spec.entry("compile_jobs")
+    for game in all_games():
+        game_jobs = hook(game, "compile_jobs")
         if game_jobs is not None:
             jobs += game_jobs()
     return jobs
@@ -43,28 +43,37 @@ def usable_cores() -> int:
 def _plugin_steps(components, plugins: bool) -> list[tuple[str, Any]]:
     if not plugins:
         return []
-    from bnb_sim.games.builders_biomes.policies.registry import plugin_names
+    from bnb_sim.cli.game_hooks import protocol_game
+    from bnb_sim.core.protocol import hook
 
+    game = protocol_game(None)  # --components are the default game's (no --game here)
+    plugin_names = hook(game, "policy_plugins")
+    if plugin_names is None:
+        return []
     # --components gives the loaded Components (its files go to the plugins' processes)
-    files = [f for f in components.files if f != DEFAULT_LABEL] if components is not None else []
-    return [(f"plugin policy '{name}'", _plugin_step(name, files)) for name in plugin_names()]
+    default = set(game.load_components([]).files) if components is not None else set()
+    files = [f for f in components.files if f not in default] if components is not None else []
+    return [
+        (f"plugin policy '{name}'", _plugin_step(game.name, name, files)) for name in plugin_names()
+    ]
 
 
 #: A plugin's warm-up (compile and one game) gets this long in its own process.
 PLUGIN_TIMEOUT_S = 600
 
 
-def warm_plugin(name: str, files: list[str]) -> None:
-    """Compile plugin ``name`` and play one game with it (run in a child process)."""
-    from bnb_sim.runner.batch import play_block
-    from bnb_sim.runner.config import GameConfig
+def warm_plugin(game_name: str, name: str, files: list[str]) -> None:
+    """Compile plugin ``name`` of game ``game_name`` and play one game with it against a
+    random player (run in a child process), through the game protocol."""
+    from bnb_sim.core.registry import get_game
 
-    components = files or None
-    config = GameConfig.create(2, [name, "random"], components=components)
-    play_block(config, 0, 1, None)
+    game = get_game(game_name)
+    config = game.make_config(game.load_components(files), players=2,
+                              policies=[name, "random"], seed=0, options={})  # fmt: skip
+    game.play_block(config, 0, 1, None)
 
 
-def _plugin_step(name: str, files: list[str]):
+def _plugin_step(game_name: str, name: str, files: list[str]):
     """Warm a plugin in a child process: plugins are native code, and one that crashes
     (segfault), hangs or raises must not stop the warm-up of the others."""
 
@@ -81,13 +90,13 @@ def _plugin_step(name: str, files: list[str]):
             "from bnb_sim.cli.warmup_cmd import warm_plugin\n"
             "from bnb_sim.errors import BnbError\n"
             "try:\n"
-            "    warm_plugin(sys.argv[1], json.loads(sys.argv[2]))\n"
+            "    warm_plugin(sys.argv[1], sys.argv[2], json.loads(sys.argv[3]))\n"
             "except BnbError as exc:\n"
             "    print(exc, file=sys.stderr); sys.exit(2)\n"
         )
         try:
             proc = subprocess.run(
-                [sys.executable, "-c", code, name, json.dumps(files)],
+                [sys.executable, "-c", code, game_name, name, json.dumps(files)],
                 capture_output=True,
                 text=True,
                 timeout=PLUGIN_TIMEOUT_S,

@@ -25,6 +25,11 @@ one row per (game, seat) with at least ``game``, ``seat``, ``player``, ``policy`
 ``games`` one row per game with at least ``game``. Every row is a pure function of the
 config and its game index, so ``play_block(c, 0, 10)`` equals ``play_block(c, 0, 5)``
 followed by ``play_block(c, 5, 5)`` (the contract test checks it for every game).
+
+Optional hooks (:data:`HOOKS`, found with :func:`hook`): the parts of a command that only a
+game can say (its rule readings, its component tables, its exact odds, its turn-by-turn
+transcript, its compile jobs). A game offers the ones that make sense for it; a command
+asked of a game that lacks its hook says so in one line.
 """
 
 from __future__ import annotations
@@ -165,15 +170,88 @@ def describe(game: Any, config: Any) -> str:
     return str(own(config)) if callable(own) else f"{config.n_players} players"
 
 
+@dataclass(frozen=True)
+class CommandOutput:
+    """What a game's command hook (:data:`HOOKS`) gives the command to print.
+
+    ``text``: the whole of stdout; with ``--json`` the command prints ``payload`` (a JSON-ready
+    object) instead. ``notes``: lines for stderr, printed first (e.g. where a picture went).
+    """
+
+    text: str = ""
+    payload: Any = None
+    notes: tuple[str, ...] = ()
+
+
+#: The optional hooks a game may offer, by name, with what the shared commands do with them.
+#: A game that lacks one is told so by the command in one line (exit code 2). Each is a
+#: method of the game object; none takes or returns click or pandas types.
+#:
+#: * ``readings(name=None) -> Sequence[reading]``: its rule readings (``bnb readings``), all
+#:   of them or the one called ``name`` (BnbError naming the known ones). A reading has
+#:   ``name``, ``rule``, ``summary``, ``values`` (value -> meaning), ``default``,
+#:   ``why_default``, ``per_player`` and ``to_dict()``.
+#: * ``parse_readings(assignments, aliases) -> dict[str, str]``: the readings a command was
+#:   given: ``NAME=VALUE`` texts (``--reading``) and alias flags (``{"--variant": value or
+#:   None}``); BnbError on a bad name or value, or a flag that contradicts a ``--reading``.
+#: * ``policy_names() -> Sequence[str]``: policy names to offer in shell completion.
+#: * ``policy_plugins() -> Sequence[str]``: installed policy plugins, which ``bnb warmup``
+#:   compiles by playing one game of ``make_config(players=2, policies=[name,
+#:   default_policy])`` in a child process.
+#: * ``policy_labels(specs, *, distinct=None) -> list[str]``: the label of each policy spec,
+#:   checked before anything plays (BnbError on a spec the game does not know; with
+#:   ``distinct``, the command's name, also on one spec listed twice however written).
+#: * ``component_tables(components) -> Sequence[str]``: the readable tables of ``bnb
+#:   components show`` (lines; its estimates marked).
+#: * ``odds(components, options) -> CommandOutput``: exact odds (``bnb odds``; ``options``
+#:   holds the command's options by name, e.g. ``pile``, ``hearts``, ``mob``, ``simulate``,
+#:   ``seed``, ``as_json``).
+#: * ``play_transcript(components, options) -> CommandOutput``: one game played and told turn
+#:   by turn (``bnb play``; ``options``: ``seed``, ``players``, ``policies``,
+#:   ``game_index``, ``readings``, ``picture``, ``as_json``, ``on_interrupt``).
+#: * ``train(components, options) -> CommandOutput``: train a model of a policy (``bnb
+#:   train``; ``options``: the command's budget and field, ``out``, ``checkpoint``,
+#:   ``resume``, ``threads``, ``dask``, ``progress`` (called with a dict per step),
+#:   ``readings``). Bad input is a one-line error before anything plays; Ctrl-C raises
+#:   KeyboardInterrupt with the finished steps in the checkpoint.
+#: * ``show_model(file) -> CommandOutput``: what a trained model values (``bnb train show``).
+#: * ``bench_steps(quick=False, repeats=3) -> Sequence[(key, status, measure)]``: the game's
+#:   own speed checks in ``bnb bench``: ``measure()`` returns a JSON-ready dict that the
+#:   report keeps under ``key``; ``status`` is the progress line shown while it runs.
+#: * ``compile_jobs() -> Sequence[Job]``: its kernels as ``bnb_sim.precompile.Job`` objects
+#:   (``bnb warmup`` compiles them in parallel processes).
+HOOKS: tuple[str, ...] = (
+    "readings",
+    "parse_readings",
+    "policy_names",
+    "policy_plugins",
+    "policy_labels",
+    "component_tables",
+    "odds",
+    "play_transcript",
+    "train",
+    "show_model",
+    "bench_steps",
+    "compile_jobs",
+)
+
+
+def hook(game: Any, name: str) -> Callable[..., Any] | None:
+    """The game's optional hook ``name`` (one of :data:`HOOKS`), or None if it lacks it."""
+    if name not in HOOKS:
+        raise ValueError(f"unknown hook {name!r} (hooks: {', '.join(HOOKS)})")
+    found = getattr(game, name, None)
+    return found if callable(found) else None
+
+
 def has_step_api(game: Any) -> bool:
     """Whether ``game`` offers a step-by-step ``Game`` (``new_game(config, game_index)``)."""
     return callable(getattr(game, "new_game", None))
 
 
 def odds_of(game: Any) -> Callable[..., Any] | None:
-    """The game's exact-odds function, or None (optional)."""
-    odds = getattr(game, "odds", None)
-    return odds if callable(odds) else None
+    """The game's exact-odds hook (``odds`` of :data:`HOOKS`), or None (optional)."""
+    return hook(game, "odds")
 
 
 def check_game(game: Any) -> None:
@@ -190,6 +268,9 @@ def check_game(game: Any) -> None:
     ]
     if missing:
         raise ValueError(f"game {getattr(game, 'name', game)!r} lacks {', '.join(missing)}")
+    wrong = [n for n in HOOKS if getattr(game, n, None) is not None and hook(game, n) is None]
+    if wrong:
+        raise ValueError(f"game {game.name!r}: hooks that are not callable: {', '.join(wrong)}")
     if game.outcome not in OUTCOMES:
         raise ValueError(f"game {game.name!r}: outcome must be one of {OUTCOMES}")
     for option in game.options:

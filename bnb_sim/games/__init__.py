@@ -57,9 +57,8 @@ Entry points a game may declare (``module:attribute``):
   a luck design (:mod:`bnb_sim.runner.luck_play`);
 * ``tune``: a module (named without ``:attribute``) with what ``bnb tune`` needs of the
   game (:mod:`bnb_sim.games.builders_biomes.tune_hooks` lists it);
-* ``readings``: its rule readings (name -> an object with ``name``, ``rule``, ``summary``,
-  ``values``, ``default``, ``why_default``, ``per_player`` and ``to_dict()``), which
-  ``bnb readings --game NAME`` lists (undeclared: the first game's table).
+* the protocol's optional hooks (:data:`bnb_sim.core.protocol.HOOKS`: readings, component
+  tables, odds, a turn-by-turn transcript, compile jobs) live on the game's ``spec`` object.
 """
 
 from __future__ import annotations
@@ -274,7 +273,6 @@ register(
             "play_block": "bnb_sim.games.heroes_village.runner:play_block",
             "experiment_item": "bnb_sim.games.heroes_village.experiment:parse_item",
             "options:tournament": "bnb_sim.games.heroes_village.cli:simulate_options",
-            "readings": "bnb_sim.games.heroes_village.readings:READINGS",
             "robustness": "bnb_sim.games.heroes_village.robustness:ROBUSTNESS",
             "options:robustness": "bnb_sim.games.heroes_village.cli:simulate_options",
             "sensitivity_setup": "bnb_sim.games.heroes_village.sensitivity:setup",

@@ -1,8 +1,11 @@
 """Builders & Biomes through the game protocol (:mod:`bnb_sim.core.protocol`).
 
-Cheap to import (no numba, no pandas): every part is imported when it is used. The
+Cheap to import (no numba, no pandas): every part is imported when it is used. The run
 commands still serve this game with their own code; this object is what the contract test
-and protocol-level code see.
+and protocol-level code see, and its optional hooks (:data:`bnb_sim.core.protocol.HOOKS`:
+readings, component tables, odds, a turn-by-turn game, policy specs, training, bench and
+compile jobs) are how ``bnb readings``, ``components show``, ``odds``, ``play``, ``compare``,
+``tournament``, ``train``, ``bench`` and ``warmup`` reach the game's own code.
 """
 
 from __future__ import annotations
@@ -48,6 +51,90 @@ class BuildersBiomes:
 
     def report_sections(self, seats, games, meta):
         return ()  # its report is bnb_sim.analysis.report.write_report (entry "write_report")
+
+    def readings(self, name: str | None = None) -> list:
+        """Its rule readings (``bnb readings``): all, or the one called ``name``."""
+        from bnb_sim.games.builders_biomes import readings as R
+
+        return [R.check_name(name)] if name else list(R.READINGS.values())
+
+    def parse_readings(self, assignments: Sequence[str], aliases: Mapping[str, Any]):
+        """The readings a command was given: ``NAME=VALUE`` texts and alias flags
+        (``{"--variant": value or None}``); BnbError on a contradiction or a bad value."""
+        from bnb_sim.games.builders_biomes import readings as R
+
+        given = R.parse_assignments(assignments)
+        R.resolve(given, aliases=dict(aliases))  # raises on a contradiction
+        out = dict(given)
+        for label, value in aliases.items():
+            if value is not None:
+                name = R.ALIASES[label]
+                out[name] = R.check_value(name, value)
+        return out
+
+    def component_tables(self, components) -> list[str]:
+        """The readable tables of ``bnb components show`` (estimates marked ~)."""
+        from bnb_sim.games.builders_biomes.components.tables import render
+
+        return render(components)
+
+    def odds(self, components, options: Mapping[str, Any]):
+        """Exact fight odds of a weapon pile (``bnb odds``, R-FIGHT-2 to R-FIGHT-5)."""
+        from bnb_sim.games.builders_biomes.odds_text import odds_output
+
+        return odds_output(components, options)
+
+    def play_transcript(self, components, options: Mapping[str, Any]):
+        """One game played and told turn by turn, or as JSON (``bnb play``)."""
+        from bnb_sim.games.builders_biomes.play_text import play_output
+
+        return play_output(components, options)
+
+    def policy_labels(self, specs: Sequence[str], *, distinct: str | None = None) -> list[str]:
+        """Each policy spec parsed (PolicyError on a bad one), as its label; ``distinct``
+        (the command's name): refuse one spec listed twice, however it is written."""
+        from bnb_sim.games.builders_biomes.policies.registry import check_distinct, parse_policy
+
+        parsed = [parse_policy(spec) for spec in specs]
+        if distinct:
+            check_distinct(parsed, distinct)
+        return [p.label for p in parsed]
+
+    def train(self, components, options: Mapping[str, Any]):
+        """Train a ``strong`` model (``bnb train``): CMA-ES by self-play against a field."""
+        from bnb_sim.games.builders_biomes.strong_command import train_output
+
+        return train_output(components, options)
+
+    def show_model(self, file: str):
+        """What the ``strong`` model in ``file`` values (``bnb train show``)."""
+        from bnb_sim.games.builders_biomes.strong_command import show_output
+
+        return show_output(file)
+
+    def bench_steps(self, quick: bool = False, repeats: int = 3) -> list:
+        """The fight speed checks of ``bnb bench``: exact odds/s and Monte Carlo combats/s."""
+        from bnb_sim.games.builders_biomes.bench_odds import bench_steps
+
+        return bench_steps(quick=quick, repeats=repeats)
+
+    def compile_jobs(self) -> list:
+        """Its kernels as ``bnb_sim.precompile.Job`` objects (``bnb warmup``)."""
+        from bnb_sim.games.builders_biomes.compile_jobs import jobs
+
+        return jobs()
+
+    def policy_plugins(self) -> list[str]:
+        """The installed policy plugins (entry points not shadowed by a built-in policy)."""
+        from bnb_sim.games.builders_biomes.policies.registry import plugin_names
+
+        return plugin_names()
+
+    def policy_names(self) -> list[str]:
+        """Policy names for shell completion: the built-ins, ``heuristic:`` and the plugins."""
+        from bnb_sim.games.builders_biomes.policies.registry import BUILTIN, plugin_names
+
+        return [*BUILTIN, "heuristic:", *plugin_names()]
 
     def new_game(self, config: WrappedConfig, game_index: int):
         """The step-by-step game (OpenSpiel style) of ``config``'s game ``game_index``."""

@@ -88,6 +88,22 @@ class HeroesVillage:
     def report_sections(self, seats, games, meta):
         return ()  # its report is bnb_sim.games.heroes_village.report (entry "write_report")
 
+    def readings(self, name: str | None = None) -> list:
+        """Its rule readings (``bnb readings --game hotv``): all, or the one called ``name``."""
+        from bnb_sim.errors import BnbError
+        from bnb_sim.games.heroes_village.readings import READINGS
+
+        key = (name or "").strip().lower().replace("-", "_")
+        if name and key not in READINGS:
+            raise BnbError(f"unknown reading {name!r} (known: {', '.join(READINGS)})")
+        return [READINGS[key]] if name else list(READINGS.values())
+
+    def compile_jobs(self) -> list:
+        """Its kernels as ``bnb_sim.precompile.Job`` objects (``bnb warmup``)."""
+        from bnb_sim.games import get_game
+
+        return get_game(self.name).entry("compile_jobs")()
+
     def __getattr__(self, name: str):
         # the step API only where the game has one: has_step_api() reads this attribute
         if name == "new_game" and _step_class() is not None:
