@@ -104,9 +104,7 @@ KNOWN_CYCLES: set[frozenset[str]] = {
 }
 
 #: Modules over MAX_LINES lines that remain (with their length when listed).
-KNOWN_LONG: dict[str, int] = {
-    "bnb_sim.games.builders_biomes.policies.onestep": 779,
-}
+KNOWN_LONG: dict[str, int] = {}
 
 #: Game modules that still import the CLI, tune or the studies.
 KNOWN_GAME_TO_APP: set[str] = {
