@@ -59,12 +59,6 @@ KNOWN_CYCLES: set[frozenset[str]] = {
     ),
     frozenset(
         {
-            "bnb_sim.games.builders_biomes.components.expansion",
-            "bnb_sim.games.builders_biomes.components.validate",
-        }
-    ),
-    frozenset(
-        {
             "bnb_sim.games.builders_biomes.game",
             "bnb_sim.interruptible",
             "bnb_sim.runner.batch",
@@ -110,10 +104,7 @@ KNOWN_CYCLES: set[frozenset[str]] = {
 }
 
 #: Modules over MAX_LINES lines that remain (with their length when listed).
-KNOWN_LONG: dict[str, int] = {
-    "bnb_sim.games.builders_biomes.components.validate": 679,
-    "bnb_sim.games.builders_biomes.policies.onestep": 779,
-}
+KNOWN_LONG: dict[str, int] = {}
 
 #: Game modules that still import the CLI, tune or the studies (none now: keep it so).
 KNOWN_GAME_TO_APP: set[str] = set()

@@ -8,7 +8,8 @@ import bnb_sim
 from bnb_sim.games.builders_biomes.components.arrays import TILE_BONUS_MOB
 from bnb_sim.games.builders_biomes.engine import layout as L
 from bnb_sim.games.builders_biomes.engine.state import C_ROUNDS_DONE
-from bnb_sim.games.builders_biomes.policies import onestep as O
+from bnb_sim.games.builders_biomes.policies import onestep_layout as OL
+from bnb_sim.games.builders_biomes.policies import onestep_values as O
 
 
 def _group(k, mask):
@@ -32,7 +33,7 @@ def board_value(pub, k, seat, w, space=0, tile=-1):
         if (pub[C_ROUNDS_DONE] >> r) & 1:
             continue
         card = [k[L.K_SCORE_CARD + r * 4 + v] for v in range(4)]
-        total += w[O.W_BOARD] * max(_group(k, mask_of(r, v)) * card[v] for v in range(4))
+        total += w[OL.W_BOARD] * max(_group(k, mask_of(r, v)) * card[v] for v in range(4))
     for j in range(pub[L.P_N_HELD + seat]):
         held = pub[L.P_HELD + seat * L.MAX_HELD + j]
         if L.tile_attr(k, L.TILE_KIND, held) != TILE_BONUS_MOB:
@@ -40,7 +41,7 @@ def board_value(pub, k, seat, w, space=0, tile=-1):
         c = L.tile_attr(k, L.TILE_BONUS_CHAR, held)
         v = L.tile_attr(k, L.TILE_BONUS_VALUE, held)
         spaces = bin(mask_of(c, v)).count("1")
-        total += w[O.W_BONUS_MOB] * L.tile_attr(k, L.TILE_BONUS_XP, held) * spaces
+        total += w[OL.W_BONUS_MOB] * L.tile_attr(k, L.TILE_BONUS_XP, held) * spaces
     return total
 
 
@@ -63,7 +64,7 @@ def test_placement_table_is_exactly_the_change_of_board_value():
             for tile in range(0, n_buildings, 3):
                 chars = [L.tile_char(k, c, tile) for c in range(3)]
                 for space in range(9):
-                    entry = O.MEM_TABLE + space * 12
+                    entry = OL.MEM_TABLE + space * 12
                     got = sum(mem[entry + 4 * c + chars[c]] for c in range(3))
                     want = board_value(pub, k, seat, w, space, tile) - base
                     assert abs(got - want) < 1e-9, (step, seat, tile, space)

@@ -12,7 +12,7 @@ import pytest
 from bnb_sim import combat_odds
 from bnb_sim.errors import PolicyError
 from bnb_sim.games.builders_biomes.engine import layout as L
-from bnb_sim.games.builders_biomes.policies import onestep
+from bnb_sim.games.builders_biomes.policies import onestep, onestep_layout
 from bnb_sim.games.builders_biomes.policies.kinds import (
     GREEDY_PARAMS,
     HEURISTIC_DEFAULTS,
@@ -151,7 +151,7 @@ def test_policy_avoids_a_hopeless_fight(policy):
 def test_weight_order_matches_the_engine_indices():
     names = list(HEURISTIC_WEIGHTS)
     for name in names:
-        assert getattr(onestep, f"W_{name.upper()}") == names.index(name)
+        assert getattr(onestep_layout, f"W_{name.upper()}") == names.index(name)
     assert set(GREEDY_PARAMS) == set(names)
 
 

@@ -236,10 +236,11 @@ def _heuristic(params, game):
 
 
 def test_the_strong_bots_memory_stays_clear_of_the_others():
-    from bnb_sim.games.builders_biomes.policies import onestep, strong
+    from bnb_sim.games.builders_biomes.policies import onestep_layout, strong
     from bnb_sim.games.builders_biomes.policies.priority_layout import MEM_BOT
 
-    used = max(v for n, v in vars(onestep).items() if n.startswith("MEM_") and isinstance(v, int))
+    layout = vars(onestep_layout).items()
+    used = max(v for n, v in layout if n.startswith("MEM_") and isinstance(v, int))
     assert used + 64 <= strong.MEM_LEAD < strong.MEM_PACE_STAMP < MEM_BOT
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bnb_sim.errors import ComponentError
+from bnb_sim.games.builders_biomes.components.checker import NOTE_KEYS
 
 FARMERS_MARKET = "farmers-market"
 EXPANSIONS = {FARMERS_MARKET: Path(__file__).resolve().parents[3] / "data" / "farmers_market.toml"}
@@ -73,8 +74,6 @@ def expansion_path(name: str) -> Path:
 
 def validate_farmers_market(c, value: object) -> dict:
     """Check the ``[farmers_market]`` section; ``c`` is the validator's checker."""
-    from bnb_sim.games.builders_biomes.components.validate import NOTE_KEYS
-
     key = "farmers_market"
     tbl = c.table(value, key)
     c.keys(tbl, key, FIELDS + ("farmland", "items", "provenance"), NOTE_KEYS[1:])

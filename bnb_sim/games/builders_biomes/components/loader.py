@@ -17,12 +17,9 @@ from pathlib import Path
 
 from bnb_sim.errors import ArgumentTypeError
 from bnb_sim.estimates import parse_ranges
-from bnb_sim.games.builders_biomes.components.validate import (
-    NOTE_KEYS,
-    Origins,
-    is_complete,
-    validate,
-)
+from bnb_sim.games.builders_biomes.components.checker import NOTE_KEYS
+from bnb_sim.games.builders_biomes.components.origins import Origins
+from bnb_sim.games.builders_biomes.components.validate import is_complete, validate
 from bnb_sim.toml_files import (  # noqa: F401 (MAX_BYTES, tomllib: re-exported)
     MAX_BYTES,
     check_depth,

@@ -11,14 +11,12 @@ from functools import cached_property
 
 from bnb_sim.errors import ComponentError, SpecError
 from bnb_sim.estimates import Estimate, resolve
-from bnb_sim.games.builders_biomes.components.validate import (
-    CHARACTERISTICS,
-    Origins,
-    Row,
-    clean,
-    validate,
-)
+from bnb_sim.games.builders_biomes.components.checker import Row
+from bnb_sim.games.builders_biomes.components.origins import Origins
+from bnb_sim.games.builders_biomes.components.sections import CHARACTERISTICS
+from bnb_sim.games.builders_biomes.components.validate import validate
 from bnb_sim.safe_io import digits
+from bnb_sim.toml_files import clean
 
 SWEEP_REASON = "set by sweep"
 

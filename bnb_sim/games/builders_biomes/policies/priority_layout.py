@@ -44,7 +44,7 @@ COND_SIZE = 4
 RULE_SIZE = R_CONDS + COND_SIZE * MAX_CONDS  # 32
 PROGRAM_SIZE = B_RULES + RULE_SIZE * MAX_RULES
 
-MEM_BOT = 1024  # below: the one-step evaluation's cache (onestep.MEM_*)
+MEM_BOT = 1024  # below: the one-step evaluation's cache (onestep_layout.MEM_*)
 MEM_HITS = MEM_BOT  # + rule
 MEM_USED_GAME = MEM_BOT + MAX_RULES  # + rule
 MEM_USED_TURN = MEM_BOT + 2 * MAX_RULES  # + rule

@@ -66,6 +66,7 @@ from bnb_sim.games.builders_biomes.engine.state import (
     PH_COLLECT,
     PH_TURN,
 )
+from bnb_sim.games.builders_biomes.policies.fight_values import weapon_value
 from bnb_sim.games.builders_biomes.policies.fm_policy import best_buy, buy_slots
 from bnb_sim.games.builders_biomes.policies.kinds import (
     STRONG_BIAS0,
@@ -74,22 +75,25 @@ from bnb_sim.games.builders_biomes.policies.kinds import (
     W,
 )
 from bnb_sim.games.builders_biomes.policies.onestep import (
+    _affordable,
+    best_adjacent,
+    best_point,
+    choose_onestep,
+    prepare_stack_values,
+)
+from bnb_sim.games.builders_biomes.policies.onestep_layout import (
     MEM_BLOCK_SCRATCH,
     MEM_BLOCK_STAMP,
     MEM_BLOCK_VALUE,
     NEG,
-    _affordable,
+)
+from bnb_sim.games.builders_biomes.policies.onestep_values import (
     _low_u64,
     _offer,
-    best_adjacent,
-    best_point,
     block_values,
-    choose_onestep,
     lone_blocks,
     pick_best,
-    prepare_stack_values,
     round_lead,
-    weapon_value,
 )
 
 W_BLOCK_BASE = W["block_base"]
@@ -103,8 +107,8 @@ PACE_LAST_TWO = STRONG_PACE0 + 1
 # bot collects whenever it may, so the cube empties and the game ends (R-SCORE-1).
 STALL_TURNS_PER_PLAYER = 50
 
-# policy memory: after the one-step evaluation's cache (onestep.MEM_*, below 810) and below
-# priority_layout.MEM_BOT (1024), where the batch kernel reads a priority-list bot's rule hits
+# policy memory: after the one-step evaluation's cache (onestep_layout.MEM_*, below 810) and
+# below priority_layout.MEM_BOT (1024), where the batch kernel reads a priority-list bot's rule hits
 MEM_LEAD = 1000  # 3: the seat's lead in each round (this state)
 MEM_LEFT = 1004  # 3: blocks left in each layer whose round is still to come (-1: none)
 MEM_PACE_STAMP = 1008  # pub[C_CHANGES] + 1 when the two above were filled
