@@ -46,12 +46,6 @@ KNOWN_CYCLES: set[frozenset[str]] = {
     ),
     frozenset(
         {
-            "bnb_sim.cli.bench_cmd",
-            "bnb_sim.cli.bench_reference",
-        }
-    ),
-    frozenset(
-        {
             "bnb_sim.cli.options",
             "bnb_sim.cli.protocol_cmds",
             "bnb_sim.cli.run_cmd",
