@@ -72,12 +72,6 @@ KNOWN_CYCLES: set[frozenset[str]] = {
     ),
     frozenset(
         {
-            "bnb_sim.games.heroes_village.components",
-            "bnb_sim.games.heroes_village.ranges",
-        }
-    ),
-    frozenset(
-        {
             "bnb_sim.games.heroes_village.experiment",
             "bnb_sim.games.heroes_village.ladder",
             "bnb_sim.games.heroes_village.robustness",
