@@ -89,12 +89,6 @@ KNOWN_CYCLES: set[frozenset[str]] = {
             "bnb_sim.runner.luck_play",
         }
     ),
-    frozenset(
-        {
-            "bnb_sim.tune.execute",
-            "bnb_sim.tune.game_tune",
-        }
-    ),
 }
 
 #: Modules over MAX_LINES lines that remain (with their length when listed).
