@@ -83,12 +83,6 @@ KNOWN_CYCLES: set[frozenset[str]] = {
             "bnb_sim.games.heroes_village.strong_model",
         }
     ),
-    frozenset(
-        {
-            "bnb_sim.runner.luck_dask",
-            "bnb_sim.runner.luck_play",
-        }
-    ),
 }
 
 #: Modules over MAX_LINES lines that remain (with their length when listed).
