@@ -66,12 +66,6 @@ KNOWN_CYCLES: set[frozenset[str]] = {
     ),
     frozenset(
         {
-            "bnb_sim.games.builders_biomes.policies.priority_compile",
-            "bnb_sim.games.builders_biomes.policies.registry",
-        }
-    ),
-    frozenset(
-        {
             "bnb_sim.games.heroes_village.experiment",
             "bnb_sim.games.heroes_village.ladder",
             "bnb_sim.games.heroes_village.robustness",
