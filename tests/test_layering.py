@@ -66,13 +66,6 @@ KNOWN_CYCLES: set[frozenset[str]] = {
     ),
     frozenset(
         {
-            "bnb_sim.games.heroes_village.experiment",
-            "bnb_sim.games.heroes_village.ladder",
-            "bnb_sim.games.heroes_village.robustness",
-        }
-    ),
-    frozenset(
-        {
             "bnb_sim.games.heroes_village.policies",
             "bnb_sim.games.heroes_village.strong_model",
         }
