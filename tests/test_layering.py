@@ -34,18 +34,6 @@ MAX_LINES = 600
 KNOWN_CYCLES: set[frozenset[str]] = {
     frozenset(
         {
-            "bnb_sim.analysis.experiment",
-            "bnb_sim.analysis.experiment_items",
-            "bnb_sim.analysis.experiment_report",
-            "bnb_sim.runner.experiments",
-            "bnb_sim.runner.robustness_item",
-            "bnb_sim.runner.robustness_play",
-            "bnb_sim.studies",
-            "bnb_sim.tune.experiment_item",
-        }
-    ),
-    frozenset(
-        {
             "bnb_sim.cli.options",
             "bnb_sim.cli.protocol_cmds",
             "bnb_sim.cli.run_cmd",
