@@ -34,13 +34,6 @@ MAX_LINES = 600
 KNOWN_CYCLES: set[frozenset[str]] = {
     frozenset(
         {
-            "bnb_sim.cli.options",
-            "bnb_sim.cli.protocol_cmds",
-            "bnb_sim.cli.run_cmd",
-        }
-    ),
-    frozenset(
-        {
             "bnb_sim.games.builders_biomes.components.expansion",
             "bnb_sim.games.builders_biomes.components.validate",
         }

@@ -125,7 +125,7 @@ def write_report(spec, run_dir, out_dir, title=None):
 
 
 def _write(builder, out) -> dict:
-    from bnb_sim.cli.run_cmd import prepare_out
+    from bnb_sim.cli.out_folder import prepare_out
 
     prepare_out(Path(out))
     return builder.write(out)
