@@ -40,13 +40,6 @@ KNOWN_CYCLES: set[frozenset[str]] = {
     ),
     frozenset(
         {
-            "bnb_sim.games.builders_biomes.game",
-            "bnb_sim.interruptible",
-            "bnb_sim.runner.batch",
-        }
-    ),
-    frozenset(
-        {
             "bnb_sim.games.heroes_village.policies",
             "bnb_sim.games.heroes_village.strong_model",
         }
