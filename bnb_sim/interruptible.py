@@ -81,7 +81,7 @@ def terminate_as_interrupt() -> Iterator[list[int]]:
         return
 
     def handle(signum, frame) -> None:
-        from bnb_sim.runner.batch import request_stop
+        from bnb_sim.runner.kernel_stops import request_stop
 
         seen.append(signum)
         request_stop()  # a kernel in a worker thread returns before its next decision
@@ -93,6 +93,6 @@ def terminate_as_interrupt() -> Iterator[list[int]]:
     finally:
         signal.signal(signal.SIGTERM, old)
         if seen:
-            from bnb_sim.runner.batch import clear_stop_request
+            from bnb_sim.runner.kernel_stops import clear_stop_request
 
             clear_stop_request()

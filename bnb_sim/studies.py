@@ -55,18 +55,9 @@ def _policy_list(value: Any, name: str) -> list[str]:
 
 def _components(components: Any, expansion: str | None):
     """A Components from None, a path, a list of paths or a Components (and the expansion)."""
-    from bnb_sim.games.builders_biomes.components import Components, load_components
+    from bnb_sim.games.builders_biomes.components_arg import components_arg
 
-    if expansion is not None:
-        _args.text(expansion, "expansion")
-    if isinstance(components, Components):
-        if expansion is not None and components.expansion != expansion:
-            raise BnbError(
-                f"expansion={expansion!r} but the components were loaded without it "
-                f"(load them with load_components(..., expansion={expansion!r}))"
-            )
-        return components
-    return load_components(components, expansion=expansion)
+    return components_arg(components, expansion)
 
 
 def _threads(threads: Any) -> int | None:

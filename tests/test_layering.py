@@ -34,71 +34,8 @@ MAX_LINES = 600
 KNOWN_CYCLES: set[frozenset[str]] = {
     frozenset(
         {
-            "bnb_sim.analysis.experiment",
-            "bnb_sim.analysis.experiment_items",
-            "bnb_sim.analysis.experiment_report",
-            "bnb_sim.runner.experiments",
-            "bnb_sim.runner.robustness_item",
-            "bnb_sim.runner.robustness_play",
-            "bnb_sim.studies",
-            "bnb_sim.tune.experiment_item",
-        }
-    ),
-    frozenset(
-        {
-            "bnb_sim.cli.bench_cmd",
-            "bnb_sim.cli.bench_reference",
-        }
-    ),
-    frozenset(
-        {
-            "bnb_sim.cli.options",
-            "bnb_sim.cli.protocol_cmds",
-            "bnb_sim.cli.run_cmd",
-        }
-    ),
-    frozenset(
-        {
-            "bnb_sim.games.builders_biomes.game",
-            "bnb_sim.interruptible",
-            "bnb_sim.runner.batch",
-        }
-    ),
-    frozenset(
-        {
-            "bnb_sim.games.builders_biomes.policies.priority_compile",
-            "bnb_sim.games.builders_biomes.policies.registry",
-        }
-    ),
-    frozenset(
-        {
-            "bnb_sim.games.heroes_village.components",
-            "bnb_sim.games.heroes_village.ranges",
-        }
-    ),
-    frozenset(
-        {
-            "bnb_sim.games.heroes_village.experiment",
-            "bnb_sim.games.heroes_village.ladder",
-            "bnb_sim.games.heroes_village.robustness",
-        }
-    ),
-    frozenset(
-        {
             "bnb_sim.games.heroes_village.policies",
             "bnb_sim.games.heroes_village.strong_model",
-        }
-    ),
-    frozenset(
-        {
-            "bnb_sim.runner.luck_dask",
-            "bnb_sim.runner.luck_play",
-        }
-    ),
-    frozenset(
-        {
-            "bnb_sim.tune.execute",
-            "bnb_sim.tune.game_tune",
         }
     ),
 }

@@ -58,6 +58,8 @@ def _bot(tmp_path, text: str, name: str = "bot.toml") -> str:
         ("turn = 3", "'turn' must be a list of rules"),
         ("fallback = 'huristic'", "did you mean 'heuristic'?"),
         ("fallback = 'heuristic:bord=2'", "unknown weight 'bord'"),
+        # it was parsed as a policy spec and its restriction silently dropped
+        ("fallback = 'heuristic:board=1+never=build'", "takes no +never/+always"),
     ],
 )
 def test_bot_file_errors_name_file_rule_and_problem(tmp_path, text, problem):

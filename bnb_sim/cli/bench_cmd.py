@@ -31,8 +31,8 @@ from typing import Any
 import click
 
 from bnb_sim import jsonsafe
+from bnb_sim.cli.bench_machine import load_average, machine, threading_layer
 from bnb_sim.cli.options import cli_readings, game_option, other_game_handler, readings_option
-from bnb_sim.runner.run_meta import _threading_layer, machine  # noqa: F401  (scripts import them)
 
 FULL_PILE = (
     "wooden_sword,stone_sword*3,potato*3,iron_sword*4,diamond_sword*2,bow*2,hoe*2,pickaxe*2,tnt*2"
@@ -203,14 +203,6 @@ def cli_start(repeats: int = 3, cold: bool = True) -> dict[str, Any]:
     return out
 
 
-def load_average() -> float | None:
-    """The 1-minute load average, or None where the system has none."""
-    try:
-        return os.getloadavg()[0]
-    except (AttributeError, OSError):
-        return None
-
-
 def busy_warnings(results: dict[str, Any]) -> list[str]:
     """Why these numbers may not mean much: the machine was busy before the benchmark
     started (load average above the usable cores), more threads ran slower than one, or the
@@ -288,7 +280,7 @@ def run(
     status("games/s with the Farmer's Market expansion, alternating with the base game")
     results["expansion"] = expansion_ratios(seconds=seconds / 2, repeats=repeats, readings=readings)
     results["readings"] = dict(readings or {})
-    results["machine"]["threading_layer"] = _threading_layer()
+    results["machine"]["threading_layer"] = threading_layer()
     for key, label, measure in bench_steps(quick=quick, repeats=repeats):
         status(label)
         results[key] = measure()

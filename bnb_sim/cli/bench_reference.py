@@ -108,7 +108,7 @@ def measure(
     ``games`` fixes the game count of every run (tests); otherwise each runner is calibrated
     to about ``seconds`` per run.
     """
-    from bnb_sim.cli.bench_cmd import load_average, machine
+    from bnb_sim.cli.bench_machine import load_average, machine
 
     load = load_average()
     module = load_reference(reference)

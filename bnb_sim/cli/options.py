@@ -28,9 +28,9 @@ from pathlib import Path
 import click
 
 from bnb_sim import jsonsafe
+from bnb_sim.cli.out_folder import _FORCE, refuse_overwrite  # noqa: F401 (re-exported)
 from bnb_sim.errors import BnbError
 
-_FORCE = "bnb.out.force"
 _EXPANSION = "bnb.expansion"
 
 
@@ -122,22 +122,6 @@ def out_option(default: str | None, help: str):
         )(func)
 
     return decorate
-
-
-def refuse_overwrite(out: Path, force: bool | None = None) -> None:
-    """Raise a one-line :class:`BnbError` if ``out`` holds files and ``--force`` was not given.
-
-    ``force`` defaults to the current command's ``--force`` flag.
-    """
-    if force is None:
-        ctx = click.get_current_context(silent=True)
-        force = bool(ctx and ctx.meta.get(_FORCE))
-    if force or not out.exists():
-        return
-    if not out.is_dir():
-        raise BnbError(f"{out}: exists and is not a folder")
-    if any(out.iterdir()):
-        raise BnbError(f"{out}: the folder exists and is not empty (use --force to replace it)")
 
 
 def policy_options(

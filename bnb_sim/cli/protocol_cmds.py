@@ -141,7 +141,7 @@ def write_report(spec, run_dir, out_dir, title=None):
 def _prepare(out) -> None:
     """Refuse a folder that holds files before any game is played."""
     if out is not None:
-        from bnb_sim.cli.run_cmd import prepare_out
+        from bnb_sim.cli.out_folder import prepare_out
 
         prepare_out(Path(out))
 

@@ -19,10 +19,10 @@ from bnb_sim.cli.options import (
     json_option,
     out_option,
     readings_option,
-    refuse_overwrite,
     write_template,
     yes_option,
 )
+from bnb_sim.cli.out_folder import prepare_out
 from bnb_sim.errors import BnbError
 
 
@@ -126,29 +126,6 @@ def experiment_warmups(items) -> dict:
             key, step = ("builders_biomes", n), functools.partial(first_game, n)
         steps.setdefault(key, step)
     return dict(sorted(steps.items(), key=lambda kv: str(kv[0]), reverse=True))
-
-
-def prepare_out(out: Path) -> Path:
-    """Refuse a non-empty folder without --force, and create the report folder now, so a bad
-    --out fails before the games are played; a folder made here that is still empty when
-    the command ends (it failed) is removed."""
-    refuse_overwrite(out)
-    created = not out.exists()
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise BnbError(f"{out}: cannot write the report there ({exc.strerror or exc})") from None
-    ctx = click.get_current_context(silent=True)
-    if created and ctx is not None:
-        ctx.call_on_close(lambda: _remove_if_empty(out))
-    return out
-
-
-def _remove_if_empty(folder: Path) -> None:
-    try:
-        folder.rmdir()  # only succeeds on an empty folder
-    except OSError:
-        pass
 
 
 def echo_written(written: dict, as_json: bool = False) -> None:

@@ -29,16 +29,16 @@ __all__ = ["LuckDask", "luck_task"]
 SLICES_PER_THREAD = 2
 
 
-def luck_task(game: str, payload: dict, stub: Any, call: str, args: tuple, kwargs: dict,
+def luck_task(module_name: str, payload: dict, stub: Any, call: str, args: tuple, kwargs: dict,
               threads: int | None):  # fmt: skip
-    """Dask task: ``module.<call>(setup, *args, **kwargs)`` of the game's luck module, the
-    set-up's components rebuilt from ``payload``."""
-    from bnb_sim.games import get_game
+    """Dask task: ``module.<call>(setup, *args, **kwargs)`` of the game's luck module (by its
+    name: the module the client found), the set-up's components rebuilt from ``payload``."""
+    import importlib
+
     from bnb_sim.runner.dask_backend import _task_threads, config_from_payload, quiet_numba_warnings
-    from bnb_sim.runner.luck_play import luck_module
 
     quiet_numba_warnings()
-    module = luck_module(get_game(game))
+    module = importlib.import_module(module_name)
     setup = dataclasses.replace(stub, components=config_from_payload(payload).components)
     return getattr(module, call)(setup, *args, threads=_task_threads(threads), **kwargs)
 
@@ -52,10 +52,9 @@ def _slices(total: int, threads: int) -> list[tuple[int, int]]:
 class LuckDask:
     """``play_fixed`` and ``play_pair`` of a game's luck module, on Dask workers."""
 
-    def __init__(self, game, module, address: str, threads: int | None = None):
+    def __init__(self, module, address: str, threads: int | None = None):
         from bnb_sim.runner.dask_backend import check_address
 
-        self.game = game.name
         self.module = module
         self.address = check_address(address)
         self.threads = threads
@@ -85,7 +84,7 @@ class LuckDask:
         futures = [
             ex.client.submit(
                 luck_task,
-                self.game,
+                self.module.__name__,
                 ex._payload,
                 stub,
                 call,

@@ -157,7 +157,7 @@ def run_luck(plan: LuckPlan, *, progress=None):
         return _run_luck(plan, plan.module, progress)
     from bnb_sim.runner.luck_dask import LuckDask
 
-    player = LuckDask(plan.game, plan.module, plan.dask, plan.threads)
+    player = LuckDask(plan.module, plan.dask, plan.threads)
     try:
         return _run_luck(plan, player, progress)
     finally:

@@ -41,9 +41,9 @@ class _BuildersBiomes:
 
     def prepare_components(self, components, expansion=None):
         """A Components from None, paths or a Components (with the expansion's data)."""
-        from bnb_sim.studies import _components
+        from bnb_sim.games.builders_biomes.components_arg import components_arg
 
-        return _components(components, expansion)
+        return components_arg(components, expansion)
 
     def check_rungs(self, rungs: Sequence[str], players: int) -> list[str]:
         from bnb_sim.analysis.tournament_schedule import split_policy_list

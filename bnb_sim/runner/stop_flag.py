@@ -53,7 +53,7 @@ class _StopFlag:
             raise KeyboardInterrupt
         self.signum = signum
         if signum != signal.SIGINT:
-            from bnb_sim.runner.batch import request_stop
+            from bnb_sim.runner.kernel_stops import request_stop
 
             request_stop()  # the kernel returns before its next decision; the chunk is replayed
             if self._notice is not None:
@@ -81,7 +81,7 @@ class _StopFlag:
         self._escalation.start()
 
     def __exit__(self, *exc) -> None:
-        from bnb_sim.runner.batch import clear_stop_request
+        from bnb_sim.runner.kernel_stops import clear_stop_request
 
         if self._escalation is not None:
             self._escalation.cancel()

@@ -38,14 +38,10 @@ __all__ = ["Call", "DaskExecutor", "LocalExecutor", "open_executor"]
 Call = tuple[str, int, int, dict]  # (stage, block, index, point)
 
 
-def _evaluate(kind: str) -> Callable:
-    if kind == "policy":
-        from bnb_sim.tune.policy_play import evaluate_policy
-
-        return evaluate_policy
-    from bnb_sim.tune.game_tune import evaluate_game
-
-    return evaluate_game
+#: One evaluation ``(plan, stage, block, point, threads) -> result dict``: a top-level function
+#: of an installed module (a Dask task carries it by reference), given by the tuning that owns
+#: it (``evaluate_policy``, ``evaluate_game``), so this module imports no tuning.
+Evaluate = Callable[..., dict]
 
 
 class LocalExecutor:
@@ -53,13 +49,12 @@ class LocalExecutor:
 
     backend = "local"
 
-    def __init__(self, plan, kind: str, threads: int | None):
-        self.plan, self.kind, self.threads = plan, kind, threads
+    def __init__(self, plan, evaluate: Evaluate, threads: int | None):
+        self.plan, self.evaluate, self.threads = plan, evaluate, threads
 
     def run(self, calls: Sequence[Call]) -> Iterator[tuple[int, dict]]:
-        evaluate = _evaluate(self.kind)
         for i, (stage, block, _index, point) in enumerate(calls):
-            yield i, evaluate(self.plan, stage, block, point, self.threads)
+            yield i, self.evaluate(self.plan, stage, block, point, self.threads)
 
     def close(self) -> None:
         pass
@@ -106,7 +101,9 @@ def plan_from_payload(payload: dict[str, Any]):
     return plan
 
 
-def evaluate_task(payload: dict[str, Any], kind: str, call: Call, threads: int | None = None):
+def evaluate_task(
+    payload: dict[str, Any], evaluate: Evaluate, call: Call, threads: int | None = None
+):
     """Dask task: one evaluation -> its result dict."""
     from bnb_sim.runner.dask_backend import _task_threads, quiet_numba_warnings
     from bnb_sim.tune.threads import threads_kept
@@ -114,8 +111,8 @@ def evaluate_task(payload: dict[str, Any], kind: str, call: Call, threads: int |
     quiet_numba_warnings()
     stage, block, _index, point = call
     with threads_kept():
-        return _evaluate(kind)(plan_from_payload(payload), stage, block, point,
-                               _task_threads(threads))  # fmt: skip
+        return evaluate(plan_from_payload(payload), stage, block, point,
+                        _task_threads(threads))  # fmt: skip
 
 
 # --------------------------------------------------------------------------------------
@@ -125,8 +122,8 @@ def evaluate_task(payload: dict[str, Any], kind: str, call: Call, threads: int |
 class DaskExecutor:
     """Play the evaluations as tasks on a Dask cluster (see the module docstring)."""
 
-    def __init__(self, plan, kind: str, address: str, threads: int | None):
-        self.plan, self.kind, self.address, self.threads = plan, kind, address, threads
+    def __init__(self, plan, evaluate: Evaluate, address: str, threads: int | None):
+        self.plan, self.evaluate, self.address, self.threads = plan, evaluate, address, threads
         self.backend = "dask-local" if address == "local" else "dask"
         self._chunks = None  # connected on the first evaluation (a finished run needs none)
         self.client = None
@@ -152,7 +149,7 @@ class DaskExecutor:
         for i, call in enumerate(calls):
             stage, block, index, _ = call
             future = self.client.submit(
-                evaluate_task, self._payload, self.kind, call, self._chunks.task_threads,
+                evaluate_task, self._payload, self.evaluate, call, self._chunks.task_threads,
                 key=f"bnb-tune-{self._token}-{stage}-{block}-{index}", pure=False, retries=1,
             )  # fmt: skip
             self._futures[future.key] = (i, future)
@@ -197,14 +194,14 @@ def _first_line(exc: BaseException) -> str:
 
 
 @contextlib.contextmanager
-def open_executor(plan, kind: str, *, threads: int | None = None, dask: str | None = None):
+def open_executor(plan, evaluate: Evaluate, *, threads: int | None = None, dask: str | None = None):
     """The executor of a run (local without ``dask``), closed afterwards."""
     if dask is None:
-        executor: LocalExecutor | DaskExecutor = LocalExecutor(plan, kind, threads)
+        executor: LocalExecutor | DaskExecutor = LocalExecutor(plan, evaluate, threads)
     else:
         from bnb_sim.runner.dask_backend import check_address
 
-        executor = DaskExecutor(plan, kind, check_address(dask), threads)
+        executor = DaskExecutor(plan, evaluate, check_address(dask), threads)
     try:
         yield executor
     finally:
@@ -213,7 +210,7 @@ def open_executor(plan, kind: str, *, threads: int | None = None, dask: str | No
 
 def run_in_folder(
     plan,
-    kind: str,
+    evaluate: Evaluate,
     stages,
     out: Path,
     *,
@@ -224,7 +221,7 @@ def run_in_folder(
     dask=None,
     lock=None,
 ):
-    """``stages(store, batch)`` of a ``kind`` tuning (``"policy"`` or ``"game"``) in the folder
+    """``stages(store, batch)`` of a tuning whose evaluations are ``evaluate`` in the folder
     ``out``, holding its lock for the whole tuning (one writer per folder; ``lock``: the lock
     the caller holds already, :func:`open_tune_folder`), with the evaluations played by
     :func:`open_executor` (``dask``: on Dask workers; the same answer)."""
@@ -234,7 +231,7 @@ def run_in_folder(
     if own_lock:
         lock = open_tune_folder(out, resume=resume, force=force)
     try:
-        with open_executor(plan, kind, threads=threads, dask=dask) as executor:
+        with open_executor(plan, evaluate, threads=threads, dask=dask) as executor:
             store = TuneStore(out, plan.spec_dict(), resume=resume, force=force, lock=lock)
             if advance is not None and store.games_done():
                 advance(store.games_done())

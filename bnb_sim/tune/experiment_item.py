@@ -286,7 +286,7 @@ def parse_other_game(table: dict, game, *, source: str, where: str, seed: int,
                      base_dir: Path) -> OtherGameTuneSpec:  # fmt: skip
     """A ``[[tune]]`` table with ``game = NAME`` (``game``: its registry entry) of a game
     other than the first, checked now (one line naming the file and the key)."""
-    from bnb_sim.analysis.experiment import _Reader, _slug_ok
+    from bnb_sim.analysis.experiment_reader import _Reader, _slug_ok
     from bnb_sim.tune.hooks import tune_hooks
 
     r = _Reader(source, where, table, OTHER_KEYS)

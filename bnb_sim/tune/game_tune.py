@@ -315,7 +315,7 @@ def run_game_tune(
     (:mod:`bnb_sim.tune.execute`); the answer is the same as without. ``lock``: the lock of
     ``out`` when the caller holds it (:func:`~bnb_sim.tune.store.open_tune_folder`)."""
     return run_in_folder(
-        plan, "game", lambda store, batch: _game_stages(plan, store, batch, progress), out,
+        plan, evaluate_game, lambda store, batch: _game_stages(plan, store, batch, progress), out,
         resume=resume, force=force, threads=threads, advance=advance, dask=dask, lock=lock,
     )  # fmt: skip
 

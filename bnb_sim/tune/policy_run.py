@@ -12,6 +12,7 @@ from bnb_sim.analysis.estimated import estimates_meta
 from bnb_sim.tune.execute import run_in_folder
 from bnb_sim.tune.hooks import game_keys
 from bnb_sim.tune.policy_compare import final_comparison, team_comparison
+from bnb_sim.tune.policy_play import evaluate_policy
 from bnb_sim.tune.search import run_cmaes
 from bnb_sim.tune.store import TuneStore
 from bnb_sim.tune.threads import keeps_threads
@@ -39,7 +40,8 @@ def run_policy_tune(
     (:mod:`bnb_sim.tune.execute`); the answer is the same as without. ``lock``: the lock of
     ``out`` when the caller holds it (:func:`~bnb_sim.tune.store.open_tune_folder`)."""
     return run_in_folder(
-        plan, "policy", lambda store, batch: _policy_stages(plan, store, batch, progress), out,
+        plan, evaluate_policy,
+        lambda store, batch: _policy_stages(plan, store, batch, progress), out,
         resume=resume, force=force, threads=threads, advance=advance, dask=dask, lock=lock,
     )  # fmt: skip
 

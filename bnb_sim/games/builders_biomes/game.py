@@ -334,12 +334,12 @@ class Game:
         return run_interruptible(decisions, on_first=on_interrupt)
 
     def _check(self) -> None:
+        from bnb_sim.games.builders_biomes.batch_rows import GameFailed
         from bnb_sim.games.builders_biomes.engine.invariants import (
             INVARIANT_MESSAGES,
             check_invariants,
         )
         from bnb_sim.games.builders_biomes.engine.state import C_STATUS, ST_TURN_LIMIT
-        from bnb_sim.runner.batch import GameFailed
 
         if int(self._pub[C_STATUS]) == ST_TURN_LIMIT:
             raise GameFailed(
@@ -390,6 +390,7 @@ class Game:
     def result_frames(self) -> tuple[pd.DataFrame, pd.DataFrame]:
         """``(seats, games)``: this game's rows of :func:`bnb_sim.simulate`'s two tables (the
         seats table's rows are :meth:`result` as a frame); only when the game is over."""
+        from bnb_sim.games.builders_biomes.batch_rows import frames, n_rule_hit_columns
         from bnb_sim.games.builders_biomes.engine.play import (
             N_GAME_COLUMNS,
             n_seat_columns,
@@ -399,7 +400,6 @@ class Game:
             MEM_FALLBACK_HITS,
             MEM_HITS,
         )
-        from bnb_sim.runner.batch import frames, n_rule_hit_columns
 
         if not self.is_over():
             raise BnbError("the game is not over yet")

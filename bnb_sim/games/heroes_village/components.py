@@ -240,7 +240,7 @@ class HotvComponents:
 
     def with_estimate(self, key: str, value: object) -> HotvComponents:
         """A copy with the estimate at ``key`` moved to ``value`` (inside its range)."""
-        return R.with_estimate(self, key, value)
+        return R.with_estimate(self, key, value, _validate)
 
     def to_json_dict(self) -> dict:
         out = {k: v for k, v in self.data.items() if not k.startswith("_")}

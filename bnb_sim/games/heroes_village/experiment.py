@@ -46,8 +46,13 @@ from typing import Any
 from bnb_sim.errors import BnbError
 from bnb_sim.games.heroes_village.difficulty import CHOICES as DIFFICULTY_CHOICES
 from bnb_sim.games.heroes_village.difficulty import canonical
+from bnb_sim.games.heroes_village.item_parts import (
+    GAME,
+    item_components,
+    resolve_path,
+    warm_batch_kernel,
+)
 
-GAME = "heroes_village"
 KINDS = ("simulation", "compare", "sweep", "ladder")
 _COMMON = ("game", "name", "seed", "components", "set", "players", "pets", "difficulty",
            "buildings")  # fmt: skip
@@ -355,9 +360,9 @@ def parse_item(kind: str, table: dict, *, source: str, where: str, seed: int,
     r.where = f"{kind} '{name}'" if r.has("name") else where
     players = r.int("players", 3, low=2, high=4)
     difficulty = canonical(r.str("difficulty", "standard", DIFFICULTY_CHOICES))
-    files = [str(_resolve(base_dir, f)) for f in component_files + r.str_list("components", [])]
+    files = [str(resolve_path(base_dir, f)) for f in component_files + r.str_list("components", [])]
     overrides = r.mapping("set") if kind != "sweep" else {}  # a sweep's set is its values
-    comps = _components(r, files, overrides)
+    comps = item_components(r, files, overrides)
     common = dict(
         kind=kind, name=name, seed=r.int("seed", seed, low=0, high=2**63 - 1),
         components=comps, component_files=files, overrides=overrides, players=players,
@@ -415,15 +420,6 @@ def _sprt(r) -> tuple[float, float] | None:
     return float(value[0]), float(value[1])
 
 
-def warm_batch_kernel() -> None:
-    """Compile (or load) this game's batch kernel: one game of the default components."""
-    from bnb_sim.games.heroes_village.components import load_components
-    from bnb_sim.games.heroes_village.runner import make_config, play_arrays
-
-    config = make_config(load_components(), 2, ["random"], None)
-    play_arrays(config, config.teams[0], 0, 1, 1)
-
-
 def _sweep_item(r, common: dict) -> HotvItem:
     """A ``[[sweep]]``: ``set`` maps component paths to their values (a value or a list)."""
     from bnb_sim.analysis.experiment_reader import _REQUIRED
@@ -459,29 +455,6 @@ def _sweep_item(r, common: dict) -> HotvItem:
     )
 
 
-def _resolve(base_dir: Path, path: str) -> Path:
-    p = Path(path).expanduser()
-    return p if p.is_absolute() else base_dir / p
-
-
-def _components(r, files: list[str], overrides: dict):
-    from bnb_sim.games.heroes_village.components import components_from_dict, load_components
-    from bnb_sim.games.heroes_village.variants import _set_path
-
-    try:
-        comps = load_components(files or None)
-        if overrides:
-            import copy
-
-            data = copy.deepcopy({k: v for k, v in comps.data.items() if not k.startswith("_")})
-            for path, value in overrides.items():
-                _set_path(data, path, value)
-            comps = components_from_dict(data, f"{r.source}: {r.where}.set")
-    except BnbError as exc:
-        raise BnbError(f"{r.source}: {r.where}.components: {exc}") from None
-    return comps
-
-
 def _check(r, item: HotvItem) -> None:
     """Everything the play would refuse, refused now: policies, pets, buildings."""
     from bnb_sim.games.heroes_village.runner import make_config
@@ -512,7 +485,7 @@ def _run_dir(r, base_dir: Path) -> str | None:
     text = r.str("run_dir", None)
     if text is None:
         return None
-    path = Path(os.path.normpath(_resolve(base_dir, text)))
+    path = Path(os.path.normpath(resolve_path(base_dir, text)))
     if path.exists() and not path.is_dir():
         r.fail("run_dir", f"{path} exists and is not a folder")
     if path.is_dir() and not (path / "run.json").is_file() and any(path.iterdir()):

@@ -67,7 +67,7 @@ class HotvTeamPlay:
 
     def warmup(self) -> None:
         """Compile the game's batch kernel (or load it from the cache)."""
-        from bnb_sim.games.heroes_village.experiment import warm_batch_kernel
+        from bnb_sim.games.heroes_village.item_parts import warm_batch_kernel
 
         warm_batch_kernel()
 
@@ -145,7 +145,7 @@ class HotvLadderItem:
         return int(result.n_games)
 
     def warmup(self):
-        from bnb_sim.games.heroes_village.experiment import warm_batch_kernel
+        from bnb_sim.games.heroes_village.item_parts import warm_batch_kernel
 
         return (self.game, "batch kernel"), warm_batch_kernel
 

@@ -92,11 +92,10 @@ def estimate_ranges(comps) -> list[Estimate]:
     return resolve(values, comps.ranges, origins=comps.origins, domain_of=comps.domains.get)
 
 
-def with_estimate(comps, key: str, value: object):
+def with_estimate(comps, key: str, value: object, validate):
     """A copy of ``comps`` with the estimate at ``key`` moved to ``value`` (inside its
-    range) and its balancing value moved the other way; validated again."""
-    from bnb_sim.games.heroes_village.components import _validate
-
+    range) and its balancing value moved the other way; validated again by ``validate(data,
+    label)`` (the components module's own, which imports this one)."""
     est = next((e for e in comps.estimate_ranges() if e.key == key), None)
     if est is None:
         raise ComponentError("estimate", key, "no estimated value has this key")
@@ -104,7 +103,7 @@ def with_estimate(comps, key: str, value: object):
     data = {k: copy.deepcopy(v) for k, v in comps.data.items() if not k.startswith("_")}
     for path, new in changes.items():
         set_value(data, path, copy.deepcopy(new))
-    out = _validate(data, f"{ESTIMATE_LABEL} {key}")
+    out = validate(data, f"{ESTIMATE_LABEL} {key}")
     out.source = f"{comps.source} + {ESTIMATE_LABEL} {key}={value}"
     later = 1 + max([0, *comps.origins.values(), *(r.file_index for r in comps.ranges)])
     out.ranges = list(comps.ranges)

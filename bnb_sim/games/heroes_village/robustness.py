@@ -122,7 +122,7 @@ class _HeroesVillage:
         return hotv_findings(games)
 
     def warmup(self):
-        from bnb_sim.games.heroes_village.experiment import GAME, warm_batch_kernel
+        from bnb_sim.games.heroes_village.item_parts import GAME, warm_batch_kernel
 
         return (GAME, "batch kernel"), warm_batch_kernel
 
@@ -136,7 +136,7 @@ def parse_item(table: dict, *, source: str, where: str, seed: int, base_dir, com
     """A ``[[robustness]]`` item with ``game = "hotv"`` (checked now, one line per problem)."""
     from bnb_sim.analysis.experiment_reader import _Reader, _slug_ok
     from bnb_sim.games.heroes_village.difficulty import CHOICES, canonical
-    from bnb_sim.games.heroes_village.experiment import _components, _resolve
+    from bnb_sim.games.heroes_village.item_parts import item_components, resolve_path
     from bnb_sim.runner.robustness_item import RobustnessItem
 
     r = _Reader(source, where, table, ITEM_KEYS)
@@ -150,7 +150,7 @@ def parse_item(table: dict, *, source: str, where: str, seed: int, base_dir, com
                                        players)  # fmt: skip
     except BnbError as exc:
         r.fail("rungs", str(exc).removeprefix("robustness: "))
-    files = [str(_resolve(base_dir, f)) for f in component_files + r.str_list("components", [])]
+    files = [str(resolve_path(base_dir, f)) for f in component_files + r.str_list("components", [])]
     overrides = r.mapping("set")
     options = {"pets": r.str("pets", None),
                "difficulty": canonical(r.str("difficulty", "standard", CHOICES)),
@@ -161,7 +161,7 @@ def parse_item(table: dict, *, source: str, where: str, seed: int, base_dir, com
         r.fail("pets", str(exc))
     return RobustnessItem(
         name=name, seed=r.int("seed", seed, low=0, high=2**63 - 1), variant="standard",
-        components=_components(r, files, overrides), component_files=files,
+        components=item_components(r, files, overrides), component_files=files,
         overrides=overrides, players=players,
         games=r.int("games", ROBUSTNESS.default_games[players], low=2, high=2_000_000),
         rungs=rungs, game=GAME_NAME, options={k: v for k, v in options.items() if v},

@@ -45,7 +45,8 @@ from pathlib import Path
 import numpy as np
 
 from bnb_sim.errors import PolicyError
-from bnb_sim.games.builders_biomes.policies.kinds import GREEDY, HEURISTIC, N_PARAMS, RANDOM
+from bnb_sim.games.builders_biomes.policies.builtin_specs import simple_params, split_name
+from bnb_sim.games.builders_biomes.policies.kinds import N_PARAMS
 from bnb_sim.games.builders_biomes.policies.priority_layout import (
     B_FALLBACK,
     B_N_RULES,
@@ -249,8 +250,6 @@ def _compile_rule(
 
 
 def _fallback(value, where: str) -> tuple[int, tuple[float, ...], str]:
-    from bnb_sim.games.builders_biomes.policies.registry import parse_policy
-
     if not isinstance(value, str):
         raise PolicyError(f"{where}: 'fallback' must be a policy name such as \"heuristic\"")
     name = value.partition(":")[0]
@@ -260,12 +259,17 @@ def _fallback(value, where: str) -> tuple[int, tuple[float, ...], str]:
             f"{where}: fallback '{value}' must be one of {', '.join(allowed)}"
             f"{_did_you_mean(name, allowed) if name not in allowed else ''}"
         )
+    spec = value.strip()
+    if "+never" in spec or "+always" in spec:  # a restriction here would be dropped
+        raise PolicyError(
+            f"{where}: fallback '{value}' takes no +never/+always "
+            "(the file's own 'never' and 'always' keys restrict the bot)"
+        )
     try:
-        spec = parse_policy(value)
+        kind, params = simple_params(*split_name(spec))
     except PolicyError as exc:
         raise PolicyError(f"{where}: fallback: {exc}") from None
-    assert spec.kind in (RANDOM, GREEDY, HEURISTIC)
-    return spec.kind, spec.params, spec.label
+    return kind, params, spec
 
 
 def _number_of(value, what: str) -> float:

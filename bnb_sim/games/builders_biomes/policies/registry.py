@@ -32,29 +32,23 @@ from bnb_sim.entry_points import (
     parse_number,
 )
 from bnb_sim.errors import PolicyError
+from bnb_sim.games.builders_biomes.policies.builtin_specs import SIMPLE, simple_params, split_name
 from bnb_sim.games.builders_biomes.policies.kinds import (
     BOT,
     GREEDY,
-    GREEDY_PARAMS,
     HEURISTIC,
-    HEURISTIC_DEFAULTS,
     HEURISTIC_WEIGHTS,
     ISMCTS,
     KIND_NAMES,
     MC,
-    N_PARAMS,
     PLUGIN,
-    RANDOM,
     SEARCH_ROLLOUT,
     SEARCH_WEIGHTS,
     STRONG,
 )
 
-BUILTIN = ("random", "greedy", "heuristic", "strong", "mc", "ismcts", "bot")
+BUILTIN = (*SIMPLE, "strong", "mc", "ismcts", "bot")
 MAX_PLUGIN_PARAMS = 256
-#: Largest |weight| of a built-in bot: the evaluation adds weighted terms of up to ~1e3, and
-#: 1e308-sized weights made it inf - inf = NaN (an illegal decision -1 partway through a run).
-MAX_WEIGHT = 1e6
 
 
 @dataclass(frozen=True)
@@ -172,29 +166,9 @@ def parse_policy(spec: str) -> PolicySpec:
 
 
 def _parse_unrestricted(spec: str) -> PolicySpec:
-    name, colon, arg = spec.partition(":")
-    where = f"policy '{spec}'"
-    if colon and not arg.strip():
-        raise PolicyError(
-            f"{where}: nothing after ':' (give NAME=VALUE,... or a .toml file, or drop the ':')"
-        )
-    if name == "random":
-        if arg:
-            raise PolicyError(f"{where}: random takes no parameters")
-        return PolicySpec(spec, RANDOM, (0.0,) * N_PARAMS)
-    if name == "greedy":
-        if arg:
-            raise PolicyError(f"{where}: greedy takes no parameters (use heuristic:...)")
-        return PolicySpec(spec, GREEDY, tuple(GREEDY_PARAMS[n] for n in HEURISTIC_WEIGHTS))
-    if name == "heuristic":
-        weights = dict(zip(HEURISTIC_WEIGHTS, HEURISTIC_DEFAULTS, strict=True))
-        if arg:
-            weights.update(parse_assignments(arg, list(HEURISTIC_WEIGHTS), where))
-        for key, value in weights.items():  # beyond this, sums of weighted terms overflow
-            if abs(value) > MAX_WEIGHT:
-                limit = f"{MAX_WEIGHT:g}"
-                raise PolicyError(f"{where}: weight '{key}' = {value:g} is outside ±{limit}")
-        return PolicySpec(spec, HEURISTIC, tuple(weights[n] for n in HEURISTIC_WEIGHTS))
+    name, arg, where = split_name(spec)
+    if name in SIMPLE:
+        return PolicySpec(spec, *simple_params(name, arg, where))
     if name == "strong":
         return _parse_strong(spec, arg, where)
     if name == "bot":
