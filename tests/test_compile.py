@@ -301,3 +301,22 @@ def test_exact_odds_order_detonations_as_a_stable_argsort_without_compiling_a_so
         assert _by_gain.py_func(a).tolist() == expected.tolist()
 
     same_order()
+
+
+def test_inline_tradeoff_compiles_exactly_the_named_kernels_as_plain_calls(tmp_path):
+    """scripts/inline_tradeoff.py's package copy: the named functions lose inline="always",
+    nothing else changes (a variant that named nothing real would measure the baseline)."""
+    import importlib.util
+
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("it", root / "scripts" / "inline_tradeoff.py")
+    it = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(it)
+    changed = it.patch_copy(root, tmp_path, ("legal_bits", "*rng.py"))
+    assert "games/builders_biomes/engine/legal:legal_bits" in changed
+    assert sum(c.startswith("rng:") for c in changed) >= 5
+    legal = (tmp_path / "bnb_sim/games/builders_biomes/engine/legal.py").read_text()
+    assert 'inline="never")\ndef legal_bits(' in legal
+    assert 'inline="always")\ndef is_legal(' in legal  # not named: still inlined
+    for name, names in it.VARIANTS.items():  # every variant names functions that exist
+        assert it.patch_copy(root, tmp_path / name, names), name
