@@ -19,11 +19,14 @@ demo: install
 	$(BIN)/bnb run --builtin demo --out reports/demo --force
 
 ## Lint and the whole test suite (what CI runs).
-# The kernels are compiled once by one process (numba's cache is not safe against two
-# processes compiling the same kernel at once), then the tests run on every core (at most 4).
+# The kernels are compiled first (`bnb warmup`: numba's cache is not safe against two processes
+# compiling the same kernel at once), then the tests run in one worker per usable core plus
+# one (at most 5): many tests wait on a `bnb` process, a signal or a timer, and the extra worker
+# uses the core they leave idle. Whole files per worker, the longest first (tests/conftest.py).
+WORKERS ?= $(shell $(PYTHON) -c "import os; n = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count(); print(min(n + 1, 5))")
 test: install lint
 	$(BIN)/bnb warmup --quiet --no-plugins
-	$(BIN)/python -m pytest -q -n auto --maxprocesses 4 --dist loadfile --no-loadscope-reorder --durations=25
+	$(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder --durations=25
 
 lint: install
 	$(BIN)/ruff check bnb_sim tests scripts examples
