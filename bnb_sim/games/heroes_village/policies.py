@@ -16,10 +16,12 @@ from __future__ import annotations
 
 # numba-constants: kernels read this module's constants (bnb_sim._jit fingerprints it)
 import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from bnb_sim.errors import PolicyError
+from bnb_sim.games.heroes_village.team_weights import TEAM_WEIGHTS
 
 RANDOM = 0
 TEAM = 1
@@ -27,23 +29,8 @@ PLUGIN = 2  # a third-party policy (``bnb_sim.policies`` entry point with game="
 KIND_NAMES = {RANDOM: "random", TEAM: "team", PLUGIN: "plugin"}
 BUILTIN_NAMES = ("random", "team", "strong")
 
-# Named weights of the team bot (order = position in the parameter vector). Each is the value
-# the bot puts on one unit of the thing named, in "needed blocks".
-TEAM_WEIGHTS: dict[str, tuple[float, str]] = {
-    "block": (1.0, "a collected block that a chosen building still needs"),
-    "redstone": (1.5, "a collected redstone that a chosen building still needs"),
-    "hand_in": (1.2, "each block handed in to a building"),
-    "complete": (4.0, "completing a building (the Illager moves back, R-HV-7)"),
-    "dark_keep": (0.6, "keeping a darkness block as a wild for later instead of spending it"),
-    "explore": (0.4, "each needed block a laid tile brings into the pouch"),
-    "explore_base": (0.35, "laying a tile at all (a new collecting site, more blocks)"),
-    "mob": (0.8, "the chance that collecting spawns a mob"),
-    "fight": (0.6, "defeating a mob (the site is free again, a reward block)"),
-    "illager": (1.5, "each space the Illager is expected to move toward the village"),
-    "discard": (0.05, "discarding a block no building needs while the slots are full"),
-    "urgency": (0.15, "extra weight on completing per space the Illager is closer than its start"),
-    "lose": (12.0, "the game lost by a Fight-die Illager face (R-HV-6: a fight may be stopped)"),
-}
+# Named weights of the team bot, in parameter-vector order (their own module: the strong
+# bot's model files read them too, without the policies).
 TEAM_DEFAULTS = [default for default, _ in TEAM_WEIGHTS.values()]
 N_PARAMS = len(TEAM_WEIGHTS)
 W = {name: i for i, name in enumerate(TEAM_WEIGHTS)}
@@ -144,9 +131,7 @@ def parse_policy(spec: str) -> HotvPolicy:
             raise PolicyError(f"policy {spec!r}: random takes no weights")
         return HotvPolicy("random", RANDOM, tuple([0.0] * N_PARAMS))
     if name == "strong":
-        from bnb_sim.games.heroes_village.strong_model import strong_policy
-
-        return strong_policy(text, arg)
+        return _strong_policy(text, arg)
     if name != "team":
         return _plugin_policy(text, name, arg)
     weights = dict(zip(TEAM_WEIGHTS, TEAM_DEFAULTS, strict=True))
@@ -201,3 +186,17 @@ def _plugin_policy(text: str, name: str, arg: str) -> HotvPolicy:
     if arg:
         params.update(parse_assignments(arg, list(params), f"policy {text!r}"))
     return HotvPolicy(text, PLUGIN, tuple(params.values()), plugin=name, names=tuple(params))
+
+
+def _strong_policy(text: str, arg: str) -> HotvPolicy:
+    """``strong`` (the shipped model) or ``strong:FILE`` as a HotvPolicy of the team kernel."""
+    from bnb_sim.games.heroes_village.strong_model import SHIPPED, load_model, shipped_path
+
+    if not arg:
+        model = load_model(shipped_path())
+        return HotvPolicy(text, TEAM, model.weights, model=f"shipped:{SHIPPED}")
+    if not Path(arg).is_file():
+        raise PolicyError(f"policy {text!r}: no model file {arg!r} (strong takes a model file, "
+                          "strong:FILE, or none for the shipped model)")  # fmt: skip
+    model = load_model(arg)
+    return HotvPolicy(text, TEAM, model.weights, model=os.fspath(arg))

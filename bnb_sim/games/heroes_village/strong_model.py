@@ -46,7 +46,7 @@ SHIPPED = "heroes_village.toml"
 
 
 def _features() -> tuple[str, ...]:
-    from bnb_sim.games.heroes_village.policies import TEAM_WEIGHTS
+    from bnb_sim.games.heroes_village.team_weights import TEAM_WEIGHTS
 
     return tuple(TEAM_WEIGHTS)
 
@@ -134,20 +134,6 @@ def shipped_path() -> Path:
     return Path(str(resources.files("bnb_sim") / "data" / "strong" / SHIPPED))
 
 
-def strong_policy(text: str, arg: str):
-    """``strong`` (the shipped model) or ``strong:FILE`` as a HotvPolicy of the team kernel."""
-    from bnb_sim.games.heroes_village.policies import TEAM, HotvPolicy
-
-    if not arg:
-        model = load_model(shipped_path())
-        return HotvPolicy(text, TEAM, model.weights, model=f"shipped:{SHIPPED}")
-    if not Path(arg).is_file():
-        raise PolicyError(f"policy {text!r}: no model file {arg!r} (strong takes a model file, "
-                          "strong:FILE, or none for the shipped model)")  # fmt: skip
-    model = load_model(arg)
-    return HotvPolicy(text, TEAM, model.weights, model=os.fspath(arg))
-
-
 def _toml_value(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -166,7 +152,7 @@ def _toml_value(value) -> str:
 
 def model_text(model: TeamModel) -> str:
     """The model as TOML (the same model gives the same bytes)."""
-    from bnb_sim.games.heroes_village.policies import TEAM_WEIGHTS
+    from bnb_sim.games.heroes_village.team_weights import TEAM_WEIGHTS
 
     lines = [
         "# A model of the strong bot of bnb-sim for Heroes of the Village: weights of the team",
