@@ -66,25 +66,25 @@ register_game(DICE_TEAM)
 LONGEST_FIRST = (
     "test_faults.py",  # 106
     "test_hostile_input.py",  # 100
-    "test_docs_commands_b.py",  # 76
-    "test_docs_commands_d.py",  # 68
-    "test_readme_commands_b.py",  # 65
-    "test_readme_commands.py",  # 55
-    "test_docs_commands_c.py",  # 52
+    "test_readme_commands.py",  # 55 (its commands in bash)
     "test_robustness_cli.py",  # 49
+    "test_readme_commands_b.py",  # the docs' files: about half of their time in bash
+    "test_docs_commands_b.py",
     "test_sequential.py",  # 44
     "test_report_findings.py",  # 42
     "test_reliability_signals.py",  # 40
     "test_robustness_stats.py",  # 38
     "test_report.py",  # 37
+    "test_docs_commands_d.py",
     "test_first_screen.py",  # 33
     "test_key_findings.py",  # 31
     "test_studies_dask.py",  # 30
+    "test_docs_commands_c.py",
     "test_cli_conventions.py",  # 27
     "test_luck_estimator.py",  # 26
-    "test_docs_commands_a.py",  # 24
     "test_readings.py",  # 24
     "test_sensitivity_attach.py",  # 24
+    "test_docs_commands_a.py",
 )
 
 

@@ -110,10 +110,18 @@ def path_words(command: str) -> set[str]:
     }
 
 
-def run_page(page: str, checkout: Path, part: int | None = None) -> list[str]:
+def run_page(
+    page: str, checkout: Path, part: int | None = None, *, in_process: bool = True
+) -> list[str]:
     """Run every command of ``page`` in ``checkout``, in order; returns the commands run.
-    ``part`` (README.md only): run only the commands of that part (:func:`readme_part`)."""
-    env = _env(checkout)
+    ``part`` (README.md only): run only the commands of that part (:func:`readme_part`).
+
+    ``in_process``: each command goes to the ``bnb`` entry point (``bnb_sim.cli.main``) in
+    this process, with its words as the shell would split them, the checkout as the working
+    directory and stdout/stderr captured: the same command-line code without a new
+    interpreter per command (about two CPU seconds each: Python, numba, pandas and the
+    compiled kernels loaded again; a hundred commands). Otherwise each runs in ``bash`` as a
+    user types it (the README's first part does, see tests/test_readme_commands.py)."""
     ran = []
     for command in sh_commands((ROOT / page).read_text()):
         if command in SKIP or page in LONG_PAGES:
@@ -121,15 +129,64 @@ def run_page(page: str, checkout: Path, part: int | None = None) -> list[str]:
         if part is not None and readme_part(command) != part:
             continue
         started = time.perf_counter()
-        done = subprocess.run(
-            ["bash", "-c", command], cwd=checkout, env=env, capture_output=True, text=True,
-            timeout=600,
-        )  # fmt: skip
-        assert done.returncode == 0, f"{page}: {command}\n{done.stderr[-2000:]}"
-        assert "Traceback" not in done.stderr, f"{page}: {command}\n{done.stderr[-2000:]}"
+        run = _run_here if in_process and not SHELL.search(_words(command)) else _run_in_shell
+        code, err = run(command, checkout)
+        assert code == 0, f"{page}: {command}\n{err[-2000:]}"
+        assert "Traceback" not in err, f"{page}: {command}\n{err[-2000:]}"
         ran.append(command)
         print(f"{time.perf_counter() - started:6.1f} s  {command}")
     return ran
+
+
+#: Shell syntax beyond words and quotes: such a command runs in bash.
+SHELL = re.compile(r"[|><;&$`*?~]")
+
+
+def _words(command: str) -> str:
+    """The command without its trailing comment, quoted parts removed (for :data:`SHELL`)."""
+    return re.sub(r"\"[^\"]*\"|'[^']*'", "", command.split(" #")[0])
+
+
+def _run_in_shell(command: str, checkout: Path) -> tuple[int, str]:
+    done = subprocess.run(
+        ["bash", "-c", command], cwd=checkout, env=_env(checkout), capture_output=True,
+        text=True, timeout=600,
+    )  # fmt: skip
+    return done.returncode, done.stderr
+
+
+def _run_here(command: str, checkout: Path) -> tuple[int, str]:
+    """``command`` through ``bnb_sim.cli.main`` in this process; (exit code, stderr). The
+    working directory, the signal handlers and ``MPLBACKEND`` are put back afterwards."""
+    import contextlib
+    import io
+    import signal
+
+    from bnb_sim.cli import main
+
+    words = shlex.split(command, comments=True)
+    assert words[0] == "bnb", command
+    out, err = io.StringIO(), io.StringIO()
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    here, backend = os.getcwd(), os.environ.get("MPLBACKEND")
+    os.environ["MPLBACKEND"] = "Agg"
+    code = 0
+    try:
+        os.chdir(checkout)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                main(words[1:])
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    finally:
+        os.chdir(here)
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+        if backend is None:
+            os.environ.pop("MPLBACKEND", None)
+        else:
+            os.environ["MPLBACKEND"] = backend
+    return code, err.getvalue()
 
 
 #: The docs pages' tests, one file per range of page names (tests/test_docs_commands_X.py):
