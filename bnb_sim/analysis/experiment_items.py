@@ -8,7 +8,6 @@ ladder and luck through their own modules), with the shared pieces: components a
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -202,13 +201,9 @@ def _run_dir(r: _Reader, base_dir: Path) -> str | None:
     anything plays): it may be new, an empty folder, or a run folder (then it is resumed)."""
     from bnb_sim.runner.storage import META_NAME
 
-    text = r.str("run_dir", None)
-    if text is None:
+    path = r.folder("run_dir", base_dir)
+    if path is None:
         return None
-    path = Path(text).expanduser()
-    if not path.is_absolute():
-        path = base_dir / path
-    path = Path(os.path.normpath(path))
     if path.exists() and not path.is_dir():
         r.fail("run_dir", f"{path} exists and is not a folder")
     if path.is_dir() and not (path / META_NAME).is_file() and any(path.iterdir()):

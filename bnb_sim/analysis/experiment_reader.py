@@ -86,6 +86,20 @@ class _Reader:
             self.fail(key, f"must be a list of strings, got {value!r}")
         return list(value)
 
+    def folder(self, key: str, base_dir):
+        """The path under ``key`` (None if absent), relative paths against the experiment
+        file's folder ``base_dir``, normalised (``..`` resolved without following links)."""
+        import os
+        from pathlib import Path
+
+        text = self.str(key, None)
+        if text is None:
+            return None
+        path = Path(text).expanduser()
+        if not path.is_absolute():
+            path = Path(base_dir) / path
+        return Path(os.path.normpath(path))
+
     def mapping(self, key: str) -> dict:
         if key not in self.table:
             return {}

@@ -180,17 +180,12 @@ def _tune_dir(r, base_dir: Path) -> str | None:
     """``dir``, resolved against the experiment file's folder and checked now, before
     anything plays: new, empty, or a tuning folder (then it is resumed); never a simulate
     run folder or a folder of other files."""
-    import os
 
     from bnb_sim.tune.store import tune_folder_state
 
-    text = r.str("dir", None)
-    if text is None:
+    path = r.folder("dir", base_dir)
+    if path is None:
         return None
-    path = Path(text).expanduser()
-    if not path.is_absolute():
-        path = base_dir / path
-    path = Path(os.path.normpath(path))
     try:
         state = tune_folder_state(path)
     except BnbError as exc:
