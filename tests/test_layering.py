@@ -46,7 +46,6 @@ KNOWN_SHARED_TO_GAME: set[str] = {
     "bnb_sim.analysis.experiment_items",
     "bnb_sim.analysis.experiment_report",
     "bnb_sim.analysis.luck_item",
-    "bnb_sim.analysis.sweep_variants",
     "bnb_sim.analysis.value_item",
     "bnb_sim.feedback",
     "bnb_sim.runner.batch",
