@@ -55,9 +55,9 @@ def _policy_list(value: Any, name: str) -> list[str]:
 
 def _components(components: Any, expansion: str | None):
     """A Components from None, a path, a list of paths or a Components (and the expansion)."""
-    from bnb_sim.games.builders_biomes.components_arg import components_arg
+    from bnb_sim.analysis.study_hooks import study_hooks
 
-    return components_arg(components, expansion)
+    return study_hooks().components_arg(components, expansion)
 
 
 def _threads(threads: Any) -> int | None:
@@ -122,9 +122,9 @@ def tournament(
     ``n_games``, ``tie_rate``. ``components``: a Components, a path or a list of paths (None:
     the defaults); ``expansion``: ``"farmers-market"``; ``readings``: rule readings by name.
     """
+    from bnb_sim.analysis.study_hooks import policy_labels
     from bnb_sim.analysis.tournament_report import build_tournament_report
     from bnb_sim.analysis.tournament_schedule import schedule
-    from bnb_sim.games.builders_biomes.policies.registry import check_distinct, parse_policy
     from bnb_sim.runner.budget import confirm_games, tournament_games
     from bnb_sim.runner.design_play import design_readings
     from bnb_sim.runner.tournament_play import run_tournament
@@ -138,9 +138,8 @@ def tournament(
         anchor = _args.text(anchor, "anchor")
     yes = _args.boolean(yes, "yes")
     threads = _threads(threads)
-    parsed = [parse_policy(p) for p in specs]
-    schedule([p.label for p in parsed], players)
-    check_distinct(parsed, "tournament")
+    schedule(policy_labels(specs), players)
+    policy_labels(specs, distinct="tournament")
     chosen = design_readings(readings, variant, seating="fixed", what="tournament")
     confirm_games(tournament_games(len(specs), players, games), "tournament", yes=yes)
     comps = _components(components, expansion)
@@ -186,7 +185,7 @@ def compare(
     ``n_games``, ``n_pairs`` and the stopping ``reason``.
     """
     from bnb_sim.analysis import compare as C
-    from bnb_sim.games.builders_biomes.policies.registry import parse_policy
+    from bnb_sim.analysis.study_hooks import policy_labels
     from bnb_sim.runner.budget import confirm_games
     from bnb_sim.runner.compare_play import run_compare
     from bnb_sim.runner.design_play import design_readings
@@ -207,8 +206,7 @@ def compare(
         raise BnbError("compare: give exactly one of sprt=(elo0, elo1) and precision=H")
     C.make_rule(sprt, precision, alpha, beta)
     confirm_games(max_games, "compare", yes=yes)
-    for spec in [a, b, *rivals]:
-        parse_policy(spec)
+    policy_labels([a, b, *rivals])
     if not rivals and players not in (None, 2):
         raise BnbError("compare: a head-to-head comparison (no opponents) has 2 players")
     if rivals and players is not None and len(rivals) > players - 1:

@@ -2,7 +2,8 @@
 
 Every failure is one :class:`~bnb_sim.errors.ComponentError` naming the file (and the key, where
 there is one): a missing file, a directory or a FIFO, a file over 1 MB, bad UTF-8, a TOML syntax
-error, absurd nesting. Pure Python.
+error, absurd nesting. :func:`parse_assignment` reads one ``PATH=VALUE`` of ``--set`` (any
+game's sweep and overrides). Pure Python.
 """
 
 from __future__ import annotations
@@ -88,3 +89,20 @@ def check_depth(data: object, label: str) -> None:
             todo.extend((v, depth + 1) for v in obj.values())
         elif isinstance(obj, list):
             todo.extend((v, depth + 1) for v in obj)
+
+
+def parse_assignment(text: str, *, origin: str = "--set") -> tuple[str, object]:
+    """Split ``"mobs.enderman.hearts=5"`` into a dotted path and a TOML value.
+
+    The value is read as a TOML value (``5``, ``"x"``, ``[1, 2]``); anything that is not valid
+    TOML is taken as a bare string, so ``bonus=type.bridge`` works.
+    """
+    path, eq, value = text.partition("=")
+    path, value = path.strip(), value.strip()
+    if not eq or not path or not value:
+        raise file_error(origin, text, "expected PATH=VALUE, e.g. mobs.enderman.hearts=7")
+    try:
+        parsed = tomllib.loads(f"v = {value}")["v"]
+    except (tomllib.TOMLDecodeError, RecursionError):
+        parsed = value
+    return path, parsed

@@ -24,7 +24,6 @@ SHARED = (
     "bnb_sim.tune",
     "bnb_sim.cli",
     "bnb_sim.core",
-    "bnb_sim.studies",
     "bnb_sim.feedback",
 )
 GAMES = "bnb_sim.games."
@@ -41,13 +40,6 @@ KNOWN_GAME_TO_APP: set[str] = set()
 
 #: Shared modules that still import a game package directly.
 KNOWN_SHARED_TO_GAME: set[str] = {
-    "bnb_sim.analysis.budget_series",
-    "bnb_sim.analysis.experiment",
-    "bnb_sim.analysis.experiment_items",
-    "bnb_sim.analysis.experiment_report",
-    "bnb_sim.analysis.luck_item",
-    "bnb_sim.analysis.sweep_variants",
-    "bnb_sim.analysis.value_item",
     "bnb_sim.feedback",
     "bnb_sim.runner.batch",
     "bnb_sim.runner.compare_play",
@@ -63,7 +55,6 @@ KNOWN_SHARED_TO_GAME: set[str] = {
     "bnb_sim.runner.sweep_play",
     "bnb_sim.runner.tournament_play",
     "bnb_sim.runner.value_study",
-    "bnb_sim.studies",
 }
 
 

@@ -1,12 +1,12 @@
 """Strength against budget in a tournament: entrants that are one search bot at several budgets.
 
 A *budget family* is two or more entrants of a tournament that are the same search bot
-(``mc`` or ``ismcts``, :mod:`bnb_sim.games.builders_biomes.policies.search_spec`) with the same
-settings except
-the budget (``rollouts`` for ``mc``, ``iterations`` for ``ismcts``) and at least two
-different budgets. Their strength is read from the tournament's own estimates: the
-Bradley--Terry Elo with its bootstrap interval over seeds and the win rate with its Wilson
-interval clustered by seed, so the curve and the ratings table never disagree.
+(``mc`` or ``ismcts``; the game's ``study`` entry reads the specs,
+:mod:`bnb_sim.games.builders_biomes.study_hooks`) with the same settings except the budget
+(``rollouts`` for ``mc``, ``iterations`` for ``ismcts``) and at least two different budgets.
+Their strength is read from the tournament's own estimates: the Bradley--Terry Elo with its
+bootstrap interval over seeds and the win rate with its Wilson interval clustered by seed, so
+the curve and the ratings table never disagree.
 
 Pure Python (no numba): the specs are parsed by the same code that validates ``--policy``.
 """
@@ -24,11 +24,8 @@ import pandas as pd
 from bnb_sim.analysis import plots, table_format
 from bnb_sim.analysis.ratings import _fmt_elo
 from bnb_sim.analysis.report_builder import Section
-from bnb_sim.errors import PolicyError
 
 __all__ = ["BudgetFamily", "budget_families", "budget_section", "budget_summary"]
-
-BUDGET_KEYS = {"mc": "rollouts", "ismcts": "iterations"}
 
 
 @dataclass(frozen=True)
@@ -50,25 +47,12 @@ def _fmt_setting(value) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def _search_settings(spec: str) -> tuple[str, int, tuple] | None:
-    """(bot, budget, other settings) of a search-bot spec, or None for any other policy."""
-    from bnb_sim.games.builders_biomes.policies.kinds import SEARCH_DEFAULTS
-    from bnb_sim.games.builders_biomes.policies.search_spec import parse_search, search_settings
+def _search_settings(spec: str) -> tuple[str, str, int, tuple] | None:
+    """(bot, budget key, budget, other settings) of a search-bot spec, or None for any other
+    policy: the game says (its ``study`` entry's ``search_budget``)."""
+    from bnb_sim.analysis.study_hooks import study_hooks
 
-    name, _, arg = spec.strip().partition(":")
-    if name not in BUDGET_KEYS:
-        return None
-    try:
-        kind, params, model = parse_search(name, arg, f"policy '{spec}'")
-    except PolicyError:  # not a spec of this package's search bots (another game's policy)
-        return None
-    settings = search_settings(kind, params)
-    budget = settings.pop(BUDGET_KEYS[name])
-    # spec order of SEARCH_DEFAULTS, so the family label reads like a spec
-    others = tuple((k, settings[k]) for k in SEARCH_DEFAULTS[name] if k in settings)
-    if model is not None and model != "shipped":  # another rollout model: another bot
-        others += (("model", model),)
-    return name, int(budget), others
+    return study_hooks().search_budget(spec)
 
 
 def budget_families(policies: Sequence[str]) -> list[BudgetFamily]:
@@ -83,14 +67,14 @@ def budget_families(policies: Sequence[str]) -> list[BudgetFamily]:
         parsed = _search_settings(str(policy))
         if parsed is None:
             continue
-        bot, budget, others = parsed
-        groups.setdefault((bot, others), []).append((str(policy), budget))
+        bot, key, budget, others = parsed
+        groups.setdefault((bot, key, others), []).append((str(policy), budget))
     families = []
-    for (bot, others), members in groups.items():
+    for (bot, key, others), members in groups.items():
         if len({b for _, b in members}) < 2:
             continue
         ordered = tuple(sorted(members, key=lambda m: (m[1], m[0])))
-        families.append(BudgetFamily(bot, BUDGET_KEYS[bot], others, ordered))
+        families.append(BudgetFamily(bot, key, others, ordered))
     return families
 
 

@@ -112,10 +112,10 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
     default_variant = head.str("variant", None)
     head_readings = _reading_table(head)
     if default_variant is not None:
-        from bnb_sim.games.builders_biomes import readings as R
+        from bnb_sim.analysis.study_hooks import study_hooks
 
         try:
-            R.resolve(head_readings, aliases={"variant": default_variant})
+            study_hooks().resolve_readings(head_readings, aliases={"variant": default_variant})
         except BnbError as exc:
             head.fail("variant", str(exc))
     default_files = head.str_list("components", [])

@@ -84,8 +84,8 @@ def _components(
     overrides: dict,
     expansion: str | None = None,
 ):
+    from bnb_sim.analysis.study_hooks import study_hooks
     from bnb_sim.errors import ComponentError
-    from bnb_sim.games.builders_biomes.components import load_components
 
     resolved = []
     for f in files:
@@ -94,7 +94,7 @@ def _components(
             path = base_dir / path
         resolved.append(str(path))
     try:
-        comps = load_components(resolved, expansion=expansion)
+        comps = study_hooks().load_components(resolved, expansion=expansion)
     except ComponentError as exc:  # it names the component file and key; add ours
         raise BnbError(f"{source}: {where}.components: {exc}") from None
     if overrides:
@@ -104,13 +104,13 @@ def _components(
 
 def _policies(source: str, where: str, specs: list[str], players: int | None) -> list[str]:
     """Policy labels (parsed, so a bad spec fails now); at most ``players`` of them."""
+    from bnb_sim.analysis.study_hooks import policy_labels
     from bnb_sim.analysis.tournament import split_policy_list
-    from bnb_sim.games.builders_biomes.policies.registry import parse_policy
 
     out = []
     for spec in split_policy_list(specs):
         try:
-            out.append(parse_policy(spec).label)
+            out += policy_labels([spec])
         except BnbError as exc:
             raise BnbError(f"{source}: {where}.policies: {exc}") from None
     if not out:
@@ -122,7 +122,7 @@ def _policies(source: str, where: str, specs: list[str], players: int | None) ->
 
 def _reading_table(reader: _Reader) -> dict[str, str]:
     """``readings = { hunger = "one-by-one", ... }`` of a table, validated."""
-    from bnb_sim.games.builders_biomes import readings as R
+    from bnb_sim.analysis.study_hooks import study_hooks
 
     table = reader.table.get("readings", {})
     if not isinstance(table, Mapping):
@@ -130,7 +130,7 @@ def _reading_table(reader: _Reader) -> dict[str, str]:
     out = {}
     for name, value in table.items():
         try:
-            out[str(name)] = R.check_value(str(name), value)
+            out[str(name)] = study_hooks().check_reading(str(name), value)
         except BnbError as exc:
             reader.fail("readings", str(exc))
     return out
@@ -139,7 +139,7 @@ def _reading_table(reader: _Reader) -> dict[str, str]:
 def _item_readings(r: _Reader, kind: str, head: dict, head_variant: str | None, players):
     """``(explicit readings, resolved readings)`` of an item: the [experiment] readings, the
     item's own, and the ``variant``/``seating`` keys (aliases; a contradiction is an error)."""
-    from bnb_sim.games.builders_biomes import readings as R
+    from bnb_sim.analysis.study_hooks import study_hooks
     from bnb_sim.runner.experiments import design_readings
 
     own = _reading_table(r)
@@ -149,8 +149,9 @@ def _item_readings(r: _Reader, kind: str, head: dict, head_variant: str | None, 
         variant = head_variant
     seating = r.str("seating", None, SEATINGS) if kind == "simulation" else None
     try:
-        resolved = R.resolve(given, aliases={"variant": variant, "seating": seating},
-                             players=players)  # fmt: skip
+        resolved = study_hooks().resolve_readings(
+            given, aliases={"variant": variant, "seating": seating}, players=players
+        )
         if kind not in ("simulation", "luck"):  # luck: the seating is a reading like any other
             design = "fixed" if kind in ("tournament", "ladder") else "rotate"
             if kind == "compare" and not r.table.get("opponents"):
@@ -251,12 +252,12 @@ def _item(kind: str, r: _Reader, common: dict, comps, bootstrap: int, base_dir: 
     if kind == "tournament":
         players = _players(r, 2)
         policies = _policies(source, where, r.str_list("policies", _REQUIRED), None)
+        from bnb_sim.analysis.study_hooks import policy_labels
         from bnb_sim.analysis.tournament import schedule
-        from bnb_sim.games.builders_biomes.policies.registry import check_distinct, parse_policy
 
         try:
             schedule(policies, players)
-            check_distinct([parse_policy(p) for p in policies], "tournament")
+            policy_labels(policies, distinct="tournament")
         except BnbError as exc:
             raise BnbError(f"{source}: {where}: {exc}") from None
         anchor = r.str("anchor", "auto")

@@ -78,13 +78,13 @@ def _played(outcome: ItemOutcome) -> int:
 
 def _spec_readings(spec) -> str:
     """Every reading an item plays under (the design's seating for non-simulations)."""
-    from bnb_sim.games.builders_biomes import readings as R
+    from bnb_sim.analysis.study_hooks import study_hooks
     from bnb_sim.runner.experiments import design_readings
 
     if callable(getattr(spec, "readings_text", None)):
         return spec.readings_text()
     if spec.kind == "simulation":
-        values = R.resolve(spec.readings).to_dict()
+        values = study_hooks().resolve_readings(spec.readings)
     else:
         design = "fixed" if spec.kind == "tournament" else "rotate"
         if spec.kind == "compare" and not spec.opponents:

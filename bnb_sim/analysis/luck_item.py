@@ -167,12 +167,13 @@ def _study(r, game, bootstrap: int, options: dict, common: dict) -> LuckItem:
 def parse_luck_item(r, common: dict, bootstrap: int) -> LuckItem:
     """A ``[[luck]]`` table of Builders & Biomes: ``common`` holds what every item of that
     game reads (name, seed, variant, readings, components with ``set`` applied)."""
+    from bnb_sim.analysis.study_hooks import study_hooks
     from bnb_sim.games import get_game
-    from bnb_sim.games.builders_biomes import readings as R
 
     readings = dict(common.get("readings") or {})
     item = _study(r, get_game(None), bootstrap, {"readings": readings}, common)
-    item.shown_readings = ", ".join(f"{k}={v}" for k, v in R.resolve(readings).to_dict().items())
+    shown = study_hooks().resolve_readings(readings)
+    item.shown_readings = ", ".join(f"{k}={v}" for k, v in shown.items())
     return item
 
 

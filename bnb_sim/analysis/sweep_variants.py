@@ -44,7 +44,7 @@ def split_values(text: str) -> list[str]:
 
 def parse_set_option(text: str, origin: str = "--set") -> tuple[str, list[Any]]:
     """``"mobs.enderman.hearts=5,6,7"`` -> ``("mobs.enderman.hearts", [5, 6, 7])``."""
-    from bnb_sim.games.builders_biomes.components import parse_assignment
+    from bnb_sim.toml_files import parse_assignment
 
     path, eq, values = str(text).partition("=")
     path = path.strip()
@@ -88,7 +88,7 @@ class Variant:
 
     name: str
     changes: dict[str, Any]
-    components: Any  # bnb_sim.games.builders_biomes.components.Components
+    components: Any  # the game's component data (its load_components)
     baseline: bool = False
 
 

@@ -84,9 +84,8 @@ class ValueSpec:
 def parse_value_item(r, common: dict) -> ValueSpec:
     """A ``[[value]]`` table (``r``: the experiment's reader) -> :class:`ValueSpec`; every
     option, policy and name is checked now (before anything plays)."""
+    from bnb_sim.analysis.study_hooks import game_protocol, study_hooks
     from bnb_sim.errors import BnbError
-    from bnb_sim.games.builders_biomes.policies.restrictions import spec_suffix
-    from bnb_sim.runner.config import GameConfig
     from bnb_sim.runner.value_study import expand_options
 
     players = r.int("players", 2, low=2, high=4)
@@ -97,13 +96,14 @@ def parse_value_item(r, common: dict) -> ValueSpec:
     policy = r.str("policy", "heuristic")
     opponents = r.str_list("opponents", [])
     comps = common["components"]
+    game, hooks = game_protocol(), study_hooks()
     try:
         words = expand_options(options, comps)
         rivals = opponents or [policy]
         field_ = [rivals[i % len(rivals)] for i in range(players - 1)]
         for word in words:
-            suffix = spec_suffix((word,), ()) if mode == "never" else spec_suffix((), (word,))
-            GameConfig.create(players, [f"{policy}{suffix}", *field_], components=comps)
+            seats = [hooks.restricted_spec(policy, word, mode), *field_]
+            game.make_config(comps, players=players, policies=seats, seed=0, options={})
     except BnbError as exc:
         r.fail("options", str(exc))
     return ValueSpec(

@@ -57,6 +57,9 @@ Entry points a game may declare (``module:attribute``):
   a luck design (:mod:`bnb_sim.runner.luck_play`);
 * ``tune``: a module (named without ``:attribute``) with what ``bnb tune`` needs of the
   game (:mod:`bnb_sim.games.builders_biomes.tune_hooks` lists it);
+* ``study``: a module (named without ``:attribute``) with what the experiment files'
+  default items and :mod:`bnb_sim.studies` need of the game: its readings, component files
+  and policy specs (:mod:`bnb_sim.games.builders_biomes.study_hooks` lists it);
 * the protocol's optional hooks (:data:`bnb_sim.core.protocol.HOOKS`: readings, component
   tables, odds, a turn-by-turn transcript, compile jobs) live on the game's ``spec`` object.
 """
@@ -229,6 +232,7 @@ register(
             "luck": "bnb_sim.games.builders_biomes.luck",
             "new_game": "bnb_sim.games.builders_biomes.game:new_game",
             "tune": "bnb_sim.games.builders_biomes.tune_hooks",
+            "study": "bnb_sim.games.builders_biomes.study_hooks",
         },
         options=(
             "variant",

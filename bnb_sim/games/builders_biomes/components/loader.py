@@ -20,11 +20,12 @@ from bnb_sim.estimates import parse_ranges
 from bnb_sim.games.builders_biomes.components.checker import NOTE_KEYS
 from bnb_sim.games.builders_biomes.components.origins import Origins
 from bnb_sim.games.builders_biomes.components.validate import is_complete, validate
-from bnb_sim.toml_files import (  # noqa: F401 (MAX_BYTES, tomllib: re-exported)
+from bnb_sim.toml_files import (  # noqa: F401 (re-exported: MAX_BYTES, parse_assignment, tomllib)
     MAX_BYTES,
     check_depth,
     clean,
     file_error,
+    parse_assignment,
     parse_toml,
     read_toml,
     tomllib,
@@ -180,20 +181,3 @@ def components_from_text(text: bytes | str, *, name: str = "<text>", over_defaul
     return components_from_dict(
         data, name=name, over_defaults=over_defaults and not is_complete(data)
     )
-
-
-def parse_assignment(text: str, *, origin: str = "--set") -> tuple[str, object]:
-    """Split ``"mobs.enderman.hearts=5"`` into a dotted path and a TOML value.
-
-    The value is read as a TOML value (``5``, ``"x"``, ``[1, 2]``); anything that is not valid
-    TOML is taken as a bare string, so ``bonus=type.bridge`` works.
-    """
-    path, eq, value = text.partition("=")
-    path, value = path.strip(), value.strip()
-    if not eq or not path or not value:
-        raise file_error(origin, text, "expected PATH=VALUE, e.g. mobs.enderman.hearts=7")
-    try:
-        parsed = tomllib.loads(f"v = {value}")["v"]
-    except (tomllib.TOMLDecodeError, RecursionError):
-        parsed = value
-    return path, parsed

@@ -1,0 +1,48 @@
+"""The game an experiment item or a Python study plays, reached through the game registry:
+the experiment files (:mod:`bnb_sim.analysis.experiment`), their items and report, and
+:mod:`bnb_sim.studies` import no game package.
+
+A game declares a ``study`` entry (a module; :mod:`bnb_sim.games.builders_biomes.study_hooks`
+says what it holds: its readings, its component files, its policy specs), and its protocol
+object (:mod:`bnb_sim.core.registry`) offers the ``policy_labels`` hook. Items without
+``game = NAME`` are the default game's.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
+
+from bnb_sim.errors import BnbError
+
+
+def study_hooks(game: str | None = None) -> ModuleType:
+    """The ``study`` module ``game`` declares (None: the default game); BnbError if none."""
+    from bnb_sim.games import get_game
+
+    spec = get_game(game)
+    target = spec.entries.get("study")
+    if target is None:
+        raise BnbError(f"{spec.title} declares no study hooks")
+    return importlib.import_module(target)
+
+
+def game_protocol(game: str | None = None) -> Any:
+    """The protocol object of ``game`` (None: the default game)."""
+    from bnb_sim.core.registry import get_game as protocol
+    from bnb_sim.games import get_game
+
+    return protocol(get_game(game).name)
+
+
+def policy_labels(
+    specs: Sequence[str], *, distinct: str | None = None, game: str | None = None
+) -> list[str]:
+    """The label of each policy spec of ``game`` (BnbError on a bad one; ``distinct``, the
+    command's name: also on one spec listed twice however written)."""
+    labels = getattr(game_protocol(game), "policy_labels", None)
+    if labels is None:
+        raise BnbError(f"{game or 'the default game'}: no policy specs to check")
+    return labels(list(specs), distinct=distinct)
