@@ -46,8 +46,7 @@ Entry points a game may declare (``module:attribute``):
 * ``compile_jobs()``: its kernels as :class:`bnb_sim.precompile.Job` s, which ``bnb warmup``
   compiles in parallel processes.
 * ``sensitivity_setup(components, players=, policies=, seed=, threads=, ...)``: a
-  :class:`bnb_sim.runner.sensitivity.Setup` (``bnb sensitivity``; undeclared: the first
-  game's);
+  :class:`bnb_sim.runner.sensitivity.Setup` (``bnb sensitivity``);
 * ``team_play(players=, seed=, components=, **options)``: a cooperative game's setting for
   ``bnb ladder`` (:mod:`bnb_sim.runner.team_ladder` says what it returns);
 * ``value_study(options, players=, games=, seed=, components=, ...)``: a game that values
@@ -229,6 +228,9 @@ register(
             "luck": "bnb_sim.games.builders_biomes.luck",
             "new_game": "bnb_sim.games.builders_biomes.game:new_game",
             "tune": "bnb_sim.games.builders_biomes.tune_hooks",
+            "studies": "bnb_sim.games.builders_biomes.study_hooks",
+            "sensitivity_setup": "bnb_sim.games.builders_biomes.sensitivity:setup",
+            "robustness": "bnb_sim.games.builders_biomes.robustness:ROBUSTNESS",
         },
         options=(
             "variant",
