@@ -1,4 +1,5 @@
-"""Heroes of the Village in ``bnb robustness``: its rungs, how a rung plays, its findings.
+"""Heroes of the Village in ``bnb robustness``: its rungs, how a rung plays, its findings
+(and the set-up of a run folder, ``--run DIR``).
 
 Every seat plays the rung's bot; every pet team of ``--pets`` plays the same game indices at
 every rung (the same pouch, dice and stacks), so the findings pair across rungs and teams:
