@@ -56,6 +56,12 @@ Entry points a game may declare (``module:attribute``):
   a luck design (:mod:`bnb_sim.runner.luck_play`);
 * ``tune``: a module (named without ``:attribute``) with what ``bnb tune`` needs of the
   game (:mod:`bnb_sim.games.builders_biomes.tune_hooks` lists it);
+* ``studies``: a module (named without ``:attribute``) with what the runner's designed
+  studies (``bnb compare``, ``tournament``, ``sweep``, ``ladder``, ``value``) need of a game
+  that they serve with their own code (:mod:`bnb_sim.games.builders_biomes.study_hooks`
+  lists it; a protocol game is served by the shared protocol commands instead);
+* ``robustness``: an object with the game's rungs, how a rung plays, its findings and the
+  set-up of a run folder (``bnb robustness``; :mod:`bnb_sim.runner.robustness_play`);
 * the protocol's optional hooks (:data:`bnb_sim.core.protocol.HOOKS`: readings, component
   tables, odds, a turn-by-turn transcript, compile jobs) live on the game's ``spec`` object.
 """
