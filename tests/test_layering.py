@@ -42,19 +42,9 @@ KNOWN_GAME_TO_APP: set[str] = set()
 KNOWN_SHARED_TO_GAME: set[str] = {
     "bnb_sim.feedback",
     "bnb_sim.runner.batch",
-    "bnb_sim.runner.compare_play",
     "bnb_sim.runner.config",
     "bnb_sim.runner.dask_backend",
-    "bnb_sim.runner.design_play",
-    "bnb_sim.runner.ladder_play",
-    "bnb_sim.runner.robustness_item",
-    "bnb_sim.runner.robustness_play",
-    "bnb_sim.runner.robustness_setup",
     "bnb_sim.runner.run_plan",
-    "bnb_sim.runner.sensitivity",
-    "bnb_sim.runner.sweep_play",
-    "bnb_sim.runner.tournament_play",
-    "bnb_sim.runner.value_study",
 }
 
 

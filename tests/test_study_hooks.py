@@ -1,5 +1,5 @@
 """The experiment files' default items and the Python studies reach their game through the
-registry (issue 24): the ``study`` entry (a module of the game) and the protocol's
+registry (issue 24): the ``studies`` entry (a module of the game) and the protocol's
 ``policy_labels`` hook, never an import of the game package (tests/test_layering.py)."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from bnb_sim.errors import BnbError
 DECLARED = (
     "check_reading",
     "resolve_readings",
-    "load_components",
+    "load_component_files",
     "components_arg",
     "restricted_spec",
     "search_budget",
@@ -32,7 +32,7 @@ def test_the_default_game_declares_every_study_hook():
 
 
 def test_a_game_without_study_hooks_is_one_clear_error():
-    with pytest.raises(BnbError, match="Heroes of the Village declares no study hooks"):
+    with pytest.raises(BnbError, match="Heroes of the Village declares no designed studies"):
         study_hooks("hotv")
 
 

@@ -94,7 +94,7 @@ def _components(
             path = base_dir / path
         resolved.append(str(path))
     try:
-        comps = study_hooks().load_components(resolved, expansion=expansion)
+        comps = study_hooks().load_component_files(resolved, expansion=expansion)
     except ComponentError as exc:  # it names the component file and key; add ours
         raise BnbError(f"{source}: {where}.components: {exc}") from None
     if overrides:

@@ -2,7 +2,8 @@
 the experiment files (:mod:`bnb_sim.analysis.experiment`), their items and report, and
 :mod:`bnb_sim.studies` import no game package.
 
-A game declares a ``study`` entry (a module; :mod:`bnb_sim.games.builders_biomes.study_hooks`
+A game declares a ``studies`` entry (a module, found by
+:func:`bnb_sim.runner.study_hooks.study_hooks`; :mod:`bnb_sim.games.builders_biomes.study_hooks`
 says what it holds: its readings, its component files, its policy specs), and its protocol
 object (:mod:`bnb_sim.core.registry`) offers the ``policy_labels`` hook. Items without
 ``game = NAME`` are the default game's.
@@ -10,23 +11,11 @@ object (:mod:`bnb_sim.core.registry`) offers the ``policy_labels`` hook. Items w
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
-from types import ModuleType
 from typing import Any
 
 from bnb_sim.errors import BnbError
-
-
-def study_hooks(game: str | None = None) -> ModuleType:
-    """The ``study`` module ``game`` declares (None: the default game); BnbError if none."""
-    from bnb_sim.games import get_game
-
-    spec = get_game(game)
-    target = spec.entries.get("study")
-    if target is None:
-        raise BnbError(f"{spec.title} declares no study hooks")
-    return importlib.import_module(target)
+from bnb_sim.runner.study_hooks import study_hooks  # noqa: F401 (the items look it up here)
 
 
 def game_protocol(game: str | None = None) -> Any:

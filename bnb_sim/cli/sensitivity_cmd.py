@@ -154,14 +154,8 @@ def sensitivity(
     echo_report(written, as_json)
 
 
-def game_is_first(game) -> bool:
-    return game is None or game.entry("sensitivity_setup") is None
-
-
 def _steps(game):
-    """The warm-up of another game's kernels (its ``warmup_steps``), or None (the first
-    game's batch kernel for the player count)."""
-    if game_is_first(game):
-        return None
-    steps = game.entry("warmup_steps")
+    """The warm-up of a game's own kernels (its ``warmup_steps``), or None (the shared
+    warm-up: the first game's batch kernel for the player count)."""
+    steps = None if game is None else game.entry("warmup_steps")
     return None if steps is None else dict(steps()[:1])

@@ -46,8 +46,7 @@ Entry points a game may declare (``module:attribute``):
 * ``compile_jobs()``: its kernels as :class:`bnb_sim.precompile.Job` s, which ``bnb warmup``
   compiles in parallel processes.
 * ``sensitivity_setup(components, players=, policies=, seed=, threads=, ...)``: a
-  :class:`bnb_sim.runner.sensitivity.Setup` (``bnb sensitivity``; undeclared: the first
-  game's);
+  :class:`bnb_sim.runner.sensitivity.Setup` (``bnb sensitivity``);
 * ``team_play(players=, seed=, components=, **options)``: a cooperative game's setting for
   ``bnb ladder`` (:mod:`bnb_sim.runner.team_ladder` says what it returns);
 * ``value_study(options, players=, games=, seed=, components=, ...)``: a game that values
@@ -57,9 +56,14 @@ Entry points a game may declare (``module:attribute``):
   a luck design (:mod:`bnb_sim.runner.luck_play`);
 * ``tune``: a module (named without ``:attribute``) with what ``bnb tune`` needs of the
   game (:mod:`bnb_sim.games.builders_biomes.tune_hooks` lists it);
-* ``study``: a module (named without ``:attribute``) with what the experiment files'
-  default items and :mod:`bnb_sim.studies` need of the game: its readings, component files
-  and policy specs (:mod:`bnb_sim.games.builders_biomes.study_hooks` lists it);
+* ``studies``: a module (named without ``:attribute``) with what the runner's designed
+  studies (``bnb compare``, ``tournament``, ``sweep``, ``ladder``, ``value``), the experiment
+  files' default items and :mod:`bnb_sim.studies` need of a game that they serve with their
+  own code: its readings, component files, configs and policy specs
+  (:mod:`bnb_sim.games.builders_biomes.study_hooks` lists it; a protocol game is served by
+  the shared protocol commands instead);
+* ``robustness``: an object with the game's rungs, how a rung plays, its findings and the
+  set-up of a run folder (``bnb robustness``; :mod:`bnb_sim.runner.robustness_play`);
 * the protocol's optional hooks (:data:`bnb_sim.core.protocol.HOOKS`: readings, component
   tables, odds, a turn-by-turn transcript, compile jobs) live on the game's ``spec`` object.
 """
@@ -232,7 +236,9 @@ register(
             "luck": "bnb_sim.games.builders_biomes.luck",
             "new_game": "bnb_sim.games.builders_biomes.game:new_game",
             "tune": "bnb_sim.games.builders_biomes.tune_hooks",
-            "study": "bnb_sim.games.builders_biomes.study_hooks",
+            "studies": "bnb_sim.games.builders_biomes.study_hooks",
+            "sensitivity_setup": "bnb_sim.games.builders_biomes.sensitivity:setup",
+            "robustness": "bnb_sim.games.builders_biomes.robustness:ROBUSTNESS",
         },
         options=(
             "variant",

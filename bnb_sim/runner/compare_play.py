@@ -22,6 +22,7 @@ from bnb_sim.runner.design_play import (
     _specs,
     design_readings,
 )
+from bnb_sim.runner.study_hooks import study_hooks
 
 
 def _side_outcomes(seats: pd.DataFrame, games_df: pd.DataFrame, player: int):
@@ -57,11 +58,9 @@ def compare_player(
     opponents on every seed.
     """
     from bnb_sim.analysis.compare import FIELD, HEAD_TO_HEAD
-    from bnb_sim.games.builders_biomes.components import Components, load_components
 
     play_block = _play_block
-    if not isinstance(components, Components):
-        components = load_components(components)
+    components = study_hooks().load_components(components)
     spec_a, spec_b = _specs([a])[0], _specs([b])[0]
     opp = _specs(opponents) if opponents else []
     if not opp:

@@ -1,7 +1,8 @@
 """The building blocks the designed studies play with: a config per table, the readings a design
 fixes (:func:`design_readings`), games played chunk by chunk into frames (:func:`play_games`),
-policy labels and the estimated component values a result rests on. The engine (numba) is
-imported inside :func:`_play_block` only, so this module imports without it.
+policy labels and the estimated component values a result rests on. The game comes in through
+its ``studies`` entry (:mod:`bnb_sim.runner.study_hooks`); its engine (numba) is imported
+when a block plays, so this module imports without it.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from collections.abc import Callable, Sequence
 
 import pandas as pd
 
-from bnb_sim.errors import BnbError
 from bnb_sim.feedback import games_played
+from bnb_sim.runner.study_hooks import study_hooks
 
 CHUNK_GAMES = 50_000
 
@@ -26,32 +27,15 @@ def _say(progress: Progress, text: str) -> None:
 
 
 def _config(players: int, policies: Sequence[str], **kw):
-    from bnb_sim.runner.config import GameConfig
-
-    return GameConfig.create(int(players), list(policies), **kw)
+    """The game's run config (its ``studies`` entry's ``make_config``)."""
+    return study_hooks().make_config(int(players), list(policies), **kw)
 
 
 def design_readings(readings, variant, *, seating: str | None = None, what: str = "") -> dict:
     """The readings of a design that fixes the seating itself (tournaments, comparisons,
-    sweeps), as a dict. ``readings``: a mapping of the readings the user gave. A seating
-    reading that differs from the design's, or one ``variant`` per player (the designs move
-    the players between seats), is an error."""
-    from bnb_sim.games.builders_biomes import readings as R
-
-    resolved = R.resolve(readings, aliases={"variant": variant}).to_dict()
-    if seating is not None:
-        asked = None if isinstance(readings, R.Readings) else dict(readings or {}).get("seating")
-        if asked is not None and R.check_value("seating", asked) != seating:
-            raise BnbError(
-                f"{what}: the seating is part of the design ({seating}); drop the seating reading"
-            )
-        resolved["seating"] = seating
-    if "," in resolved["variant"]:
-        raise BnbError(
-            f"{what}: one variant per player is not supported here (the design moves the "
-            "players between seats); give one value"
-        )
-    return resolved
+    sweeps), as a dict: the game's ``design_readings`` (``readings``: a mapping of the
+    readings the user gave; a seating reading that differs from the design's is an error)."""
+    return study_hooks().design_readings(readings, variant, seating=seating, what=what)
 
 
 def play_games(
@@ -87,10 +71,9 @@ def play_games(
 
 
 def _play_block(config, start: int, n: int, threads: int | None):
-    """:func:`bnb_sim.runner.batch.play_block`, without numba's "first-class function type
-    is experimental" warning (emitted once per config by the policy dispatch; harmless)."""
-    from bnb_sim.runner.batch import play_block
-
+    """The game's ``play_block``, without numba's "first-class function type is
+    experimental" warning (emitted once per config by the policy dispatch; harmless)."""
+    play_block = study_hooks().play_block
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="First-class function type feature")
         return play_block(config, start, n, threads)
@@ -98,8 +81,8 @@ def _play_block(config, start: int, n: int, threads: int | None):
 
 def _specs(policies: Sequence[str]):
     from bnb_sim.analysis.tournament_schedule import split_policy_list
-    from bnb_sim.games.builders_biomes.policies.registry import parse_policy
 
+    parse_policy = study_hooks().parse_policy
     return [parse_policy(p) for p in split_policy_list(list(policies))]
 
 
@@ -110,8 +93,5 @@ def _labels(policies: Sequence[str]) -> list[str]:
 def _estimates(components, chosen=()) -> dict:
     """The estimated component values the games rest on (the report's warning)."""
     from bnb_sim.analysis.estimated import estimates_meta
-    from bnb_sim.games.builders_biomes.components import Components, load_components
 
-    if not isinstance(components, Components):
-        components = load_components(components)
-    return estimates_meta(components, chosen)
+    return estimates_meta(study_hooks().load_components(components), chosen)

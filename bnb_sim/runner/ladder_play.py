@@ -18,6 +18,7 @@ import pandas as pd
 
 from bnb_sim.errors import BnbError
 from bnb_sim.runner.budget import confirm_games, tournament_games
+from bnb_sim.runner.study_hooks import study_hooks
 
 __all__ = ["ladder_games", "play_ladder", "run_ladder"]
 
@@ -31,12 +32,12 @@ def check_rungs(rungs: Sequence[str], players: int) -> list[str]:
     """The rung labels, or one clear error: at least two rungs, none listed twice, each a
     policy the engine knows."""
     from bnb_sim.analysis.tournament_schedule import split_policy_list
-    from bnb_sim.games.builders_biomes.policies.registry import check_distinct, parse_policy
 
-    specs = [parse_policy(p) for p in split_policy_list(list(rungs))]
+    hooks = study_hooks()
+    specs = [hooks.parse_policy(p) for p in split_policy_list(list(rungs))]
     if len(specs) < 2:
         raise BnbError("ladder: needs at least 2 rungs (--rungs A,B,...)")
-    check_distinct(specs, "ladder")
+    hooks.check_distinct(specs, "ladder")
     if not 2 <= int(players) <= 4:
         raise BnbError(f"ladder: players must be between 2 and 4, got {players}")
     return [s.label for s in specs]
@@ -59,7 +60,6 @@ def play_ladder(
     ``game`` is made unique over the whole ladder; ``seed_index`` is the game index (the
     seed) and ``step`` the index of the lower rung of the pair.
     """
-    from bnb_sim.games.builders_biomes.components import Components, load_components
     from bnb_sim.runner.tournament_play import play_tournament
 
     labels = check_rungs(rungs, players)
@@ -67,8 +67,7 @@ def play_ladder(
     if games < 2:
         raise BnbError("ladder: games must be at least 2 (the bootstrap resamples seeds)")
     confirm_games(ladder_games(len(labels), players, games), "ladder", yes=yes)
-    if not isinstance(components, Components):
-        components = load_components(components)
+    components = study_hooks().load_components(components)
     per_step = tournament_games(2, players, games)
     seat_parts, game_parts, tables, seconds = [], [], [], []
     for step, (lower, upper) in enumerate(zip(labels, labels[1:], strict=False)):

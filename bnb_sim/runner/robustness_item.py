@@ -40,7 +40,7 @@ class RobustnessItem:
     rungs: list[str] = field(default_factory=list)
     expansion: str | None = None
     readings: dict = field(default_factory=dict)
-    game: str | None = None  # None: Builders & Biomes; "heroes_village" (game = "hotv")
+    game: str | None = None  # None: the default game; "heroes_village" (game = "hotv")
     options: dict = field(default_factory=dict)  # the game's own: pets, difficulty, ...
     policy: str | None = None  # also its win rate against each rung's bot
     kind: str = "robustness"
@@ -100,27 +100,29 @@ class RobustnessItem:
     def readings_text(self) -> str:
         if self.game is not None:
             return ", ".join(f"{k}={v}" for k, v in self.options.items()) or "the defaults"
-        from bnb_sim.games.builders_biomes import readings as R
+        from bnb_sim.runner.study_hooks import study_hooks
 
-        return ", ".join(f"{k}={v}" for k, v in R.resolve(self.readings).to_dict().items())
+        readings = study_hooks(self.game).resolved_readings(self.readings)
+        return ", ".join(f"{k}={v}" for k, v in readings.items())
 
 
 def parse_robustness_item(r, common: dict) -> RobustnessItem:
     """A :class:`RobustnessItem` from an experiment reader ``r``; every problem names the
     file and the key, before anything plays."""
-    from bnb_sim.runner.robustness_play import BUILDERS_BIOMES, MAX_GAMES
+    from bnb_sim.runner.robustness_play import MAX_GAMES, game_play
 
+    play = game_play(None)  # an item without ``game``: the default game
     players = r.int("players", 4, low=2, high=4)
-    games = r.int("games", BUILDERS_BIOMES.default_games[players], low=2, high=MAX_GAMES)
-    rungs = r.str_list("rungs", list(BUILDERS_BIOMES.default_rungs))
+    games = r.int("games", play.default_games[players], low=2, high=MAX_GAMES)
+    rungs = r.str_list("rungs", list(play.default_rungs))
     try:
-        rungs = BUILDERS_BIOMES.check_rungs(rungs, players)
+        rungs = play.check_rungs(rungs, players)
     except BnbError as exc:
         r.fail("rungs", str(exc).removeprefix("robustness: "))
     policy = r.str("policy", None)
     if policy is not None:
         try:
-            policy = BUILDERS_BIOMES.check_policy(policy)
+            policy = play.check_policy(policy)
         except BnbError as exc:
             r.fail("policy", str(exc))
     expansion = getattr(common["components"], "expansion", None)

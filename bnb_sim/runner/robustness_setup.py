@@ -1,10 +1,10 @@
 """``bnb robustness --run DIR``: the simulation set-up of a run folder (game, players, seed,
 expansion, component data, readings; Heroes of the Village: pet teams, difficulty,
-buildings), checked so that the rungs replay exactly the run's box."""
+buildings), checked so that the rungs replay exactly the run's box. The game rebuilds its
+own part (``run_setup`` of its ``robustness`` entry)."""
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -13,8 +13,6 @@ from typing import Any
 from bnb_sim.errors import BnbError
 
 __all__ = ["setup_from_run"]
-
-_BUILT_IN = (" (default)", " (expansion)")
 
 #: options that the run folder decides (giving them with --run is a contradiction)
 RUN_DECIDES = ("players", "seed", "components", "reading", "variant", "pets", "difficulty",
@@ -25,6 +23,7 @@ def setup_from_run(run_dir: str | os.PathLike, given: Iterable[str] = ()) -> dic
     """``{game, players, seed, expansion, components, readings, options}`` of run ``run_dir``;
     BnbError naming the problem (not a run, an option the run decides, changed components)."""
     from bnb_sim.games import game_of_run
+    from bnb_sim.runner.robustness_play import game_play
     from bnb_sim.runner.run_files import META_NAME
 
     run = Path(run_dir)
@@ -43,10 +42,7 @@ def setup_from_run(run_dir: str | os.PathLike, given: Iterable[str] = ()) -> dic
     params = meta.get("params") or {}
     game = game_of_run(meta)
     stored = (meta.get("components") or {}).get("content_hash")
-    if game.entry("robustness") is None:  # Builders & Biomes
-        out = _bnb_setup(run, params, meta.get("components") or {})
-    else:
-        out = _hotv_setup(run, params, meta.get("components") or {})
+    out = game_play(game).run_setup(run, params, meta.get("components") or {})
     if stored and out["components"].content_hash != stored:
         raise BnbError(
             f"--run {run}: its component data is not what its files give now (the files "
@@ -55,39 +51,3 @@ def setup_from_run(run_dir: str | os.PathLike, given: Iterable[str] = ()) -> dic
         )
     return {"game": game, "seed": int(params.get("seed", 0)),
             "players": int(params["players"]), "run_id": meta.get("run_id"), **out}  # fmt: skip
-
-
-def _bnb_setup(run: Path, params: dict, comps: dict) -> dict:
-    from bnb_sim.games.builders_biomes.components import load_components
-
-    expansion = params.get("expansion")
-    # the built-in data is listed by its label ("builders_biomes.toml (default)")
-    files = [str(f) for f in comps.get("files") or [] if not str(f).endswith(_BUILT_IN)]
-    missing = [f for f in files if not Path(f).is_file()]
-    if missing:
-        raise BnbError(f"--run {run}: its component file {missing[0]} is not there any more")
-    components = load_components(files, expansion=expansion)
-    readings = dict(params.get("readings") or {})
-    return {"components": components, "expansion": expansion, "readings": readings,
-            "options": {}}  # fmt: skip
-
-
-def _hotv_setup(run: Path, params: dict, comps: dict) -> dict:
-    """The run stores its whole component data (readings included): rebuilt from it."""
-    from bnb_sim.games.heroes_village import layout as L
-    from bnb_sim.games.heroes_village.components import components_from_dict
-
-    teams = list(params.get("pet_teams") or [])
-    players = int(params["players"])
-    if len(teams) == 1:
-        pets = teams[0]
-    elif len(teams) == math.comb(len(L.PET_NAMES), players):
-        pets = "all"
-    else:
-        raise BnbError(f"--run {run}: its {len(teams)} pet teams are neither one team nor all")
-    if not isinstance(comps.get("data"), dict):
-        raise BnbError(f"--run {run}: its run.json holds no component data")
-    components = components_from_dict(comps["data"], f"{run}/run.json")
-    options = {"pets": pets, "difficulty": params.get("difficulty"),
-               "buildings": params.get("buildings")}  # fmt: skip
-    return {"components": components, "expansion": None, "readings": {}, "options": options}

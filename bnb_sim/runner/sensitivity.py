@@ -4,9 +4,9 @@ sensitivity`).
 A game takes part through a *set-up* (:class:`Setup`): its components (which list their
 estimates with ranges and move one with ``with_estimate``), a description of the games, and
 ``play(components, start, n) -> (seats, games)``, the games ``start .. start+n-1`` of the
-same table under other component values. Builders & Biomes is served here
-(:func:`builders_biomes_setup`); another game declares the entry point
-``sensitivity_setup`` (same keywords as :func:`make_setup` passes on).
+same table under other component values. A game declares the entry point
+``sensitivity_setup`` (the keywords :func:`make_setup` passes on; Builders & Biomes':
+:func:`bnb_sim.games.builders_biomes.sensitivity.setup`).
 
 The games of a variant are a pure function of (seed, game index, components), so the
 screening games ``0 .. s-1`` and the fresh games ``s .. s+n-1`` are the same for every
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
 
-__all__ = ["Setup", "builders_biomes_setup", "make_setup", "planned_games", "run_sensitivity"]
+__all__ = ["Setup", "make_setup", "planned_games", "run_sensitivity"]
 
 Progress = Callable[[str], None] | None
 DEFAULT_SCREEN_GAMES = 500
@@ -56,62 +56,15 @@ class Setup:
             self.blocks.close()
 
 
-def builders_biomes_setup(
-    components=None,
-    *,
-    players: int | None = 4,
-    policies: Sequence[str] | None = ("heuristic",),
-    seed: int = 0,
-    readings=None,
-    threads: int | None = None,
-    dask: str | None = None,
-    **_other,
-) -> Setup:
-    """Builders & Biomes (with or without Farmer's Market): ``players`` seats with
-    ``policies`` cycled over them, seats rotating between the policies by game index (the
-    design of ``bnb sweep``), so seat effects are not one policy's. ``dask``: ``"local"`` or
-    a scheduler address plays the blocks on Dask workers (the same games)."""
-    from bnb_sim.games.builders_biomes.components import Components, load_components
-    from bnb_sim.runner.dask_blocks import open_blocks
-    from bnb_sim.runner.design_play import _config, _labels, design_readings, play_games
-
-    if not isinstance(components, Components):
-        components = load_components(components)
-    players = 4 if players is None else players
-    if not 2 <= int(players) <= 4:
-        raise BnbError(f"sensitivity: players must be between 2 and 4, got {players}")
-    labels = _labels(list(policies or ()) or ["heuristic"])
-    table = [labels[i % len(labels)] for i in range(int(players))]
-    chosen = design_readings(readings, None, seating="rotate", what="sensitivity")
-    blocks = open_blocks(dask, threads)  # a bad address: one line, before any game
-
-    def keep(column: str) -> bool:
-        return column in ("game", "seat", "won")
-
-    def play(comps, start: int, n: int):
-        config = _config(int(players), table, seed=int(seed), components=comps, readings=chosen)
-        if blocks is not None:
-            return blocks.play(config, int(start), int(n), keep=keep)
-        return play_games(config, int(n), start=int(start), threads=threads, keep=keep)
-
-    seats_text = (
-        f"{table[0]} in every seat" if len(set(table)) == 1 else "policies " + ", ".join(table)
-    )
-    expansion = getattr(components, "expansion", None)
-    describe = f"{players} players, {seats_text}" + (f", {expansion}" if expansion else "")
-    params = {"players": int(players), "policies": table, "seed": int(seed),
-              "readings": chosen, "expansion": expansion}  # fmt: skip
-    return Setup("Minecraft: Builders & Biomes", components, describe, play, params, True, blocks)
-
-
 def make_setup(game=None, **kw) -> Setup:
-    """The set-up of ``game`` (a GameSpec or name; None: Builders & Biomes)."""
+    """The set-up of ``game`` (a GameSpec or name; None: the default game), made by its
+    ``sensitivity_setup`` entry."""
     from bnb_sim.games import get_game
 
     spec = game if hasattr(game, "entry") else get_game(game)
     build = spec.entry("sensitivity_setup")
     if build is None:
-        return builders_biomes_setup(**kw)
+        raise BnbError(f"sensitivity: {spec.title} declares no sensitivity set-up")
     return build(**kw)
 
 

@@ -18,6 +18,7 @@ from bnb_sim.runner.design_play import (
     design_readings,
     play_games,
 )
+from bnb_sim.runner.study_hooks import study_hooks
 
 # the seat columns a sweep keeps (the rest is dropped to save memory)
 _SWEEP_SEAT_PREFIXES = ("xp", "fights_", "wins_")
@@ -52,10 +53,8 @@ def run_sweep(
     """
     from bnb_sim.analysis.sweep_analysis import analyse_sweep
     from bnb_sim.analysis.sweep_variants import build_variants
-    from bnb_sim.games.builders_biomes.components import Components, load_components
 
-    if not isinstance(components, Components):
-        components = load_components(components)
+    components = study_hooks().load_components(components)
     if variants is None:
         variants = build_variants(components, sets or [], mode)
     confirm_games(len(variants) * int(games), "sweep", yes=yes)

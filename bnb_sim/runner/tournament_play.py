@@ -22,6 +22,7 @@ from bnb_sim.runner.design_play import (
     design_readings,
     play_games,
 )
+from bnb_sim.runner.study_hooks import study_hooks
 
 # the columns a tournament keeps (the rest is dropped to save memory)
 _TOURNAMENT_SEAT_COLUMNS = ("game", "seat", "player", "policy", "rank", "won", "xp")
@@ -46,19 +47,16 @@ def play_tournament(
     ``(combo * players + rotation) * games + seed_index`` and ``seed_index`` the game index.
     """
     from bnb_sim.analysis.tournament_schedule import schedule, seatings
-    from bnb_sim.games.builders_biomes.components import Components, load_components
 
     confirm_games(tournament_games(len(policies), players, games), "tournament", yes=yes)
-    from bnb_sim.games.builders_biomes.policies.registry import check_distinct
-
+    hooks = study_hooks()
     chosen = design_readings(readings, variant, seating="fixed", what="tournament")
     specs = _specs(policies)
-    check_distinct(specs, "tournament")
+    hooks.check_distinct(specs, "tournament")
     by_label = {s.label: s for s in specs}
     labels = [s.label for s in specs]
     combos = schedule(labels, players)
-    if not isinstance(components, Components):
-        components = load_components(components)
+    components = hooks.load_components(components)
     games = int(games)
     if games < 1:
         raise BnbError("tournament: games must be at least 1")

@@ -1,4 +1,5 @@
-"""Play the runs of ``bnb value`` for Builders & Biomes (with or without the Farmer's Market).
+"""Play the runs of ``bnb value`` for the default game, Builders & Biomes (with or without the
+Farmer's Market), through its ``studies`` entry (:mod:`bnb_sim.runner.study_hooks`).
 
 One free run (every player the same bot) and, per option, one run in which player 0 plays the
 same bot with the option forbidden or forced (``BOT+never=OPTION``: engine/restrict.py), both
@@ -17,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.errors import BnbError
+from bnb_sim.runner.study_hooks import game_name, study_hooks
 
 #: Options that ``--option all-items`` and friends stand for (names from the components).
 GROUPS = {
@@ -30,16 +32,13 @@ GROUPS = {
 def expand_options(words: Sequence[str], components) -> list[str]:
     """``--option`` values with the groups (``all-items``, ``all-mobs``, ``all-types``,
     ``all-actions``) expanded from the components; duplicates dropped, order kept."""
-    from bnb_sim.games.builders_biomes.policies.restrictions import ACTION_TYPES
-
     out: list[str] = []
     for word in words:
         word = word.strip()
         if word in GROUPS:
             action, source = GROUPS[word]
             if source == "actions":
-                names = [a for a in ACTION_TYPES if a != "buy" or components.expansion]
-                expanded = list(names)
+                expanded = list(study_hooks().value_actions(components))
             elif source == "building_types":
                 expanded = [f"{action}:{t}" for t in components.values["type"]]
             else:
@@ -89,16 +88,15 @@ def run_value(
     ``opponents`` (default: ``policy`` in every other seat) play unrestricted in both runs.
     Every input (the options' names included) is checked before a game is played."""
     from bnb_sim.analysis.value import MODES, ValueResult, option_value
-    from bnb_sim.games.builders_biomes.policies.restrictions import spec_suffix
     from bnb_sim.runner.budget import confirm_games
-    from bnb_sim.runner.config import GameConfig
     from bnb_sim.runner.simulate import simulate
 
     if mode not in MODES:
         raise BnbError(f"value: --mode must be never or always, got {mode!r}")
+    hooks = study_hooks()
     rivals = list(opponents) or [policy]
     field = [policy] + [rivals[i % len(rivals)] for i in range(players - 1)]
-    base_config = GameConfig.create(
+    base_config = hooks.make_config(
         players, field, seed=seed, components=components, readings=readings,
         expansion=expansion,
     )  # fmt: skip
@@ -106,9 +104,8 @@ def run_value(
     words = expand_options(options, comps)
     specs = {}
     for word in words:
-        suffix = spec_suffix((word,), ()) if mode == "never" else spec_suffix((), (word,))
-        spec = f"{policy}{suffix}"
-        GameConfig.create(
+        spec = hooks.restricted_spec(policy, word, mode)
+        hooks.make_config(
             players, [spec, *field[1:]], seed=seed, components=comps, readings=readings
         )  # fmt: skip  (names checked before any game)
         specs[word] = spec
@@ -139,7 +136,7 @@ def run_value(
         "components": comps.files,
     }  # fmt: skip
     return ValueResult(
-        game="builders_biomes",
+        game=game_name(),
         players=players,
         policy=policy,
         seed=seed,

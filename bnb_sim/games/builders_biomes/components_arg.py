@@ -2,7 +2,7 @@
 default files), a path, a list of paths, or a loaded
 :class:`~bnb_sim.games.builders_biomes.components.Components`, with the expansion's data when
 one is named. Shared by :mod:`bnb_sim.studies` and the robustness study's game side
-(:mod:`bnb_sim.runner.robustness_play`), so neither imports the other.
+(:mod:`bnb_sim.games.builders_biomes.robustness`), so neither imports the other.
 """
 
 from __future__ import annotations

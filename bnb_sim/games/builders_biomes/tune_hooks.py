@@ -57,7 +57,7 @@ def components_from_dict(data: dict, name: str):
 def tune_readings(components, readings, variant, seating: str, what: str):
     """``(components, every rule reading)`` of a tuning run (defaults filled in), validated:
     ``readings`` a mapping (``--reading``), ``variant`` its alias, ``seating`` the design's."""
-    from bnb_sim.runner.experiments import design_readings
+    from bnb_sim.games.builders_biomes.study_hooks import design_readings
 
     return components, design_readings(readings, variant, seating=seating, what=what)
 

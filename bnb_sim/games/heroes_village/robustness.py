@@ -1,4 +1,5 @@
-"""Heroes of the Village in ``bnb robustness``: its rungs, how a rung plays, its findings.
+"""Heroes of the Village in ``bnb robustness``: its rungs, how a rung plays, its findings
+(and the set-up of a run folder, ``--run DIR``).
 
 Every seat plays the rung's bot; every pet team of ``--pets`` plays the same game indices at
 every rung (the same pouch, dice and stacks), so the findings pair across rungs and teams:
@@ -14,6 +15,7 @@ The shared side is :mod:`bnb_sim.runner.robustness_play` (the game entry point
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -126,6 +128,10 @@ class _HeroesVillage:
 
         return (GAME, "batch kernel"), warm_batch_kernel
 
+    def run_setup(self, run, params: dict, comps: dict) -> dict:
+        """``{components, expansion, readings, options}`` of run folder ``run``."""
+        return run_setup(run, params, comps)
+
 
 #: the keys of a ``[[robustness]]`` table with ``game = "hotv"``
 ITEM_KEYS = ("game", "name", "seed", "components", "set", "players", "pets", "difficulty",
@@ -166,6 +172,28 @@ def parse_item(table: dict, *, source: str, where: str, seed: int, base_dir, com
         games=r.int("games", ROBUSTNESS.default_games[players], low=2, high=2_000_000),
         rungs=rungs, game=GAME_NAME, options={k: v for k, v in options.items() if v},
     )  # fmt: skip
+
+
+def run_setup(run, params: dict, comps: dict) -> dict:
+    """The set-up of run folder ``run`` (``bnb robustness --run``): the run stores its whole
+    component data (readings included): rebuilt from it."""
+    from bnb_sim.games.heroes_village import layout as L
+    from bnb_sim.games.heroes_village.components import components_from_dict
+
+    teams = list(params.get("pet_teams") or [])
+    players = int(params["players"])
+    if len(teams) == 1:
+        pets = teams[0]
+    elif len(teams) == math.comb(len(L.PET_NAMES), players):
+        pets = "all"
+    else:
+        raise BnbError(f"--run {run}: its {len(teams)} pet teams are neither one team nor all")
+    if not isinstance(comps.get("data"), dict):
+        raise BnbError(f"--run {run}: its run.json holds no component data")
+    components = components_from_dict(comps["data"], f"{run}/run.json")
+    options = {"pets": pets, "difficulty": params.get("difficulty"),
+               "buildings": params.get("buildings")}  # fmt: skip
+    return {"components": components, "expansion": None, "readings": {}, "options": options}
 
 
 GAME_NAME = "heroes_village"
