@@ -143,14 +143,21 @@ def _ours(dispatcher):
     return dispatcher
 
 
-def njit(fn=None, **options):
+def njit(fn=None, *, per_constant: bool = False, **options):
     """``numba.njit`` for bnb-sim's kernels: one compiled version per argument types
     (:class:`_Dispatcher`). Code that allocates (set-up, tables, output rows) uses it;
-    code the game loop reaches uses :func:`kernel`."""
+    code the game loop reaches uses :func:`kernel`.
+
+    ``per_constant=True`` keeps numba's own typing: a version per constant argument value,
+    with the branches on that constant pruned. Worth its compile only in the hot helpers
+    that callers give a constant flag or offset (the one-step bots' ``randomize``, a rule's
+    ``by_pickaxe``): typed by value the search bots' playouts run faster
+    (docs/design.md, "Kernels and the cache")."""
     decorator = numba.njit(**options)
 
     def wrap(function):
-        return _ours(decorator(function))
+        dispatcher = decorator(function)
+        return dispatcher if per_constant else _ours(dispatcher)
 
     return wrap if fn is None else wrap(fn)
 
@@ -286,7 +293,7 @@ def _faster_flag_values() -> None:
 _faster_flag_values()
 
 
-def kernel(fn=None, *, inline: str = "never", nogil: bool = False):
+def kernel(fn=None, *, inline: str = "never", nogil: bool = False, per_constant: bool = False):
     """``njit(cache=True)`` without numba's reference-counting runtime (NRT).
 
     Numba wraps array uses in calls to ``NRT_incref``/``NRT_decref``. They cannot be
@@ -314,7 +321,15 @@ def kernel(fn=None, *, inline: str = "never", nogil: bool = False):
     inlined into another kernel it is that kernel's code), so the caller's main thread can
     take Ctrl-C while a worker thread waits in a long decision (``Game.play``).
     """
-    return njit(fn, cache=True, inline=inline, nogil=nogil, error_model="numpy", **_NO_NRT)
+    return njit(
+        fn,
+        per_constant=per_constant,
+        cache=True,
+        inline=inline,
+        nogil=nogil,
+        error_model="numpy",
+        **_NO_NRT,
+    )
 
 
 __all__ = [

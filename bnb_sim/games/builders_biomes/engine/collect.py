@@ -40,7 +40,7 @@ def _show(pub, hid, pos):
         pub[P_VIS_BLOCK + pos] = hid[H_BLOCK + pos]
 
 
-@kernel
+@kernel(per_constant=True)
 def take_block(pub, hid, k, seat, pos, by_pickaxe):
     """Move the block at ``pos`` into the seat's supply (the caller checked it is collectable).
 

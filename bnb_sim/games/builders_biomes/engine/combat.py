@@ -30,7 +30,7 @@ N_STATS = 6
 STAT_NAMES = ("win", "win_no_tnt", "revealed", "hoe_xp", "pickaxe_blocks", "tnt_spent")
 
 
-@kernel
+@kernel(per_constant=True)
 def draw_token(counts, total, rng_state):
     """Draw one token uniformly from the multiset ``counts`` and remove it (R-FIGHT-2).
 

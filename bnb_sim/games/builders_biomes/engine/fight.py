@@ -115,7 +115,7 @@ def start_fight(pub, hid, k, seat, stack):
     log_event(hid, k, seat, EV_FIGHT, stack, tile, tile_attr(k, TILE_HEARTS, tile))
 
 
-@kernel
+@kernel(per_constant=True)
 def _reveal_one(pub, hid, rng, k, seat, total):
     """Turn over one token and apply what it does at once (R-FIGHT-2, R-FIGHT-3)."""
     n_types = k[K_N_TOKEN_TYPES]
@@ -204,7 +204,7 @@ def detonation_gain(k, t):
     return tok_attr(k, TOK_DETONATE, t) - tok_attr(k, TOK_HEARTS, t)
 
 
-@kernel
+@kernel(per_constant=True)
 def resolve_fight(pub, hid, k, seat, n_detonate):
     """Detonate ``n_detonate`` revealed TNT (largest gain first; they leave the game), then win
     or lose (R-FIGHT-4, R-FIGHT-5). Other revealed tokens go back into the pile."""

@@ -372,7 +372,7 @@ def fm_blocks_missing(pub, k, seat, tile):
     return missing + fm_cost(pub, k, seat, tile, 4) - pub[supply_at(seat, 4)]
 
 
-@kernel
+@kernel(per_constant=True)
 def fm_pay(pub, k, seat, tile, spent_at):
     """Pay ``tile`` with the items: the printed material first, then (crafting table) other
     materials, emeralds last; blocks paid leave the game (``spent_at`` + block)."""

@@ -82,7 +82,7 @@ def _slots_with(pub, slots, items):
     return out
 
 
-@kernel
+@kernel(per_constant=True)
 def _stacks_with(pub, k, stacks, attr, values):
     """Stacks of ``stacks`` whose face-up tile has attribute ``attr`` in the bit set."""
     out = 0

@@ -82,7 +82,7 @@ def _shuffle_prefix(values, n, rng, row):
         values[j] = tmp
 
 
-@kernel
+@kernel(per_constant=True)
 def _redeal_cube(pub, hid, shid, rng, row, tmp):
     """Hidden blocks (``P_VIS_BLOCK == -2``): canonical order by type, shuffled, re-placed."""
     counts = tmp[MAX_TILES : MAX_TILES + N_BLOCK_TYPES]
@@ -113,7 +113,7 @@ def _face_down(pub, stack, level):
     return not (level == height - 1 and pub[P_TOP_UP + stack] >= 0)
 
 
-@kernel
+@kernel(per_constant=True)
 def _redeal_tiles(pub, hid, shid, rng, row, tmp):
     """Face-down tiles of all stacks: sorted by id, shuffled, re-placed (heights kept)."""
     seen = tmp[MAX_TILES : 2 * MAX_TILES]  # presence flags by tile id
@@ -149,7 +149,7 @@ def _tnt_type(k):
     return best
 
 
-@kernel
+@kernel(per_constant=True)
 def _redeal_tokens(pub, hid, shid, k, seat, rng, row, tmp):
     """Table tokens and the opponents' taken tokens: one pool, re-dealt (R-WEAPON-1)."""
     n_types = k[K_N_TOKEN_TYPES]
@@ -206,7 +206,7 @@ def _redeal_tokens(pub, hid, shid, k, seat, rng, row, tmp):
                 j += 1
 
 
-@kernel
+@kernel(per_constant=True)
 def reseed_streams(rng, row, srng):
     """Every stream of the sample from fresh draws of ``rng[row]`` (future chance unknown)."""
     for r in range(N_STREAM_ROWS):
@@ -218,7 +218,7 @@ def reseed_streams(rng, row, srng):
             srng[r, 0] = np.uint64(1)
 
 
-@kernel
+@kernel(per_constant=True)
 def determinize(pub, hid, k, seat, rng, row, spub, shid, srng, tmp):
     """Write into ``(spub, shid, srng)`` a state drawn from what ``seat`` knows of
     ``(pub, hid)``; draws from ``rng[row]`` (the seat's policy stream). ``tmp``: int64

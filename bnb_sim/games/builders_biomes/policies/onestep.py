@@ -185,7 +185,7 @@ def _point_value(mem, k, w, point, face_up, face_down):
     return w[W_REVEAL] * popcount(adjacent & face_down) + w[W_POSITION] * waiting
 
 
-@kernel
+@kernel(per_constant=True)
 def best_point(pub, seat, mem, k, w, rng, row, randomize):
     """Best crossing point to explore to: face-down stacks turned up there (R-EXPLORE-2), and
     the best build or fight waiting next to it (stack values filled by

@@ -95,7 +95,7 @@ def _offer(best_value, best_choice, ties, value, choice, rng, row, randomize):
     return best_value, best_choice, ties
 
 
-@kernel
+@kernel(per_constant=True)
 def pick_best(mem, offset, candidates, rng, row, randomize):
     """Argmax of ``mem[offset + i]`` over the set bits ``i`` of ``candidates`` (uint64).
 
@@ -371,7 +371,7 @@ def take_value(pub, k, seat, w, values, pos, lone):
     return value
 
 
-@kernel
+@kernel(per_constant=True)
 def best_block(pub, k, seat, mem, w, candidates, values, rng, row, randomize):
     """Best block among ``candidates`` (uint64 bitboard) and its value."""
     lone = lone_blocks(pub)
