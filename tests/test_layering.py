@@ -25,7 +25,6 @@ SHARED = (
     "bnb_sim.cli",
     "bnb_sim.core",
     "bnb_sim.studies",
-    "bnb_sim.feedback",
 )
 GAMES = "bnb_sim.games."
 MAX_LINES = 600
@@ -48,17 +47,14 @@ KNOWN_SHARED_TO_GAME: set[str] = {
     "bnb_sim.analysis.luck_item",
     "bnb_sim.analysis.sweep_variants",
     "bnb_sim.analysis.value_item",
-    "bnb_sim.feedback",
     "bnb_sim.runner.batch",
     "bnb_sim.runner.compare_play",
     "bnb_sim.runner.config",
-    "bnb_sim.runner.dask_backend",
     "bnb_sim.runner.design_play",
     "bnb_sim.runner.ladder_play",
     "bnb_sim.runner.robustness_item",
     "bnb_sim.runner.robustness_play",
     "bnb_sim.runner.robustness_setup",
-    "bnb_sim.runner.run_plan",
     "bnb_sim.runner.sensitivity",
     "bnb_sim.runner.sweep_play",
     "bnb_sim.runner.tournament_play",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import ClassVar
 
 import numpy as np
 
@@ -44,6 +45,7 @@ class GameConfig:
     * ``check``: run the invariant checker after every decision (slow; for debugging).
     """
 
+    game: ClassVar[str] = "builders_biomes"  # its name in the game registry (its entries)
     components: Components
     policies: tuple[PolicySpec, ...]
     seed: int = 0
