@@ -86,7 +86,7 @@ def parse_value_item(r, common: dict) -> ValueSpec:
     option, policy and name is checked now (before anything plays)."""
     from bnb_sim.errors import BnbError
     from bnb_sim.games.builders_biomes.policies.restrictions import spec_suffix
-    from bnb_sim.runner.config import GameConfig
+    from bnb_sim.games.builders_biomes.run_config import GameConfig
     from bnb_sim.runner.value_study import expand_options
 
     players = r.int("players", 2, low=2, high=4)

@@ -26,7 +26,7 @@ def _say(progress: Progress, text: str) -> None:
 
 
 def _config(players: int, policies: Sequence[str], **kw):
-    from bnb_sim.runner.config import GameConfig
+    from bnb_sim.games.builders_biomes.run_config import GameConfig
 
     return GameConfig.create(int(players), list(policies), **kw)
 
@@ -89,7 +89,7 @@ def play_games(
 def _play_block(config, start: int, n: int, threads: int | None):
     """:func:`bnb_sim.runner.batch.play_block`, without numba's "first-class function type
     is experimental" warning (emitted once per config by the policy dispatch; harmless)."""
-    from bnb_sim.runner.batch import play_block
+    from bnb_sim.games.builders_biomes.batch import play_block
 
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="First-class function type feature")

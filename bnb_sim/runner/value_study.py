@@ -90,8 +90,8 @@ def run_value(
     Every input (the options' names included) is checked before a game is played."""
     from bnb_sim.analysis.value import MODES, ValueResult, option_value
     from bnb_sim.games.builders_biomes.policies.restrictions import spec_suffix
+    from bnb_sim.games.builders_biomes.run_config import GameConfig
     from bnb_sim.runner.budget import confirm_games
-    from bnb_sim.runner.config import GameConfig
     from bnb_sim.runner.simulate import simulate
 
     if mode not in MODES:

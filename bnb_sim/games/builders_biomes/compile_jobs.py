@@ -80,16 +80,16 @@ def warm_engine(players: list[int], components=None, *, notice: bool = True, con
     :func:`bnb_sim.feedback.compile_notice`; returns the seconds it took (kept apart from
     playing time). The game's ``warm_engine`` entry (:func:`bnb_sim.feedback.warm_engine`).
 
-    ``config`` (a :class:`~bnb_sim.runner.config.GameConfig`): the run's own policies and
-    ``--check``, so only the driver it needs compiles; without it, the built-in bots'. On
-    more than one core, the parts the driver calls compile first in parallel processes
-    (:func:`jobs_for_run`)."""
+    ``config`` (a :class:`~bnb_sim.games.builders_biomes.run_config.GameConfig`): the run's
+    own policies and ``--check``, so only the driver it needs compiles; without it, the
+    built-in bots'. On more than one core, the parts the driver calls compile first in
+    parallel processes (:func:`jobs_for_run`)."""
     import time
 
     from bnb_sim.feedback import compile_notice, compile_processes
+    from bnb_sim.games.builders_biomes.batch import play_block
+    from bnb_sim.games.builders_biomes.run_config import GameConfig
     from bnb_sim.precompile import ensure, is_done, mark_done, needed
-    from bnb_sim.runner.batch import play_block
-    from bnb_sim.runner.config import GameConfig
 
     start = time.perf_counter()
     if config is not None:
@@ -130,7 +130,7 @@ def _typed(dispatcher, *values) -> None:
 
 
 def _config(policies, players=4, check=False):
-    from bnb_sim.runner.config import GameConfig
+    from bnb_sim.games.builders_biomes.run_config import GameConfig
 
     return GameConfig.create(players, list(policies), seed=0, check=check)
 

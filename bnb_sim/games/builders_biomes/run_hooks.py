@@ -19,7 +19,7 @@ PER_THREAD_OTHER = 10_000
 
 def create_config(players: int, policies, **options: Any):
     """The run config (:class:`GameConfig`) from user values: ``GameConfig.create``."""
-    from bnb_sim.runner.config import GameConfig
+    from bnb_sim.games.builders_biomes.run_config import GameConfig
 
     return GameConfig.create(players, policies, **options)
 
@@ -51,7 +51,7 @@ def dask_payload(config) -> dict[str, Any]:
 def dask_config(payload: dict[str, Any]):
     """Rebuild the :func:`dask_payload` config on a worker (the same component hash)."""
     from bnb_sim.games.builders_biomes.components import components_from_dict
-    from bnb_sim.runner.config import GameConfig
+    from bnb_sim.games.builders_biomes.run_config import GameConfig
     from bnb_sim.runner.dask_backend import check_rebuilt_hash
 
     comps = components_from_dict(payload["components"], name=payload.get("source", "run"))
