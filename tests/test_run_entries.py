@@ -75,3 +75,15 @@ def test_a_payload_of_changed_components_is_refused_on_the_worker():
     payload = {**db.config_payload(config), "content_hash": "0" * 64}
     with pytest.raises(Exception, match="rebuilt other component data"):
         db.config_from_payload(payload)
+
+
+def test_bench_measures_through_the_default_games_entries():
+    """``bnb bench``'s alternating ratio plays the default game's configs with its batch
+    kernel, both found in the registry."""
+    from bnb_sim.cli import bench_cmd
+
+    create_config, play_arrays = bench_cmd.engine_entries()
+    assert play_arrays is get_game(None).entry("play_arrays")
+    assert create_config(2, ["greedy"]).labels == ["greedy", "greedy"]
+    result = bench_cmd.alternating_ratio("greedy", players=2, threads=1, seconds=0.05, repeats=1)
+    assert result["ratio"] > 0 and result["reference"] == "heuristic"
