@@ -24,7 +24,7 @@ _EXPORTS = {
     "Components": "bnb_sim.games.builders_biomes.components",
     "new_game": "bnb_sim.api",
     "Game": "bnb_sim.games.builders_biomes.game",
-    "GameConfig": "bnb_sim.runner.config",
+    "GameConfig": "bnb_sim.games.builders_biomes.run_config",
     "simulate": "bnb_sim.runner.simulate",
     "load_run": "bnb_sim.runner.storage",
     "write_report": "bnb_sim.analysis.report",

@@ -276,7 +276,9 @@ def compile_notice(
     from bnb_sim._jit import CACHE_DIR, cache_dir  # imports numba (about a second)
 
     if cold is None:
-        cold = cache_is_cold(cache_dir("builders_biomes"))
+        from bnb_sim.games import DEFAULT_GAME
+
+        cold = cache_is_cold(cache_dir(DEFAULT_GAME))
     if not (enabled and cold):
         yield cold
         return
@@ -327,46 +329,20 @@ def compile_processes() -> int:
     return max(1, min(cores, 4))
 
 
-def warm_engine(players: list[int], components=None, *, notice: bool = True, config=None) -> float:
+def warm_engine(
+    players: list[int], components=None, *, notice: bool = True, config=None, game=None
+) -> float:
     """Compile (or load from the cache) the batch kernel for each player count now, under
     :func:`compile_notice`; returns the seconds it took (kept apart from playing time).
 
-    ``config`` (a :class:`~bnb_sim.runner.config.GameConfig`): the run's own policies and
-    ``--check``, so only the driver it needs compiles; without it, the built-in bots'. On
-    more than one core, the parts the driver calls compile first in parallel processes
-    (:func:`bnb_sim.games.builders_biomes.compile_jobs.jobs_for_run`)."""
-    from bnb_sim.games.builders_biomes import compile_jobs
-    from bnb_sim.precompile import ensure, is_done, mark_done, needed
-    from bnb_sim.runner.batch import play_block
-    from bnb_sim.runner.config import GameConfig
+    ``config``: the run's own config (its policies and ``--check``), so only the driver it
+    needs compiles; without it, the built-in bots' of ``game`` (a name; None: the default
+    game). The game's ``warm_engine`` entry point does the work (for Builders & Biomes,
+    :func:`bnb_sim.games.builders_biomes.compile_jobs.warm_engine`)."""
+    from bnb_sim.games import entry_of_config, get_game
 
-    start = time.perf_counter()
     if config is not None:
-        configs = [config]
+        warm = entry_of_config(config, "warm_engine")
     else:
-        counts = sorted(set(players), reverse=True)
-        configs = [
-            GameConfig.create(n, ["random"] * n, seed=0, components=components) for n in counts
-        ]
-    names = sorted(
-        {
-            name
-            for c in configs
-            for name in compile_jobs.jobs_for_run([p.kind for p in c.policies], c.check)
-        }
-    )
-    jobs = compile_jobs.jobs()
-    todo = [job for job in needed(jobs, names) if not is_done(job)]
-    with compile_notice(notice, cold=bool(todo)):
-        processes = compile_processes()
-        if todo and processes > 1:
-            ensure(jobs, names, processes)  # a job that fails compiles below instead
-        for c in configs:
-            if config is None:
-                play_block(c, 0, 1, 1)
-            else:  # the run's own policies: compiled by type, no game played here
-                compile_jobs.compile_run_driver(c)
-    for job in jobs:
-        if job.name in names:
-            mark_done(job)
-    return time.perf_counter() - start
+        warm = get_game(game).need("warm_engine")
+    return warm(players, components, notice=notice, config=config)

@@ -116,8 +116,8 @@ def memory(sizes: tuple[int, ...] = (1_000_000, 3_000_000), policy: str = "rando
 
 _JIT_SNIPPET = """
 import hashlib, json, sys, time
-from bnb_sim.runner.batch import play_arrays
-from bnb_sim.runner.config import GameConfig
+from bnb_sim.games.builders_biomes.batch import play_arrays
+from bnb_sim.games.builders_biomes.run_config import GameConfig
 policy, n, repeats = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 config = GameConfig.create(4, [policy], seed=7)
 play_arrays(config, 10_000, 1)          # compile / load, build tables

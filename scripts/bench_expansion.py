@@ -14,8 +14,8 @@ import argparse
 import statistics
 import time
 
-from bnb_sim.runner.batch import play_arrays
-from bnb_sim.runner.config import GameConfig
+from bnb_sim.games.builders_biomes.batch import play_arrays
+from bnb_sim.games.builders_biomes.run_config import GameConfig
 
 
 def games_per_second(config: GameConfig, games: int, threads: int) -> float:

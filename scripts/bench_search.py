@@ -41,7 +41,7 @@ from bnb_sim.games.builders_biomes.policies.search import (
     rollout_action,
     search_decide,
 )
-from bnb_sim.runner.config import GameConfig
+from bnb_sim.games.builders_biomes.run_config import GameConfig
 
 
 @intrinsic

@@ -71,8 +71,8 @@ VARIANTS: dict[str, tuple[str, ...]] = {
 
 CHILD = r"""
 import json, sys, time
-from bnb_sim.runner.batch import play_arrays
-from bnb_sim.runner.config import GameConfig
+from bnb_sim.games.builders_biomes.batch import play_arrays
+from bnb_sim.games.builders_biomes.run_config import GameConfig
 from bnb_sim.runner.dask_backend import quiet_numba_warnings
 quiet_numba_warnings()
 games, repeats, policy = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]

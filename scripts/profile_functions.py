@@ -83,7 +83,7 @@ def play(policy: str, players: int, games: int) -> None:
     from bnb_sim._jit import numba
     from bnb_sim.games.builders_biomes.engine.layout import K_N_SPECIES
     from bnb_sim.games.builders_biomes.engine.play import N_GAME_COLUMNS, n_seat_columns, play_batch
-    from bnb_sim.runner.config import GameConfig
+    from bnb_sim.games.builders_biomes.run_config import GameConfig
 
     config = GameConfig.create(players, [policy], seed=1)
     k, ft, kinds, params, plugins = config.kernel_inputs

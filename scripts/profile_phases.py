@@ -31,7 +31,7 @@ from bnb_sim.games.builders_biomes.engine.legal import legal_bits
 from bnb_sim.games.builders_biomes.engine.play import MEM_SIZE, new_game, seat_decision
 from bnb_sim.games.builders_biomes.engine.step import apply_action
 from bnb_sim.games.builders_biomes.policies.search import new_search_scratch
-from bnb_sim.runner.config import GameConfig
+from bnb_sim.games.builders_biomes.run_config import GameConfig
 
 
 @intrinsic

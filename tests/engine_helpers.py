@@ -41,7 +41,7 @@ def new_game(players=2, policies=("random",), seed=0, game_index=0, **options):
 
 
 def config(players=2, policies=("random",), seed=0, **options):
-    from bnb_sim.runner.config import GameConfig
+    from bnb_sim.games.builders_biomes.run_config import GameConfig
 
     options.setdefault("components", default_components())
     return GameConfig.create(players, list(policies), seed=seed, **options)

@@ -85,7 +85,9 @@ def test_bench_announces_a_cold_compile_before_measuring(monkeypatch, capsys):
     monkeypatch.setattr("bnb_sim.precompile.is_done", lambda job: False)  # nothing compiled
     monkeypatch.setattr("bnb_sim.precompile.ensure", lambda *a, **k: [])
     monkeypatch.setattr("bnb_sim.precompile.mark_done", lambda job: None)
-    monkeypatch.setattr("bnb_sim.runner.batch.play_block", lambda *a, **k: calls.append("compile"))
+    monkeypatch.setattr(
+        "bnb_sim.games.builders_biomes.batch.play_block", lambda *a, **k: calls.append("compile")
+    )
 
     def measured(name):
         def fake(*args, **kwargs):

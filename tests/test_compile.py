@@ -153,9 +153,9 @@ def test_a_second_checkout_of_the_same_code_finds_its_kernels_compiled(tmp_path)
 
 
 def test_the_built_in_bots_get_the_smaller_driver_and_play_the_same_games():
+    from bnb_sim.games.builders_biomes.batch import play_arrays
     from bnb_sim.games.builders_biomes.engine import play as P
-    from bnb_sim.runner.batch import play_arrays
-    from bnb_sim.runner.config import GameConfig
+    from bnb_sim.games.builders_biomes.run_config import GameConfig
 
     config = GameConfig.create(3, ["heuristic", "greedy", "random"], seed=11)
     k, _, kinds, _, _ = config.kernel_inputs

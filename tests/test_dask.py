@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 from bnb_sim.errors import BnbError
+from bnb_sim.games.builders_biomes.run_config import GameConfig
 from bnb_sim.runner import dask_backend as db
-from bnb_sim.runner.config import GameConfig
 from bnb_sim.runner.simulate import simulate
 from bnb_sim.runner.storage import RUN_COLUMNS, load_run
 

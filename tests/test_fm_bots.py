@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from test_policies import wilson
 
-from bnb_sim.runner.batch import play_block
-from bnb_sim.runner.config import GameConfig
+from bnb_sim.games.builders_biomes.batch import play_block
+from bnb_sim.games.builders_biomes.run_config import GameConfig
 
 FM = "farmers-market"
 

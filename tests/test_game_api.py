@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 
 from bnb_sim.errors import ArgumentTypeError, BnbError
+from bnb_sim.games.builders_biomes.batch import play_block
 from bnb_sim.games.builders_biomes.engine import layout as L
 from bnb_sim.games.builders_biomes.engine import state as S
 from bnb_sim.games.builders_biomes.game import Game
-from bnb_sim.runner.batch import play_block
 
 
 @pytest.mark.parametrize(

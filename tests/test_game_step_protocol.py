@@ -24,8 +24,8 @@ ARGS = {
 
 
 def _base_batch(seed: int, n: int):
-    from bnb_sim.runner.batch import play_block
-    from bnb_sim.runner.config import GameConfig
+    from bnb_sim.games.builders_biomes.batch import play_block
+    from bnb_sim.games.builders_biomes.run_config import GameConfig
 
     args = ARGS["builders_biomes"]
     return play_block(GameConfig.create(args["players"], args["policies"], seed=seed), 0, n)

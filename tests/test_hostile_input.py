@@ -190,7 +190,7 @@ def test_5_components_validate_cli_refuses_the_won_species(tmp_path):
 
 def test_5_run_file_columns_are_the_documented_ones():
     from bnb_sim.columns import seat_columns
-    from bnb_sim.runner.batch import play_block
+    from bnb_sim.games.builders_biomes.batch import play_block
 
     config = bnb_sim.GameConfig.create(2, ["random"], seed=3)
     seats, _ = play_block(config, 0, 3)
@@ -212,7 +212,7 @@ def test_7_plugin_exception_stops_the_run_with_one_line(probes, tmp_path):
 
 
 def test_7_plugin_exception_in_process_and_in_the_game_api(probes):
-    from bnb_sim.runner.batch import play_block
+    from bnb_sim.games.builders_biomes.batch import play_block
 
     config = bnb_sim.GameConfig.create(2, ["random", "p_raise:turn=2"], seed=1)
     with pytest.raises(PolicyError, match=r"p_raise.*raised ValueError: probe plugin gave up"):
@@ -223,7 +223,7 @@ def test_7_plugin_exception_in_process_and_in_the_game_api(probes):
 
 
 def test_7_a_plugin_that_does_not_raise_still_plays(probes):
-    from bnb_sim.runner.batch import play_block
+    from bnb_sim.games.builders_biomes.batch import play_block
 
     config = bnb_sim.GameConfig.create(2, ["p_raise:turn=100000", "random"], seed=1)
     seats, games = play_block(config, 0, 6)
@@ -231,7 +231,7 @@ def test_7_a_plugin_that_does_not_raise_still_plays(probes):
 
 
 def test_8_stop_request_cuts_a_slow_plugin_chunk_short(probes):
-    from bnb_sim.runner import batch
+    from bnb_sim.games.builders_biomes import batch
 
     config = bnb_sim.GameConfig.create(2, ["p_slow:n=300000000", "random"], seed=1)
     _ = config.kernel_inputs  # compile the plugin before timing
@@ -246,7 +246,7 @@ def test_8_stop_request_cuts_a_slow_plugin_chunk_short(probes):
 
 @pytest.mark.slow
 def test_8_a_run_stopped_inside_a_chunk_resumes_to_identical_rows(probes, tmp_path):
-    from bnb_sim.runner import batch
+    from bnb_sim.games.builders_biomes import batch
     from bnb_sim.runner.simulate import RunInterrupted
 
     policies = ["p_slow:n=200000", "random"]  # about 0.3 s per game
@@ -357,7 +357,7 @@ def test_25_wrong_argument_types_raise_a_clear_error(call, match):
 
 @pytest.mark.slow
 def test_26_write_report_takes_frames_without_meta(tmp_path):
-    from bnb_sim.runner.batch import play_block
+    from bnb_sim.games.builders_biomes.batch import play_block
 
     seats, games = play_block(bnb_sim.GameConfig.create(2, ["random"], seed=2), 0, 30)
     written = bnb_sim.write_report((seats, games, None), tmp_path / "rep")
@@ -595,7 +595,7 @@ def test_18_weights_are_bounded(spec):
 
 
 def test_18_the_largest_allowed_weights_still_play():
-    from bnb_sim.runner.batch import play_block
+    from bnb_sim.games.builders_biomes.batch import play_block
 
     spec = "heuristic:trigger=1e6,block_need=1e6,block_wild=-1e6,reveal=1e6,position=-1e6"
     _, games = play_block(bnb_sim.GameConfig.create(2, [spec, "greedy"], seed=4), 0, 20)
@@ -728,7 +728,7 @@ def test_30_resume_with_check_does_not_mark_unchecked_parts_checked(tmp_path):
 
 
 def test_30_a_slow_odds_table_is_announced(capsys, monkeypatch):
-    from bnb_sim.runner import config as C
+    from bnb_sim.games.builders_biomes import run_config as C
 
     monkeypatch.setattr(C, "SLOW_TABLE_PILES", 10)
     C._announce_slow_tables(bnb_sim.load_components())
@@ -810,7 +810,7 @@ def test_30_dask_probe_names_what_went_wrong_with_a_non_dask_server():
 def test_8_a_stop_request_between_kernels_stops_the_next_one(probes):
     """A SIGTERM that lands while no kernel runs (a chunk being set up) must not be lost: the
     next kernel takes it and the chunk stops at once instead of playing to its end."""
-    from bnb_sim.runner import batch
+    from bnb_sim.games.builders_biomes import batch
 
     config = bnb_sim.GameConfig.create(2, ["p_slow:n=300000000", "random"], seed=1)
     _ = config.kernel_inputs  # compile the plugin before timing

@@ -6,10 +6,10 @@ import engine_helpers as H
 import pytest
 
 from bnb_sim.errors import PolicyError
+from bnb_sim.games.builders_biomes.batch import GameFailed, play_block
 from bnb_sim.games.builders_biomes.engine import invariants as I
 from bnb_sim.games.builders_biomes.engine import layout as L
 from bnb_sim.games.builders_biomes.engine import state as S
-from bnb_sim.runner.batch import GameFailed, play_block
 
 BLOCKS = [
     (2, "standard", 3000),

@@ -14,7 +14,7 @@ import pytest
 
 from bnb_sim.games.builders_biomes.engine import layout as BL
 from bnb_sim.games.builders_biomes.engine import state as BS
-from bnb_sim.runner.config import GameConfig
+from bnb_sim.games.builders_biomes.run_config import GameConfig
 
 
 def _bnb_k(bits: int, group: int, players: int = 2, **options):

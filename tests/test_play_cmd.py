@@ -10,7 +10,7 @@ import engine_helpers as H
 import pytest
 
 from bnb_sim.cli import main
-from bnb_sim.runner.batch import play_block
+from bnb_sim.games.builders_biomes.batch import play_block
 
 
 def run(capsys, *argv):

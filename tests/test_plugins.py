@@ -13,9 +13,9 @@ import pytest
 
 from bnb_sim import entry_points as entry_point_module
 from bnb_sim.errors import PolicyError
+from bnb_sim.games.builders_biomes.batch import play_block
 from bnb_sim.games.builders_biomes.policies import registry
 from bnb_sim.plugins import PLUGIN_SIGNATURE
-from bnb_sim.runner.batch import play_block
 
 EXAMPLE = pathlib.Path(__file__).resolve().parents[1] / "examples" / "bnb_plugin_example"
 

@@ -11,6 +11,7 @@ import pytest
 
 from bnb_sim import combat_odds
 from bnb_sim.errors import PolicyError
+from bnb_sim.games.builders_biomes.batch import play_block
 from bnb_sim.games.builders_biomes.engine import layout as L
 from bnb_sim.games.builders_biomes.policies import onestep, onestep_layout
 from bnb_sim.games.builders_biomes.policies.kinds import (
@@ -19,7 +20,6 @@ from bnb_sim.games.builders_biomes.policies.kinds import (
     HEURISTIC_WEIGHTS,
 )
 from bnb_sim.games.builders_biomes.policies.registry import parse_policies, parse_policy
-from bnb_sim.runner.batch import play_block
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -282,7 +282,7 @@ def test_fight_conditions_during_a_fight(tmp_path):
 
 # ---- runs ----------------------------------------------------------------------------
 def test_runs_are_deterministic_and_store_rule_hits(tmp_path):
-    from bnb_sim.runner.batch import play_block
+    from bnb_sim.games.builders_biomes.batch import play_block
 
     config = H.config(2, [f"bot:{EXAMPLES[0]}", "heuristic"], seed=4)
     one = play_block(config, 0, 40, threads=1)
@@ -299,8 +299,8 @@ def test_runs_are_deterministic_and_store_rule_hits(tmp_path):
 
 
 def test_a_new_bot_file_compiles_nothing(tmp_path):
+    from bnb_sim.games.builders_biomes.batch import play_block
     from bnb_sim.games.builders_biomes.engine.play import play_batch
-    from bnb_sim.runner.batch import play_block
 
     first = H.config(2, [f"bot:{EXAMPLES[0]}", "greedy"])
     play_block(first, 0, 2)
@@ -312,7 +312,7 @@ def test_a_new_bot_file_compiles_nothing(tmp_path):
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_example_bots_play(path):
-    from bnb_sim.runner.batch import play_block
+    from bnb_sim.games.builders_biomes.batch import play_block
 
     assert len(EXAMPLES) >= 3
     spec = parse_policy(f"bot:{path}")

@@ -444,7 +444,7 @@ NON_DEFAULT = [
     "readings", NON_DEFAULT, ids=lambda r: ",".join(f"{k}={v}" for k, v in r.items())
 )
 def test_invariants_hold_under_every_non_default_reading(readings):
-    from bnb_sim.runner.batch import play_block
+    from bnb_sim.games.builders_biomes.batch import play_block
 
     config = H.config(3, ["random", "greedy", "heuristic"], seed=17, readings=readings, check=True)
     _, games = play_block(config, 0, 3000)  # raises on an illegal decision or a broken invariant

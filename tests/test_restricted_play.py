@@ -10,7 +10,7 @@ import pytest
 
 from bnb_sim.errors import PolicyError
 from bnb_sim.games.builders_biomes.policies.registry import parse_policy
-from bnb_sim.runner.config import GameConfig
+from bnb_sim.games.builders_biomes.run_config import GameConfig
 from bnb_sim.runner.simulate import simulate
 
 FM = "farmers-market"

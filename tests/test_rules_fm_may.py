@@ -262,7 +262,7 @@ def test_fm_readings_are_registered_with_the_texts_reading_as_default():
     "readings", [{name: values[1]} for name, values in FM_READINGS.items()], ids=lambda r: str(r)
 )
 def test_invariants_hold_under_every_fm_reading(readings):
-    from bnb_sim.runner.batch import play_block
+    from bnb_sim.games.builders_biomes.batch import play_block
 
     config = H.config(
         3, ["random", "greedy", "heuristic"], seed=23, readings=readings, check=True,

@@ -10,10 +10,10 @@ import pytest
 
 from bnb_sim.api import count_matching, largest_group
 from bnb_sim.errors import BnbError
+from bnb_sim.games.builders_biomes.batch import play_block
 from bnb_sim.games.builders_biomes.engine import layout as L
 from bnb_sim.games.builders_biomes.engine import state as S
 from bnb_sim.games.builders_biomes.engine.scoring import end_game, round_points, start_round
-from bnb_sim.runner.batch import play_block
 
 A, B, C = 0, 1, 2
 

@@ -214,9 +214,9 @@ def test_report_leads_with_the_answer_and_writes_tornado_and_summary(tmp_path):
 
 
 def test_policy_tables_are_built_once_for_an_item_letter_change(monkeypatch):
+    from bnb_sim.games.builders_biomes import run_config as config
     from bnb_sim.games.builders_biomes.components import load_components
     from bnb_sim.games.builders_biomes.policies import tables
-    from bnb_sim.runner import config
 
     built = []
     monkeypatch.setattr(tables, "build_policy_tables", lambda arrays: built.append(1) or "t")

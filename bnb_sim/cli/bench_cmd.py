@@ -43,6 +43,15 @@ def _median(times: list[float]) -> float:
     return statistics.median(times)
 
 
+def engine_entries(game: str | None = None):
+    """``(create_config, play_arrays)`` of ``game`` (None: the default game) from the game
+    registry: how a run config is made and how the batch kernel plays it (no DataFrames)."""
+    from bnb_sim.games import get_game
+
+    spec = get_game(game)
+    return spec.need("create_config"), spec.need("play_arrays")
+
+
 def games_per_second(
     policy: str,
     *,
@@ -57,14 +66,13 @@ def games_per_second(
     """Batch-kernel speed: median games/s of ``repeats`` runs of about ``seconds`` each,
     under the given rule ``readings`` (defaults for the others), with ``expansion`` or not."""
     from bnb_sim._jit import numba
-    from bnb_sim.runner.batch import play_arrays
-    from bnb_sim.runner.config import GameConfig
     from bnb_sim.runner.dask_backend import quiet_numba_warnings
 
+    create_config, play_arrays = engine_entries()
     quiet_numba_warnings()
     limit = int(numba.config.NUMBA_NUM_THREADS)
     threads = limit if threads is None else max(1, min(threads, limit))
-    config = GameConfig.create(players, [policy], seed=seed, readings=readings, expansion=expansion)
+    config = create_config(players, [policy], seed=seed, readings=readings, expansion=expansion)
     play_arrays(config, 0, 8, threads)  # load the kernel, build the tables
     n = 64
     while True:  # calibrate: grow n until one run takes a tenth of the target
@@ -105,14 +113,11 @@ def alternating_ratio(
     that a machine busy with other work slows both alike): the median of the per-repeat
     ratios."""
     from bnb_sim._jit import numba
-    from bnb_sim.runner.batch import play_arrays
-    from bnb_sim.runner.config import GameConfig
 
+    create_config, play_arrays = engine_entries()
     limit = int(numba.config.NUMBA_NUM_THREADS)
     threads = limit if threads is None else max(1, min(threads, limit))
-    configs = [
-        GameConfig.create(players, [p], seed=0, readings=readings) for p in (policy, reference)
-    ]
+    configs = [create_config(players, [p], seed=0, readings=readings) for p in (policy, reference)]
     for config in configs:
         play_arrays(config, 0, 8, threads)
     n = max(64, int(games_per_second(reference, players=players, threads=threads,

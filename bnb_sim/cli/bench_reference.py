@@ -63,12 +63,13 @@ def reference_runner(module, players: int = 4, greedy: bool = False) -> Callable
 
 def engine_runner(policy: str, players: int = 4, seed: int = 0) -> Callable[[int, int], None]:
     """``play(n, threads)``: ``n`` engine games (batch kernel, no DataFrames, no Parquet)."""
-    from bnb_sim.runner.batch import play_arrays
-    from bnb_sim.runner.config import GameConfig
+    from bnb_sim.games import get_game
     from bnb_sim.runner.dask_backend import quiet_numba_warnings
 
+    game = get_game(None)  # the default game's run config and batch kernel (the registry)
+    play_arrays = game.need("play_arrays")
     quiet_numba_warnings()
-    config = GameConfig.create(players, [policy], seed=seed)
+    config = game.need("create_config")(players, [policy], seed=seed)
     offset = [0]
 
     def play(n: int, threads: int) -> None:

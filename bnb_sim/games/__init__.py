@@ -40,7 +40,15 @@ Entry points a game may declare (``module:attribute``):
   (``bnb_sim.new_game(game=NAME)``), with the methods of :class:`bnb_sim.core.game_api.Game`;
 * ``dask_payload(config)``, ``dask_config(payload)``, ``play_block(config, start, n,
   threads)``: how the shared Dask backend sends its config to a worker as plain data,
-  rebuilds it there and plays a chunk (a config names its game in ``config.game``);
+  rebuilds it there and plays a chunk (a config names its game in ``config.game``;
+  :func:`entry_of_config` finds the game's entry);
+* ``create_config(players, policies, *, seed=, components=, readings=, ...)``: a run config
+  from user values (``bnb simulate`` and ``bnb_sim.simulate`` through
+  :func:`bnb_sim.runner.run_plan.plan_run`, ``bnb bench``); ``play_arrays(config, start, n,
+  threads)``: the batch kernel's raw output, without DataFrames (warm-ups, ``bnb bench``);
+  ``games_per_thread(config)``: games per thread in a default chunk of a run (about 0.5-1 s
+  of work); ``warm_engine(players, components=None, *, notice=True, config=None)``: compile
+  or load the kernels a run needs before it plays (:func:`bnb_sim.feedback.warm_engine`);
 * ``experiment_item(kind, table, ...)``: an item of an experiment file with ``game = NAME``
   (an object with ``run``, ``budget``, ``report`` and the texts of the overview);
 * ``compile_jobs()``: its kernels as :class:`bnb_sim.precompile.Job` s, which ``bnb warmup``
@@ -110,6 +118,13 @@ class GameSpec:
             return None
         module, _, attribute = target.partition(":")
         return getattr(importlib.import_module(module), attribute)
+
+    def need(self, what: str) -> Callable[..., Any]:
+        """The entry point ``what``; a one-line SpecError if the game does not declare it."""
+        found = self.entry(what)
+        if found is None:
+            raise SpecError(f"{self.title} does not offer '{what.replace('_', ' ')}'")
+        return found
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -217,6 +232,12 @@ def get_game(name: str | None) -> GameSpec:
     return spec
 
 
+def entry_of_config(config: Any, what: str) -> Callable[..., Any]:
+    """The entry point ``what`` of the game a run config belongs to (``config.game``; the
+    default game for a config that names none); a one-line SpecError if it lacks it."""
+    return get_game(getattr(config, "game", None)).need(what)
+
+
 def game_of_run(meta: dict) -> GameSpec:
     """The game a run folder's ``run.json`` belongs to (runs without ``game`` are the
     default game's: they predate the registry)."""
@@ -239,6 +260,13 @@ register(
             "studies": "bnb_sim.games.builders_biomes.study_hooks",
             "sensitivity_setup": "bnb_sim.games.builders_biomes.sensitivity:setup",
             "robustness": "bnb_sim.games.builders_biomes.robustness:ROBUSTNESS",
+            "create_config": "bnb_sim.games.builders_biomes.run_hooks:create_config",
+            "play_block": "bnb_sim.games.builders_biomes.batch:play_block",
+            "play_arrays": "bnb_sim.games.builders_biomes.batch:play_arrays",
+            "games_per_thread": "bnb_sim.games.builders_biomes.run_hooks:games_per_thread",
+            "dask_payload": "bnb_sim.games.builders_biomes.run_hooks:dask_payload",
+            "dask_config": "bnb_sim.games.builders_biomes.run_hooks:dask_config",
+            "warm_engine": "bnb_sim.games.builders_biomes.compile_jobs:warm_engine",
         },
         options=(
             "variant",

@@ -11,9 +11,10 @@
   several threads anyway plays each task with one numba thread (a ``parallel=True`` kernel in
   a multi-threaded worker can hang, numba/numba#8563).
 
-The config travels as plain data (:func:`config_payload`: the component dict, the
-PolicySpecs and the options), scattered once to every worker and rebuilt there once per
-process; the rebuilt components must have the same content hash. Before any chunk runs, the
+The config travels as plain data (:func:`config_payload`: the game's ``dask_payload`` entry
+point, e.g. the component dict, the policy specs and the options), scattered once to every
+worker and rebuilt there once per process by its ``dask_config`` entry point; the rebuilt
+components must have the same content hash (:func:`check_rebuilt_hash`). Before any chunk runs, the
 numba cache is warmed by **one** worker per host, then by the others (concurrent cache
 writers can crash, numba/numba#4807). Workers return ``(seats, games)`` frames and the client
 writes the Parquet parts, so part names stay deterministic and no shared file system is
@@ -36,7 +37,6 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from bnb_sim.errors import BnbError, RunError
-from bnb_sim.runner.config import GameConfig
 
 LOCAL = "local"
 CONNECT_TIMEOUT_S = 5
@@ -88,39 +88,24 @@ def quiet_numba_warnings() -> None:
 
 
 def _game_entry(game: str | None, what: str):
-    """The entry point ``what`` of a registered game (None: the shared code serves it)."""
-    if game is None:
-        return None
+    """The entry point ``what`` of the registered game ``game`` (None: the default game);
+    a one-line SpecError if the game does not declare it."""
     from bnb_sim.games import get_game
 
-    return get_game(game).entry(what)
+    return get_game(game).need(what)
 
 
 def config_payload(config: Any) -> dict[str, Any]:
-    """The config as plain data that any worker with bnb-sim installed can rebuild.
+    """The config as plain data that any worker with bnb-sim installed can rebuild: the
+    game's ``dask_payload`` entry point makes it (``config.game`` names the game in the
+    registry), its ``dask_config`` rebuilds it (:func:`config_from_payload`)."""
+    from bnb_sim.games import entry_of_config
 
-    A game other than Builders & Biomes brings its own (``config.game`` names it in the
-    registry; its ``dask_payload`` entry point makes the data, ``dask_config`` rebuilds it).
-    """
     game = getattr(config, "game", None)
-    payload_of = _game_entry(game, "dask_payload")
-    if payload_of is not None:
-        return {"game": game, **payload_of(config)}
-    return {
-        "components": config.components.data,
-        "content_hash": config.components.content_hash,
-        "source": config.components.source,
-        "policies": tuple(config.policies),
-        "options": {
-            "seed": int(config.seed),
-            "readings": config.readings,
-            "check": config.check,
-            "max_turns": int(config.max_turns),
-        },
-    }
+    return {"game": game, **entry_of_config(config, "dask_payload")(config)}
 
 
-_CONFIGS: dict[tuple, GameConfig] = {}
+_CONFIGS: dict[tuple, Any] = {}
 
 
 def config_from_payload(payload: dict[str, Any]) -> Any:
@@ -132,21 +117,8 @@ def config_from_payload(payload: dict[str, Any]) -> Any:
         repr(sorted(payload["options"].items())),
     )
     config = _CONFIGS.get(key)
-    rebuild = _game_entry(payload.get("game"), "dask_config")
-    if config is None and rebuild is not None:
-        config = rebuild(payload)
-        _remember(key, config)
     if config is None:
-        from bnb_sim.games.builders_biomes.components import components_from_dict
-
-        comps = components_from_dict(payload["components"], name=payload.get("source", "run"))
-        if comps.content_hash != payload["content_hash"]:
-            raise BnbError(
-                "a Dask worker rebuilt other component data (content hash "
-                f"{comps.content_hash[:12]}, expected {payload['content_hash'][:12]}); "
-                "install the same bnb-sim version on the workers"
-            )
-        config = GameConfig(comps, tuple(payload["policies"]), **payload["options"])
+        config = _game_entry(payload.get("game"), "dask_config")(payload)
         _remember(key, config)
     return config
 
@@ -185,9 +157,6 @@ def play_chunk(payload: dict[str, Any], start: int, n: int, threads: int | None 
     """Dask task: games ``start .. start + n - 1`` -> ``(seats, games)`` DataFrames."""
     quiet_numba_warnings()
     play_block = _game_entry(payload.get("game"), "play_block")
-    if play_block is None:
-        from bnb_sim.runner.batch import play_block
-
     return play_block(config_from_payload(payload), start, n, _task_threads(threads))
 
 

@@ -1,7 +1,8 @@
 """Playing chunks of a simulate run in this process: a task is (part k, first game, number of
 games), :class:`LocalExecutor` plays them one after the other with the parallel numba kernel,
 and :func:`_executor` picks it or the Dask executor (``bnb_sim.runner.dask_backend``), which
-has the same interface.
+has the same interface. The config's game plays them: its ``play_block`` and ``play_arrays``
+entry points (:func:`bnb_sim.games.entry_of_config`).
 """
 
 from __future__ import annotations
@@ -9,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from bnb_sim.runner.config import GameConfig
 from bnb_sim.runner.run_plan import RunPlan
 
 Task = tuple[int, int, int]  # (part k, first game, number of games)
@@ -20,7 +20,7 @@ class LocalExecutor:
 
     backend = "local"
 
-    def __init__(self, config: GameConfig, threads: int | None):
+    def __init__(self, config: Any, threads: int | None):
         from bnb_sim._jit import numba
 
         limit = int(numba.config.NUMBA_NUM_THREADS)
@@ -31,15 +31,16 @@ class LocalExecutor:
         """Build the kernel inputs (static arrays, policy tables, plugins) and load or compile
         the kernel by playing game 0 once (discarded), so that the first chunk's time is
         game time; may raise BnbError."""
-        from bnb_sim.runner.batch import play_arrays
+        from bnb_sim.games import entry_of_config
         from bnb_sim.runner.dask_backend import quiet_numba_warnings
 
         quiet_numba_warnings()
-        play_arrays(self.config, 0, 1, self.threads)
+        entry_of_config(self.config, "play_arrays")(self.config, 0, 1, self.threads)
 
     def run(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Any, Any]]:
-        from bnb_sim.runner.batch import play_block
+        from bnb_sim.games import entry_of_config
 
+        play_block = entry_of_config(self.config, "play_block")
         for k, start, n in tasks:
             seats, games = play_block(self.config, start, n, self.threads)
             yield k, seats, games

@@ -4,9 +4,10 @@ that play each kind of study (``simulation_item``, ``tournament_play``, ``compar
 ``sweep_play``, on the building blocks of ``design_play``); their public names are
 importable from here too.
 
-Every function here plays games with :func:`bnb_sim.runner.batch.play_block`, which is the
-only thing that imports the engine (numba); the imports are inside the functions, so this
-module imports cleanly without numba and the analysis modules never need it.
+Every function here plays games with the game's block player (for Builders & Biomes
+:func:`bnb_sim.games.builders_biomes.batch.play_block`), which is the only thing that imports
+the engine (numba); the imports are inside the functions, so this module imports cleanly
+without numba and the analysis modules never need it.
 
 Determinism: a game depends only on (seed, game index, seat, policies, components, options),
 so every result below is a function of its arguments, whatever the thread count.

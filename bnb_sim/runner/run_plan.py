@@ -17,7 +17,6 @@ import numpy as np
 from bnb_sim import _args
 from bnb_sim.errors import ArgumentTypeError, BnbError
 from bnb_sim.runner.budget import confirm_games
-from bnb_sim.runner.config import GameConfig
 
 #: Hard ceiling (game indices are int64; far beyond any sensible run).
 MAX_GAMES = 10**12
@@ -30,15 +29,9 @@ MAX_CHUNK_SIZE = 250_000  # ~1 GB of rows in memory; 1,000,000 took ~3.5 GB
 MAX_THREADS = 1024
 
 
-# Default chunk: about 0.5-1 s of work. Games per thread and chunk for all-random tables
-# (cheap policies) and for anything with a thinking policy. A four-player chunk of 50,000
-# games costs about 130 MB while it is played, turned into frames and written.
-_PER_THREAD_RANDOM = 20_000
-
-
-_PER_THREAD_OTHER = 10_000
-
-
+# Default chunk: about 0.5-1 s of work, the game's ``games_per_thread`` entry point times the
+# threads. A four-player chunk of 50,000 games costs about 130 MB while it is played, turned
+# into frames and written.
 _MIN_CHUNK = 1_000
 
 
@@ -49,7 +42,7 @@ _MAX_DEFAULT_CHUNK = 50_000
 class RunPlan:
     """Validated inputs of a run (built by :func:`plan_run`; nothing is written yet)."""
 
-    config: GameConfig
+    config: Any  # the game's run config (its ``create_config`` entry point)
     games: int
     chunk_size: int | None  # None: decided when the backend is known (or taken from run.json)
     threads: int | None
@@ -78,13 +71,13 @@ def check_games(games: Any, *, yes: bool = False) -> int:
     return confirm_games(games, "simulate", yes=yes)
 
 
-def default_chunk_size(games: int, config: GameConfig, threads: int) -> int:
-    """About 0.5-1 s of work per chunk: games per thread (more for all-random tables) times
-    threads, between 1,000 and 50,000 (memory), and never more than the run."""
-    from bnb_sim.games.builders_biomes.policies.kinds import RANDOM
+def default_chunk_size(games: int, config: Any, threads: int) -> int:
+    """About 0.5-1 s of work per chunk: the game's games per thread (its ``games_per_thread``
+    entry point: more for cheap policies) times threads, between 1,000 and 50,000 (memory),
+    and never more than the run."""
+    from bnb_sim.games import entry_of_config
 
-    all_random = all(p.kind == RANDOM for p in config.policies)
-    per_thread = _PER_THREAD_RANDOM if all_random else _PER_THREAD_OTHER
+    per_thread = int(entry_of_config(config, "games_per_thread")(config))
     size = min(max(per_thread * max(1, threads), _MIN_CHUNK), _MAX_DEFAULT_CHUNK)
     return max(1, min(size, games))
 
@@ -110,7 +103,9 @@ def plan_run(
     pickaxe: str | None = None,
     expansion: str | None = None,
 ) -> RunPlan:
-    """Check every input and build the :class:`GameConfig`; raises BnbError, writes nothing."""
+    """Check every input and build the run config (the default game's ``create_config``
+    entry point: its ``GameConfig``); raises BnbError, writes nothing."""
+    from bnb_sim.games import DEFAULT_GAME, get_game
 
     for flag, name in ((resume, "resume"), (force, "force"), (check, "check"), (yes, "yes")):
         _args.boolean(flag, name)
@@ -149,7 +144,7 @@ def plan_run(
         from bnb_sim.runner.dask_backend import check_address
 
         dask = check_address(dask)
-    config = GameConfig.create(
+    config = get_game(DEFAULT_GAME).need("create_config")(
         players, policies, seed=seed, components=components, readings=readings,
         variant=variant, seating=seating, pickaxe=pickaxe, check=bool(check),
         expansion=expansion,

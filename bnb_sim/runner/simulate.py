@@ -5,9 +5,10 @@
     summary = bnb_sim.simulate(1_000_000, 4, ["heuristic"], seed=1, out="runs/r1")
     seats, games, meta = bnb_sim.load_run("runs/r1")
 
-Games ``start .. start + n - 1`` are played by :func:`bnb_sim.runner.batch.play_block`, whose
-rows depend only on the config and the game index (docs/design.md, "Random streams"), so the
-thread count, the chunk size and the backend (in process, Dask) never change a row.
+Games ``start .. start + n - 1`` are played by the game's ``play_block`` entry point (for
+Builders & Biomes :func:`bnb_sim.games.builders_biomes.batch.play_block`), whose rows depend
+only on the config and the game index (docs/design.md, "Random streams"), so the thread
+count, the chunk size and the backend (in process, Dask) never change a row.
 
 A run directory (``docs/run-format.md``) is written one part per chunk: part ``k`` holds the
 games ``[k * chunk_size, (k + 1) * chunk_size)``. Only one chunk is in memory at a time, so

@@ -1,10 +1,10 @@
 """The batch kernel's output as rows: the per-seat and per-game DataFrames of a block of
 Builders & Biomes games (docs/run-format.md), and the error of a game that could not finish.
 
-:mod:`bnb_sim.runner.batch` plays the kernel and turns its output into these frames; the
-Game API (:mod:`bnb_sim.games.builders_biomes.game`) writes one game's rows with the same
-functions, so both give the same rows. Neither numba nor the engine is imported at module
-level.
+:mod:`bnb_sim.games.builders_biomes.batch` plays the kernel and turns its output into these
+frames; the Game API (:mod:`bnb_sim.games.builders_biomes.game`) writes one game's rows with
+the same functions, so both give the same rows. Neither numba nor the engine is imported at
+module level.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from bnb_sim.columns import UNSTORED_STATS, XP_SOURCES
 from bnb_sim.errors import BnbError
 
 if TYPE_CHECKING:
-    from bnb_sim.runner.config import GameConfig
+    from bnb_sim.games.builders_biomes.run_config import GameConfig
 
 __all__ = ["GameFailed", "frames", "n_rule_hit_columns"]
 

@@ -75,6 +75,50 @@ def jobs_for_run(kinds, check: bool) -> list[str]:
     return names
 
 
+def warm_engine(players: list[int], components=None, *, notice: bool = True, config=None) -> float:
+    """Compile (or load from the cache) the batch kernel for each player count now, under
+    :func:`bnb_sim.feedback.compile_notice`; returns the seconds it took (kept apart from
+    playing time). The game's ``warm_engine`` entry (:func:`bnb_sim.feedback.warm_engine`).
+
+    ``config`` (a :class:`~bnb_sim.games.builders_biomes.run_config.GameConfig`): the run's
+    own policies and ``--check``, so only the driver it needs compiles; without it, the
+    built-in bots'. On more than one core, the parts the driver calls compile first in
+    parallel processes (:func:`jobs_for_run`)."""
+    import time
+
+    from bnb_sim.feedback import compile_notice, compile_processes
+    from bnb_sim.games.builders_biomes.batch import play_block
+    from bnb_sim.games.builders_biomes.run_config import GameConfig
+    from bnb_sim.precompile import ensure, is_done, mark_done, needed
+
+    start = time.perf_counter()
+    if config is not None:
+        configs = [config]
+    else:
+        counts = sorted(set(players), reverse=True)
+        configs = [
+            GameConfig.create(n, ["random"] * n, seed=0, components=components) for n in counts
+        ]
+    names = sorted(
+        {name for c in configs for name in jobs_for_run([p.kind for p in c.policies], c.check)}
+    )
+    every = jobs()
+    todo = [job for job in needed(every, names) if not is_done(job)]
+    with compile_notice(notice, cold=bool(todo)):
+        processes = compile_processes()
+        if todo and processes > 1:
+            ensure(every, names, processes)  # a job that fails compiles below instead
+        for c in configs:
+            if config is None:
+                play_block(c, 0, 1, 1)
+            else:  # the run's own policies: compiled by type, no game played here
+                compile_run_driver(c)
+    for job in every:
+        if job.name in names:
+            mark_done(job)
+    return time.perf_counter() - start
+
+
 # ----------------------------------------------------------------------------- samples
 
 
@@ -86,7 +130,7 @@ def _typed(dispatcher, *values) -> None:
 
 
 def _config(policies, players=4, check=False):
-    from bnb_sim.runner.config import GameConfig
+    from bnb_sim.games.builders_biomes.run_config import GameConfig
 
     return GameConfig.create(players, list(policies), seed=0, check=check)
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from bnb_sim import _args
 from bnb_sim.errors import ArgumentTypeError, BnbError, PolicyError
-from bnb_sim.runner.config import GameConfig
+from bnb_sim.games.builders_biomes.run_config import GameConfig
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -99,7 +99,7 @@ def is_search(rung: str) -> bool:
 
 
 def _config(setup: LuckSetup, policies):
-    from bnb_sim.runner.config import GameConfig
+    from bnb_sim.games.builders_biomes.run_config import GameConfig
 
     return GameConfig.create(
         setup.players,
@@ -145,7 +145,7 @@ def _with_fixed(config, source: str, group: int, others: bool = False):
 
 def _player_results(config, start: int, n: int, threads) -> tuple[np.ndarray, np.ndarray]:
     """``(win share, xp)`` arrays of shape ``(n, players)`` indexed by player (not seat)."""
-    from bnb_sim.runner.batch import frames, play_arrays
+    from bnb_sim.games.builders_biomes.batch import frames, play_arrays
 
     seat_out, game_out = play_arrays(config, start, n, threads)
     seats, games = frames(config, start, seat_out, game_out)

@@ -144,7 +144,7 @@ def play_output(components: Any, options: Mapping[str, Any]) -> CommandOutput:
     ``readings``) and tell it; ``picture``: also draw the final table there (SVG or PNG);
     ``as_json``: the payload instead of the text; ``on_interrupt``: called on Ctrl-C."""
     from bnb_sim.games.builders_biomes.game import Game
-    from bnb_sim.runner.config import GameConfig
+    from bnb_sim.games.builders_biomes.run_config import GameConfig
 
     game_index, picture = options["game_index"], options.get("picture")
     config = GameConfig.create(

@@ -76,7 +76,7 @@ class _BuildersBiomes:
             # a seat's turns are its player's: the game's are their sum
             turns = seats.groupby("game", sort=True)["turns"].sum()
             return seats, pd.DataFrame({"game": turns.index, "turns": turns.to_numpy()})
-        from bnb_sim.runner.config import GameConfig
+        from bnb_sim.games.builders_biomes.run_config import GameConfig
         from bnb_sim.runner.design_play import play_games
 
         config = GameConfig.create(int(players), [rung], seed=seed, components=components,
@@ -97,7 +97,7 @@ class _BuildersBiomes:
                     threads, expansion=None, **_):  # fmt: skip
         """``policy`` as player 0 against ``rung`` in the other seats, the seats rotating
         (player ``g % P`` starts game ``g``): player 0's result per game."""
-        from bnb_sim.runner.config import GameConfig
+        from bnb_sim.games.builders_biomes.run_config import GameConfig
         from bnb_sim.runner.design_play import play_games
 
         rotating = {**dict(readings or {}), "seating": "rotate"}

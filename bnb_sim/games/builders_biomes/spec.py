@@ -30,7 +30,7 @@ class BuildersBiomes:
         return load_components(list(paths))
 
     def make_config(self, components, *, players, policies, seed, options: Mapping[str, Any]):
-        from bnb_sim.runner.config import GameConfig
+        from bnb_sim.games.builders_biomes.run_config import GameConfig
 
         policies = list(policies) or [self.default_policy]
         n = players_for(players, policies, 4)
@@ -40,7 +40,7 @@ class BuildersBiomes:
         return WrappedConfig(config, self.name, config.to_dict())
 
     def play_block(self, config: WrappedConfig, start: int, n: int, threads=None):
-        from bnb_sim.runner.batch import play_block
+        from bnb_sim.games.builders_biomes.batch import play_block
 
         return play_block(config.inner, start, n, threads)
 

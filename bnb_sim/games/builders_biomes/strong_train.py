@@ -222,9 +222,9 @@ def _config_for(template, policies, seed: int):
 def _play(config, start: int, n: int, threads: int | None):
     """The batch kernel's raw rows, like ``runner.batch.play_arrays``, except that a game
     stopped by the turn limit is returned (status ``ST_TURN_LIMIT``) instead of raised."""
+    from bnb_sim.games.builders_biomes.batch import _run_kernel, check_status
     from bnb_sim.games.builders_biomes.engine import play as P
     from bnb_sim.games.builders_biomes.engine import state as S
-    from bnb_sim.runner.batch import _run_kernel, check_status
 
     k, ft, kinds, params, plugins = config.kernel_inputs
     comps = config.components
@@ -246,7 +246,7 @@ class Arena:
 
     def __init__(self, plan: TrainPlan, threads: int | None):
         from bnb_sim.games.builders_biomes.policies.registry import PolicySpec, parse_policy
-        from bnb_sim.runner.config import GameConfig
+        from bnb_sim.games.builders_biomes.run_config import GameConfig
 
         self.plan, self.threads = plan, threads
         self.stalled = 0  # games that reached the turn limit (scored as losses)

@@ -57,16 +57,16 @@ def load_components(given):
 
 
 def make_config(players: int, policies: Sequence, **kw):
-    """A :class:`~bnb_sim.runner.config.GameConfig` (``kw``: ``seed``, ``components``,
-    ``readings``, ``expansion``, the reading aliases)."""
-    from bnb_sim.runner.config import GameConfig
+    """A :class:`~bnb_sim.games.builders_biomes.run_config.GameConfig` (``kw``: ``seed``,
+    ``components``, ``readings``, ``expansion``, the reading aliases)."""
+    from bnb_sim.games.builders_biomes.run_config import GameConfig
 
     return GameConfig.create(int(players), list(policies), **kw)
 
 
 def play_block(config, start: int, n: int, threads: int | None):
     """The ``(seats, games)`` frames of games ``start .. start+n-1`` of ``config``."""
-    from bnb_sim.runner.batch import play_block as play
+    from bnb_sim.games.builders_biomes.batch import play_block as play
 
     return play(config, start, n, threads)
 

@@ -155,7 +155,7 @@ def spec_text(family: str, values: dict, fixed: dict, integers: Sequence[str]) -
 def warm_config(plan):
     """A config of the run's kernels (start spec against the first lineup): what a Dask
     worker plays once to load or compile them."""
-    from bnb_sim.runner.config import GameConfig
+    from bnb_sim.games.builders_biomes.run_config import GameConfig
 
     seats = [plan.spec_for(plan.start, plan.policy), *plan.lineups[0]]
     return GameConfig.create(plan.players, seats, seed=plan.seed,
@@ -192,16 +192,16 @@ def policy_scores(plan, spec, seed: int, start: int, n: int, threads: int) -> di
     """Per-seed scores of ``spec`` against the field on seeds ``start .. start+n-1``: every
     lineup in every seating, a win 1, a win shared by k players 1/k, a loss 0.
 
-    Reads the kernel's raw output (:func:`bnb_sim.runner.batch.play_arrays`): the per-seat
-    ``won`` flag and the per-game number of winners are all a score needs, and skipping the
-    DataFrames matters for the small blocks of a search.
+    Reads the kernel's raw output (:func:`bnb_sim.games.builders_biomes.batch.play_arrays`):
+    the per-seat ``won`` flag and the per-game number of winners are all a score needs, and
+    skipping the DataFrames matters for the small blocks of a search.
     """
     import warnings
 
+    from bnb_sim.games.builders_biomes.batch import play_arrays
     from bnb_sim.games.builders_biomes.engine import play as P
     from bnb_sim.games.builders_biomes.policies.registry import parse_policy
-    from bnb_sim.runner.batch import play_arrays
-    from bnb_sim.runner.config import GameConfig
+    from bnb_sim.games.builders_biomes.run_config import GameConfig
 
     total = np.zeros(n)
     wins = 0
@@ -296,7 +296,7 @@ def with_values(components, point: dict, origin: str):
 def play_games(plan, components, seed: int, start: int, n: int, threads: int, keep):
     """Games ``start .. start+n-1`` under ``components`` as ``(seats, games)`` frames (the
     seating rotates with the game index)."""
-    from bnb_sim.runner.config import GameConfig
+    from bnb_sim.games.builders_biomes.run_config import GameConfig
     from bnb_sim.runner.experiments import play_games as play
 
     config = GameConfig.create(
@@ -307,7 +307,7 @@ def play_games(plan, components, seed: int, start: int, n: int, threads: int, ke
 
 def game_warm_config(plan):
     """A config of a game tuning's kernels: what a Dask worker plays once to load them."""
-    from bnb_sim.runner.config import GameConfig
+    from bnb_sim.games.builders_biomes.run_config import GameConfig
 
     return GameConfig.create(plan.players, plan.policies, seed=plan.seed,
                              components=plan.components, readings=plan.readings)  # fmt: skip

@@ -102,7 +102,7 @@ class HotvConfig:
 
     @property
     def master(self) -> np.uint64:
-        from bnb_sim.runner.config import master_key
+        from bnb_sim.core.seeds import master_key
 
         return master_key(self.seed)
 

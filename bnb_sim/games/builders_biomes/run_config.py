@@ -1,4 +1,4 @@
-"""What a simulation needs, validated in Python before any kernel runs.
+"""What a Builders & Biomes simulation needs, validated in Python before any kernel runs.
 
 :class:`GameConfig` holds the components, the players' policies, the seed and the rule
 options. It derives the master key (``np.random.SeedSequence``, docs/design.md, "Random
@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import ClassVar
 
 import numpy as np
 
+from bnb_sim.core.seeds import master_key
 from bnb_sim.errors import ArgumentTypeError, BnbError
 from bnb_sim.games.builders_biomes import readings as R
 from bnb_sim.games.builders_biomes.components import Components, load_components
@@ -24,11 +26,6 @@ SEATINGS = {"fixed": 0, "rotate": 1, "random": 2}
 HUNGER = {"together": 0, "one-by-one": 1}  # state.HUNGER_*
 DEFAULT_MAX_TURNS = 1000
 MAX_SEED = 2**63 - 1
-
-
-def master_key(seed: int) -> np.uint64:
-    """The 64-bit master key of a user seed (SeedSequence spreads nearby seeds apart)."""
-    return np.random.SeedSequence(int(seed)).generate_state(1, np.uint64)[0]
 
 
 @dataclass(frozen=True)
@@ -44,6 +41,7 @@ class GameConfig:
     * ``check``: run the invariant checker after every decision (slow; for debugging).
     """
 
+    game: ClassVar[str] = "builders_biomes"  # its name in the game registry (its entries)
     components: Components
     policies: tuple[PolicySpec, ...]
     seed: int = 0

@@ -14,8 +14,8 @@ import numpy as np
 
 from bnb_sim.errors import BnbError, PolicyError
 from bnb_sim.games.builders_biomes.batch_rows import GameFailed, frames, n_rule_hit_columns
+from bnb_sim.games.builders_biomes.run_config import GameConfig
 from bnb_sim.runner import kernel_stops
-from bnb_sim.runner.config import GameConfig
 from bnb_sim.runner.kernel_stops import clear_stop_request, request_stop  # noqa: F401 (their old home)
 
 

@@ -1,0 +1,59 @@
+"""What the shared run path needs to know of Builders & Biomes (its registry entries).
+
+``bnb simulate`` and ``bnb_sim.simulate`` (:mod:`bnb_sim.runner.run_plan`), the executors
+(:mod:`bnb_sim.runner.executor`, :mod:`bnb_sim.runner.dask_backend`) and ``bnb bench`` reach
+the game through :func:`bnb_sim.games.entry_of_config` and these entries: how a run config is
+made from user values, how it travels to a Dask worker as plain data and is rebuilt there,
+and how large a default chunk is. Nothing heavy is imported until an entry is called.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: Games per thread in a default chunk (about 0.5-1 s of work): all-random tables (cheap
+#: policies) and anything with a thinking policy.
+PER_THREAD_RANDOM = 20_000
+PER_THREAD_OTHER = 10_000
+
+
+def create_config(players: int, policies, **options: Any):
+    """The run config (:class:`GameConfig`) from user values: ``GameConfig.create``."""
+    from bnb_sim.games.builders_biomes.run_config import GameConfig
+
+    return GameConfig.create(players, policies, **options)
+
+
+def games_per_thread(config) -> int:
+    """Games per thread in a default chunk of ``config``'s run: more for all-random tables."""
+    from bnb_sim.games.builders_biomes.policies.kinds import RANDOM
+
+    all_random = all(p.kind == RANDOM for p in config.policies)
+    return PER_THREAD_RANDOM if all_random else PER_THREAD_OTHER
+
+
+def dask_payload(config) -> dict[str, Any]:
+    """The config as plain data that any worker with bnb-sim installed can rebuild."""
+    return {
+        "components": config.components.data,
+        "content_hash": config.components.content_hash,
+        "source": config.components.source,
+        "policies": tuple(config.policies),
+        "options": {
+            "seed": int(config.seed),
+            "readings": config.readings,
+            "check": config.check,
+            "max_turns": int(config.max_turns),
+        },
+    }
+
+
+def dask_config(payload: dict[str, Any]):
+    """Rebuild the :func:`dask_payload` config on a worker (the same component hash)."""
+    from bnb_sim.games.builders_biomes.components import components_from_dict
+    from bnb_sim.games.builders_biomes.run_config import GameConfig
+    from bnb_sim.runner.dask_backend import check_rebuilt_hash
+
+    comps = components_from_dict(payload["components"], name=payload.get("source", "run"))
+    check_rebuilt_hash(comps.content_hash, payload["content_hash"])
+    return GameConfig(comps, tuple(payload["policies"]), **payload["options"])
