@@ -45,8 +45,12 @@ from bnb_sim.cli.bench_cmd import load_average, machine  # noqa: E402
 
 KERNEL_CHILD = r"""
 import json, resource, sys, time
-from bnb_sim.games.builders_biomes.batch import play_arrays
-from bnb_sim.games.builders_biomes.run_config import GameConfig
+try:
+    from bnb_sim.games.builders_biomes.batch import play_arrays
+    from bnb_sim.games.builders_biomes.run_config import GameConfig
+except ImportError:  # a checkout from before they moved into the game (issue 24)
+    from bnb_sim.runner.batch import play_arrays
+    from bnb_sim.runner.config import GameConfig
 from bnb_sim.runner.dask_backend import quiet_numba_warnings
 quiet_numba_warnings()
 policy, games, threads, players = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
