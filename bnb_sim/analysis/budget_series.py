@@ -1,7 +1,7 @@
 """Strength against budget in a tournament: entrants that are one search bot at several budgets.
 
 A *budget family* is two or more entrants of a tournament that are the same search bot
-(``mc`` or ``ismcts``; the game's ``study`` entry reads the specs,
+(``mc`` or ``ismcts``; the game's ``studies`` entry reads the specs,
 :mod:`bnb_sim.games.builders_biomes.study_hooks`) with the same settings except the budget
 (``rollouts`` for ``mc``, ``iterations`` for ``ismcts``) and at least two different budgets.
 Their strength is read from the tournament's own estimates: the Bradley--Terry Elo with its
