@@ -32,6 +32,17 @@ def test_tune_policy_raises_the_two_dice_share_against_a_steady_field(bnb, tmp_p
     assert compared["difference"]["mean_diff"] > 0  # the answer plays as it is written
 
 
+def test_tune_policy_of_the_cooperative_variant_plays_the_team(bnb, tmp_path):  # noqa: F811
+    """The dice team has no field: the candidate is every seat, scored on the team's result;
+    two dice reach 20 points in 4 turns far more often, so the share rises."""
+    result = _json(bnb("tune", "policy", "mix:bold=0.2", "--game", "dice_team", "--players",
+                       "2", "--budget", "3000", "--out", str(tmp_path / "p"), "--json",
+                       "-q"))  # fmt: skip
+    assert result["outcome"] == "team" and result["lineups"] == []
+    assert result["tuned"]["bold"] > 0.4
+    assert result["comparison"]["difference"]["lo"] > 0  # team win rates, paired by game
+
+
 def test_tune_game_finds_the_goal_that_evens_steady_against_bold(bnb, tmp_path):  # noqa: F811
     """Bold wins most races to 20; near the start one die is as good (a 1 on either of two
     dice scores nothing): the tuned goal brings steady's win rate to about a half."""
@@ -146,3 +157,18 @@ def test_a_bad_tune_item_of_the_third_game_names_the_file_and_key(bnb, tmp_path)
     out = bnb("run", str(file), "--out", str(tmp_path / "rep"), code=2)
     assert "bad.toml" in out and "leaves the range the policy allows" in out
     assert len(out.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_candidate_plays_every_seating_of_the_same_game_index(players):
+    """A candidate equal to its field wins each game index in exactly one of the P
+    seatings (the same dice, the candidate as each player in turn): every per-seed score is
+    exactly 1/P, which only holds if the seatings really rotate."""
+    from bnb_sim.tune.policy_play import field_scores
+    from bnb_sim.tune.policy_tune import plan_policy_tune
+
+    plan = plan_policy_tune("mix:bold=0.5", against=["mix:bold=0.5"], players=players,
+                            budget=5000, game="dice")  # fmt: skip
+    scores = field_scores(plan, plan.spec_for(plan.start, "candidate"), 7, 0, 40)
+    assert scores["games"] == 40 * players and scores["wins"] == 40
+    assert (scores["per_seed"] == 1 / players).all()
