@@ -112,6 +112,7 @@ def test_run_plays_tune_items_of_the_third_game(bnb, tmp_path):  # noqa: F811
     bnb("run", str(file), "--out", str(tmp_path / "rep"), "--quiet")
     md = (tmp_path / "rep" / "report.md").read_text()
     assert "## share: tuning, answer" in md and "## team goal: tuning, answer" in md
+    assert "| share | none |" in md and "Rule readings: none." in md  # a game without readings
     items = {i["name"]: i for i in json.loads((tmp_path / "rep" / "summary.json").read_text())
              ["items"]}  # fmt: skip
     share = items["share"]

@@ -262,7 +262,7 @@ class OtherGameTuneSpec(TuneSpec):
     the engine it warms (the shared report and runner code serve it as any tune item)."""
 
     def readings_text(self) -> str:
-        return ", ".join(f"{k}={v}" for k, v in self.plan.readings.items())
+        return ", ".join(f"{k}={v}" for k, v in self.plan.readings.items()) or "none"
 
     def warmup(self):
         """``(key, step)``: the game's batch kernel (items with equal keys share it)."""
