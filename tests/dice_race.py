@@ -2,13 +2,16 @@
 
 It proves that a game needs one module implementing :mod:`bnb_sim.core.protocol` and one
 registration line (``register_game(GAME)``, in ``tests/conftest.py``) to be served by
-``bnb simulate``, ``report``, ``compare``, ``tournament`` and ``sweep``.
+``bnb simulate``, ``report``, ``compare``, ``tournament``, ``sweep``, ``tune`` and ``run``.
 
 Rules: 2-4 players race to ``goal`` points (20). On a turn the player chooses to roll one
 die or two; if any die shows 1 the turn scores nothing, else the sum is added. The first
 to reach the goal wins. Seats rotate: player ``p`` sits in seat ``(p + g) % P`` in game
 ``g`` and seat 0 moves first, so seat effects cancel. Policies: ``steady`` (one die),
-``bold`` (two dice), ``random`` (either, at random).
+``bold`` (two dice), ``random`` (either, at random) and ``mix:bold=P`` (two dice with
+probability P: the parameter ``bnb tune policy`` searches, through the protocol's
+``policy_params`` and ``policy_spec`` hooks). Component files (``--components``) set
+``goal`` and ``sides``.
 
 The cooperative variant, the dice team (``DiceTeam``), exercises the shared code's other
 branch: the players roll for one team, which wins if its points together reach the goal
@@ -25,10 +28,33 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from bnb_sim.core.protocol import OptionSpec, ReportSection
+from bnb_sim.core.protocol import OptionSpec, PolicyParam, ReportSection
 from bnb_sim.errors import SpecError
+from bnb_sim.toml_files import read_toml
 
 POLICIES = ("steady", "bold", "random")
+MIX = "mix"  # mix:bold=P, two dice with probability P (default 0.5)
+COMPONENTS = {"goal": 1, "sides": 2}  # component keys and their least values
+
+
+def mix_share(policy: str) -> float | None:
+    """The two-dice probability of a ``mix`` spec (None for another policy); SpecError
+    for a bad one."""
+    family, _, params = policy.strip().partition(":")
+    if family != MIX:
+        return None
+    name, eq, value = params.partition("=")
+    if params and (not eq or name.strip() != "bold"):
+        raise SpecError(f"dice race: policy {policy!r}: expected mix:bold=P")
+    try:
+        share = float(value) if params else 0.5
+    except ValueError:
+        raise SpecError(f"dice race: policy {policy!r}: {value!r} is not a number") from None
+    if not 0.0 <= share <= 1.0:
+        raise SpecError(f"dice race: policy {policy!r}: bold must be in [0, 1]")
+    return share
+
+
 DICE, POLICY = 0, 1  # stream numbers
 MAX_TURNS = 1000
 
@@ -91,6 +117,9 @@ class DiceGame:
         policy = self.config.policies[self.player_of_seat(seat)]
         if policy == "random":
             return int(self.choice[seat].integers(1, 3))
+        share = mix_share(policy)
+        if share is not None:
+            return 2 if self.choice[seat].random() < share else 1
         return 1 if policy == "steady" else 2
 
     def apply_action(self, action: int) -> list[dict]:
@@ -138,13 +167,21 @@ class DiceRace:
     options = (OptionSpec("goal", "Points to win (default: the components' goal).", kind="int"),)
 
     def load_components(self, paths) -> dict:
-        if list(paths):
-            raise SpecError("dice race: no component files")
-        return {"goal": 20, "sides": 6}
+        out = {"goal": 20, "sides": 6}
+        for path in paths:  # each file's keys over the ones before
+            for key, value in read_toml(path).items():
+                if key not in COMPONENTS:
+                    raise SpecError(
+                        f"{path}: {key}: not a dice race component ({', '.join(COMPONENTS)})"
+                    )
+                if not isinstance(value, int) or isinstance(value, bool) or value < COMPONENTS[key]:
+                    raise SpecError(f"{path}: {key}: a whole number of at least {COMPONENTS[key]}")
+                out[key] = value
+        return out
 
     def make_config(self, components, *, players, policies, seed, options) -> DiceConfig:
         policies = list(policies) or [self.default_policy]
-        unknown = [p for p in policies if p not in POLICIES]
+        unknown = [p for p in policies if p not in POLICIES and mix_share(p) is None]
         if unknown:
             raise SpecError(f"dice race: unknown policy {unknown[0]!r} ({', '.join(POLICIES)})")
         n = int(players or (len(policies) if len(policies) > 1 else 2))
@@ -152,8 +189,25 @@ class DiceRace:
             raise SpecError(f"dice race: 2 to 4 players, got {n}")
         goal = int(options.get("goal") or components["goal"])
         labels = tuple(policies[p % len(policies)] for p in range(n))
+        for key, least in COMPONENTS.items():  # a value set by sweep or tune, checked here
+            value = components[key]
+            if not isinstance(value, int) or isinstance(value, bool) or value < least:
+                raise SpecError(f"dice race: {key} must be a whole number of at least {least}")
         team = self.outcome == "cooperative"
         return DiceConfig(n, labels, int(seed), goal, int(components["sides"]), self.name, team)
+
+    def policy_names(self):
+        return (*POLICIES, "mix:bold=0.5")
+
+    def policy_params(self, spec: str):
+        """``bnb tune policy``: the two-dice probability of ``mix:bold=P``."""
+        share = mix_share(spec)
+        if share is None:
+            raise SpecError(f"dice race: policy {spec!r} has no parameters to tune (mix:bold=P)")
+        return MIX, [PolicyParam("bold", share, 0.0, 1.0)]
+
+    def policy_spec(self, family: str, values) -> str:
+        return f"{family}:bold={float(values['bold'])!r}"
 
     def new_game(self, config: DiceConfig, game_index: int) -> DiceGame:
         return DiceGame(config, int(game_index))

@@ -196,6 +196,21 @@ def test_the_optional_hooks_a_game_declares_answer_in_their_shape(game):
             inspect.signature(declared[name]).bind(game.load_components([]), {})
     if "show_model" in declared:
         inspect.signature(declared["show_model"]).bind("model.toml")
+    assert ("policy_params" in declared) == ("policy_spec" in declared), "tuning needs both"
+    names = list(game.policy_names()) if "policy_names" in declared else [game.default_policy]
+    tunable = 0
+    for spec in names if "policy_params" in declared else []:
+        try:  # a spec with tunable parameters is written back as a spec that reads the same
+            family, params = game.policy_params(spec)
+        except BnbError:
+            continue
+        values = {p.name: p.lo if p.lo > float("-inf") else p.value for p in params}
+        written = game.policy_spec(family, values)
+        assert {p.name: p.value for p in game.policy_params(written)[1]} == values
+        game.make_config(game.load_components([]), players=None, policies=[written], seed=0,
+                         options={})  # fmt: skip
+        tunable += 1
+    assert tunable or "policy_params" not in declared, "no policy name has tunable parameters"
 
 
 def test_a_hook_that_is_not_callable_is_refused_on_registration():

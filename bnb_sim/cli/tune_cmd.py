@@ -314,7 +314,7 @@ def tune_policy(
           --param complete=2..8 --param illager=0..4 --out reports/tune-team
     """
     from bnb_sim.analysis.tournament import split_policy_list
-    from bnb_sim.tune.hooks import tune_hooks
+    from bnb_sim.tune.hooks import refuse_dask, tune_hooks
     from bnb_sim.tune.policy_tune import plan_policy_tune, run_policy_tune, write_weights
     from bnb_sim.tune.report import build_policy_report, format_policy
 
@@ -330,6 +330,7 @@ def tune_policy(
         game=game.name,
     )  # fmt: skip
     _check_budget(budget, yes)
+    refuse_dask(game.name, dask)
     with _tuning_folder(out, resume=resume, force=force, dask=dask) as lock:
         result = _run(
             run_policy_tune, plan, out, lock=lock, resume=resume, force=force,
@@ -454,7 +455,7 @@ def tune_game(
           --players 3 --budget 20000
     """
     from bnb_sim.tune.game_tune import plan_game_tune, run_game_tune, write_override
-    from bnb_sim.tune.hooks import tune_hooks
+    from bnb_sim.tune.hooks import refuse_dask, tune_hooks
     from bnb_sim.tune.report import build_game_report, format_game
 
     files_given = click.get_current_context().meta.get("bnb.tune.components", [])
@@ -465,6 +466,7 @@ def tune_game(
         readings=tune_hooks(game.name).parse_readings(reading, variant), game=game.name,
     )  # fmt: skip
     _check_budget(budget, yes)
+    refuse_dask(game.name, dask)
     with _tuning_folder(out, resume=resume, force=force, dask=dask) as lock:
         result = _run(
             run_game_tune, plan, out, lock=lock, resume=resume, force=force, threads=threads,

@@ -163,6 +163,19 @@ class GameProtocol(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class PolicyParam:
+    """A numeric parameter of a policy spec that ``bnb tune policy`` may search (the
+    ``policy_params`` hook): its start value, the range the game allows (``-inf``/``inf``
+    for no bound) and whether it is a whole number (searched as an integer)."""
+
+    name: str
+    value: float
+    lo: float = float("-inf")
+    hi: float = float("inf")
+    integer: bool = False
+
+
 def describe(game: Any, config: Any) -> str:
     """The game's words for ``config``'s setting (its optional ``describe(config)``, e.g.
     "3 players, pets wolf,cat,fox, standard"), else its player count."""
@@ -220,6 +233,14 @@ class CommandOutput:
 #:   report keeps under ``key``; ``status`` is the progress line shown while it runs.
 #: * ``compile_jobs() -> Sequence[Job]``: its kernels as ``bnb_sim.precompile.Job`` objects
 #:   (``bnb warmup`` compiles them in parallel processes).
+#: * ``policy_params(spec) -> (family, Sequence[PolicyParam])``: the numeric parameters of a
+#:   policy spec that ``bnb tune policy`` may search (their start values as the spec gives
+#:   them, the range each may take, whether it is a whole number), and the family that
+#:   ``policy_spec`` writes them back into; BnbError for a spec with none.
+#: * ``policy_spec(family, values) -> str``: the spec of ``family`` with the parameters
+#:   ``values`` (name -> number; every parameter of ``policy_params``): what ``bnb tune
+#:   policy`` plays for a candidate and writes as its answer, so it must parse as the game's
+#:   ``make_config`` reads it.
 HOOKS: tuple[str, ...] = (
     "readings",
     "parse_readings",
@@ -233,6 +254,8 @@ HOOKS: tuple[str, ...] = (
     "show_model",
     "bench_steps",
     "compile_jobs",
+    "policy_params",
+    "policy_spec",
 )
 
 

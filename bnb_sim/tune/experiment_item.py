@@ -41,7 +41,7 @@ Everything is validated (planned) when the file is read, before any game. Pure P
 from __future__ import annotations
 
 import tempfile
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -262,13 +262,15 @@ class OtherGameTuneSpec(TuneSpec):
     the engine it warms (the shared report and runner code serve it as any tune item)."""
 
     def readings_text(self) -> str:
-        return ", ".join(f"{k}={v}" for k, v in self.plan.readings.items())
+        return ", ".join(f"{k}={v}" for k, v in self.plan.readings.items()) or "none"
 
     def warmup(self):
         """``(key, step)``: the game's batch kernel (items with equal keys share it)."""
         from bnb_sim.games import get_game
 
         game = get_game(self.plan.game)
+        if game.protocol is not None:  # a protocol game: nothing to compile ahead
+            return (game.name, "none"), lambda: None
         steps = game.entry("warmup_steps")
         step = steps()[0][1] if steps is not None else (lambda: None)
         return (game.name, "batch kernel"), step
@@ -305,6 +307,13 @@ def parse_other_game(table: dict, game, *, source: str, where: str, seed: int,
         components=comps, component_files=files, overrides=overrides, readings=readings,
     )  # fmt: skip
     spec = parse_tune_item(r, common, base_dir, game=game.name)
+    if game.protocol is not None:  # what the experiment report says of its components
+        from bnb_sim.analysis.protocol_item import ComponentsInfo
+        from bnb_sim.tune.hooks import content_hash
+
+        source = "files" if files else "defaults"
+        info = ComponentsInfo(content_hash(game.name, comps), source, tuple(files))
+        spec = replace(spec, components=info)  # the plan keeps the game's own components
     return OtherGameTuneSpec(**{f.name: getattr(spec, f.name) for f in fields(TuneSpec)})
 
 

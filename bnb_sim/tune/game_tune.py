@@ -37,12 +37,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bnb_sim.analysis.estimated import estimates_meta
 from bnb_sim.errors import BnbError
 from bnb_sim.tune.execute import run_in_folder
 from bnb_sim.tune.game_sensitivity import sensitivity
 from bnb_sim.tune.hooks import DEFAULT as DEFAULT_GAME
-from bnb_sim.tune.hooks import game_keys, game_name, is_team, tune_hooks
+from bnb_sim.tune.hooks import content_hash, estimated, game_keys, game_name, is_team, tune_hooks
 from bnb_sim.tune.override import write_override
 from bnb_sim.tune.score_gaps import finalist_leader, game_terms, replicate_scores
 from bnb_sim.tune.search import derive_seed, run_grid, run_ntbea
@@ -120,7 +119,7 @@ class GameTune:
             "explore": self.explore,
             "neighbours": self.neighbours,
             "readings": self.readings,
-            "components": self.components.content_hash,
+            "components": content_hash(self.game, self.components),
         }
 
     def warm_config(self):
@@ -185,6 +184,9 @@ def plan_game_tune(
     if not targets:
         raise BnbError("tune: give at least one --target (e.g. first_player_advantage=0)")
     parsed = [parse_target(t, labels, team=team) for t in targets]
+    check_targets = getattr(hooks, "check_targets", None)  # a protocol game's columns
+    if check_targets is not None:
+        check_targets(parsed)
     keys = [t.key for t in parsed]
     dup = next((k for k in keys if keys.count(k) > 1), None)
     if dup:
@@ -397,7 +399,7 @@ def _game_stages(plan: GameTune, store: TuneStore, many, progress: Progress) -> 
         "leader": leader,
         "final": final,
         "sensitivity": sensitivity(plan, search["iterations"]),  # game_sensitivity.py
-        "estimated": estimates_meta(plan.components, [p.name for p in plan.space.params]),
+        "estimated": estimated(plan.components, [p.name for p in plan.space.params]),
     }
     store.finish(result)
     return result

@@ -41,7 +41,9 @@ def _toml_value(value: Any) -> str:
 def write_override(plan, point: dict, path: Path, header: Sequence[str] = ()) -> Path:
     """Write ``point`` as a component override and check it loads back to those values."""
     hooks = tune_hooks(plan.game)
-    tuned = plan.components_for(point).data
+    comps = plan.components_for(point)
+    own = getattr(hooks, "component_data", None)  # a protocol game's components as data
+    tuned = own(comps) if own is not None else comps.data
     reason = f"{TUNE_REASON} ({', '.join(t.describe() for t in plan.targets)})"
     lines = [f"# {h}" for h in header]
     lines.append(

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
-from bnb_sim.analysis.estimated import estimates_meta
 from bnb_sim.tune.execute import run_in_folder
-from bnb_sim.tune.hooks import game_keys
+from bnb_sim.tune.hooks import estimated, game_keys
 from bnb_sim.tune.policy_compare import final_comparison, team_comparison
 from bnb_sim.tune.policy_play import evaluate_policy
 from bnb_sim.tune.search import run_cmaes
@@ -110,7 +109,7 @@ def _policy_stages(plan, store: TuneStore, many, progress: Progress) -> dict:
         "reeval": reeval,
         "winner": winner,
         "comparison": comparison,
-        "estimated": None if plan.components is None else estimates_meta(plan.components),
+        "estimated": estimated(plan.components),
     }
     store.finish(result)
     return result

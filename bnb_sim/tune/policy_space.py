@@ -10,9 +10,10 @@ from bnb_sim.errors import BnbError
 from bnb_sim.tune.space import Continuous, Integer, Space, check_names, parse_range
 
 
-def _bot_param(p, bounds: tuple[float, float] | None):
+def _bot_param(p, bounds: tuple[float, float] | None, owner: str = "the bot file"):
     """The search range of a bot threshold ``p``: ``bounds`` (from --param) or the default
-    range cut to what the file allows; None when the file allows one value only."""
+    range cut to what the file allows; None when the file allows one value only. ``owner``
+    declared the range (a bot file, or the policy of a game tuned through the protocol)."""
     if bounds is None:
         lo, hi = default_bounds(p.value)
         lo, hi = max(lo, p.lo), min(hi, p.hi)
@@ -20,7 +21,7 @@ def _bot_param(p, bounds: tuple[float, float] | None):
         lo, hi = bounds
         if lo < p.lo or hi > p.hi:
             raise BnbError(
-                f"tune: --param {p.name}: {lo:g}..{hi:g} leaves the range the bot file "
+                f"tune: --param {p.name}: {lo:g}..{hi:g} leaves the range {owner} "
                 f"allows, [{p.lo:g}, {p.hi:g}]"
             )
     if p.integer:
@@ -45,13 +46,15 @@ def _space(
     *,
     budgets: Sequence[str] = (),
     defaults: Sequence[str] | None = None,
+    owner: str = "the bot file",
 ) -> Space:
     """The search space of ``--param`` (``params``) over a policy's parameters ``names``
     (``start``: their values). ``budgets``: the names that are search budgets (integers of
     at least 1); ``defaults``: what is tuned without ``--param`` (the game says: every
-    heuristic weight but xp); ``thresholds``: a bot file's (name -> its declared range)."""
+    heuristic weight but xp); ``thresholds``: a bot file's (name -> its declared range), or
+    the parameters a protocol game declares (``owner`` names which, in errors)."""
     if thresholds:
-        return _bot_space(params, names, thresholds)
+        return _bot_space(params, names, thresholds, owner)
     if not params:
         chosen = list(defaults) if defaults is not None else names
         out: list = []
@@ -77,15 +80,17 @@ def _space(
     return Space(tuple(out))
 
 
-def _bot_space(params: Sequence[str], names: list[str], thresholds: dict) -> Space:
+def _bot_space(
+    params: Sequence[str], names: list[str], thresholds: dict, owner: str = "the bot file"
+) -> Space:
     if not params:
-        chosen = (_bot_param(thresholds[n], None) for n in names)
+        chosen = (_bot_param(thresholds[n], None, owner) for n in names)
         return Space(tuple(p for p in chosen if p is not None))
     out = []
     for text in params:
         text = str(text).rstrip().removesuffix(":int")  # whole-number thresholds are integers
         name = text.partition("=")[0].strip()
-        check_names([name], names, "the bot file")
+        check_names([name], names, owner)
         _, bounds = parse_range(text, integer=thresholds[name].integer, allow_list=False)
-        out.append(_bot_param(thresholds[name], bounds))
+        out.append(_bot_param(thresholds[name], bounds, owner))
     return Space(tuple(out))

@@ -42,7 +42,7 @@ from typing import Any
 
 from bnb_sim.errors import BnbError
 from bnb_sim.tune.hooks import DEFAULT as DEFAULT_GAME
-from bnb_sim.tune.hooks import game_keys, game_name, game_spec, is_team, tune_hooks
+from bnb_sim.tune.hooks import content_hash, game_keys, game_name, game_spec, is_team, tune_hooks
 from bnb_sim.tune.policy_answer import _policy_family, policy_family, write_weights
 from bnb_sim.tune.policy_compare import final_comparison, sprt_verdict, team_comparison
 from bnb_sim.tune.policy_play import STREAMS, evaluate_policy, field_scores
@@ -130,7 +130,6 @@ class PolicyTune:
 
     def spec_dict(self) -> dict:
         """What decides the answer (compared on --resume)."""
-        comps = self.components
         return {
             "command": "policy",
             **game_keys(self.game),
@@ -150,7 +149,7 @@ class PolicyTune:
             "seeds_reeval": self.seeds_reeval,
             "seeds_final": self.seeds_final,
             "readings": self.readings,
-            "components": comps.content_hash if comps is not None else None,
+            "components": content_hash(self.game, self.components),
         }
 
     def warm_config(self):
@@ -240,7 +239,8 @@ def plan_policy_tune(
     thresholds = hooks.bot_thresholds(policy)[1]
     space = _space(params, names, values, family, thresholds,
                    budgets=hooks.budget_params(family),
-                   defaults=hooks.default_params(family, names))  # fmt: skip
+                   defaults=hooks.default_params(family, names),
+                   owner=getattr(hooks, "PARAMS_OWNER", "the bot file"))  # fmt: skip
     start = {}
     for p in space.params:
         v = float(values[p.name])

@@ -120,10 +120,11 @@ def _team_rows(result: dict) -> list[tuple[str, str]]:
 
 
 def readings_text(result: dict) -> str:
-    """Every rule reading the tuning played under (``bnb readings``)."""
+    """Every rule reading the tuning played under (``bnb readings``); "none" for a game
+    without rule readings."""
     from bnb_sim.analysis.report_provenance import readings_text as run_readings
 
-    return run_readings(result)
+    return run_readings(result) or "none"
 
 
 def _sprt_label(sprt: dict) -> str:
