@@ -162,12 +162,14 @@ class ProtocolItem:
         summary: dict[str, Any] = {"kind": self.kind, "game": self.game}
         if self.kind == "simulation":
             seats, games, meta = result
-            sections = [*shared_sections(self.game_object, seats, games, meta),
-                        *game_sections(self.game_object, seats, games, meta)]  # fmt: skip
+            own, findings = game_sections(self.game_object, seats, games, meta)
+            sections = [*shared_sections(self.game_object, seats, games, meta), *own]
             for section in sections:
                 section.title = f"{self.name}: {section.title}"
                 summary.update(section.summary)
-            return sections, summary, []
+            for finding in findings:  # the game's key findings, named by the item
+                finding.text = f"{self.name}: {finding.text}"
+            return sections, summary, findings
         result = {k: v for k, v in result.items() if not k.startswith("_")}
         section = Section(f"{self.name}: {self.game_object.title} {self.kind}")
         section.text(f"{self.what()}; {self.games_text()}; the same game indices for every "

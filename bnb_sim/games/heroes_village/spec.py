@@ -86,7 +86,10 @@ class HeroesVillage:
         return sweep_variants(components, sets, zip_mode=mode == "zip")
 
     def report_sections(self, seats, games, meta):
-        return ()  # its report is bnb_sim.games.heroes_village.report (entry "write_report")
+        """Its sections of ``bnb report`` (pets, difficulty, losses, fights, actions)."""
+        from bnb_sim.games.heroes_village.report import report_sections
+
+        return report_sections(seats, games, meta)
 
     def readings(self, name: str | None = None) -> list:
         """Its rule readings (``bnb readings --game hotv``): all, or the one called ``name``."""
