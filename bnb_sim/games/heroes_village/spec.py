@@ -1,6 +1,7 @@
 """Heroes of the Village through the game protocol (:mod:`bnb_sim.core.protocol`).
 
-Cheap to import (no numba, no pandas). ``bnb compare``, ``tournament`` and ``sweep`` serve
+Cheap to import (no numba, no pandas). ``bnb compare``, ``tournament``, ``sweep`` and
+``report`` (its :meth:`report_sections`) serve
 the game through this object (``protocol_commands`` of its registry entry); the other
 commands still have their own handlers (``bnb_sim.games`` entries). What the game adds to
 the shared texts and sweeps is here: :meth:`describe` (pets and difficulty),
