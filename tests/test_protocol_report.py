@@ -90,3 +90,50 @@ def test_a_protocol_game_gets_blocks_findings_and_attachments(tmp_path, monkeypa
     first = summary["key_findings"][0]
     assert first == {"text": "Races are short.", "kind": "race_length", "turns": first["turns"]}
     assert "Unreadable." in md.split("## How far these findings hold")[1]
+
+
+# --------------------------------------------------------------------------------------
+# the shared [[compare]] item takes an SPRT (as HotV's own items did), for every game
+
+SPRT_ITEM = """
+[[compare]]
+game = "dice"
+name = "bold vs steady"
+a = "bold"
+b = "steady"
+max_games = 4000
+sprt = [0, 200]
+"""
+
+
+def test_a_protocol_compare_item_stops_by_its_sprt(tmp_path):
+    file = tmp_path / "sprt.toml"
+    file.write_text(SPRT_ITEM, encoding="utf-8")
+    bnb("run", file, "--out", tmp_path / "rep", "--quiet")
+    summary = json.loads((tmp_path / "rep" / "summary.json").read_text())
+    found = json.dumps(summary)
+    assert '"decision": "H1"' in found  # bold beats steady by far: accepted early
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "H1 accepted at" in md and "SPRT [0, 200]" in md
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ("alpha = 0.1\n", ".alpha: applies to sprt only"),
+        ("sprt = [10, 0]\n", ".sprt: sprt needs ELO0 < ELO1"),
+        ("sprt = [0, 10]\nprecision = 0.01\n", ".sprt: give sprt or precision, not both"),
+        ('sprt = "0 10"\n', ".sprt: must be [ELO0, ELO1]"),
+        ("sprt = [0, 10]\nbeta = 0.7\n", "alpha and beta must be between 0 and 0.5"),
+    ],
+)
+def test_a_bad_stopping_rule_of_a_compare_item_names_the_key(tmp_path, capsys, extra, message):
+    file = tmp_path / "bad.toml"
+    file.write_text('[[compare]]\ngame = "dice"\na = "bold"\nb = "steady"\n' + extra)
+    with pytest.raises(SystemExit) as exc:
+        from bnb_sim.cli import main
+
+        main(["run", str(file), "--out", str(tmp_path / "rep")])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "bad.toml" in err and message in err, err
+    assert len(err.strip().splitlines()) == 1
