@@ -11,6 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from bnb_sim.analysis.protocol_report import shared_sections, to_section
+from bnb_sim.core.registry import get_game
 from bnb_sim.games.heroes_village import report as R
 
 TEAMS = ["wolf,cat,fox", "wolf,cat,panda", "wolf,fox,panda", "cat,fox,panda", "cat,fox,horse",
@@ -92,7 +94,12 @@ def test_n1_the_pooled_interval_is_clustered_by_game_index():
     section = R.overview_section(games, META)
     rate = section.summary["win_rate"]
     assert rate["n"] == len(games) and rate["game_indices"] == 400
-    assert "clustered by game index" in section.to_markdown()
+    # the shared report's team win rate section says the same interval, clustered
+    (shared,) = shared_sections(get_game("hotv"), None, games, META)
+    assert shared.summary["team_win_rate"]["lo"] == pytest.approx(rate["lo"])
+    assert shared.summary["team_win_rate"]["hi"] == pytest.approx(rate["hi"])
+    assert "cluster by game index" in shared.to_markdown()
+    assert f"n = {len(games):,} on 400 game indices" in shared.to_markdown()
     from bnb_sim.analysis.stats import clustered_rate, wilson_interval
 
     ref = clustered_rate(games["won"].to_numpy(float), games["game"].to_numpy())
@@ -126,7 +133,7 @@ def test_n2_identical_teams_name_no_best_and_no_worst():
     assert section.summary["best_team"] is None and section.summary["worst_team"] is None
     ranking = section.summary["pet_ranking"]["best"]
     assert not ranking["separated"] and len(ranking["tied_with"]) == len(TEAMS) - 1
-    text = section.to_markdown()
+    text = to_section(section).to_markdown()
     assert "no detectable difference at the top" in text.lower()
     assert "(best)" not in text and "Holm" in text
 
@@ -137,4 +144,4 @@ def test_n2_a_clearly_better_team_is_named_best():
     section = R.pet_team_section(games)
     assert section.summary["best_team"] == TEAMS[-1]
     assert section.summary["worst_team"] == TEAMS[0]
-    assert "(best)" in section.to_markdown()
+    assert "(best)" in to_section(section).to_markdown()

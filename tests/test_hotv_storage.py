@@ -91,9 +91,10 @@ def test_a_foreign_part_is_refused_by_load_run_and_replayed_by_resume(whole, tmp
     with pytest.raises(RunError, match=r"seats/part-000002\.parquet: (corrupt|foreign)"):
         load_run(run)
     with pytest.raises(RunError, match=r"seats/part-000002\.parquet"):
-        from bnb_sim.games.heroes_village.report import write_report
+        from bnb_sim.analysis.protocol_report import write_report
+        from bnb_sim.core.registry import get_game
 
-        write_report(run, tmp_path / "report")
+        write_report(get_game("hotv"), run, tmp_path / "report")
     told = []
     simulate_to_dir(config(pets="all"), GAMES, run, resume=True, notice=told.append)
     assert len(told) == 1 and "seats/part-000002.parquet" in told[0]

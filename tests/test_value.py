@@ -176,6 +176,7 @@ def test_attach_refuses_a_run_of_another_set_up(tmp_path):
 
 
 def test_attached_pet_values_lead_the_hotv_pet_section(tmp_path):
+    from bnb_sim.analysis.protocol_report import to_section
     from bnb_sim.analysis.value_report import save_value
     from bnb_sim.games.heroes_village.cli_common import _components
     from bnb_sim.games.heroes_village.report import pet_team_section
@@ -186,7 +187,7 @@ def test_attached_pet_values_lead_the_hotv_pet_section(tmp_path):
     result = _result({"pet:fox": 0.1, "pet:wolf": 0.0})
     result.game = "heroes_village"
     save_value(result, tmp_path)
-    text = pet_team_section(games, tmp_path).to_markdown()
+    text = to_section(pet_team_section(games, tmp_path)).to_markdown()
     assert "Causal value" in text and "pet:fox" in text
     assert text.index("Causal value") < text.index("Pet teams ranked by win rate")
 

@@ -10,7 +10,7 @@ NAME`` play (:mod:`bnb_sim.analysis.protocol_studies`, :mod:`bnb_sim.runner.prot
     game = "NAME"
     a = "..."
     b = "..."
-    max_games = 20000        # and/or precision = 0.01
+    max_games = 20000        # and/or precision = 0.01; or sprt = [ELO0, ELO1] (alpha, beta)
 
     [[sweep]]
     game = "NAME"
@@ -29,7 +29,7 @@ from bnb_sim.errors import BnbError
 _COMMON = ("game", "name", "seed", "players")
 ALLOWED = {
     "simulation": (*_COMMON, "games", "policies"),
-    "compare": (*_COMMON, "a", "b", "precision", "max_games"),
+    "compare": (*_COMMON, "a", "b", "precision", "max_games", "sprt", "alpha", "beta"),
     "tournament": (*_COMMON, "games", "policies"),
     "sweep": (*_COMMON, "games", "policies", "set", "mode"),
 }
@@ -66,6 +66,9 @@ class ProtocolItem:
     b: str = ""
     precision: float | None = None
     max_games: int = 20_000
+    sprt: tuple[float, float] | None = None  # a compare's SPRT (ELO0, ELO1), alpha, beta
+    alpha: float = 0.05
+    beta: float = 0.05
     variants: list = field(default_factory=list)
     overrides: dict = field(default_factory=dict)  # no component files or overrides yet
 
@@ -95,6 +98,8 @@ class ProtocolItem:
     def games_text(self) -> str:
         if self.kind == "compare":
             rule = f"precision ±{100 * self.precision:g} pp, " if self.precision else ""
+            if self.sprt:
+                rule = f"SPRT [{self.sprt[0]:g}, {self.sprt[1]:g}], "
             return f"{rule}at most {self.max_games:,} games"
         if self.kind == "sweep":
             return f"{self.games:,} games x {len(self.variants)} variants"
@@ -130,7 +135,8 @@ class ProtocolItem:
         g = self.game_object
         if self.kind == "compare":
             return S.compare(g, self.game_components, self.a, self.b, max_games=self.max_games,
-                             precision=self.precision, **common)  # fmt: skip
+                             precision=self.precision, sprt=self.sprt, alpha=self.alpha,
+                             beta=self.beta, **common)  # fmt: skip
         if self.kind == "tournament":
             return S.tournament(g, self.game_components, self.policies, games=self.games, **common)
         if self.kind == "sweep":
@@ -162,12 +168,14 @@ class ProtocolItem:
         summary: dict[str, Any] = {"kind": self.kind, "game": self.game}
         if self.kind == "simulation":
             seats, games, meta = result
-            sections = [*shared_sections(self.game_object, seats, games, meta),
-                        *game_sections(self.game_object, seats, games, meta)]  # fmt: skip
+            own, findings = game_sections(self.game_object, seats, games, meta)
+            sections = [*shared_sections(self.game_object, seats, games, meta), *own]
             for section in sections:
                 section.title = f"{self.name}: {section.title}"
                 summary.update(section.summary)
-            return sections, summary, []
+            for finding in findings:  # the game's key findings, named by the item
+                finding.text = f"{self.name}: {finding.text}"
+            return sections, summary, findings
         result = {k: v for k, v in result.items() if not k.startswith("_")}
         section = Section(f"{self.name}: {self.game_object.title} {self.kind}")
         section.text(f"{self.what()}; {self.games_text()}; the same game indices for every "
@@ -180,6 +188,10 @@ class ProtocolItem:
                     f"[{100 * d['lo']:+.1f}, {100 * d['hi']:+.1f}] over "
                     f"{result['game_indices']:,} paired game indices.")  # fmt: skip
             section.text(text)
+            if "sprt" in result:
+                from bnb_sim.analysis.protocol_text import sprt_text
+
+                section.text(sprt_text(result["sprt"], self.a, self.b))
             numbers = {"kind": "compare", "game": self.game}
             numbers.update({k: d[k] for k in ("mean_diff", "lo", "hi")})
             findings.append(Finding(text, numbers))
@@ -229,6 +241,8 @@ def parse_item(game: Any, kind: str, table: dict, *, source: str, where: str, se
     )  # fmt: skip
     if kind == "compare" and not (item.a and item.b):
         raise BnbError(f"{source}: {where}: a compare needs a and b")
+    if kind == "compare":
+        _stopping(item, table, f"{source}: {where}")
     if kind == "tournament" and len(item.policies) < 2:
         raise BnbError(f"{source}: {where}.policies: a tournament needs at least two")
     if kind == "sweep":
@@ -243,3 +257,33 @@ def parse_item(game: Any, kind: str, table: dict, *, source: str, where: str, se
         except BnbError as exc:
             raise BnbError(f"{source}: {where}.set: {exc}") from None
     return item
+
+
+def _stopping(item: ProtocolItem, table: dict, at: str) -> None:
+    """A compare's stopping rule, checked now: ``sprt = [ELO0, ELO1]`` (with ``alpha`` and
+    ``beta``) as ``bnb compare --sprt`` checks it, or ``precision``, not both."""
+    from bnb_sim.analysis.compare import make_rule
+
+    sprt = table.get("sprt")
+    for key in ("alpha", "beta"):
+        value = table.get(key, 0.05)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise BnbError(f"{at}.{key}: expected a number, got {value!r}")
+        if key in table and sprt is None:
+            raise BnbError(f"{at}.{key}: applies to sprt only")
+        setattr(item, key, float(value))
+    if sprt is None:
+        return
+    if not (
+        isinstance(sprt, list)
+        and len(sprt) == 2
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in sprt)
+    ):
+        raise BnbError(f"{at}.sprt: must be [ELO0, ELO1], got {sprt!r}")  # fmt: skip
+    if item.precision is not None:
+        raise BnbError(f"{at}.sprt: give sprt or precision, not both")
+    item.sprt = (float(sprt[0]), float(sprt[1]))
+    try:
+        make_rule(item.sprt, None, item.alpha, item.beta)
+    except BnbError as exc:
+        raise BnbError(f"{at}.sprt: {str(exc).split(': ', 1)[-1].replace('--', '')}") from None

@@ -135,7 +135,7 @@ def write_report(spec, run_dir, out_dir, title=None):
     """``bnb report`` of a protocol game's run."""
     from bnb_sim.analysis.protocol_report import write_report as write
 
-    return write(spec.protocol, run_dir, out_dir, title=title)
+    return write(_protocol(spec), run_dir, out_dir, title=title)
 
 
 def _prepare(out) -> None:

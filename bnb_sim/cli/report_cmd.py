@@ -26,7 +26,7 @@ def report(run_dir: Path, out: Path | None, title: str | None, as_json: bool, qu
     from bnb_sim.runner.run_files import read_meta
 
     spec = game_of_run(read_meta(run_dir))
-    if spec.protocol is not None:  # a game served through the protocol
+    if spec.protocol is not None or "report" in spec.protocol_commands:  # the shared report
         from functools import partial
 
         from bnb_sim.cli.protocol_cmds import write_report as protocol_report

@@ -86,17 +86,53 @@ class OptionSpec:
         return not self.commands or command in self.commands
 
 
+BLOCK_KINDS: tuple[str, ...] = ("text", "table", "figure", "warning")
+
+
+@dataclass(frozen=True)
+class ReportBlock:
+    """One block of a :class:`ReportSection`, where the order of text, tables, figures and
+    warnings matters. ``kind`` says which fields it uses:
+
+    * ``"text"``: ``text`` (a paragraph; `code` and **bold** are kept);
+    * ``"table"``: ``rows`` (row dicts, the first row's keys are the columns) and ``caption``;
+    * ``"figure"``: ``figure`` (a matplotlib Figure, rendered to PNG), ``name`` (the file
+      name, without ``.png``) and ``caption``;
+    * ``"warning"``: ``title`` and ``text`` (a caveat box, repeated next to the key findings).
+    """
+
+    kind: Literal["text", "table", "figure", "warning"]
+    text: str = ""
+    rows: tuple[Mapping[str, Any], ...] = ()
+    caption: str = ""
+    name: str = ""
+    figure: Any = None
+    title: str = ""
+
+    def __post_init__(self):
+        if self.kind not in BLOCK_KINDS:
+            raise ValueError(f"report block: unknown kind {self.kind!r} (kinds: {BLOCK_KINDS})")
+        if self.kind == "figure" and (self.figure is None or not self.name):
+            raise ValueError("a figure block needs its figure and a name")
+
+
 @dataclass(frozen=True)
 class ReportSection:
-    """A report section as data: a title, paragraphs, and tables (lists of row dicts).
+    """A report section as data: a title, paragraphs, tables (lists of row dicts), then
+    ``blocks`` (:class:`ReportBlock`: text, tables, figures and warnings in their order).
 
-    ``summary`` goes into the report's ``summary.json`` under the section's title.
+    ``summary`` goes into the report's ``summary.json`` (its keys merged with the other
+    sections'). ``findings``: the key findings this section contributes, shown first in the
+    report, each a mapping with its sentence under ``"text"`` and its numbers beside it (as
+    ``summary.json`` lists them under ``key_findings``).
     """
 
     title: str
     paragraphs: tuple[str, ...] = ()
     tables: tuple[tuple[str, tuple[Mapping[str, Any], ...]], ...] = ()
     summary: Mapping[str, Any] = field(default_factory=dict)
+    blocks: tuple[ReportBlock, ...] = ()
+    findings: tuple[Mapping[str, Any], ...] = ()
 
 
 @runtime_checkable
@@ -159,7 +195,10 @@ class GameProtocol(Protocol):
     def report_sections(
         self, seats: Any, games: Any, meta: Mapping[str, Any]
     ) -> Sequence[ReportSection]:
-        """The game's own report sections (after the shared win-rate sections)."""
+        """The game's own report sections (after the shared win-rate sections).
+
+        ``meta`` is the run's ``run.json`` with ``run_dir`` (the run folder, for results
+        that other commands attached to it) added when the report reads a folder."""
         ...
 
 

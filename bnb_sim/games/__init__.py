@@ -304,7 +304,6 @@ register(
             "options:sweep": "bnb_sim.games.heroes_village.cli:simulate_options",
             "options:compare": "bnb_sim.games.heroes_village.cli:simulate_options",
             "components_show": "bnb_sim.games.heroes_village.cli:components_show",
-            "write_report": "bnb_sim.games.heroes_village.report:write_report",
             "columns": "bnb_sim.games.heroes_village.runner:columns",
             "dask_payload": "bnb_sim.games.heroes_village.runner:dask_payload",
             "dask_config": "bnb_sim.games.heroes_village.runner:dask_config",
@@ -328,6 +327,6 @@ register(
         },
         options=("pets", "difficulty", "buildings", "pet", "dask", "reading", "teams"),
         outcome="cooperative",
-        protocol_commands=("compare", "tournament", "sweep"),
+        protocol_commands=("compare", "tournament", "sweep", "report"),
     )
 )

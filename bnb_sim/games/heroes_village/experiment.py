@@ -205,17 +205,13 @@ class HotvItem:
             return self._compare_report(result)
         if self.kind == "sweep":
             return self._sweep_report(result)
-        from bnb_sim.games.heroes_village import report as R
+        from bnb_sim.analysis.protocol_report import shared_sections, to_section
+        from bnb_sim.core.registry import get_game
+        from bnb_sim.games.heroes_village.report import report_sections
 
-        seats, games, meta = result
-        sections = [
-            R.overview_section(games, meta),
-            R.win_rate_section(games),
-            R.pet_team_section(games),
-            R.losses_section(games),
-            R.fights_section(seats, meta),
-            R.actions_section(seats),
-        ]
+        seats, games, meta = result  # the shared team win rate, then the game's sections
+        own = [to_section(data) for data in report_sections(seats, games, meta)]
+        sections = [*shared_sections(get_game(GAME), seats, games, meta), *own]
         summary: dict[str, Any] = {"kind": "simulation", "game": GAME, "n_games": len(games)}
         _name_sections(sections, self.name, summary)
         summary["params"] = meta.get("params", {})

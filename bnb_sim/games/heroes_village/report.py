@@ -1,10 +1,13 @@
-"""The report of a Heroes of the Village run (``bnb report`` dispatches here by run.json).
+"""The report sections of a Heroes of the Village run, as protocol data.
 
-Sections: the run, win rates with n and 95% intervals (overall, by pet team, difficulty,
-player count, buildings), the pet teams ranked with paired differences on the same seeds,
-each pet's paired effect, why games are lost (turn of loss, the Illager's track over the
-rounds), fights against the exact odds, and what the players did. Built from the shared
-:mod:`bnb_sim.analysis.report` blocks and :mod:`bnb_sim.analysis.stats`; no numba.
+``bnb report`` of a run of this game is the shared report (:mod:`bnb_sim.analysis.
+protocol_report`): its team win rate section, then these sections (the game's
+``report_sections``, :class:`~bnb_sim.core.protocol.ReportSection` data): the run, win rates
+with n and 95% intervals (by difficulty, player count, policy, buildings), the pet teams
+ranked with paired differences on the same seeds, each pet's paired effect, why games are
+lost (turn of loss, the Illager's track over the rounds), fights against the exact odds, and
+what the players did; the key findings (team win rate, best and worst pet team, pet effects)
+ride on the sections. Built with :mod:`bnb_sim.analysis.stats`; no numba.
 
 **The unit is the game index.** With ``--pets all`` every game index is played by every pet
 team on the same tiles, mobs, draws and dice, so the teams' outcomes on one index are
@@ -16,10 +19,9 @@ index and keeps its exact Wilson interval.
 
 from __future__ import annotations
 
-import os
 import warnings
-from collections.abc import Mapping
-from pathlib import Path
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -28,13 +30,12 @@ import pandas as pd
 from bnb_sim.analysis import plots
 from bnb_sim.analysis.leaders import paired_ranking
 from bnb_sim.analysis.numbers import fmt_p
-from bnb_sim.analysis.report_builder import ReportBuilder, Section
 from bnb_sim.analysis.report_provenance import readings_text
 from bnb_sim.analysis.stats_clustered import clustered_mean_ci, clustered_rate, rates_by_cluster
 from bnb_sim.analysis.stats_intervals import rates_by
 from bnb_sim.analysis.stats_paired import paired_difference
 from bnb_sim.analysis.table_format import fmt_mean, fmt_rate, fmt_signed_pp
-from bnb_sim.errors import BnbError
+from bnb_sim.core.protocol import ReportBlock, ReportSection
 from bnb_sim.games.heroes_village import layout as L
 from bnb_sim.games.heroes_village.findings import hotv_findings
 
@@ -48,6 +49,32 @@ UNIT_TEXT = (
     "index (the Wilson interval at the effective sample size of the per-index results); a "
     "group with one game per index has its exact Wilson interval."
 )
+
+
+class SectionDraft:
+    """A section being written: the blocks of a :class:`ReportSection` in their order, and
+    its ``summary`` (the calls of the shared report's sections, so the code reads the same)."""
+
+    def __init__(self, title: str):
+        self.title = title
+        self.blocks: list[ReportBlock] = []
+        self.summary: dict[str, Any] = {}
+
+    def text(self, text: str) -> None:
+        self.blocks.append(ReportBlock("text", text=text))
+
+    def table(self, df: pd.DataFrame, caption: str | None = None) -> None:
+        rows = tuple(df.to_dict(orient="records"))
+        self.blocks.append(ReportBlock("table", rows=rows, caption=caption or ""))
+
+    def figure(self, name: str, fig, caption: str) -> None:
+        self.blocks.append(ReportBlock("figure", name=name, figure=fig, caption=caption))
+
+    def warning(self, title: str, text: str) -> None:
+        self.blocks.append(ReportBlock("warning", title=title, text=text))
+
+    def data(self) -> ReportSection:
+        return ReportSection(self.title, summary=self.summary, blocks=tuple(self.blocks))
 
 
 def pooled_rate(games: pd.DataFrame, column: str = "won"):
@@ -71,8 +98,8 @@ def _rate_table(df: pd.DataFrame, key: str, label: str) -> pd.DataFrame:
     ), table
 
 
-def overview_section(games: pd.DataFrame, meta: Mapping) -> Section:
-    sec = Section("Run")
+def overview_section(games: pd.DataFrame, meta: Mapping) -> ReportSection:
+    sec = SectionDraft("Run")
     comps = meta.get("components", {})
     params = meta.get("params", {})
     sec.text(
@@ -93,23 +120,16 @@ def overview_section(games: pd.DataFrame, meta: Mapping) -> Section:
             "Fight-die face, mob values, world tiles, building costs...): the rates depend on "
             "them. `bnb components show --game hotv` lists them with their reasons.",
         )
-    overall = pooled_rate(games)
-    indices = int(games[CLUSTER].nunique())
-    unit = (
-        f" on {indices:,} game indices (95% interval clustered by game index: every pet team "
-        "plays every index on the same draws)"
-        if indices < len(games)
-        else ""
-    )
-    sec.text(f"Team win rate: **{overall}**{unit}.")
+    overall = pooled_rate(games)  # said in the shared "Team win rate" section; kept here
+    indices = int(games[CLUSTER].nunique())  # for the key finding and summary.json
     sec.summary["win_rate"] = {**overall.to_dict(), "game_indices": indices,
                                "interval": "clustered by game index"}  # fmt: skip
     sec.summary["games"] = int(len(games))
-    return sec
+    return sec.data()
 
 
-def win_rate_section(games: pd.DataFrame) -> Section:
-    sec = Section("Win rates")
+def win_rate_section(games: pd.DataFrame) -> ReportSection:
+    sec = SectionDraft("Win rates")
     sec.text(f"Every row is one game of one pet team. {UNIT_TEXT} Pet teams list the pets "
              "in seat order.")  # fmt: skip
     for key, label in (
@@ -132,13 +152,13 @@ def win_rate_section(games: pd.DataFrame) -> Section:
             }
             for row in table.itertuples()
         }
-    return sec
+    return sec.data()
 
 
-def pet_team_section(games: pd.DataFrame, source=None) -> Section:
+def pet_team_section(games: pd.DataFrame, source=None) -> ReportSection:
     from bnb_sim.analysis.value_report import value_hook
 
-    sec = Section("Pet teams")
+    sec = SectionDraft("Pet teams")
     value_hook(sec, source, "pet:")  # the pets' values of bnb value --attach, if saved here
     table = rates_by(games, "pets").sort_values("rate", ascending=False).reset_index(drop=True)
     sec.summary["win_rate_by_pets"] = {
@@ -147,7 +167,7 @@ def pet_team_section(games: pd.DataFrame, source=None) -> Section:
     }
     if len(table) == 1:
         sec.text(f"One pet team: `{table.pets[0]}`. Use `--pets all` to compare every team.")
-        return sec
+        return sec.data()
     wide = games.pivot_table(index="game", columns="pets", values="won", observed=True)
     wide = wide.dropna().astype(float)
     ranking = paired_ranking({str(c): wide[c] for c in table.pets.astype(str)})
@@ -205,7 +225,7 @@ def pet_team_section(games: pd.DataFrame, source=None) -> Section:
             caption="Which pet helps most (paired on the game index)",
         )
         sec.summary["pet_effects"] = {p: d for p, d in effects}
-    return sec
+    return sec.data()
 
 
 def _ranking_sentence(leader, trailer) -> str:
@@ -216,8 +236,8 @@ def _ranking_sentence(leader, trailer) -> str:
     return f"{best[0].upper()}{best[1:]}. {worst[0].upper()}{worst[1:]}."
 
 
-def losses_section(games: pd.DataFrame) -> Section:
-    sec = Section("Why games are lost")
+def losses_section(games: pd.DataFrame) -> ReportSection:
+    sec = SectionDraft("Why games are lost")
     lost = games[~games["won"]]
     rate = pooled_rate(games.assign(lost=~games["won"].astype(bool)), "lost")
     sec.text(f"Lost games: {rate} (intervals clustered by game index).")
@@ -265,7 +285,7 @@ def losses_section(games: pd.DataFrame) -> Section:
         sec.figure(
             "illager-track", fig, "Mean Illager space after each round (games still running)"
         )
-    return sec
+    return sec.data()
 
 
 def fight_share(k_g: np.ndarray, n_g: np.ndarray, z: float = 1.959963984540054):
@@ -277,15 +297,15 @@ def fight_share(k_g: np.ndarray, n_g: np.ndarray, z: float = 1.959963984540054):
     return p, max(0.0, p - z * se), min(1.0, p + z * se)
 
 
-def fights_section(seats: pd.DataFrame, meta: Mapping) -> Section:
+def fights_section(seats: pd.DataFrame, meta: Mapping) -> ReportSection:
     from bnb_sim.games.heroes_village.odds import fight_odds
 
-    sec = Section("Fights against the exact odds")
+    sec = SectionDraft("Fights against the exact odds")
     data = meta.get("components", {}).get("data")
     values = sorted(int(c[len("fights_v") :]) for c in seats.columns if c.startswith("fights_v"))
     if not data or not values:
         sec.text("No fights recorded.")
-        return sec
+        return sec.data()
     faces = [L.FACE_CODES.get(f, f) for f in data["dice"]["fight"]["faces"]]
     rolls = data["rules"]["fight_rolls"]
     wolf = data["pets"]["wolf"]["fight_bonus"]
@@ -318,11 +338,11 @@ def fights_section(seats: pd.DataFrame, meta: Mapping) -> Section:
     )
     sec.table(pd.DataFrame(rows), caption="P(defeated) by fight value")
     sec.summary["fights"] = rows
-    return sec
+    return sec.data()
 
 
-def actions_section(seats: pd.DataFrame) -> Section:
-    sec = Section("What the players did")
+def actions_section(seats: pd.DataFrame) -> ReportSection:
+    sec = SectionDraft("What the players did")
     cols = ["explores", "collects", "fights", "builds", "discards", "blocks_collected",
             "blocks_handed_in", "mobs_spawned", "darkness_ignored", "fox_blocks",
             "illager_ignored", "fights_stopped", "horse_tiles_declined",
@@ -332,47 +352,30 @@ def actions_section(seats: pd.DataFrame) -> Section:
     table = means.map(lambda x: f"{x:.2f}").reset_index()
     sec.table(table, caption="Mean per player and game, by pet")
     sec.summary["actions_by_pet"] = means.to_dict(orient="index")
-    return sec
+    return sec.data()
 
 
-def build_report(seats, games, meta, title=None, source=None) -> ReportBuilder:
-    builder = ReportBuilder(title or "Heroes of the Village run", subtitle=meta.get("command"))
-    builder.summary["game"] = "heroes_village"
-    builder.add(overview_section(games, meta))
-    builder.add(win_rate_section(games))
-    builder.add(pet_team_section(games, source))
-    builder.add(losses_section(games))
-    builder.add(fights_section(seats, meta))
-    builder.add(actions_section(seats))
-    builder.findings += hotv_findings(builder.collect_summary())  # the answer first
-    from bnb_sim.analysis.sensitivity_attach import sensitivity_run_findings
+def report_sections(seats: pd.DataFrame, games: pd.DataFrame, meta: Mapping) -> list:
+    """The game's sections of ``bnb report`` (:meth:`HeroesVillage.report_sections`), the key
+    findings on the first: the team win rate, the best and worst pet team, each pet's effect
+    (read from the sections' summaries, :mod:`bnb_sim.games.heroes_village.findings`).
+    ``meta["run_dir"]``, when given, is the run folder (the pets' values of ``bnb value
+    --attach``)."""
+    sections = [
+        overview_section(games, meta),
+        win_rate_section(games),
+        pet_team_section(games, meta.get("run_dir")),
+        losses_section(games),
+        fights_section(seats, meta),
+        actions_section(seats),
+    ]
+    findings = tuple(f.to_dict() for f in hotv_findings(summary_of(sections)))
+    return [replace(sections[0], findings=findings), *sections[1:]]
 
-    builder.findings += sensitivity_run_findings(source)  # bnb sensitivity --attach RUN
-    return builder
 
-
-def write_report(
-    run: str | os.PathLike | tuple, out_dir: str | os.PathLike, title: str | None = None
-) -> dict[str, Any]:
-    """Write the report of a Heroes of the Village run folder (or ``(seats, games, meta)``)."""
-    if isinstance(run, (str, os.PathLike)):
-        from bnb_sim.runner.run_reader import load_run
-
-        seats, games, meta = load_run(run)
-        title = title or f"Heroes of the Village: {Path(run).resolve().name}"
-        source = run
-    else:
-        seats, games, meta = run
-        source = None
-    try:
-        Path(out_dir).mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise BnbError(f"{out_dir}: cannot write the report there ({exc.strerror})") from None
-    builder = build_report(seats, games, meta, title, source)
-    if isinstance(run, (str, os.PathLike)):  # bnb robustness --run DIR recorded results
-        from bnb_sim.analysis.robustness_report import run_section
-
-        section = run_section(run)
-        if section is not None:
-            builder.add(section)
-    return builder.write(out_dir)
+def summary_of(sections: Sequence[ReportSection]) -> dict[str, Any]:
+    """The sections' summaries merged in order (as ``summary.json`` merges them)."""
+    out: dict[str, Any] = {}
+    for section in sections:
+        out.update(section.summary)
+    return out

@@ -1,6 +1,7 @@
 """Heroes of the Village through the game protocol (:mod:`bnb_sim.core.protocol`).
 
-Cheap to import (no numba, no pandas). ``bnb compare``, ``tournament`` and ``sweep`` serve
+Cheap to import (no numba, no pandas). ``bnb compare``, ``tournament``, ``sweep`` and
+``report`` (its :meth:`report_sections`) serve
 the game through this object (``protocol_commands`` of its registry entry); the other
 commands still have their own handlers (``bnb_sim.games`` entries). What the game adds to
 the shared texts and sweeps is here: :meth:`describe` (pets and difficulty),
@@ -86,7 +87,10 @@ class HeroesVillage:
         return sweep_variants(components, sets, zip_mode=mode == "zip")
 
     def report_sections(self, seats, games, meta):
-        return ()  # its report is bnb_sim.games.heroes_village.report (entry "write_report")
+        """Its sections of ``bnb report`` (pets, difficulty, losses, fights, actions)."""
+        from bnb_sim.games.heroes_village.report import report_sections
+
+        return report_sections(seats, games, meta)
 
     def readings(self, name: str | None = None) -> list:
         """Its rule readings (``bnb readings --game hotv``): all, or the one called ``name``."""
