@@ -30,7 +30,7 @@ def components() -> None:
 def show(components, as_json: bool, game=None) -> None:
     """Print the component data; estimated values are marked with ~."""
     if other_game_handler(click.get_current_context(), "components_show", game):
-        return
+        return  # a game registered through the protocol only: says it is not served, in one line
     if as_json:
         click.echo(jsonsafe.dumps(components.to_json_dict(), indent=2))
         return

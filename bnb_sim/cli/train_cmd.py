@@ -195,19 +195,15 @@ def _train_game(run, plan, out, checkpoint, *, resume, threads, dask, quiet, as_
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the model as one JSON object.")
 def show(file, as_json):
-    game_show = _game_show(file)
-    if game_show is not None:
-        game_show(file, as_json)
-        return
     from bnb_sim.cli.game_hooks import need_hook, protocol_game
 
-    shown = need_hook(protocol_game(None), "show_model", "bnb train show")(file)
+    shown = need_hook(protocol_game(_game_of_model(file)), "show_model", "bnb train show")(file)
     click.echo(jsonsafe.dumps(shown.payload, indent=2) if as_json else shown.text)
 
 
-def _game_show(file: str):
-    """The ``train_show`` entry of the game a model file names (None: Builders & Biomes',
-    or a file that cannot be read: its own loader then says why in one line)."""
+def _game_of_model(file: str) -> str | None:
+    """The game a model file names (None: the default game's, or a file that cannot be read:
+    its loader then says why in one line)."""
     from bnb_sim.errors import SpecError
     from bnb_sim.games import get_game
     from bnb_sim.safe_io import UnreadableFile, load_toml
@@ -217,4 +213,4 @@ def _game_show(file: str):
         game = get_game(head.get("game")) if isinstance(head, dict) else None
     except (UnreadableFile, SpecError, OSError, ValueError, AttributeError):
         return None
-    return game.entry("train_show") if game is not None else None
+    return game.name if game is not None else None
