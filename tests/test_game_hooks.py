@@ -1,4 +1,4 @@
-"""Every game reaches ``bnb play``, ``odds``, ``components show`` and ``train show`` the same
+"""Every game reaches ``bnb play``, ``odds``, ``components show`` and ``train`` the same
 way: through the optional hooks of its protocol object (issue 24), never through a command
 handler of its own in the registry; a game's options of these commands are data."""
 
@@ -11,9 +11,11 @@ from bnb_sim.core.registry import get_game as protocol_game
 from bnb_sim.games import GAMES
 
 #: The registry entries these commands used to reach a game by (its own handlers).
-OLD_ENTRIES = ("play", "odds", "components_show", "train_show", "options:play", "options:odds")
+OLD_ENTRIES = ("play", "odds", "components_show", "train_show", "train_plan", "train_run",
+               "options:play", "options:odds")  # fmt: skip
 #: The hook of each command (bnb_sim.core.protocol.HOOKS).
-COMMAND_HOOKS = ("play_transcript", "odds", "component_tables", "show_model", "compile_jobs")
+COMMAND_HOOKS = ("play_transcript", "odds", "component_tables", "train", "show_model",
+                 "compile_jobs")  # fmt: skip
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

@@ -318,8 +318,6 @@ register(
             "luck": "bnb_sim.games.heroes_village.luck",
             "tune": "bnb_sim.games.heroes_village.tune_hooks",
             "options:luck": "bnb_sim.games.heroes_village.cli:simulate_options",
-            "train_plan": "bnb_sim.games.heroes_village.train_cli:plan",
-            "train_run": "bnb_sim.games.heroes_village.strong_train:train_team",
             "options:train": "bnb_sim.games.heroes_village.train_cli:train_options",
             "new_game": "bnb_sim.games.heroes_village.game:new_game",
         },

@@ -158,6 +158,13 @@ class HeroesVillage:
 
         return play_output(components, options)
 
+    def train(self, components, options: Mapping[str, Any]):
+        """Train a ``strong`` model (``bnb train --game hotv``): CMA-ES over the team bot's
+        weights, scored by the team win rate over pet teams and game indices."""
+        from bnb_sim.games.heroes_village.train_cli import train_output
+
+        return train_output(components, options)
+
     def show_model(self, file: str):
         """What the ``strong`` model in ``file`` values (``bnb train show``)."""
         from bnb_sim.games.heroes_village.command_text import show_output
