@@ -73,3 +73,54 @@ def test_a_reading_of_the_other_game_is_refused_in_one_line(capsys):
     err = capsys.readouterr().err
     assert exc.value.code == 2 and len(err.strip().splitlines()) == 1
     assert "unknown reading 'variant' for Heroes of the Village" in err
+
+
+class _DiceWithHooks:
+    """The dice race of tests/dice_race.py with two command hooks (a registered protocol
+    game): the shared commands serve it as they serve the built-in games."""
+
+    def __init__(self):
+        import dice_race
+
+        self._game = dice_race.DiceRace()
+        self.name, self.title, self.aliases = "dice_hooks", "Dice race with hooks", ()
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+    def component_tables(self, components):
+        return [f"goal {components['goal']}, a die of {components['sides']} sides"]
+
+    def odds(self, components, options):
+        from bnb_sim.core.protocol import CommandOutput
+
+        return CommandOutput(f"P(six) = 1/{components['sides']}", {"p": 1 / components["sides"]})
+
+
+@pytest.fixture
+def dice_with_hooks():
+    from bnb_sim.core.registry import register_game, unregister_game
+
+    game = register_game(_DiceWithHooks())
+    yield game
+    unregister_game(game.name)
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        (["components", "show"], "goal 20, a die of 6 sides\n"),
+        (["odds"], "P(six) = 1/6\n"),
+        (["odds", "--json"], '{\n  "p": 0.16666666666666666\n}\n'),
+    ],
+)
+def test_a_protocol_game_with_the_hook_is_served_by_the_command(
+    dice_with_hooks, capsys, command, expected
+):
+    from bnb_sim.cli import main
+
+    try:
+        main([*command, "--game", "dice_hooks"])
+    except SystemExit as exc:
+        assert exc.code == 0, capsys.readouterr()
+    assert capsys.readouterr().out == expected

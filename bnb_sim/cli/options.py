@@ -334,8 +334,10 @@ def other_game_handler(ctx: click.Context, command: str, game, **resolved) -> bo
             flag = "--" + name.replace("_", "-")
             raise BnbError(f"{flag} is an option of {spec.title}, not of {game.title}")
     if game.protocol is not None or command in game.protocol_commands:  # the shared handlers
-        from bnb_sim.cli.protocol_cmds import HANDLERS
+        from bnb_sim.cli.protocol_cmds import HANDLERS, HOOKED
 
+        if command in HOOKED:  # the command's own code asks the game's hook (one line if none)
+            return False
         handler = HANDLERS.get(command)
         if handler is None:
             raise BnbError(f"{ctx.command_path} does not serve {game.title} yet")
