@@ -219,9 +219,11 @@ class CommandOutput:
 #:   names of the options left at their default).
 #: * ``train(components, options) -> CommandOutput``: train a model of a policy (``bnb
 #:   train``; ``options``: the command's budget and field, ``out``, ``checkpoint``,
-#:   ``resume``, ``threads``, ``dask``, ``progress`` (called with a dict per step),
-#:   ``readings``). Bad input is a one-line error before anything plays; Ctrl-C raises
-#:   KeyboardInterrupt with the finished steps in the checkpoint.
+#:   ``resume``, ``threads``, ``dask``, ``progress`` (called with a dict per step; a
+#:   ``"stage": "check"`` step may name its opponent in ``against``), ``readings``,
+#:   ``defaults`` and the game's own options of ``train``). Bad input is a one-line error
+#:   before anything plays; Ctrl-C raises KeyboardInterrupt with the finished steps in the
+#:   checkpoint.
 #: * ``show_model(file) -> CommandOutput``: what a trained model values (``bnb train show``).
 #: * ``bench_steps(quick=False, repeats=3) -> Sequence[(key, status, measure)]``: the game's
 #:   own speed checks in ``bnb bench``: ``measure()`` returns a JSON-ready dict that the

@@ -53,8 +53,6 @@ Entry points a game may declare (``module:attribute``):
   or load the kernels a run needs before it plays (:func:`bnb_sim.feedback.warm_engine`);
 * ``experiment_item(kind, table, ...)``: an item of an experiment file with ``game = NAME``
   (an object with ``run``, ``budget``, ``report`` and the texts of the overview);
-* ``compile_jobs()``: its kernels as :class:`bnb_sim.precompile.Job` s, which ``bnb warmup``
-  compiles in parallel processes.
 * ``sensitivity_setup(components, players=, policies=, seed=, threads=, ...)``: a
   :class:`bnb_sim.runner.sensitivity.Setup` (``bnb sensitivity``);
 * ``team_play(players=, seed=, components=, **options)``: a cooperative game's setting for
@@ -75,9 +73,10 @@ Entry points a game may declare (``module:attribute``):
 * ``robustness``: an object with the game's rungs, how a rung plays, its findings and the
   set-up of a run folder (``bnb robustness``; :mod:`bnb_sim.runner.robustness_play`);
 * the protocol's optional hooks (:data:`bnb_sim.core.protocol.HOOKS`: readings, component
-  tables, odds, a turn-by-turn transcript, a model shown, compile jobs) live on the game's
-  ``spec`` object: ``bnb play``, ``odds``, ``components show``, ``train show`` and
-  ``warmup`` reach every game through them.
+  tables, odds, a turn-by-turn transcript, training, a model shown, its kernels as compile
+  jobs for ``bnb warmup``) live on the game's
+  ``spec`` object: ``bnb play``, ``odds``, ``components show``, ``train``, ``train show``
+  and ``warmup`` reach every game through them.
 """
 
 from __future__ import annotations
@@ -257,7 +256,6 @@ register(
             "load_components": "bnb_sim.games.builders_biomes.components:load_components",
             "write_report": "bnb_sim.analysis.report:write_report",
             "columns": "bnb_sim.games.builders_biomes:columns",
-            "compile_jobs": "bnb_sim.games.builders_biomes.compile_jobs:jobs",
             "luck": "bnb_sim.games.builders_biomes.luck",
             "new_game": "bnb_sim.games.builders_biomes.game:new_game",
             "tune": "bnb_sim.games.builders_biomes.tune_hooks",
