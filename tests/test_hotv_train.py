@@ -220,11 +220,14 @@ def test_a_heroes_model_is_refused_for_builders_and_biomes(tmp_path, capsys, hot
     assert code == 2 and "Heroes of the Village, not for" in err
 
 
-def test_bnb_train_serves_hotv_through_its_train_entries():
-    """Issue 24: the shared command checks the files, runs the game's plan and prints the
-    result; the game declares a plan and a run, no ``train`` handler of its own."""
+def test_bnb_train_serves_hotv_through_its_train_hook():
+    """Issue 24: the shared command checks the files and prints the progress and the result;
+    the game offers the protocol's ``train`` hook, as Builders & Biomes does, and declares no
+    handler, plan or run of its own in the registry."""
+    from bnb_sim.core.protocol import hook
+    from bnb_sim.core.registry import get_game as protocol_game
     from bnb_sim.games import get_game
 
     spec = get_game("hotv")
-    assert spec.entry("train") is None
-    assert spec.entry("train_plan") is not None and spec.entry("train_run") is not None
+    assert all(spec.entry(e) is None for e in ("train", "train_plan", "train_run"))
+    assert hook(protocol_game("hotv"), "train") is not None

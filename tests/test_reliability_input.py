@@ -82,7 +82,7 @@ def _t1_buildings(text):
 
 
 def _t1_mob(text):
-    from bnb_sim.games.heroes_village.cli_tools import _mob_value
+    from bnb_sim.games.heroes_village.command_text import _mob_value
 
     return _mob_value(_hotv(), text)
 

@@ -31,12 +31,12 @@ def show(components, as_json: bool, game=None) -> None:
     """Print the component data; estimated values are marked with ~."""
     if other_game_handler(click.get_current_context(), "components_show", game):
         return
-    if as_json:
-        click.echo(jsonsafe.dumps(components.to_json_dict(), indent=2))
-        return
     from bnb_sim.cli.game_hooks import need_hook, protocol_game
 
     tables = need_hook(protocol_game(game), "component_tables", "component tables")
+    if as_json:
+        click.echo(jsonsafe.dumps(components.to_json_dict(), indent=2))
+        return
     click.echo("\n".join(tables(components)))
 
 

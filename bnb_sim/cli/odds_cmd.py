@@ -72,8 +72,6 @@ def odds(
     from bnb_sim.cli.game_hooks import need_hook, protocol_game
 
     exact = need_hook(protocol_game(game), "odds", "exact odds (bnb odds)")
-    if pile is None:
-        raise click.UsageError("Missing option '--pile'.")
     if hearts is not None and mob is not None:
         raise click.BadParameter("give --hearts or --mob, not both", param_hint="'--hearts'")
     if hearts is not None and hearts < 1:
@@ -94,8 +92,8 @@ def odds(
         notice = compile_notice(not quiet)
     else:
         notice = contextlib.nullcontext()
-    options = {"pile": pile, "hearts": hearts, "mob": mob, "simulate": simulate or 0,
-               "seed": seed, "as_json": as_json}  # fmt: skip
+    options = {**game_specific, "pile": pile, "hearts": hearts, "mob": mob,
+               "simulate": simulate or 0, "seed": seed, "as_json": as_json}  # fmt: skip
     with notice:
         out = exact(components, options)
     click.echo(jsonsafe.dumps(out.payload, indent=2) if as_json else out.text)

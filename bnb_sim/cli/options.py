@@ -243,14 +243,19 @@ def readings_option(func):
     )(func)
 
 
-def cli_readings(reading: tuple[str, ...], **aliases) -> dict[str, str]:
-    """The readings a command of the default game was given: ``--reading`` assignments plus
-    the alias flags (``aliases``: flag label such as ``--variant`` -> value or None), read by
-    the game's ``parse_readings`` hook. A flag that contradicts a ``--reading`` of the same
-    name is a one-line error."""
+def cli_readings(reading: tuple[str, ...], game=None, **aliases) -> dict[str, str]:
+    """The readings a command was given: ``--reading`` assignments plus the alias flags
+    (``aliases``: flag label such as ``--variant`` -> value or None), read by the
+    ``parse_readings`` hook of ``game`` (a protocol object; None: the default game). A flag
+    that contradicts a ``--reading`` of the same name is a one-line error."""
     from bnb_sim.cli.game_hooks import need_hook, protocol_game
 
-    parse = need_hook(protocol_game(None), "parse_readings", "--reading")
+    if not reading and all(v is None for v in aliases.values()) and game is not None:
+        from bnb_sim.core.protocol import hook
+
+        if hook(game, "parse_readings") is None:  # a game without readings, none given
+            return {}
+    parse = need_hook(game or protocol_game(None), "parse_readings", "--reading")
     return parse(tuple(reading), aliases)
 
 
@@ -280,21 +285,25 @@ def game_option(func):
 
 
 def game_options(command: str):
-    """Decorator: the options that registered games add to ``command`` (entry point
-    ``options:<command>`` of each game)."""
+    """Decorator: the options that registered games add to ``command``: their
+    :class:`~bnb_sim.core.protocol.OptionSpec` data, or a built-in game's entry point
+    ``options:<command>`` where it has one (else the OptionSpecs that name ``command``)."""
 
     def decorate(func):
+        from bnb_sim.cli.protocol_cmds import add_named_options, add_options
         from bnb_sim.games import all_specs
 
         for spec in all_specs():
             if spec.protocol is not None:  # options as data (bnb_sim.core.protocol.OptionSpec)
-                from bnb_sim.cli.protocol_cmds import add_options
-
                 func = add_options(spec.protocol, command, func)
                 continue
             add = spec.entry(f"options:{command}")
             if add is not None:
                 func = add(func)
+            else:
+                from bnb_sim.cli.game_hooks import protocol_game
+
+                func = add_named_options(protocol_game(spec), command, func)
         return func
 
     return decorate
@@ -325,8 +334,10 @@ def other_game_handler(ctx: click.Context, command: str, game, **resolved) -> bo
             flag = "--" + name.replace("_", "-")
             raise BnbError(f"{flag} is an option of {spec.title}, not of {game.title}")
     if game.protocol is not None or command in game.protocol_commands:  # the shared handlers
-        from bnb_sim.cli.protocol_cmds import HANDLERS
+        from bnb_sim.cli.protocol_cmds import HANDLERS, HOOKED
 
+        if command in HOOKED:  # the command's own code asks the game's hook (one line if none)
+            return False
         handler = HANDLERS.get(command)
         if handler is None:
             raise BnbError(f"{ctx.command_path} does not serve {game.title} yet")
@@ -334,11 +345,7 @@ def other_game_handler(ctx: click.Context, command: str, game, **resolved) -> bo
         handler = game.entry(command)
     if handler is None:
         return False
-    defaults = frozenset(
-        name
-        for name in ctx.params
-        if (src := ctx.get_parameter_source(name)) is None or src.name in ("DEFAULT", "DEFAULT_MAP")
-    )
+    defaults = defaults_of(ctx)
     params = {name: value for name, value in ctx.params.items() if not name.startswith("_")}
     params.update(resolved)
     raw_defaults = {
@@ -349,6 +356,15 @@ def other_game_handler(ctx: click.Context, command: str, game, **resolved) -> bo
     defaults = defaults | raw_defaults
     handler(**params, defaults=defaults)
     return True
+
+
+def defaults_of(ctx: click.Context) -> frozenset[str]:
+    """The names of the command's options left at their default (not given)."""
+    return frozenset(
+        name
+        for name in ctx.params
+        if (src := ctx.get_parameter_source(name)) is None or src.name in ("DEFAULT", "DEFAULT_MAP")
+    )
 
 
 def yes_option(func):

@@ -19,6 +19,7 @@ from bnb_sim.cli.options import (
     cli_readings,
     complete_policy,
     components_option,
+    defaults_of,
     game_option,
     game_options,
     other_game_handler,
@@ -105,10 +106,9 @@ def play(
         raise click.BadParameter(f"must be >= 0, got {seed}", param_hint="'--seed'")
     from bnb_sim.feedback import compile_notice
 
-    elsewhere = game is not None and game.entry("play") is not None  # another game's engine
-    with compile_notice(not quiet and elsewhere):  # a first run compiles it (minutes)
-        if other_game_handler(click.get_current_context(), "play", game):
-            return
+    ctx = click.get_current_context()
+    if other_game_handler(ctx, "play", game):  # refuses another game's options
+        return
     from bnb_sim.cli.game_hooks import need_hook, protocol_game
 
     if picture is not None and picture.suffix.lower() not in (".svg", ".png"):
@@ -118,21 +118,26 @@ def play(
 
         check_picture_target(picture)
 
-    transcript = need_hook(protocol_game(game), "play_transcript", "bnb play")
+    proto = protocol_game(game)
+    transcript = need_hook(proto, "play_transcript", "bnb play")
+    aliases = {"--variant": variant, "--seating": seating, "--pickaxe": pickaxe}
     options = {
+        **game_specific,  # the game's own options of bnb play (e.g. --pets)
         "seed": seed,
         "players": players,
         "policies": list(policies),
         "game_index": game_index,
-        "readings": cli_readings(
-            reading, **{"--variant": variant, "--seating": seating, "--pickaxe": pickaxe}
-        ),
+        "readings": cli_readings(reading, game=proto, **aliases),
         "picture": picture,
         "as_json": as_json,
         "on_interrupt": _stopping_notice,  # Ctrl-C works inside a long decision
+        "defaults": defaults_of(ctx),
     }
     with compile_notice(not quiet):
         out = transcript(components, options)
     for note in out.notes:
         click.echo(note, err=True)
-    click.echo(jsonsafe.dumps(out.payload) if as_json else out.text)
+    if as_json and out.payload is not None:
+        click.echo(jsonsafe.dumps(out.payload))
+    else:  # a game that lays out its JSON itself gives it as the text
+        click.echo(out.text)

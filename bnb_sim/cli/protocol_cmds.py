@@ -29,7 +29,7 @@ def click_option(option, command: str):
     kind = click.Choice(list(option.choices)) if option.kind == "choice" else _TYPES[option.kind]
     shown = "" if option.default is None else f" Default: {option.default}."
     return click.option(*option.flags, option.name, type=kind, default=None,
-                        help=option.help + shown)  # fmt: skip
+                        metavar=option.metavar or None, help=option.help + shown)  # fmt: skip
 
 
 def add_options(game, command: str, func):
@@ -38,6 +38,18 @@ def add_options(game, command: str, func):
     taken = {p.name for p in getattr(func, "__click_params__", [])}
     for option in game.options:
         if option.applies_to(command) and option.name not in taken:
+            func = click_option(option, command)(func)
+            taken.add(option.name)
+    return func
+
+
+def add_named_options(game, command: str, func):
+    """``func`` with the click options of ``game`` whose ``commands`` name ``command``
+    (e.g. ``--pet`` of ``bnb odds``): a built-in game's options of a command that it
+    declares no ``options:<command>`` entry for, listed in ``--help`` in the game's order."""
+    taken = {p.name for p in getattr(func, "__click_params__", [])}
+    for option in reversed(game.options):  # click lists the last one added first
+        if command in option.commands and option.name not in taken:
             func = click_option(option, command)(func)
             taken.add(option.name)
     return func
@@ -341,3 +353,6 @@ def sweep(*, game, sets, zip_mode=False, games=2000, players=None, policies=None
 
 
 HANDLERS = {"simulate": simulate, "compare": compare, "tournament": tournament, "sweep": sweep}
+#: Commands whose own code serves every game through its optional hooks
+#: (:data:`bnb_sim.core.protocol.HOOKS`): a game that lacks the hook is told so in one line.
+HOOKED = frozenset({"play", "odds", "components_show", "train"})

@@ -13,12 +13,12 @@ import sys
 from pathlib import Path
 
 import click
-from click.core import ParameterSource
 
 from bnb_sim import jsonsafe
 from bnb_sim.cli.options import (
     cli_readings,
     components_option,
+    defaults_of,
     game_option,
     game_options,
     other_game_handler,
@@ -33,8 +33,9 @@ def progress_printer(quiet: bool, against: str = "heuristic"):
     def progress(info: dict) -> None:
         if quiet:
             return
-        if info.get("stage") == "check":
-            click.echo(f"  checking against {against} on {info['deals']:,} fresh deals", err=True)
+        if info.get("stage") == "check":  # the game may name the check's opponent
+            click.echo(f"  checking against {info.get('against', against)} on "
+                       f"{info['deals']:,} fresh deals", err=True)  # fmt: skip
             return
         click.echo(
             f"  generation {info['generation']}: best {info['best']:.3f}, median "
@@ -136,28 +137,19 @@ def train(ctx, players, games, minutes, out, seed, field, self_every, deals, che
         return
     if other_game_handler(ctx, "train", game):
         return
-    plan_of = game.entry("train_plan") if game is not None else None
-    if plan_of is not None:  # a game that trains its own model (Heroes of the Village)
-        checkpoint = out_and_checkpoint(out, resume, force)
-        defaults = frozenset(name for name in ctx.params if ctx.get_parameter_source(name)
-                             in (ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP))  # fmt: skip
-        plan = plan_of(players=players, games=games, minutes=minutes, seed=seed, deals=deals,
-                       check_deals=check_deals, start=start, components=components,
-                       reading=reading, defaults=defaults, **game_specific)  # fmt: skip
-        _train_game(game.entry("train_run"), plan, out, checkpoint, resume=resume,
-                    threads=threads, dask=dask, quiet=quiet, as_json=as_json)  # fmt: skip
-        return
     from bnb_sim.cli.game_hooks import need_hook, protocol_game
 
-    train_model = need_hook(protocol_game(game), "train", "bnb train")
+    proto = protocol_game(game)
+    train_model = need_hook(proto, "train", "bnb train")
     checkpoint = out_and_checkpoint(out, resume, force)
     options = {
+        **game_specific,  # the game's own options of bnb train (e.g. --teams)
         "players": players, "seed": seed, "games": games, "minutes": minutes,
         "opponents": tuple(s.strip() for s in field.split(",") if s.strip()),
         "self_every": self_every, "deals": deals, "check_deals": check_deals, "start": start,
-        "readings": cli_readings(reading), "out": out, "checkpoint": checkpoint,
+        "readings": cli_readings(reading, game=proto), "out": out, "checkpoint": checkpoint,
         "resume": resume, "threads": threads, "dask": dask,
-        "progress": progress_printer(quiet), "as_json": as_json,
+        "progress": progress_printer(quiet), "as_json": as_json, "defaults": defaults_of(ctx),
     }  # fmt: skip
     try:
         result = train_model(components, options)
@@ -166,48 +158,19 @@ def train(ctx, players, games, minutes, out, seed, field, self_every, deals, che
     click.echo(jsonsafe.dumps(result.payload, indent=2) if as_json else result.text)
 
 
-def _train_game(run, plan, out, checkpoint, *, resume, threads, dask, quiet, as_json) -> None:
-    """Run a game's training plan with the game's ``train_run`` entry; print its result."""
-    if dask is not None:
-        from bnb_sim.runner.dask_backend import check_address
-
-        dask = check_address(dask)  # a bad address: one line before anything plays
-    against = getattr(plan, "against", "heuristic")
-    try:
-        result = run(plan, out, checkpoint=checkpoint, resume=resume, threads=threads,
-                     progress=progress_printer(quiet, against), dask=dask)  # fmt: skip
-    except KeyboardInterrupt:
-        raise interrupted() from None
-    if as_json:
-        from bnb_sim import jsonsafe
-
-        payload = {"model": str(result.path), "generations": result.generations,
-                   "games": result.games, "check": result.check,
-                   "training": result.model.training}  # fmt: skip
-        click.echo(jsonsafe.dumps(payload, indent=2))
-        return
-    runs = f"{result.generations} generation{'' if result.generations == 1 else 's'}"
-    click.echo(f"wrote {result.path}: {result.model.training['summary']} ({runs}, "
-               f"{result.games:,} games)")  # fmt: skip
-
-
 @train.command("show", help="What a strong model values, in words and numbers.")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the model as one JSON object.")
 def show(file, as_json):
-    game_show = _game_show(file)
-    if game_show is not None:
-        game_show(file, as_json)
-        return
     from bnb_sim.cli.game_hooks import need_hook, protocol_game
 
-    shown = need_hook(protocol_game(None), "show_model", "bnb train show")(file)
+    shown = need_hook(protocol_game(_game_of_model(file)), "show_model", "bnb train show")(file)
     click.echo(jsonsafe.dumps(shown.payload, indent=2) if as_json else shown.text)
 
 
-def _game_show(file: str):
-    """The ``train_show`` entry of the game a model file names (None: Builders & Biomes',
-    or a file that cannot be read: its own loader then says why in one line)."""
+def _game_of_model(file: str) -> str | None:
+    """The game a model file names (None: the default game's, or a file that cannot be read:
+    its loader then says why in one line)."""
     from bnb_sim.errors import SpecError
     from bnb_sim.games import get_game
     from bnb_sim.safe_io import UnreadableFile, load_toml
@@ -217,4 +180,4 @@ def _game_show(file: str):
         game = get_game(head.get("game")) if isinstance(head, dict) else None
     except (UnreadableFile, SpecError, OSError, ValueError, AttributeError):
         return None
-    return game.entry("train_show") if game is not None else None
+    return game.name if game is not None else None

@@ -43,6 +43,9 @@ OUTCOMES: tuple[str, ...] = ("competitive", "cooperative")
 
 #: The commands a game's options may attach to (``OptionSpec.commands``).
 COMMANDS: tuple[str, ...] = ("simulate", "compare", "tournament", "sweep", "tune", "run")
+#: Commands of one game or one fight, which an option attaches to only where it names them
+#: (``OptionSpec.commands``), e.g. ``--pet`` of ``bnb odds``.
+NAMED_COMMANDS: tuple[str, ...] = ("play", "odds")
 
 #: Column types a game may declare (they map one to one onto Arrow types in the runner).
 COLUMN_TYPES: tuple[str, ...] = ("bool", "int8", "int16", "int32", "int64", "float64", "string")
@@ -58,7 +61,8 @@ class OptionSpec:
 
     ``kind``: "str", "int", "float", "flag" or "choice" (``choices`` then lists the values).
     ``commands``: the commands that take it (empty: every command in :data:`COMMANDS`).
-    The value reaches :meth:`GameProtocol.make_config` in ``options[name]``.
+    The value reaches :meth:`GameProtocol.make_config` in ``options[name]``. ``metavar``:
+    the value's name in ``--help`` (empty: the kind's, e.g. TEXT).
     """
 
     name: str
@@ -68,6 +72,7 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     commands: tuple[str, ...] = ()
     flags: tuple[str, ...] = ()
+    metavar: str = ""
 
     def __post_init__(self):
         if not self.name.isidentifier():
@@ -76,7 +81,7 @@ class OptionSpec:
             raise ValueError(f"option {self.name!r}: unknown kind {self.kind!r}")
         if self.kind == "choice" and not self.choices:
             raise ValueError(f"option {self.name!r}: a choice needs its choices")
-        unknown = [c for c in self.commands if c not in COMMANDS]
+        unknown = [c for c in self.commands if c not in COMMANDS + NAMED_COMMANDS]
         if unknown:
             raise ValueError(f"option {self.name!r}: unknown commands {unknown}")
         if not self.flags:
@@ -227,7 +232,8 @@ class CommandOutput:
     """What a game's command hook (:data:`HOOKS`) gives the command to print.
 
     ``text``: the whole of stdout; with ``--json`` the command prints ``payload`` (a JSON-ready
-    object) instead. ``notes``: lines for stderr, printed first (e.g. where a picture went).
+    object) instead, or ``text`` where ``payload`` is None (a game that lays out its JSON
+    itself). ``notes``: lines for stderr, printed first (e.g. where a picture went).
     """
 
     text: str = ""
@@ -257,15 +263,19 @@ class CommandOutput:
 #:   components show`` (lines; its estimates marked).
 #: * ``odds(components, options) -> CommandOutput``: exact odds (``bnb odds``; ``options``
 #:   holds the command's options by name, e.g. ``pile``, ``hearts``, ``mob``, ``simulate``,
-#:   ``seed``, ``as_json``).
+#:   ``seed``, ``as_json``, and the game's own options of ``odds``).
 #: * ``play_transcript(components, options) -> CommandOutput``: one game played and told turn
 #:   by turn (``bnb play``; ``options``: ``seed``, ``players``, ``policies``,
-#:   ``game_index``, ``readings``, ``picture``, ``as_json``, ``on_interrupt``).
+#:   ``game_index``, ``readings`` (parsed by ``parse_readings``), ``picture``, ``as_json``,
+#:   ``on_interrupt``, the game's own options of ``play`` by name, and ``defaults``: the
+#:   names of the options left at their default).
 #: * ``train(components, options) -> CommandOutput``: train a model of a policy (``bnb
 #:   train``; ``options``: the command's budget and field, ``out``, ``checkpoint``,
-#:   ``resume``, ``threads``, ``dask``, ``progress`` (called with a dict per step),
-#:   ``readings``). Bad input is a one-line error before anything plays; Ctrl-C raises
-#:   KeyboardInterrupt with the finished steps in the checkpoint.
+#:   ``resume``, ``threads``, ``dask``, ``progress`` (called with a dict per step; a
+#:   ``"stage": "check"`` step may name its opponent in ``against``), ``readings``,
+#:   ``defaults`` and the game's own options of ``train``). Bad input is a one-line error
+#:   before anything plays; Ctrl-C raises KeyboardInterrupt with the finished steps in the
+#:   checkpoint.
 #: * ``show_model(file) -> CommandOutput``: what a trained model values (``bnb train show``).
 #: * ``bench_steps(quick=False, repeats=3) -> Sequence[(key, status, measure)]``: the game's
 #:   own speed checks in ``bnb bench``: ``measure()`` returns a JSON-ready dict that the

@@ -32,8 +32,10 @@ Entry points a game may declare (``module:attribute``):
 
 * ``load_components(paths)``: validated component data (``--components`` files over the
   defaults);
-* ``simulate``, ``play``, ``odds``, ``components_show``: ``handler(**options)`` for the
-  matching ``bnb`` command (``options`` are the command's parsed options);
+* ``simulate``, ``bench``: ``handler(**options)`` for the matching ``bnb`` command
+  (``options`` are the command's parsed options); ``options:<command>``: a decorator that
+  adds the game's click options to the command (without it, the protocol object's
+  :class:`~bnb_sim.core.protocol.OptionSpec` s that name the command);
 * ``write_report(run_dir, out_dir, title=None)``: the report of one of its runs;
 * ``columns``: ``(seat_columns, game_columns)`` of its run files;
 * ``new_game(seed, game_index, players, policies, **options)``: a game to play step by step
@@ -51,8 +53,6 @@ Entry points a game may declare (``module:attribute``):
   or load the kernels a run needs before it plays (:func:`bnb_sim.feedback.warm_engine`);
 * ``experiment_item(kind, table, ...)``: an item of an experiment file with ``game = NAME``
   (an object with ``run``, ``budget``, ``report`` and the texts of the overview);
-* ``compile_jobs()``: its kernels as :class:`bnb_sim.precompile.Job` s, which ``bnb warmup``
-  compiles in parallel processes.
 * ``sensitivity_setup(components, players=, policies=, seed=, threads=, ...)``: a
   :class:`bnb_sim.runner.sensitivity.Setup` (``bnb sensitivity``);
 * ``team_play(players=, seed=, components=, **options)``: a cooperative game's setting for
@@ -73,7 +73,10 @@ Entry points a game may declare (``module:attribute``):
 * ``robustness``: an object with the game's rungs, how a rung plays, its findings and the
   set-up of a run folder (``bnb robustness``; :mod:`bnb_sim.runner.robustness_play`);
 * the protocol's optional hooks (:data:`bnb_sim.core.protocol.HOOKS`: readings, component
-  tables, odds, a turn-by-turn transcript, compile jobs) live on the game's ``spec`` object.
+  tables, odds, a turn-by-turn transcript, training, a model shown, its kernels as compile
+  jobs for ``bnb warmup``) live on the game's
+  ``spec`` object: ``bnb play``, ``odds``, ``components show``, ``train``, ``train show``
+  and ``warmup`` reach every game through them.
 """
 
 from __future__ import annotations
@@ -253,7 +256,6 @@ register(
             "load_components": "bnb_sim.games.builders_biomes.components:load_components",
             "write_report": "bnb_sim.analysis.report:write_report",
             "columns": "bnb_sim.games.builders_biomes:columns",
-            "compile_jobs": "bnb_sim.games.builders_biomes.compile_jobs:jobs",
             "luck": "bnb_sim.games.builders_biomes.luck",
             "new_game": "bnb_sim.games.builders_biomes.game:new_game",
             "tune": "bnb_sim.games.builders_biomes.tune_hooks",
@@ -292,18 +294,12 @@ register(
             "load_components": "bnb_sim.games.heroes_village.components:load_components",
             "simulate": "bnb_sim.games.heroes_village.cli:simulate",
             "options:simulate": "bnb_sim.games.heroes_village.cli:simulate_options",
-            "options:play": "bnb_sim.games.heroes_village.cli:simulate_options",
-            "options:odds": "bnb_sim.games.heroes_village.cli:odds_options",
-            "play": "bnb_sim.games.heroes_village.cli:play",
-            "odds": "bnb_sim.games.heroes_village.cli:odds",
             "bench": "bnb_sim.games.heroes_village.cli:bench",
             "warmup_steps": "bnb_sim.games.heroes_village.cli:warmup_steps",
-            "compile_jobs": "bnb_sim.games.heroes_village.cli:compile_jobs",
             "value_study": "bnb_sim.games.heroes_village.value:play_values",
             "options:value": "bnb_sim.games.heroes_village.value:value_options",
             "options:sweep": "bnb_sim.games.heroes_village.cli:simulate_options",
             "options:compare": "bnb_sim.games.heroes_village.cli:simulate_options",
-            "components_show": "bnb_sim.games.heroes_village.cli:components_show",
             "columns": "bnb_sim.games.heroes_village.runner:columns",
             "dask_payload": "bnb_sim.games.heroes_village.runner:dask_payload",
             "dask_config": "bnb_sim.games.heroes_village.runner:dask_config",
@@ -319,10 +315,7 @@ register(
             "luck": "bnb_sim.games.heroes_village.luck",
             "tune": "bnb_sim.games.heroes_village.tune_hooks",
             "options:luck": "bnb_sim.games.heroes_village.cli:simulate_options",
-            "train_plan": "bnb_sim.games.heroes_village.train_cli:plan",
-            "train_run": "bnb_sim.games.heroes_village.strong_train:train_team",
             "options:train": "bnb_sim.games.heroes_village.train_cli:train_options",
-            "train_show": "bnb_sim.games.heroes_village.train_cli:show",
             "new_game": "bnb_sim.games.heroes_village.game:new_game",
         },
         options=("pets", "difficulty", "buildings", "pet", "dask", "reading", "teams"),

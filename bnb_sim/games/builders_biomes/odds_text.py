@@ -155,9 +155,12 @@ def _table_text(rows: list[Any], detonate: dict[str, int]) -> str:
 def odds_output(components: Any, options: Mapping[str, Any]) -> CommandOutput:
     """The odds of ``options["pile"]`` (``hearts``, ``mob``, ``simulate``, ``seed``,
     ``as_json``), as ``bnb odds`` prints them."""
+    from bnb_sim.errors import BnbError
     from bnb_sim.games.builders_biomes import odds as odds_api
 
-    pile, hearts, mob = options["pile"], options.get("hearts"), options.get("mob")
+    pile, hearts, mob = options.get("pile"), options.get("hearts"), options.get("mob")
+    if pile is None:  # this game's odds are a pile's (another game's may need none)
+        raise BnbError("Missing option '--pile'.")
     n_sim, seed = int(options.get("simulate") or 0), int(options.get("seed") or 0)
     comps = odds_api.get_components(components)
     single = hearts is not None or mob is not None

@@ -1,5 +1,5 @@
 """What the ``bnb`` command handlers of Heroes of the Village share: their extra click options
-(``--pets``, ``--difficulty``, ``--buildings``, ``--pet``), the components with the command's
+(``--pets``, ``--difficulty``, ``--buildings``), the components with the command's
 ``--reading`` items set, the seed and game-index checks, and the text of a block count.
 """
 
@@ -38,16 +38,6 @@ def simulate_options(func):
         metavar="LIST",
         help="Heroes of the Village: pets in seat order (wolf,cat,fox), or 'all' for every "
         "combination of distinct pets on the same seeds.",
-    )(func)
-
-
-def odds_options(func):
-    """``--pet`` on ``bnb odds``."""
-    return click.option(
-        "--pet",
-        type=click.Choice(list(L.PET_NAMES)),
-        default=None,
-        help="Heroes of the Village: the fighter's pet (wolf: +1, panda: ignores an Illager face).",
     )(func)
 
 

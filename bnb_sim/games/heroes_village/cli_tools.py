@@ -1,6 +1,7 @@
-"""The Heroes of the Village handlers that play no study: the exact odds of a fight (``bnb odds``),
-the component data (``bnb components show``), the kernels ``bnb warmup`` compiles and the
-speed benchmark (``bnb bench``).
+"""The Heroes of the Village handlers that play no study: the kernels ``bnb warmup`` compiles
+and the speed benchmark (``bnb bench``). The exact odds of a fight, the component tables and
+a game told turn by turn are the protocol hooks of its spec
+(:mod:`bnb_sim.games.heroes_village.command_text`).
 """
 
 from __future__ import annotations
@@ -10,71 +11,7 @@ from typing import Any
 import click
 
 from bnb_sim import jsonsafe
-from bnb_sim.errors import SpecError
-from bnb_sim.games.heroes_village import layout as L
-from bnb_sim.games.heroes_village.cli_common import EST, _components
-from bnb_sim.safe_io import digits
-
-
-def _mob_value(comps, mob: str) -> tuple[int, list[str]]:
-    tokens = comps.mob_tokens
-    if (value := digits(mob.strip())) is not None:
-        names = sorted({n for n, v in tokens if v == value})
-        if not 1 <= value < L.MAX_VALUE:
-            raise SpecError(f"--mob {mob}: a fight value from 1 to {L.MAX_VALUE - 1}")
-        return value, names
-    for name, value in tokens:
-        if name == mob.strip().lower():
-            return value, [name]
-    known = ", ".join(sorted({n for n, _ in tokens}))
-    raise SpecError(f"--mob {mob!r}: not a fight value or a mob ({known})")
-
-
-def odds(*, mob=None, pet=None, as_json=False, components=None, **_ignored) -> None:
-    """``bnb odds --game hotv --mob V [--pet wolf|panda]``: the exact odds of one fight."""
-    from bnb_sim.estimates import short_list
-    from bnb_sim.games.heroes_village.odds import estimates_used, odds_for
-
-    comps = _components(components)
-    if pet is not None and pet not in L.PET_NAMES:
-        raise SpecError(f"--pet {pet!r}: one of {', '.join(L.PET_NAMES)}")
-    values = [_mob_value(comps, mob)] if mob else [
-        (v, sorted({n for n, x in comps.mob_tokens if x == v})) for v in comps.mob_values
-    ]  # fmt: skip
-    results = [(odds_for(comps, v, pet), names) for v, names in values]
-    used = estimates_used(comps, [n for _, names in values for n in names], pet)
-    if as_json:
-        payload = [
-            {**o.to_dict(), "mobs": names, "estimated": estimates_used(comps, names, pet)}
-            for o, names in results
-        ]
-        table = {"table": payload, "estimated": used}
-        click.echo(jsonsafe.dumps(payload[0] if mob else table, indent=2))
-        return
-    guessed = {e["key"] for e in used}
-    faces = ", ".join(str(x) for x in comps.data["dice"]["fight"]["faces"])
-    click.echo(f"Fight die: {EST if 'dice.fight.faces' in guessed else ''}{faces}; up to "
-               f"{comps.data['rules']['fight_rolls']} rolls; pet: {pet or 'none'}")  # fmt: skip
-    for o, names in results:
-        mark = EST if any(f"mobs.{n}.value" in guessed for n in names) else ""
-        click.echo("")
-        click.echo(f"Against fight value {mark}{o.value} ({', '.join(names) or 'no such mob'}):")
-        click.echo(f"  P(defeated)       {100 * float(o.p_defeated):7.2f}%   (= {o.p_defeated})")
-        click.echo(f"  expected rolls    {float(o.expected_rolls):7.3f}")
-        click.echo(
-            f"  expected net move {float(o.expected_toward):+7.3f} spaces toward the village"
-        )
-        click.echo("  rolls used: " + ", ".join(
-            f"{r}: {100 * float(p):.2f}%" for r, p in sorted(o.rolls_distribution.items())
-        ))  # fmt: skip
-        click.echo("  net Illager movement during the fight (+ = toward the village):")
-        for m, p in sorted(o.net_toward.items()):
-            click.echo(f"    {m:+d}  {100 * float(p):6.2f}%")
-    if used:
-        click.echo("")
-        plural = "s" if len(used) != 1 else ""
-        click.echo(f"{EST} rests on {len(used)} estimated value{plural} (unpublished; "
-                   f"bnb components show --game hotv): {short_list(used)}")  # fmt: skip
+from bnb_sim.games.heroes_village.cli_common import _components
 
 
 def warm_batch() -> None:
@@ -201,14 +138,3 @@ def bench(*, as_json=False, quick=False, reading=(), **_ignored) -> None:
     for r in rows:
         click.echo(f"  {r['policy']:<7s} {r['players']} players  {r['threads']} thread(s)"
                    f"  {r['games_per_second']:>12,.0f}")  # fmt: skip
-
-
-def components_show(*, components=None, as_json=False, **_ignored) -> None:
-    """``bnb components show --game hotv``: the data, estimates marked ~."""
-    comps = _components(components)
-    if as_json:
-        click.echo(jsonsafe.dumps(comps.to_json_dict(), indent=2, default=str))
-        return
-    from bnb_sim.games.heroes_village.show import render
-
-    click.echo("\n".join(render(comps)))

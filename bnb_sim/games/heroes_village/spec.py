@@ -1,9 +1,12 @@
 """Heroes of the Village through the game protocol (:mod:`bnb_sim.core.protocol`).
 
 Cheap to import (no numba, no pandas). ``bnb compare``, ``tournament``, ``sweep`` and
-``report`` (its :meth:`report_sections`) serve
-the game through this object (``protocol_commands`` of its registry entry); the other
-commands still have their own handlers (``bnb_sim.games`` entries). What the game adds to
+``report`` (its :meth:`report_sections`) serve the game through this object
+(``protocol_commands`` of its registry entry), and ``bnb play``, ``odds``, ``components
+show``, ``train``, ``train show`` and ``warmup`` through its optional hooks
+(:data:`bnb_sim.core.protocol.HOOKS`; their texts are
+:mod:`bnb_sim.games.heroes_village.command_text`); the other commands still have their own
+handlers (``bnb_sim.games`` entries). What the game adds to
 the shared texts and sweeps is here: :meth:`describe` (pets and difficulty),
 :meth:`sweep_variants` (its dotted paths, mobs by name, the component file first) and
 :meth:`with_readings`. The step-by-step ``Game`` is offered once the game has one
@@ -16,11 +19,12 @@ import importlib.util
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bnb_sim.core.protocol import OptionSpec
+from bnb_sim.core.protocol import COMMANDS, OptionSpec
 from bnb_sim.errors import SpecError
 from bnb_sim.games.adapter import WrappedConfig, column_types, players_for
 
 _STEP_MODULE = "bnb_sim.games.heroes_village.game"
+_PLAY_AND_RUNS = (*COMMANDS, "play")  # its options of a setting: every run, and bnb play
 
 
 class HeroesVillage:
@@ -29,9 +33,36 @@ class HeroesVillage:
     aliases = ("heroes-of-the-village", "hotv")
     outcome = "cooperative"
     options = (
-        OptionSpec("pets", "Pet team: wolf,cat,fox (seat order), all or none."),
-        OptionSpec("difficulty", "easy, standard or hard (R-HV-10)."),
-        OptionSpec("buildings", "The buildings in play (numbers, comma-separated)."),
+        OptionSpec(
+            "pets",
+            "Heroes of the Village: pets in seat order (wolf,cat,fox), or 'all' for every "
+            "combination of distinct pets on the same seeds.",
+            commands=_PLAY_AND_RUNS,
+            metavar="LIST",
+        ),
+        OptionSpec(
+            "difficulty",
+            "Heroes of the Village: the box's two Illager starts: space 9 (standard, the "
+            "default) or 11 (easy); normal is an old name of standard. The box's other lever "
+            "is --buildings (level:3,3,3 is its hardest set).",
+            kind="choice",
+            choices=("standard", "easy", "normal"),
+            commands=_PLAY_AND_RUNS,
+        ),
+        OptionSpec(
+            "buildings",
+            "Heroes of the Village: the three buildings, by number (1,5,9) or one drawn per "
+            "game from each level (level:1,2,3, the default).",
+            commands=_PLAY_AND_RUNS,
+            metavar="CHOICE",
+        ),
+        OptionSpec(
+            "pet",
+            "Heroes of the Village: the fighter's pet (wolf: +1, panda: ignores an Illager face).",
+            kind="choice",
+            choices=("wolf", "cat", "fox", "panda", "horse", "llama"),  # layout.PET_NAMES
+            commands=("odds",),
+        ),
     )
     default_policy = "team"
 
@@ -102,11 +133,53 @@ class HeroesVillage:
             raise BnbError(f"unknown reading {name!r} (known: {', '.join(READINGS)})")
         return [READINGS[key]] if name else list(READINGS.values())
 
+    def parse_readings(self, assignments: Sequence[str], aliases: Mapping[str, Any]):
+        """The readings a command was given (``--reading NAME=VALUE``, checked); it has no
+        alias flags (another game's, such as ``--variant``, are refused before)."""
+        from bnb_sim.errors import BnbError
+        from bnb_sim.games.heroes_village.readings import parse_assignments
+
+        given = [flag for flag, value in aliases.items() if value is not None]
+        if given:
+            raise BnbError(f"{given[0]} is not an option of {self.title}")
+        return parse_assignments(list(assignments))
+
+    def component_tables(self, components) -> list[str]:
+        """The readable tables of ``bnb components show --game hotv`` (estimates marked ~)."""
+        from bnb_sim.games.heroes_village.show import render
+
+        return render(components)
+
+    def odds(self, components, options: Mapping[str, Any]):
+        """Exact odds of one fight (``bnb odds --game hotv --mob V --pet P``)."""
+        from bnb_sim.games.heroes_village.command_text import odds_output
+
+        return odds_output(components, options)
+
+    def play_transcript(self, components, options: Mapping[str, Any]):
+        """One game told event by event, or as JSON (``bnb play --game hotv``)."""
+        from bnb_sim.games.heroes_village.command_text import play_output
+
+        return play_output(components, options)
+
+    def train(self, components, options: Mapping[str, Any]):
+        """Train a ``strong`` model (``bnb train --game hotv``): CMA-ES over the team bot's
+        weights, scored by the team win rate over pet teams and game indices."""
+        from bnb_sim.games.heroes_village.train_cli import train_output
+
+        return train_output(components, options)
+
+    def show_model(self, file: str):
+        """What the ``strong`` model in ``file`` values (``bnb train show``)."""
+        from bnb_sim.games.heroes_village.command_text import show_output
+
+        return show_output(file)
+
     def compile_jobs(self) -> list:
         """Its kernels as ``bnb_sim.precompile.Job`` objects (``bnb warmup``)."""
-        from bnb_sim.games import get_game
+        from bnb_sim.games.heroes_village.cli_tools import compile_jobs
 
-        return get_game(self.name).entry("compile_jobs")()
+        return compile_jobs()
 
     def __getattr__(self, name: str):
         # the step API only where the game has one: has_step_api() reads this attribute
