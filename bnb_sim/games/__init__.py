@@ -181,7 +181,8 @@ def from_protocol(game: Any) -> GameSpec:
         name=game.name,
         title=game.title,
         aliases=tuple(game.aliases),
-        options=tuple(o.name for o in game.options),
+        # its own options, and --dask, which the shared protocol simulate serves for every game
+        options=(*(o.name for o in game.options), "dask"),
         outcome=game.outcome,
         protocol=game,
     )
