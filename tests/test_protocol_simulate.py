@@ -13,6 +13,7 @@ import pytest
 
 from bnb_sim.cli import main
 from bnb_sim.core.registry import get_game
+from bnb_sim.games import get_game as get_spec
 from bnb_sim.runner.storage import load_run
 
 
@@ -27,7 +28,7 @@ def bnb(capsys, *args, code=0) -> tuple[str, str]:
     return out, err
 
 
-@pytest.mark.parametrize("name", ["dice_race"])
+@pytest.mark.parametrize("name", ["dice_race", "heroes_village"])
 def test_a_run_config_pickles_for_dask(name):
     """The protocol promises a picklable config: Dask sends it with the game object."""
     game = get_game(name)
@@ -88,3 +89,21 @@ def test_the_stored_command_replays_the_run_with_its_component_files(capsys, tmp
     command = json.loads((run / "run.json").read_text())["command"].split()
     assert command[command.index("--components") + 1] == str(comps)
     bnb(capsys, *command[1:], "--resume", "-q")  # the same identity: nothing to play again
+
+
+def test_heroes_simulate_is_served_by_the_shared_protocol_handler(capsys, tmp_path):
+    spec = get_spec("hotv")
+    assert "simulate" in spec.protocol_commands and spec.entry("simulate") is None
+    run = tmp_path / "run"
+    args = ["-n", "40", "--pets", "all", "--players", "4", "--difficulty", "easy", "--seed", "2"]
+    out, _ = bnb(capsys, "simulate", "--game", "hotv", *args, "-o", run, "-q")
+    lines = out.splitlines()
+    assert (
+        lines[0] == "Heroes of the Village: 40 games x 15 pet team(s), 4 players, easy, policy team"
+    )
+    assert lines[1].startswith("  team win rate ") and "(95% CI clustered by game index)" in out
+    seats, games, meta = load_run(run)
+    assert meta["params"]["teams"] == 15 and len(games) == 40 * 15 and len(seats) == 40 * 60
+    assert meta["components"]["content_hash"] == get_game("hotv").load_components([]).content_hash
+    assert meta["title"] == "Minecraft: Heroes of the Village"
+    assert "--pets all" in meta["command"] and "--difficulty easy" in meta["command"]

@@ -291,7 +291,6 @@ register(
         aliases=("heroes-of-the-village", "hotv"),
         entries={
             "load_components": "bnb_sim.games.heroes_village.components:load_components",
-            "simulate": "bnb_sim.games.heroes_village.cli:simulate",
             "options:simulate": "bnb_sim.games.heroes_village.cli:simulate_options",
             "options:play": "bnb_sim.games.heroes_village.cli:simulate_options",
             "options:odds": "bnb_sim.games.heroes_village.cli:odds_options",
@@ -329,6 +328,6 @@ register(
         },
         options=("pets", "difficulty", "buildings", "pet", "dask", "reading", "teams"),
         outcome="cooperative",
-        protocol_commands=("compare", "tournament", "sweep"),
+        protocol_commands=("simulate", "compare", "tournament", "sweep"),
     )
 )

@@ -5,17 +5,17 @@ ignores the ones it has no use for. Numba loads only inside the handlers that pl
 
 The handlers live one command (or one family of small commands) per module, and this module
 gathers the names the game registry (``bnb_sim.games``) and the tests reach them by:
-``cli_common`` (options and helpers they share), ``cli_simulate``, ``cli_play`` and
-``cli_tools`` (odds, components, warmup, bench). ``bnb compare``, ``tournament`` and
-``sweep`` serve the game through the protocol (``bnb_sim.cli.protocol_cmds``), with what
-the game adds in its ``spec`` (its setting's words, its component variants, its readings).
+``cli_common`` (options and helpers they share), ``cli_play`` and ``cli_tools`` (odds,
+components, warmup, bench). ``bnb simulate``, ``compare``, ``tournament`` and ``sweep``
+serve the game through the protocol (``bnb_sim.cli.protocol_cmds``), with what the game adds
+in its ``spec`` (its setting's words, its component variants, its readings, its run config
+with every pet team: ``run_hooks``).
 """
 
 from __future__ import annotations
 
 from bnb_sim.games.heroes_village.cli_common import odds_options, simulate_options
 from bnb_sim.games.heroes_village.cli_play import play
-from bnb_sim.games.heroes_village.cli_simulate import simulate
 from bnb_sim.games.heroes_village.cli_tools import (
     bench,
     compile_jobs,
@@ -31,7 +31,6 @@ __all__ = [
     "odds",
     "odds_options",
     "play",
-    "simulate",
     "simulate_options",
     "warmup_steps",
 ]
