@@ -100,47 +100,82 @@ def _refuse(what: str, value, game) -> None:
         raise BnbError(f"{what} is not offered for {game.title} yet (a protocol game)")
 
 
+#: The largest master seed (a 64-bit integer, bnb_sim.core.seeds).
+MAX_SEED = 2**63 - 1
+
+
 def simulate(*, game, games, players, policies, seed, out, threads=None, chunk_size=None,
              components=None, resume=False, force=False, as_json=False, quiet=False, yes=False,
              dask=None, reading=(), defaults=frozenset(), **rest) -> None:  # fmt: skip
-    """``bnb simulate --game NAME`` for a protocol game: a run folder of N games."""
-    from bnb_sim.feedback import PlainMeter
+    """``bnb simulate --game NAME`` for a protocol game: a run folder of N games (Dask,
+    resume, a progress meter on stderr, the team win rate of a cooperative game)."""
+    from bnb_sim.feedback import progress_meter
     from bnb_sim.runner.budget import confirm_games
-    from bnb_sim.runner.protocol_run import simulate_to_dir
+    from bnb_sim.runner.protocol_run import rows_per_game, simulate_to_dir
     from bnb_sim.runner.stopping import stoppable_run
 
     proto = _protocol(game)
-    _refuse("--dask", dask, proto)
-    _refuse("--reading", reading, proto)
-    comps = _components(proto, components)
+    if not 0 <= seed <= MAX_SEED:
+        raise BnbError(f"--seed must be between 0 and {MAX_SEED:,}, got {seed:,}")
+    comps = _components(proto, components, reading)
     options = option_values(proto, rest)
-    config = proto.make_config(comps, players=players, policies=list(policies), seed=seed,
-                               options=options)  # fmt: skip
-    confirm_games(games, f"simulate --game {proto.name}", yes=yes)
+    make = getattr(proto, "make_run_config", None) or proto.make_config  # a run's own config
+    config = make(comps, players=players, policies=list(policies), seed=seed, options=options)
+    confirm_games(games * rows_per_game(config), f"simulate --game {proto.name}", yes=yes)
     argv = ["bnb", "simulate", "--game", proto.name, "--games", str(games),
             "--players", str(config.n_players), "--seed", str(seed), "--out", str(out)]  # fmt: skip
     for p in policies:
         argv += ["--policy", p]
     argv += _option_argv(proto, options)
-    meter = None if quiet else PlainMeter(proto.name)
-    resume_argv = [*argv, "--resume"]
+    ctx = click.get_current_context(silent=True)
+    for path in ctx.meta.get("bnb.simulate.components", []) if ctx else []:
+        argv += ["--components", str(path)]
+    argv += [x for item in reading or () for x in ("--reading", item)]
+    if dask:
+        argv += ["--dask", dask]
+    progress, close = progress_meter(not quiet, desc=proto.name)
 
     def notice(message: str) -> None:
         click.echo(message, err=True)
 
-    # Ctrl-C, SIGTERM and a full disk end with what is stored and how to resume
-    with stoppable_run(out, games, shlex.join(resume_argv), progress=meter, notice=notice) as stop:
-        summary = simulate_to_dir(
-            proto, config, comps, games, out, chunk_size=chunk_size,
-            threads=threads, resume=resume, force=force, command=shlex.join(argv),
-            progress=stop.progress, notice=notice,
-        )  # fmt: skip
+    try:  # Ctrl-C, SIGTERM and a full disk end with what is stored and how to resume
+        with stoppable_run(out, games, shlex.join([*argv, "--resume"]), progress=progress,
+                           notice=notice) as stop:  # fmt: skip
+            summary = simulate_to_dir(
+                proto, config, comps, games, out, chunk_size=chunk_size, threads=threads,
+                resume=resume, force=force, dask=dask, command=shlex.join(argv),
+                progress=stop.progress, notice=notice,
+            )  # fmt: skip
+    finally:
+        close()
+    rate = _team_rate(out) if proto.outcome == "cooperative" else None
+    if rate is not None:
+        summary["win_rate"] = rate.to_dict()
     if as_json:
         click.echo(jsonsafe.dumps(summary, indent=2))
         return
-    click.echo(f"{proto.title}: {games:,} games, {config.n_players} players, "
+    headline = getattr(proto, "run_headline", None)  # the game's own words for its setting
+    click.echo(headline(config, games) if callable(headline) else
+               f"{proto.title}: {games:,} games, {config.n_players} players, "
                f"policy {', '.join(dict.fromkeys(config.labels))}")  # fmt: skip
+    if rate is not None:
+        clustered = " (95% CI clustered by game index)" if summary["rows_per_game"] > 1 else ""
+        click.echo(f"  team win rate {rate}{clustered}")
+    if summary["games_per_second"] is not None:
+        click.echo(f"  {summary['seconds']:.1f} s ({summary['games_per_second']:,.0f} games/s)")
     click.echo(f"  run folder: {out}  (bnb report {out})")
+
+
+def _team_rate(out):
+    """A cooperative run's team win rate: seat 0's ``won`` of every game row, clustered by
+    game index (a config that plays several variants of an index plays them on the same
+    draws, so the index is the unit)."""
+    from bnb_sim.analysis.stats import clustered_rate
+    from bnb_sim.runner.run_reader import load_run
+
+    seats, _, _ = load_run(out, seat_columns=["game", "seat", "won"], game_columns=["game"])
+    first = seats[seats["seat"] == 0]
+    return clustered_rate(first["won"].to_numpy(dtype=float), first["game"].to_numpy())
 
 
 def write_report(spec, run_dir, out_dir, title=None):

@@ -184,7 +184,8 @@ def from_protocol(game: Any) -> GameSpec:
         name=game.name,
         title=game.title,
         aliases=tuple(game.aliases),
-        options=tuple(o.name for o in game.options),
+        # its own options, and --dask, which the shared protocol simulate serves for every game
+        options=(*(o.name for o in game.options), "dask"),
         outcome=game.outcome,
         protocol=game,
     )
@@ -292,7 +293,6 @@ register(
         aliases=("heroes-of-the-village", "hotv"),
         entries={
             "load_components": "bnb_sim.games.heroes_village.components:load_components",
-            "simulate": "bnb_sim.games.heroes_village.cli:simulate",
             "options:simulate": "bnb_sim.games.heroes_village.cli:simulate_options",
             "bench": "bnb_sim.games.heroes_village.cli:bench",
             "warmup_steps": "bnb_sim.games.heroes_village.cli:warmup_steps",
@@ -320,6 +320,6 @@ register(
         },
         options=("pets", "difficulty", "buildings", "pet", "dask", "reading", "teams"),
         outcome="cooperative",
-        protocol_commands=("compare", "tournament", "sweep", "report"),
+        protocol_commands=("simulate", "compare", "tournament", "sweep", "report"),
     )
 )

@@ -14,8 +14,10 @@
 The config travels as plain data (:func:`config_payload`: the game's ``dask_payload`` entry
 point, e.g. the component dict, the policy specs and the options), scattered once to every
 worker and rebuilt there once per process by its ``dask_config`` entry point; the rebuilt
-components must have the same content hash (:func:`check_rebuilt_hash`). Before any chunk runs, the
-numba cache is warmed by **one** worker per host, then by the others (concurrent cache
+components must have the same content hash (:func:`check_rebuilt_hash`). A game served
+through the protocol (:mod:`bnb_sim.runner.protocol_run`) sends its game object and its
+picklable config instead (``payload={"protocol": game, "config": config}``). Before any chunk
+runs, the numba cache is warmed by **one** worker per host, then by the others (concurrent cache
 writers can crash, numba/numba#4807). Workers return ``(seats, games)`` frames and the client
 writes the Parquet parts, so part names stay deterministic and no shared file system is
 needed. At most :data:`IN_FLIGHT_PER_THREAD` chunks per worker thread are in flight, which
@@ -156,6 +158,9 @@ def _task_threads(threads: int | None) -> int | None:
 def play_chunk(payload: dict[str, Any], start: int, n: int, threads: int | None = None):
     """Dask task: games ``start .. start + n - 1`` -> ``(seats, games)`` DataFrames."""
     quiet_numba_warnings()
+    game = payload.get("protocol")
+    if game is not None:  # a protocol game: its object and its picklable config travel
+        return game.play_block(payload["config"], start, n, _task_threads(threads))
     play_block = _game_entry(payload.get("game"), "play_block")
     return play_block(config_from_payload(payload), start, n, _task_threads(threads))
 
@@ -219,8 +224,9 @@ class DaskExecutor:
 
     backend = "dask"
 
-    def __init__(self, config: Any, address: str, threads: int | None):
+    def __init__(self, config: Any, address: str, threads: int | None, payload=None):
         self.config = config
+        self.payload = payload  # what the workers get (default: config_payload(config))
         self.address = check_address(address)
         self.cluster = None
         self.client = None
@@ -297,7 +303,7 @@ class DaskExecutor:
         from bnb_sim import __version__
 
         self._payload = self.client.scatter(
-            [config_payload(self.config)], broadcast=True, hash=False
+            [self.payload or config_payload(self.config)], broadcast=True, hash=False
         )[0]
         by_host: dict[str, list[str]] = {}
         for address, info in sorted(self._workers().items()):

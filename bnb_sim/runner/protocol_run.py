@@ -109,6 +109,7 @@ def simulate_to_dir(
     threads: int | None = None,
     resume: bool = False,
     force: bool = False,
+    dask: str | None = None,
     command: str | None = None,
     progress: Callable[[int, int], None] | None = None,
     notice: Callable[[str], None] | None = None,
@@ -119,26 +120,37 @@ def simulate_to_dir(
     overwrites only a valid run, ``resume`` needs the same identity (the config's
     ``identity()`` and the components' hash) and re-checks every stored part. A new folder
     is removed again if the run fails before its first part.
+
+    ``dask``: ``"local"`` or a scheduler address plays the chunks on Dask workers
+    (:class:`~bnb_sim.runner.dask_backend.DaskExecutor`; the game object and its picklable
+    config travel to the workers); the rows are the same, since every game is a function
+    of the config and its index. ``threads`` is then the number of local workers.
     """
     _check_resume, _new_dirs, _remove_empty, machine_info, versions = _run_folder_helpers()
     if games < 1:
         raise SpecError(f"--games {games}: must be at least 1")
     if chunk_size is not None and int(chunk_size) < 1:
         raise SpecError("--chunk-size must be at least 1")
+    if dask is not None:
+        from bnb_sim.runner.dask_backend import check_address
+
+        dask = check_address(dask)
     out = Path(out)
-    info = component_info(game, components)
+    info = run_components(game, components)
     created = _new_dirs(out)
     try:
         writer = _writer_class(game, config)(out, resume=resume, force=force, notice=notice)
     except BaseException:
         _remove_empty(created)
         raise
+    executor = None
     try:
         old = writer.stored
         if chunk_size is None and old is not None:
             chunk_size = old["params"]["chunk_size"]
         chunk = int(chunk_size or max(1000, min(200_000, games // 8 or 1)))
         n_parts = -(-games // chunk)
+        executor = _executor(game, config, dask, threads)
         params = {
             "games": int(games),
             "players": int(config.n_players),
@@ -146,9 +158,9 @@ def simulate_to_dir(
             "seed": int(config.seed),
             "policies": list(dict.fromkeys(config.labels)),
             **{k: v for k, v in config.identity().items() if k not in ("games", "chunk_size")},
-            "backend": "local",
+            "backend": executor.backend,
+            "dask": dask,
         }
-        params["policies"] = list(dict.fromkeys(config.labels))
         if old is not None:
             if old.get("game") != game.name:
                 raise RunError(
@@ -160,7 +172,7 @@ def simulate_to_dir(
             "kind": "simulate",
             "game": game.name,
             "outcome": game.outcome,
-            "title": game.title,
+            "title": info.pop("title", game.title),
             "params": params,
             "components": info,
             "versions": versions(),
@@ -174,31 +186,86 @@ def simulate_to_dir(
             meta["resumed_with"] = command
         todo = writer.verify_parts(n_parts, meta) if old is not None else list(range(n_parts))
         writer.write_meta(meta)
-        tasks = [(p, p * chunk, min(chunk, games - p * chunk)) for p in todo]
-        done = games - sum(n for _, _, n in tasks)
-        t0 = time.perf_counter()
-        for p, start, n in tasks:
-            seats, games_df = game.play_block(config, start, n, threads)
-            writer.write_part(p, seats, games_df)
-            done += n
-            if progress is not None:
-                progress(done, games)
-        seconds = time.perf_counter() - t0
-        writer.write_meta({**writer.meta, "timing": {"seconds": seconds}})
+        summary = _play_parts(executor, writer, todo, games, chunk, progress)
+        writer.write_meta({**writer.meta, "timing": {"seconds": summary["seconds"]}})
         writer.finish()
-        played = sum(n for _, _, n in tasks)
-        return {
-            "path": str(out),
-            "games": games,
-            "seconds": seconds,
-            "games_per_second": played / seconds if seconds > 0 else None,
-            "backend": "local",
-        }
+        return {"path": str(out), **summary, "rows_per_game": rows_per_game(config)}
     except BaseException:
         if writer.stored is None and writer.written == 0:
             writer.discard(created)
         else:
-            writer.flush()
+            writer.flush()  # the checksums of the parts written so far
+        if executor is not None:
+            executor.stop()
         raise
     finally:
+        if executor is not None:
+            executor.close()
         writer.close()
+
+
+def run_components(game: Any, components: Any) -> dict[str, Any]:
+    """run.json ``components``: the game's own record (its optional ``run_components``
+    method: source, content hash, provenance, ... and optionally the run's ``title``), else
+    :func:`component_info`."""
+    own = getattr(game, "run_components", None)
+    return dict(own(components)) if callable(own) else component_info(game, components)
+
+
+def rows_per_game(config: Any) -> int:
+    """Game rows per game index (a config may play several variants of each index, e.g.
+    every pet team: its identity's ``rows_per_game``, which the shared storage reads too)."""
+    return int(((config.identity() or {}).get("rows_per_game") or {}).get("games", 1))
+
+
+class LocalExecutor:
+    """Plays the chunks in this process with the game's ``play_block``, one after the other
+    (the interface of :class:`~bnb_sim.runner.dask_backend.DaskExecutor`)."""
+
+    backend = "local"
+
+    def __init__(self, game: Any, config: Any, threads: int | None):
+        self.game, self.config, self.threads = game, config, threads
+
+    def prepare(self) -> None:
+        self.game.play_block(self.config, 0, 1, self.threads)  # compile or load, untimed
+
+    def run(self, tasks):
+        for k, start, n in tasks:
+            yield (k, *self.game.play_block(self.config, start, n, self.threads))
+
+    def stop(self) -> None:
+        """Nothing runs in the background here."""
+
+    def close(self) -> None:
+        pass
+
+
+def _executor(game: Any, config: Any, dask: str | None, threads: int | None):
+    if dask is None:
+        return LocalExecutor(game, config, threads)
+    from bnb_sim.runner.dask_backend import DaskExecutor
+
+    return DaskExecutor(config, dask, threads, payload={"protocol": game, "config": config})
+
+
+def _play_parts(executor, writer, todo, games, chunk, progress) -> dict[str, Any]:
+    tasks = [(p, p * chunk, min(chunk, games - p * chunk)) for p in todo]
+    sizes = {p: n for p, _, n in tasks}
+    done = games - sum(sizes.values())
+    executor.prepare()
+    rows = 0
+    t0 = time.perf_counter()
+    for p, seats, games_df in executor.run(tasks):  # Dask: in the order chunks finish
+        writer.write_part(p, seats, games_df)
+        done += sizes[p]
+        rows += len(games_df)
+        if progress is not None:
+            progress(done, games)
+    seconds = time.perf_counter() - t0
+    return {
+        "games": games,
+        "seconds": seconds,
+        "games_per_second": rows / seconds if seconds > 0 else None,
+        "backend": executor.backend,
+    }

@@ -5,18 +5,17 @@ ignores the ones it has no use for. Numba loads only inside the handlers that pl
 
 The handlers live one command (or one family of small commands) per module, and this module
 gathers the names the game registry (``bnb_sim.games``) and the tests reach them by:
-``cli_common`` (options and helpers they share), ``cli_simulate`` and ``cli_tools`` (warmup,
-bench). ``bnb compare``, ``tournament`` and ``sweep`` serve the game through the protocol
+``cli_common`` (options and helpers they share) and ``cli_tools`` (warmup, bench). ``bnb
+simulate``, ``compare``, ``tournament`` and ``sweep`` serve the game through the protocol
 (``bnb_sim.cli.protocol_cmds``), with what the game adds in its ``spec`` (its setting's
-words, its component variants, its readings); ``bnb play``, ``odds``, ``components show``
-and ``train show`` through the protocol hooks of its ``spec``
-(:mod:`bnb_sim.games.heroes_village.command_text`).
+words, its component variants, its readings, its run config with every pet team:
+``run_hooks``); ``bnb play``, ``odds``, ``components show`` and ``train show`` through the
+protocol hooks of its ``spec`` (:mod:`bnb_sim.games.heroes_village.command_text`).
 """
 
 from __future__ import annotations
 
 from bnb_sim.games.heroes_village.cli_common import simulate_options
-from bnb_sim.games.heroes_village.cli_simulate import simulate
 from bnb_sim.games.heroes_village.cli_tools import bench, compile_jobs, warmup_steps
 
-__all__ = ["bench", "compile_jobs", "simulate", "simulate_options", "warmup_steps"]
+__all__ = ["bench", "compile_jobs", "simulate_options", "warmup_steps"]

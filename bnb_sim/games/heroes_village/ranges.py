@@ -11,6 +11,7 @@ item by its index (``tiles.list.3.back.wood``) or, in ``[[mobs]]``, by its name
 from __future__ import annotations
 
 import copy
+from functools import partial
 
 from bnb_sim.errors import ComponentError
 from bnb_sim.estimates import Domain, Estimate, parse_ranges, resolve
@@ -70,20 +71,21 @@ def take_ranges(layer: dict, label: str, index: int, into: list) -> dict:
 
 def faces_domain(numbers: bool) -> Domain:
     """The faces the validator accepts on a die (R-HV-11): 1 to MAX_FACES faces, each a
-    symbol (arrow, illager, blank) or, on the Fight die, a number."""
+    symbol (arrow, illager, blank) or, on the Fight die, a number. (A module-level check
+    with ``partial``, so components and a run config pickle for Dask.)"""
+    return Domain(check=partial(_check_faces, numbers))
 
-    def check(faces: object) -> str | None:
-        if not isinstance(faces, list) or not 1 <= len(faces) <= L.MAX_FACES:
-            return f"a die has 1 to {L.MAX_FACES} faces"
-        for face in faces:
-            if numbers and isinstance(face, int) and not isinstance(face, bool):
-                if not 0 <= face < L.MAX_VALUE:
-                    return f"{face} is out of range (0 to {L.MAX_VALUE - 1})"
-            elif face not in L.FACE_CODES:
-                return f"{face!r} is not a face ({', '.join(L.FACE_CODES)})"
-        return None
 
-    return Domain(check=check)
+def _check_faces(numbers: bool, faces: object) -> str | None:
+    if not isinstance(faces, list) or not 1 <= len(faces) <= L.MAX_FACES:
+        return f"a die has 1 to {L.MAX_FACES} faces"
+    for face in faces:
+        if numbers and isinstance(face, int) and not isinstance(face, bool):
+            if not 0 <= face < L.MAX_VALUE:
+                return f"{face} is out of range (0 to {L.MAX_VALUE - 1})"
+        elif face not in L.FACE_CODES:
+            return f"{face!r} is not a face ({', '.join(L.FACE_CODES)})"
+    return None
 
 
 def estimate_ranges(comps) -> list[Estimate]:

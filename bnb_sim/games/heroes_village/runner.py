@@ -12,7 +12,6 @@ indices, so the games are paired (the same tiles, mobs, pouch draws and dice str
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,12 +21,11 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from bnb_sim.errors import BnbError, PolicyError, RunError, SpecError
+from bnb_sim.errors import BnbError, PolicyError, SpecError
 from bnb_sim.games.heroes_village import layout as L
 from bnb_sim.games.heroes_village.components import HotvComponents, parse_buildings
 from bnb_sim.games.heroes_village.difficulty import canonical, start_key
 from bnb_sim.games.heroes_village.policies import HotvPolicy, parse_policy
-from bnb_sim.runner.run_writer import RunWriter
 
 GAME_NAME = "heroes_village"
 TRACK_COLUMNS = [f"illager_r{r + 1:02d}" for r in range(L.MAX_ROUNDS)]
@@ -113,6 +111,11 @@ class HotvConfig:
     @property
     def seats(self) -> list[HotvPolicy]:
         return [self.policies[i % len(self.policies)] for i in range(self.n_players)]
+
+    def __getstate__(self):
+        """Pickled without the kernels' arrays (compiled plugins do not pickle; a Dask
+        worker makes its own on first use)."""
+        return {**self.__dict__, "_arrays": None}
 
     def arrays(self):
         """``(k, kf, kinds, params, plugins)`` for the kernels (cached; compiles plugins)."""
@@ -366,16 +369,6 @@ GAME_COLUMNS: dict[str, pa.DataType] = {
 }
 
 
-class HotvRunWriter(RunWriter):
-    """The shared run writer (lock, stamps, checksums, verification) with this game's
-    column contract."""
-
-    seat_columns = SEAT_COLUMNS
-    seat_prefixes = ("fights_v", "wins_v")
-    game_columns = GAME_COLUMNS
-    game_prefixes = ()
-
-
 def run_params(config: HotvConfig, games: int, chunk_size: int) -> dict[str, Any]:
     """run.json ``params``: everything that decides the rows (the identity) plus ``check``.
 
@@ -401,6 +394,17 @@ def run_params(config: HotvConfig, games: int, chunk_size: int) -> dict[str, Any
     }
 
 
+def protocol_config(config: HotvConfig):
+    """``config`` as the protocol's config (:class:`~bnb_sim.games.adapter.WrappedConfig`):
+    its identity is run.json's ``params`` without ``games`` and ``chunk_size``."""
+    from bnb_sim.games.adapter import WrappedConfig
+
+    params = run_params(config, 0, 1)
+    for key in ("games", "chunk_size"):
+        params.pop(key)
+    return WrappedConfig(config, GAME_NAME, params)
+
+
 def simulate_to_dir(
     config: HotvConfig,
     games: int,
@@ -417,144 +421,19 @@ def simulate_to_dir(
 ) -> dict[str, Any]:
     """Play ``games`` games of every pet team into the run folder ``out``; returns a summary.
 
-    ``dask``: ``"local"`` or a scheduler address plays the chunks on Dask workers through the
-    shared :class:`~bnb_sim.runner.dask_backend.DaskExecutor` (the same rows: every game is a
-    function of the config and its index); ``threads`` is then the number of local workers.
-
-    The folder goes through the shared :class:`~bnb_sim.runner.storage.RunWriter`: it is
-    locked for the whole call, ``--force`` overwrites only a valid run, ``--resume`` needs the
-    same row-deciding parameters (the run's identity) and re-checks every stored part,
-    playing a torn or foreign one again (``notice`` is told). A new folder is removed again
-    if the run fails before its first part.
+    The shared protocol run (:func:`bnb_sim.runner.protocol_run.simulate_to_dir`, which
+    ``bnb simulate --game hotv`` uses): the shared writer's folder rules (lock, ``force``,
+    ``resume`` with the same identity, torn parts played again), a local or Dask executor
+    (``dask``: ``"local"`` or a scheduler address; the same rows).
     """
-    from bnb_sim.runner.run_dir import _new_dirs, _remove_empty
-    from bnb_sim.runner.run_meta import _check_resume, machine_info, versions
+    from bnb_sim.core.registry import get_game
+    from bnb_sim.runner.protocol_run import simulate_to_dir as shared
 
-    if games < 1:
-        raise SpecError(f"--games {games}: must be at least 1")
-    if chunk_size is not None and int(chunk_size) < 1:
-        raise SpecError("--chunk-size must be at least 1")
-    if dask is not None:
-        from bnb_sim.runner.dask_backend import check_address
-
-        dask = check_address(dask)
-    out = Path(out)
-    comps = config.components
-    created = _new_dirs(out)
-    try:
-        writer = HotvRunWriter(out, resume=resume, force=force, notice=notice)
-    except BaseException:
-        _remove_empty(created)  # the writer may have made them before it refused
-        raise
-    executor = None
-    try:
-        old = writer.stored
-        if chunk_size is None and old is not None:
-            chunk_size = old["params"]["chunk_size"]
-        chunk = int(chunk_size or max(1000, min(200_000, games // 8 or 1)))
-        n_parts = -(-games // chunk)
-        executor = _executor(config, dask, threads)
-        params = {**run_params(config, games, chunk), "backend": executor.backend, "dask": dask}
-        if old is not None:
-            if old.get("game") != GAME_NAME:
-                raise RunError(
-                    f"{out}: cannot resume: it is a run of another game "
-                    f"({old.get('game') or 'builders_biomes'}), not {GAME_NAME}"
-                )
-            _check_resume(out, old, params, comps.content_hash)
-        meta = {
-            "format": 1,
-            "kind": "simulate",
-            "game": GAME_NAME,
-            "status": "partial",
-            "title": comps.data.get("title"),
-            "params": params,
-            "components": {
-                "source": comps.source,
-                "content_hash": comps.content_hash,
-                "estimates": comps.n_estimates,
-                "provenance": comps.provenance_rows(),
-                "data": comps.to_json_dict()["data"],
-            },
-            "versions": versions(),
-            "machine": machine_info(),
-            "parts": n_parts,
-        }
-        if (old or {}).get("command", command) is not None:
-            meta["command"] = (old or {}).get("command", command)
-        if old is not None and command is not None:
-            meta["resumed_with"] = command
-        todo = writer.verify_parts(n_parts, meta) if old is not None else list(range(n_parts))
-        writer.write_meta(meta)
-        summary = _play_parts(executor, len(config.teams), writer, todo, games, chunk, progress)
-        writer.write_meta({**writer.meta, "timing": {"seconds": summary["seconds"]}})
-        writer.finish()
-        return {"path": str(out), **summary}
-    except BaseException:
-        if writer.stored is None and writer.written == 0:
-            writer.discard(created)
-        else:
-            writer.flush()  # the checksums of the parts written so far
-        if executor is not None:
-            executor.stop()
-        raise
-    finally:
-        if executor is not None:
-            executor.close()
-        writer.close()
-
-
-class LocalExecutor:
-    """Plays chunks in this process with the parallel batch kernel, one after the other
-    (the interface of ``bnb_sim.runner.executor.LocalExecutor``)."""
-
-    backend = "local"
-
-    def __init__(self, config: HotvConfig, threads: int | None):
-        self.config = config
-        self.threads = threads
-
-    def prepare(self) -> None:
-        play_arrays(self.config, self.config.teams[0], 0, 1, self.threads)  # compile or load
-
-    def run(self, tasks):
-        for k, start, n in tasks:
-            yield (k, *play_block(self.config, start, n, self.threads))
-
-    def stop(self) -> None:
-        """Nothing runs in the background here."""
-
-    def close(self) -> None:
-        pass
-
-
-def _executor(config: HotvConfig, dask: str | None, threads: int | None):
-    if dask is None:
-        return LocalExecutor(config, threads)
-    from bnb_sim.runner.dask_backend import DaskExecutor
-
-    return DaskExecutor(config, dask, threads)
-
-
-def _play_parts(executor, teams, writer, todo, games, chunk, progress) -> dict[str, Any]:
-    tasks = [(p, p * chunk, min(chunk, games - p * chunk)) for p in todo]
-    done = games - sum(n for _, _, n in tasks)
-    executor.prepare()
-    t0 = time.perf_counter()
-    for p, seats, games_df in executor.run(tasks):  # Dask: in the order chunks finish
-        writer.write_part(p, seats, games_df)
-        done += len(games_df) // teams
-        if progress:
-            progress(done, games)
-    elapsed = time.perf_counter() - t0
-    played = sum(n for _, _, n in tasks) * teams
-    return {
-        "games": games,
-        "teams": teams,
-        "seconds": elapsed,
-        "games_per_second": played / elapsed if elapsed > 0 else None,
-        "backend": executor.backend,
-    }
+    return shared(
+        get_game(GAME_NAME), protocol_config(config), config.components, games, out,
+        chunk_size=chunk_size, threads=threads, resume=resume, force=force, dask=dask,
+        command=command, progress=progress, notice=notice,
+    )  # fmt: skip
 
 
 def columns():

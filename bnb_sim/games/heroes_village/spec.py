@@ -63,6 +63,12 @@ class HeroesVillage:
             choices=("wolf", "cat", "fox", "panda", "horse", "llama"),  # layout.PET_NAMES
             commands=("odds",),
         ),
+        OptionSpec(
+            "check",
+            "Check the rule invariants after every decision (slow).",
+            kind="flag",
+            commands=("simulate",),
+        ),
     )
     default_policy = "team"
 
@@ -88,6 +94,23 @@ class HeroesVillage:
         for key in ("games", "chunk_size"):
             params.pop(key)
         return WrappedConfig(config, self.name, params)
+
+    def make_run_config(self, components, *, players, policies, seed, options):
+        """``bnb simulate``'s config (``--pets all``: every pet team; run_hooks)."""
+        from bnb_sim.games.heroes_village import run_hooks
+
+        return run_hooks.make_run_config(components, players=players, policies=policies,
+                                         seed=seed, options=options)  # fmt: skip
+
+    def run_components(self, components) -> dict:
+        from bnb_sim.games.heroes_village.run_hooks import run_components
+
+        return run_components(components)
+
+    def run_headline(self, config: WrappedConfig, games: int) -> str:
+        from bnb_sim.games.heroes_village.run_hooks import run_headline
+
+        return run_headline(config, games)
 
     def play_block(self, config: WrappedConfig, start: int, n: int, threads=None):
         from bnb_sim.games.heroes_village.runner import play_block

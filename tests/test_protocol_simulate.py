@@ -1,0 +1,109 @@
+"""``bnb simulate`` through the shared protocol path for every game that leaves it there:
+the dice race (tests/dice_race.py) and Heroes of the Village (``simulate`` in its
+``protocol_commands``). Dask, the team win rate, the speed line and the replay command are
+shared code, written once (issue 24 item 2)."""
+
+from __future__ import annotations
+
+import json
+import pickle
+
+import pandas as pd
+import pytest
+
+from bnb_sim.cli import main
+from bnb_sim.core.registry import get_game
+from bnb_sim.games import get_game as get_spec
+from bnb_sim.runner.storage import load_run
+
+
+def bnb(capsys, *args, code=0) -> tuple[str, str]:
+    got = 0
+    try:
+        main([str(a) for a in args])
+    except SystemExit as exc:
+        got = exc.code if isinstance(exc.code, int) else 1
+    out, err = capsys.readouterr()
+    assert got == code, out + err
+    return out, err
+
+
+@pytest.mark.parametrize("name", ["dice_race", "heroes_village"])
+def test_a_run_config_pickles_for_dask(name):
+    """The protocol promises a picklable config: Dask sends it with the game object."""
+    game = get_game(name)
+    options = {"pets": "all"} if name == "heroes_village" else {}
+    make = getattr(game, "make_run_config", game.make_config)
+    config = make(game.load_components([]), players=3, policies=[], seed=4, options=options)
+    game.play_block(config, 0, 2)  # a played config too (HotV caches its kernel arrays)
+    again = pickle.loads(pickle.dumps({"protocol": game, "config": config}))
+    seats, games = again["protocol"].play_block(again["config"], 0, 2)
+    want_seats, want_games = game.play_block(config, 0, 2)
+    pd.testing.assert_frame_equal(games, want_games)
+    pd.testing.assert_frame_equal(seats, want_seats)
+
+
+def test_the_dice_race_plays_on_dask_with_the_local_rows(capsys, tmp_path):
+    pytest.importorskip("distributed")
+    from distributed import LocalCluster
+
+    args = ["simulate", "--game", "dice", "--games", "60", "--chunk-size", "25",
+            "--policy", "steady", "--policy", "bold", "--seed", "9", "-q"]  # fmt: skip
+    bnb(capsys, *args, "--out", tmp_path / "local")
+    with LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, protocol="tcp", dashboard_address=None
+    ) as cluster:
+        bnb(capsys, *args, "--out", tmp_path / "dask", "--dask", cluster.scheduler_address)
+    want_seats, want_games, _ = load_run(tmp_path / "local")
+    seats, games, meta = load_run(tmp_path / "dask")
+    assert meta["params"]["backend"] == "dask" and meta["params"]["dask"].startswith("tcp://")
+    assert "--dask tcp://" in meta["command"]
+    pd.testing.assert_frame_equal(games.sort_values("game", ignore_index=True), want_games)
+    pd.testing.assert_frame_equal(
+        seats.sort_values(["game", "seat"], ignore_index=True), want_seats
+    )
+
+
+def test_a_cooperative_run_prints_the_team_win_rate_and_the_speed(capsys, tmp_path):
+    out, _ = bnb(capsys, "simulate", "--game", "dice_team", "--games", "200", "--policy",
+                 "bold", "--out", tmp_path / "run", "-q")  # fmt: skip
+    lines = out.splitlines()
+    assert lines[0].startswith("Dice team: 200 games, 2 players, policy bold")
+    assert lines[1].startswith("  team win rate ") and "n=200" in lines[1]
+    assert "clustered" not in lines[1]  # one row per game index
+    assert lines[2].endswith("games/s)") and lines[3].startswith("  run folder: ")
+    summary, _ = bnb(capsys, "simulate", "--game", "dice_team", "--games", "50", "--json",
+                     "--out", tmp_path / "j", "-q")  # fmt: skip
+    data = json.loads(summary)
+    assert data["win_rate"]["n"] == 50 and data["rows_per_game"] == 1
+
+
+def test_the_stored_command_replays_the_run_with_its_component_files(capsys, tmp_path):
+    comps = tmp_path / "short.toml"
+    comps.write_text("goal = 9\n")
+    run = tmp_path / "run"
+    bnb(capsys, "simulate", "--game", "dice", "--games", "30", "--components", comps,
+        "--reading", "x=1", "--out", run, "-q", code=2)  # fmt: skip
+    bnb(capsys, "simulate", "--game", "dice", "--games", "30", "--components", comps,
+        "--out", run, "-q")  # fmt: skip
+    command = json.loads((run / "run.json").read_text())["command"].split()
+    assert command[command.index("--components") + 1] == str(comps)
+    bnb(capsys, *command[1:], "--resume", "-q")  # the same identity: nothing to play again
+
+
+def test_heroes_simulate_is_served_by_the_shared_protocol_handler(capsys, tmp_path):
+    spec = get_spec("hotv")
+    assert "simulate" in spec.protocol_commands and spec.entry("simulate") is None
+    run = tmp_path / "run"
+    args = ["-n", "40", "--pets", "all", "--players", "4", "--difficulty", "easy", "--seed", "2"]
+    out, _ = bnb(capsys, "simulate", "--game", "hotv", *args, "-o", run, "-q")
+    lines = out.splitlines()
+    assert (
+        lines[0] == "Heroes of the Village: 40 games x 15 pet team(s), 4 players, easy, policy team"
+    )
+    assert lines[1].startswith("  team win rate ") and "(95% CI clustered by game index)" in out
+    seats, games, meta = load_run(run)
+    assert meta["params"]["teams"] == 15 and len(games) == 40 * 15 and len(seats) == 40 * 60
+    assert meta["components"]["content_hash"] == get_game("hotv").load_components([]).content_hash
+    assert meta["title"] == "Minecraft: Heroes of the Village"
+    assert "--pets all" in meta["command"] and "--difficulty easy" in meta["command"]
