@@ -39,7 +39,7 @@ def test_hotv_report_is_the_shared_report_with_its_sections(hotv_report):  # noq
     kinds = [f["kind"] for f in summary["key_findings"]]
     assert kinds[0] == "team_win_rate" and "pet_effects" in kinds
     assert (hotv_report["dir"] / "pet-teams.png").is_file()  # figures survive as data
-    assert "bnb simulate --game hotv" in md.split("## Key findings")[0]  # the subtitle
+    assert "bnb simulate --game heroes_village" in md.split("## Key findings")[0]  # subtitle
 
 
 def test_a_report_block_is_checked():
