@@ -19,6 +19,27 @@ COMMAND_HOOKS = ("play_transcript", "odds", "component_tables", "train", "show_m
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_built_in_game_adds_options_to_commands_as_data_only(name):
+    """Issue 24: a command's extra options are OptionSpec data, never a game's own click
+    decorator (the ``options:<command>`` entries Heroes of the Village used to declare)."""
+    declared = [e for e in GAMES[name].entries if e.startswith("options:")]
+    assert not declared, f"{name} declares {declared}: give OptionSpec data instead"
+
+
+def test_an_option_range_is_data_and_click_refuses_a_value_outside_it(tmp_path, capsys):
+    from tests.test_hotv_sim import run_cli
+
+    with pytest.raises(ValueError, match="only an int option has a range"):
+        OptionSpec("teams", "pet teams", kind="str", low=1)
+    teams = next(o for o in protocol_game("hotv").options if o.name == "teams")
+    assert (teams.kind, teams.low, teams.high, teams.commands) == ("int", 1, 20, ("train",))
+    code, _, err = run_cli(capsys, ["train", "--game", "hotv", "--teams", "21",
+                                    "--out", tmp_path / "m.json"])  # fmt: skip
+    assert code == 2 and "21 is not in the range 1<=x<=20" in err and "Traceback" not in err
+    assert not (tmp_path / "m.json").exists()
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
 def test_no_built_in_game_declares_its_own_handler_of_the_hooked_commands(name):
     declared = [e for e in OLD_ENTRIES if e in GAMES[name].entries]
     assert not declared, f"{name} declares {declared}: offer the protocol hook instead"

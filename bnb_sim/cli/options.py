@@ -285,24 +285,19 @@ def game_option(func):
 
 
 def game_options(command: str):
-    """Decorator: the options that registered games add to ``command``: their
-    :class:`~bnb_sim.core.protocol.OptionSpec` data, or a built-in game's entry point
-    ``options:<command>`` where it has one (else the OptionSpecs that name ``command``)."""
+    """Decorator: the options that registered games add to ``command``, from their
+    :class:`~bnb_sim.core.protocol.OptionSpec` data: every option of a protocol-only game
+    that applies to it, and a built-in game's options that name it."""
 
     def decorate(func):
+        from bnb_sim.cli.game_hooks import protocol_game
         from bnb_sim.cli.protocol_cmds import add_named_options, add_options
         from bnb_sim.games import all_specs
 
         for spec in all_specs():
             if spec.protocol is not None:  # options as data (bnb_sim.core.protocol.OptionSpec)
                 func = add_options(spec.protocol, command, func)
-                continue
-            add = spec.entry(f"options:{command}")
-            if add is not None:
-                func = add(func)
             else:
-                from bnb_sim.cli.game_hooks import protocol_game
-
                 func = add_named_options(protocol_game(spec), command, func)
         return func
 

@@ -27,6 +27,8 @@ def click_option(option, command: str):
         return click.option(*option.flags, option.name, is_flag=True, default=False,
                             help=option.help)  # fmt: skip
     kind = click.Choice(list(option.choices)) if option.kind == "choice" else _TYPES[option.kind]
+    if option.low is not None or option.high is not None:
+        kind = click.IntRange(option.low, option.high)
     shown = "" if option.default is None else f" Default: {option.default}."
     return click.option(*option.flags, option.name, type=kind, default=None,
                         metavar=option.metavar or None, help=option.help + shown)  # fmt: skip
@@ -45,8 +47,8 @@ def add_options(game, command: str, func):
 
 def add_named_options(game, command: str, func):
     """``func`` with the click options of ``game`` whose ``commands`` name ``command``
-    (e.g. ``--pet`` of ``bnb odds``): a built-in game's options of a command that it
-    declares no ``options:<command>`` entry for, listed in ``--help`` in the game's order."""
+    (e.g. ``--pet`` of ``bnb odds``, ``--teams`` of ``bnb train``): a built-in game's
+    options, listed in ``--help`` in the game's order."""
     taken = {p.name for p in getattr(func, "__click_params__", [])}
     for option in reversed(game.options):  # click lists the last one added first
         if command in option.commands and option.name not in taken:

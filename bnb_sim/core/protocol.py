@@ -48,9 +48,19 @@ OUTCOMES: tuple[str, ...] = ("competitive", "cooperative")
 
 #: The commands a game's options may attach to (``OptionSpec.commands``).
 COMMANDS: tuple[str, ...] = ("simulate", "compare", "tournament", "sweep", "tune", "run")
-#: Commands of one game or one fight, which an option attaches to only where it names them
-#: (``OptionSpec.commands``), e.g. ``--pet`` of ``bnb odds``.
-NAMED_COMMANDS: tuple[str, ...] = ("play", "odds")
+#: Commands that an option attaches to only where it names them (``OptionSpec.commands``):
+#: one game or one fight (``--pet`` of ``bnb odds``), and the studies and training that a
+#: built-in game serves with entries of its own (``--difficulty`` of ``bnb value``).
+NAMED_COMMANDS: tuple[str, ...] = (
+    "play",
+    "odds",
+    "ladder",
+    "luck",
+    "robustness",
+    "sensitivity",
+    "train",
+    "value",
+)
 
 #: Column types a game may declare (they map one to one onto Arrow types in the runner).
 COLUMN_TYPES: tuple[str, ...] = ("bool", "int8", "int16", "int32", "int64", "float64", "string")
@@ -67,7 +77,8 @@ class OptionSpec:
     ``kind``: "str", "int", "float", "flag" or "choice" (``choices`` then lists the values).
     ``commands``: the commands that take it (empty: every command in :data:`COMMANDS`).
     The value reaches :meth:`GameProtocol.make_config` in ``options[name]``. ``metavar``:
-    the value's name in ``--help`` (empty: the kind's, e.g. TEXT).
+    the value's name in ``--help`` (empty: the kind's, e.g. TEXT). ``low``/``high``: the
+    range of an "int" option (click refuses a value outside it in one line).
     """
 
     name: str
@@ -78,6 +89,8 @@ class OptionSpec:
     commands: tuple[str, ...] = ()
     flags: tuple[str, ...] = ()
     metavar: str = ""
+    low: int | None = None
+    high: int | None = None
 
     def __post_init__(self):
         if not self.name.isidentifier():
@@ -86,6 +99,8 @@ class OptionSpec:
             raise ValueError(f"option {self.name!r}: unknown kind {self.kind!r}")
         if self.kind == "choice" and not self.choices:
             raise ValueError(f"option {self.name!r}: a choice needs its choices")
+        if (self.low is not None or self.high is not None) and self.kind != "int":
+            raise ValueError(f"option {self.name!r}: only an int option has a range")
         unknown = [c for c in self.commands if c not in COMMANDS + NAMED_COMMANDS]
         if unknown:
             raise ValueError(f"option {self.name!r}: unknown commands {unknown}")

@@ -33,9 +33,9 @@ Entry points a game may declare (``module:attribute``):
 * ``load_components(paths)``: validated component data (``--components`` files over the
   defaults);
 * ``simulate``, ``bench``: ``handler(**options)`` for the matching ``bnb`` command
-  (``options`` are the command's parsed options); ``options:<command>``: a decorator that
-  adds the game's click options to the command (without it, the protocol object's
-  :class:`~bnb_sim.core.protocol.OptionSpec` s that name the command);
+  (``options`` are the command's parsed options); the options a game adds to a command are
+  its protocol object's :class:`~bnb_sim.core.protocol.OptionSpec` data that name the
+  command;
 * ``write_report(run_dir, out_dir, title=None)``: the report of one of its runs;
 * ``columns``: ``(seat_columns, game_columns)`` of its run files;
 * ``new_game(seed, game_index, players, policies, **options)``: a game to play step by step
@@ -293,29 +293,19 @@ register(
         aliases=("heroes-of-the-village", "hotv"),
         entries={
             "load_components": "bnb_sim.games.heroes_village.components:load_components",
-            "options:simulate": "bnb_sim.games.heroes_village.cli:simulate_options",
             "bench": "bnb_sim.games.heroes_village.cli:bench",
             "warmup_steps": "bnb_sim.games.heroes_village.cli:warmup_steps",
             "value_study": "bnb_sim.games.heroes_village.value:play_values",
-            "options:value": "bnb_sim.games.heroes_village.value:value_options",
-            "options:sweep": "bnb_sim.games.heroes_village.cli:simulate_options",
-            "options:compare": "bnb_sim.games.heroes_village.cli:simulate_options",
             "columns": "bnb_sim.games.heroes_village.runner:columns",
             "dask_payload": "bnb_sim.games.heroes_village.runner:dask_payload",
             "dask_config": "bnb_sim.games.heroes_village.runner:dask_config",
             "play_block": "bnb_sim.games.heroes_village.runner:play_block",
             "experiment_item": "bnb_sim.games.heroes_village.experiment:parse_item",
-            "options:tournament": "bnb_sim.games.heroes_village.cli:simulate_options",
             "robustness": "bnb_sim.games.heroes_village.robustness:ROBUSTNESS",
-            "options:robustness": "bnb_sim.games.heroes_village.cli:simulate_options",
             "sensitivity_setup": "bnb_sim.games.heroes_village.sensitivity:setup",
-            "options:sensitivity": "bnb_sim.games.heroes_village.cli:simulate_options",
             "team_play": "bnb_sim.games.heroes_village.ladder:team_play",
-            "options:ladder": "bnb_sim.games.heroes_village.cli:simulate_options",
             "luck": "bnb_sim.games.heroes_village.luck",
             "tune": "bnb_sim.games.heroes_village.tune_hooks",
-            "options:luck": "bnb_sim.games.heroes_village.cli:simulate_options",
-            "options:train": "bnb_sim.games.heroes_village.train_cli:train_options",
             "new_game": "bnb_sim.games.heroes_village.game:new_game",
         },
         options=("pets", "difficulty", "buildings", "pet", "dask", "reading", "teams"),

@@ -15,7 +15,6 @@ protocol hooks of its ``spec`` (:mod:`bnb_sim.games.heroes_village.command_text`
 
 from __future__ import annotations
 
-from bnb_sim.games.heroes_village.cli_common import simulate_options
 from bnb_sim.games.heroes_village.cli_tools import bench, compile_jobs, warmup_steps
 
-__all__ = ["bench", "compile_jobs", "simulate_options", "warmup_steps"]
+__all__ = ["bench", "compile_jobs", "warmup_steps"]

@@ -1,44 +1,17 @@
-"""What the ``bnb`` command handlers of Heroes of the Village share: their extra click options
-(``--pets``, ``--difficulty``, ``--buildings``), the components with the command's
-``--reading`` items set, the seed and game-index checks, and the text of a block count.
+"""What the ``bnb`` command handlers of Heroes of the Village share: the components with the
+command's ``--reading`` items set, the seed and game-index checks, and the text of a block
+count. Its command options (``--pets``, ``--difficulty``, ``--buildings``, ``--teams``) are
+``OptionSpec`` data of its protocol object (:mod:`bnb_sim.games.heroes_village.spec`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import click
-
 from bnb_sim.errors import SpecError
 from bnb_sim.games.heroes_village import layout as L
 
 EST = "~"
-
-
-def simulate_options(func):
-    """``--pets``, ``--difficulty`` and ``--buildings`` (on ``bnb simulate`` and ``bnb play``)."""
-    func = click.option(
-        "--buildings",
-        default=None,
-        metavar="CHOICE",
-        help="Heroes of the Village: the three buildings, by number (1,5,9) or one drawn per "
-        "game from each level (level:1,2,3, the default).",
-    )(func)
-    func = click.option(
-        "--difficulty",
-        type=click.Choice(["standard", "easy", "normal"]),
-        default=None,
-        help="Heroes of the Village: the box's two Illager starts: space 9 (standard, the "
-        "default) or 11 (easy); normal is an old name of standard. The box's other lever is "
-        "--buildings (level:3,3,3 is its hardest set).",
-    )(func)
-    return click.option(
-        "--pets",
-        default=None,
-        metavar="LIST",
-        help="Heroes of the Village: pets in seat order (wolf,cat,fox), or 'all' for every "
-        "combination of distinct pets on the same seeds.",
-    )(func)
 
 
 def _components(components, reading=()):

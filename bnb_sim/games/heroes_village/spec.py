@@ -24,7 +24,9 @@ from bnb_sim.errors import SpecError
 from bnb_sim.games.adapter import WrappedConfig, column_types, players_for
 
 _STEP_MODULE = "bnb_sim.games.heroes_village.game"
-_PLAY_AND_RUNS = (*COMMANDS, "play")  # its options of a setting: every run, and bnb play
+# its options of a setting: every run, bnb play and the studies it serves with its own entries
+_PLAY_AND_RUNS = (*COMMANDS, "play", "ladder", "luck", "robustness", "sensitivity")
+_SETTING = (*_PLAY_AND_RUNS, "value", "train")  # bnb value and bnb train play every pet team
 
 
 class HeroesVillage:
@@ -47,14 +49,22 @@ class HeroesVillage:
             "is --buildings (level:3,3,3 is its hardest set).",
             kind="choice",
             choices=("standard", "easy", "normal"),
-            commands=_PLAY_AND_RUNS,
+            commands=_SETTING,
         ),
         OptionSpec(
             "buildings",
             "Heroes of the Village: the three buildings, by number (1,5,9) or one drawn per "
             "game from each level (level:1,2,3, the default).",
-            commands=_PLAY_AND_RUNS,
+            commands=_SETTING,
             metavar="CHOICE",
+        ),
+        OptionSpec(
+            "teams",
+            "Heroes of the Village: pet teams drawn per generation (default 4).",
+            kind="int",
+            commands=("train",),
+            low=1,
+            high=20,
         ),
         OptionSpec(
             "pet",

@@ -12,37 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import click
-
 from bnb_sim.core.protocol import CommandOutput
 
 #: Defaults of the shared options where this game's differ from Builders & Biomes'.
 DEALS = 500
 CHECK_DEALS = 500
-
-
-def train_options(func):
-    """``--teams``, ``--difficulty`` and ``--buildings`` on ``bnb train``."""
-    func = click.option(
-        "--teams",
-        type=click.IntRange(1, 20),
-        default=None,
-        help="Heroes of the Village: pet teams drawn per generation (default 4).",
-    )(func)
-    func = click.option(
-        "--buildings",
-        default=None,
-        metavar="CHOICE",
-        help="Heroes of the Village: the three buildings (1,5,9) or one drawn per game from "
-        "each level (level:1,2,3, the default).",
-    )(func)
-    return click.option(
-        "--difficulty",
-        type=click.Choice(["standard", "easy", "normal"]),
-        default=None,
-        help="Heroes of the Village: the Illager's start the model is trained for (standard, "
-        "the default, or easy; normal is an old name of standard).",
-    )(func)
 
 
 def plan(

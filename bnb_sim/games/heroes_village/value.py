@@ -26,19 +26,6 @@ import numpy as np
 from bnb_sim.errors import BnbError, SpecError
 
 
-def value_options(func):
-    """``--difficulty`` and ``--buildings`` on ``bnb value`` (every pet team plays: no
-    ``--pets``)."""
-    from bnb_sim.games.heroes_village.cli_common import simulate_options
-
-    def keep(name: str) -> bool:
-        return name != "pets"
-
-    decorated = simulate_options(func)
-    decorated.__click_params__ = [p for p in decorated.__click_params__ if keep(p.name)]
-    return decorated
-
-
 def pet_options(options, pet_names) -> list[str]:
     """``--option`` values (``fox``, ``pet:fox``, ``all-pets``) -> pet names in order."""
     out: list[str] = []
