@@ -98,7 +98,9 @@ def test_h3_play_stops_inside_a_long_decision_at_the_second_ctrl_c(probes, start
     _wait_line(proc, "PLAYING")
     time.sleep(1.0)  # inside the first decision: minutes of search (or never, the plugin)
     proc.send_signal(signal.SIGINT)
-    _wait_line(proc, "stopping after the decision in progress", timeout=10)
+    # within 120 s, not 10: on a fresh clone's suite (cold cache, the other worker compiling)
+    # the notice did not come within 10 s, though it comes at once alone (closing note 33)
+    _wait_line(proc, "stopping after the decision in progress", timeout=120)
     proc.send_signal(signal.SIGINT)
     err = _stopped(proc, 15)  # before: only SIGKILL stopped it
     assert proc.returncode == 130 and "Interrupted." in err
