@@ -346,3 +346,48 @@ def warm_engine(
     else:
         warm = get_game(game).need("warm_engine")
     return warm(players, components, notice=notice, config=config)
+
+
+def warm_game(game: str | None, players: list[int], *, notice: bool = True) -> float:
+    """Compile (or load from the cache) the batch kernel a run of ``game`` (a name; None:
+    the default game) plays, under :func:`compile_notice`; returns the seconds it took.
+
+    A game with a warm-up of its own (its ``warm_engine`` entry) warms for each player count
+    of ``players`` (:func:`warm_engine`); any other, the first of its compile jobs (the protocol's
+    ``compile_jobs`` hook: its batch kernel) and the jobs it comes after, in this process;
+    a game with neither has nothing to compile ahead."""
+    from bnb_sim.core.protocol import hook
+    from bnb_sim.core.registry import get_game as protocol_game
+    from bnb_sim.games import get_game
+    from bnb_sim.precompile import warm_here
+
+    spec = get_game(game)
+    if _own_warm_up(spec):
+        return warm_engine(players, notice=notice, game=spec.name)
+    jobs_hook = hook(protocol_game(spec.name), "compile_jobs")
+    jobs = list(jobs_hook()) if jobs_hook is not None else []
+    if not jobs:
+        return 0.0
+    start = time.perf_counter()
+    with compile_notice(notice):
+        warm_here(jobs, [jobs[0].name])
+    return time.perf_counter() - start
+
+
+def warmup_step(game: str | None, players: int = 2):
+    """``(key, step)`` for ``bnb run`` and the commands that warm before they play: the
+    engine a run of ``game`` plays (items with equal keys share it: per player count for a
+    game with a warm-up of its own, else its batch kernel) and :func:`warm_game` for it."""
+    import functools
+
+    from bnb_sim.games import get_game
+
+    spec = get_game(game)
+    key = (spec.name, players) if _own_warm_up(spec) else (spec.name, "batch kernel")
+    return key, functools.partial(warm_game, spec.name, [players], notice=False)
+
+
+def _own_warm_up(spec) -> bool:
+    """Whether a registry entry declares its own ``warm_engine`` (a game that implements
+    only the protocol declares no entries)."""
+    return spec.protocol is None and spec.entry("warm_engine") is not None

@@ -191,6 +191,17 @@ def test_the_optional_hooks_a_game_declares_answer_in_their_shape(game):
         keys = [key for key, _, _ in steps]
         assert steps and len(set(keys)) == len(keys)
         assert all(isinstance(label, str) and callable(measure) for _, label, measure in steps)
+    if "bench_plan" in declared:  # every setting it lists makes a config (bnb bench)
+        from bnb_sim.core.protocol import BenchPlan
+
+        comps = game.load_components([])
+        plan = game.bench_plan(comps)
+        assert isinstance(plan, BenchPlan) and plan.policies and plan.players
+        for policy in plan.policies:
+            for players in plan.players:
+                game.make_config(comps, players=players, policies=[policy], seed=1, options={})
+    if "play_arrays" in declared:
+        inspect.signature(declared["play_arrays"]).bind(None, 0, 1, 1)
     for name in ("odds", "play_transcript", "train"):
         if name in declared:
             inspect.signature(declared[name]).bind(game.load_components([]), {})

@@ -328,6 +328,46 @@ def test_bench_game_hotv_measures_the_kernel(capsys):
     assert all(r["games_per_second"] > 0 for r in rows)
 
 
+def test_bench_game_hotv_has_the_shape_of_its_own_bench(capsys, monkeypatch):
+    """``bnb bench --game hotv`` is the shared bench (``bnb_sim.cli.bench_games``) through the
+    game's ``bench_plan``: random, team and strong at 2 and 4 players, 1 and all threads, the
+    heading and JSON keys its own bench had, and the readings in effect (the timing is
+    stubbed here; the test above measures)."""
+    from bnb_sim._jit import numba
+    from bnb_sim.cli import bench_games
+
+    def speed(play, config, threads, *_):
+        return 1000.0 * config.n_players + threads
+
+    monkeypatch.setattr(bench_games, "games_per_second", speed)
+    threads = sorted({1, int(numba.config.NUMBA_NUM_THREADS)})
+    expected = [(p, n, t) for p in ("random", "team", "strong") for n in (2, 4) for t in threads]
+    code, out, err = run_cli(capsys, ["bench", "--game", "hotv", "--quick"])
+    assert code == 0, err
+    lines = out.splitlines()
+    assert "usable cores, numba" in lines[0]
+    assert lines[1] == "Heroes of the Village batch kernel (games/s, median of repeats):"
+    got = [(r[0], int(r[1]), int(r[3])) for r in (line.split() for line in lines[2:])]
+    assert got == expected and lines[2].endswith(f"{2000 + threads[0]:,}")
+    code, out, err = run_cli(
+        capsys, ["bench", "--game", "hotv", "--quick", "--json", "--reading", "cat=first-draw"]
+    )
+    assert code == 0, err
+    data = json.loads(out)
+    assert list(data) == ["game", "machine", "games", "readings"]
+    assert data["game"] == "heroes_village" and data["readings"]["cat"] == "first-draw"
+    assert [(g["policy"], g["players"], g["threads"]) for g in data["games"]] == expected
+
+
+def test_the_play_arrays_hook_plays_the_batch_kernel_of_the_first_team():
+    from bnb_sim.games.heroes_village.spec import GAME
+
+    config = GAME.make_config(GAME.load_components([]), players=2, policies=["random"], seed=1,
+                              options={})  # fmt: skip
+    seat_out, game_out = GAME.play_arrays(config, 0, 5, 1)
+    assert len(game_out) == 5 and len(seat_out) == 10
+
+
 def test_the_team_bot_breaks_ties_uniformly():
     from bnb_sim.games.heroes_village.bots import B_SIZE, choose_team
 

@@ -58,6 +58,36 @@ def test_the_warm_up_goes_to_the_configs_game():
         feedback.warm_engine([2], config=SimpleNamespace(game="heroes_village"), notice=False)
 
 
+def test_the_warm_up_before_a_run_is_the_games_first_compile_job(monkeypatch):
+    """``bnb run``'s items, ``bnb sensitivity`` and ``bnb luck`` warm a game through the
+    protocol: one with a warm-up of its own (the first game) per player count, any other by
+    the first of its compile jobs (its batch kernel) in this process, one with no compile
+    jobs (the dice race) not at all."""
+    from bnb_sim import feedback, precompile
+
+    asked = []
+    monkeypatch.setattr(precompile, "warm_here", lambda jobs, names: asked.append(names))
+    key, step = feedback.warmup_step("hotv", 3)
+    assert key == ("heroes_village", "batch kernel")
+    step()
+    assert asked == [["hotv:batch"]]
+    assert feedback.warmup_step(None, 3)[0] == ("builders_biomes", 3)
+    assert feedback.warmup_step("dice_race", 2)[1]() == 0.0 and len(asked) == 1
+
+
+def test_warming_in_this_process_runs_a_job_after_the_jobs_it_needs(monkeypatch):
+    import importlib
+
+    from bnb_sim.precompile import Job, warm_here
+
+    ran = []
+    monkeypatch.setattr(importlib, "import_module",
+                        lambda name: SimpleNamespace(go=lambda: ran.append(name)))  # fmt: skip
+    jobs = [Job("a", "A", "m_a:go"), Job("b", "B", "m_b:go", ("a",)), Job("c", "C", "m_c:go")]
+    warm_here(jobs, ["b"])
+    assert ran == ["m_a", "m_b"]
+
+
 def test_the_dask_payload_names_the_game_and_rebuilds_its_config():
     from bnb_sim.runner import dask_backend as db
 

@@ -272,7 +272,7 @@ def test_a_cooperative_sweep_gives_the_team_rate_per_value(bnb, tmp_path):
 
 @pytest.mark.parametrize(
     "command",
-    ["bench", "components show", "ladder", "luck", "odds", "play", "readings", "robustness",
+    ["components show", "ladder", "luck", "odds", "play", "readings", "robustness",
      "sensitivity --finding win_rate", "train", "value"],
 )  # fmt: skip
 def test_a_command_that_does_not_serve_the_game_says_so_in_one_line(bnb, command):
@@ -280,6 +280,22 @@ def test_a_command_that_does_not_serve_the_game_says_so_in_one_line(bnb, command
     undeclared): one line naming the game, exit code 2."""
     out = bnb(*command.split(), "--game", "dice", code=2)
     assert "Dice race" in out and "Traceback" not in out and len(out.strip().splitlines()) == 1
+
+
+def test_bench_times_the_games_of_a_protocol_game(bnb):
+    """``bnb bench --game NAME``: the shared bench times ``play_block`` of its default policy
+    at its default player count (no ``bench_plan`` or ``play_arrays`` hook), 1 and all
+    threads, headed by the game's title."""
+    lines = bnb("bench", "--game", "dice_race", "--quick").splitlines()
+    assert lines[1] == "Dice race play_block (games/s, median of repeats):"
+    rows = [line.split() for line in lines[2:]]
+    assert rows and all(r[:3] == ["steady", "2", "players"] for r in rows)
+    assert rows[0][3] == "1" and all(float(r[-1].replace(",", "")) > 0 for r in rows)
+
+
+def test_bench_refuses_another_games_option_in_one_line(bnb):
+    out = bnb("bench", "--game", "dice", "--quick", "--reading", "cat=first-draw", code=2)
+    assert "--reading" in out and len(out.strip().splitlines()) == 1
 
 
 def test_compare_stops_at_the_sprt_decision(bnb):

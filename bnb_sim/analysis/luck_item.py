@@ -90,13 +90,9 @@ class LuckItem:
 
     def warmup(self):
         """``(key, step)``: the engine the item plays, warmed once by ``bnb run``."""
-        steps = self.game.entry("warmup_steps")
-        if steps is not None:
-            return (self.game.name, "batch kernel"), steps()[0][1]
         from bnb_sim import feedback
 
-        players = self.players
-        return (self.game.name, players), lambda: feedback.warm_engine([players], notice=False)
+        return feedback.warmup_step(self.game.name, self.players)
 
     def run(self, *, threads=None, progress=None, yes: bool = False):
         from bnb_sim.runner.luck_play import run_luck

@@ -72,13 +72,10 @@ class SensitivityItem:
         return result.games_played
 
     def warmup(self):
+        """``(key, step)``: the engine the item plays, warmed once by ``bnb run``."""
         from bnb_sim import feedback
 
-        players = self.players or 4
-        steps = self.game.entry("warmup_steps")
-        if steps is not None:
-            return (self.game.name, "batch kernel"), steps()[0][1]
-        return (self.game.name, players), lambda: feedback.warm_engine([players], notice=False)
+        return feedback.warmup_step(self.game.name, self.players or 4)
 
     def run(self, *, threads=None, progress=None, yes=False):
         from bnb_sim.runner.sensitivity import run_sensitivity

@@ -10,6 +10,10 @@ medians of a few repeats of:
 * start time of the CLI: ``bnb --help`` (no numba), ``bnb odds`` with a warm and with an
   empty (cold) numba cache, and ``bnb simulate`` of a few games with a warm cache.
 
+That report is for a game with speed checks of its own (the ``bench_steps`` hook: so far the
+first game). Any other game's ``bnb bench --game NAME`` is its batch games/s, measured by the
+same code for every game through its protocol (:mod:`bnb_sim.cli.bench_games`).
+
 The measuring functions are reused by ``scripts/bench_engine.py`` (the longer benchmarks:
 end to end runs with Parquet, peak memory, JIT versus ``NUMBA_DISABLE_JIT``). Nothing heavy is
 imported until the command runs.
@@ -377,13 +381,23 @@ def bench(
     """Measure games/s (random, heuristic, strong; 1 and all threads), exact odds/s, Monte Carlo
     combats/s and CLI start times, and print them with the machine and versions.
 
+    With --game, a game without speed checks of its own: its games/s per policy and player
+    count at 1 and all threads.
+
     scripts/bench_engine.py has the longer benchmarks (1M games end to end with Parquet,
     peak memory, JIT versus NUMBA_DISABLE_JIT).
     """
+    from bnb_sim.cli.game_hooks import protocol_game
+    from bnb_sim.core.protocol import hook
     from bnb_sim.feedback import status_lines
 
     with status_lines(not quiet, prefix="bnb bench: "):
-        if other_game_handler(click.get_current_context(), "bench", game):
+        other_game_handler(click.get_current_context(), "bench", game)  # foreign options
+        target = protocol_game(game)
+        if hook(target, "bench_steps") is None:  # no speed checks of its own: its games/s
+            from bnb_sim.cli import bench_games
+
+            bench_games.run(target, as_json=as_json, quick=quick, reading=reading)
             return
         if reference is not None:
             run_reference(reference, json=as_json, quick=quick)

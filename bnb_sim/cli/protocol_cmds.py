@@ -392,4 +392,4 @@ def sweep(*, game, sets, zip_mode=False, games=2000, players=None, policies=None
 HANDLERS = {"simulate": simulate, "compare": compare, "tournament": tournament, "sweep": sweep}
 #: Commands whose own code serves every game through its optional hooks
 #: (:data:`bnb_sim.core.protocol.HOOKS`): a game that lacks the hook is told so in one line.
-HOOKED = frozenset({"play", "odds", "components_show", "train"})
+HOOKED = frozenset({"play", "odds", "components_show", "train", "bench"})

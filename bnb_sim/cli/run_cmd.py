@@ -76,23 +76,24 @@ def progress_printer(quiet: bool):
     return say
 
 
-def warm_and_meter(quiet: bool, players, steps=None):
+def warm_and_meter(quiet: bool, players, steps=None, game: str | None = None):
     """A context for a command that plays games: first the kernels are compiled (announced
     when the cache is cold, bnb_sim.feedback.compile_notice) or loaded, then every game
     played shows in a progress meter with rate and ETA (a bar on a terminal, a plain line
     every 10 s on a pipe). Yields the seconds spent compiling/loading the kernels.
 
-    The kernels are the first game's batch kernel for each of ``players``, or, given
-    ``steps`` (:func:`experiment_warmups`), exactly those warm-up functions."""
+    The kernels are the batch kernel of ``game`` (a name; None: the first game) for each of
+    ``players`` (:func:`bnb_sim.feedback.warm_game`), or, given ``steps``
+    (:func:`experiment_warmups`), exactly those warm-up functions."""
     import contextlib
 
-    from bnb_sim.feedback import compile_notice, games_meter, warm_engine
+    from bnb_sim.feedback import compile_notice, games_meter, warm_game
 
     @contextlib.contextmanager
     def block():
         if steps is None:
             counts = [int(n) for n in players if n] or [2]
-            seconds = warm_engine(counts, notice=not quiet)
+            seconds = warm_game(game, counts, notice=not quiet)
         else:
             start = time.perf_counter()
             with compile_notice(not quiet):

@@ -130,7 +130,7 @@ def sensitivity(
 
         check_attach(attach, (game or get_game(None)).name, setup.params["players"])
     prepare_out(out)
-    with warm_and_meter(quiet, [setup.params["players"]], _steps(game)):
+    with warm_and_meter(quiet, [setup.params["players"]], game=getattr(game, "name", None)):
         result = run_sensitivity(
             finding,
             setup,
@@ -152,10 +152,3 @@ def sensitivity(
     if not as_json:
         click.echo(format_sensitivity(result))
     echo_report(written, as_json)
-
-
-def _steps(game):
-    """The warm-up of a game's own kernels (its ``warmup_steps``), or None (the shared
-    warm-up: the first game's batch kernel for the player count)."""
-    steps = None if game is None else game.entry("warmup_steps")
-    return None if steps is None else dict(steps()[:1])

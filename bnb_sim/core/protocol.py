@@ -160,6 +160,20 @@ class ReportSection:
     findings: tuple[Mapping[str, Any], ...] = ()
 
 
+@dataclass(frozen=True)
+class BenchPlan:
+    """What ``bnb bench --game NAME`` measures of a game (its ``bench_plan`` hook): the games/s
+    of each of ``policies`` at each of ``players`` (None: the game's default count), at 1 and
+    at all threads. ``label``: the heading's name of what is timed (empty: the game's title
+    and what is timed); ``readings``: the rule readings in effect (the ``--json`` output
+    reports them)."""
+
+    policies: tuple[str, ...]
+    players: tuple[int | None, ...] = (None,)
+    label: str = ""
+    readings: Mapping[str, str] = field(default_factory=dict)
+
+
 @runtime_checkable
 class RunConfig(Protocol):
     """What a game's ``make_config`` returns: picklable (Dask sends it as is)."""
@@ -300,8 +314,16 @@ class CommandOutput:
 #: * ``bench_steps(quick=False, repeats=3) -> Sequence[(key, status, measure)]``: the game's
 #:   own speed checks in ``bnb bench``: ``measure()`` returns a JSON-ready dict that the
 #:   report keeps under ``key``; ``status`` is the progress line shown while it runs.
+#: * ``bench_plan(components) -> BenchPlan``: what ``bnb bench --game NAME`` measures of a
+#:   game without ``bench_steps`` (:class:`BenchPlan`: policies, player counts, the heading,
+#:   the readings in effect); without it, its default policy at its default player count.
+#: * ``play_arrays(config, start, n, threads)``: games ``start .. start + n - 1`` of ``config``
+#:   played by its batch kernel alone, no rows built (``bnb bench`` times it; without it,
+#:   ``play_block``, rows included).
 #: * ``compile_jobs() -> Sequence[Job]``: its kernels as ``bnb_sim.precompile.Job`` objects
-#:   (``bnb warmup`` compiles them in parallel processes).
+#:   (``bnb warmup`` compiles them in parallel processes). The first job is the kernel a run
+#:   plays: the shared warm-up before a run (:func:`bnb_sim.feedback.warm_game`) compiles or
+#:   loads it, and the jobs it comes after, in the process that plays.
 #: * ``policy_params(spec) -> (family, Sequence[PolicyParam])``: the numeric parameters of a
 #:   policy spec that ``bnb tune policy`` may search (their start values as the spec gives
 #:   them, the range each may take, whether it is a whole number), and the family that
@@ -322,6 +344,8 @@ HOOKS: tuple[str, ...] = (
     "train",
     "show_model",
     "bench_steps",
+    "bench_plan",
+    "play_arrays",
     "compile_jobs",
     "policy_params",
     "policy_spec",

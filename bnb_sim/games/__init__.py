@@ -32,7 +32,7 @@ Entry points a game may declare (``module:attribute``):
 
 * ``load_components(paths)``: validated component data (``--components`` files over the
   defaults);
-* ``simulate``, ``bench``: ``handler(**options)`` for the matching ``bnb`` command
+* ``simulate``: ``handler(**options)`` for the matching ``bnb`` command
   (``options`` are the command's parsed options); the options a game adds to a command are
   its protocol object's :class:`~bnb_sim.core.protocol.OptionSpec` data that name the
   command;
@@ -293,8 +293,6 @@ register(
         aliases=("heroes-of-the-village", "hotv"),
         entries={
             "load_components": "bnb_sim.games.heroes_village.components:load_components",
-            "bench": "bnb_sim.games.heroes_village.cli:bench",
-            "warmup_steps": "bnb_sim.games.heroes_village.cli:warmup_steps",
             "value_study": "bnb_sim.games.heroes_village.value:play_values",
             "columns": "bnb_sim.games.heroes_village.runner:columns",
             "dask_payload": "bnb_sim.games.heroes_village.runner:dask_payload",

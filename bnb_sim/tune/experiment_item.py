@@ -265,15 +265,11 @@ class OtherGameTuneSpec(TuneSpec):
         return ", ".join(f"{k}={v}" for k, v in self.plan.readings.items()) or "none"
 
     def warmup(self):
-        """``(key, step)``: the game's batch kernel (items with equal keys share it)."""
-        from bnb_sim.games import get_game
+        """``(key, step)``: the game's batch kernel (items with equal keys share it; a game
+        without compile jobs has nothing to compile ahead)."""
+        from bnb_sim import feedback
 
-        game = get_game(self.plan.game)
-        if game.protocol is not None:  # a protocol game: nothing to compile ahead
-            return (game.name, "none"), lambda: None
-        steps = game.entry("warmup_steps")
-        step = steps()[0][1] if steps is not None else (lambda: None)
-        return (game.name, "batch kernel"), step
+        return feedback.warmup_step(self.plan.game)
 
 
 OTHER_KEYS = tuple(k for k in TUNE_KEYS if k != "variant") + ("game",)

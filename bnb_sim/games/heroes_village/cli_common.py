@@ -27,10 +27,6 @@ def _components(components, reading=()):
     return components.with_readings(parse_assignments(reading))
 
 
-def _reading_argv(reading) -> list[str]:
-    return [x for item in reading or () for x in ("--reading", item)]
-
-
 #: The largest seed (the run's master seed is a 64-bit integer) and game index (as in
 #: Builders & Biomes: the engine adds offsets to it in 64-bit arithmetic).
 MAX_SEED = 2**63 - 1

@@ -1,17 +1,12 @@
-"""The Heroes of the Village handlers that play no study: the kernels ``bnb warmup`` compiles
-and the speed benchmark (``bnb bench``). The exact odds of a fight, the component tables and
-a game told turn by turn are the protocol hooks of its spec
+"""The kernels of Heroes of the Village as compile jobs (``bnb warmup``; the first, its batch
+kernel, is what the shared warm-up before a run compiles: :func:`bnb_sim.feedback.warm_game`).
+``bnb bench --game hotv`` is the shared bench (:mod:`bnb_sim.cli.bench_games`) through the
+``bench_plan`` and ``play_arrays`` hooks of its spec; the exact odds of a fight, the component
+tables and a game told turn by turn are hooks of its spec too
 (:mod:`bnb_sim.games.heroes_village.command_text`).
 """
 
 from __future__ import annotations
-
-from typing import Any
-
-import click
-
-from bnb_sim import jsonsafe
-from bnb_sim.games.heroes_village.cli_common import _components
 
 
 def warm_batch() -> None:
@@ -41,14 +36,6 @@ def warm_step_api() -> None:
     game = new_game(0, 0, 2, ["team"], check=True)
     game.play()
     game.result()
-
-
-def warmup_steps() -> list[tuple[str, Any]]:
-    """(label, function) for ``bnb warmup``: this game's kernel entry points."""
-    return [
-        ("Heroes of the Village: batch kernel", warm_batch),
-        ("Heroes of the Village: one game with its log", warm_one_game),
-    ]
 
 
 def compile_jobs() -> list:
@@ -82,59 +69,3 @@ def compile_jobs() -> list:
             "heroes_village",
         ),
     ]
-
-
-def games_per_second(policy: str, players: int, threads: int, seconds: float, repeats: int,
-                     reading=()):  # fmt: skip
-    """Median games/s of the batch kernel (no DataFrames, no Parquet)."""
-    import statistics
-    import time
-
-    from bnb_sim.games.heroes_village.runner import make_config, play_arrays
-
-    config = make_config(_components(None, reading), players, [policy], None, seed=1)
-    team = config.teams[0]
-    play_arrays(config, team, 0, 200, threads)  # compile or load
-    n = 2000
-    while True:  # size a block to about `seconds`
-        t = time.perf_counter()
-        play_arrays(config, team, 0, n, threads)
-        dt = time.perf_counter() - t
-        if dt >= seconds / 4 or n >= 4_000_000:
-            break
-        n *= 4
-    n = max(1000, int(n * seconds / max(dt, 1e-9)))
-    times = []
-    for r in range(repeats):
-        t = time.perf_counter()
-        play_arrays(config, team, r * n, n, threads)
-        times.append(time.perf_counter() - t)
-    return n / statistics.median(times)
-
-
-def bench(*, as_json=False, quick=False, reading=(), **_ignored) -> None:
-    """``bnb bench --game hotv``: games/s of random, team and strong, 2 and 4 players, 1 and
-    all threads."""
-    from bnb_sim._jit import numba
-    from bnb_sim.runner.run_meta import machine
-
-    all_threads = int(numba.config.NUMBA_NUM_THREADS)
-    seconds, repeats = (0.3, 1) if quick else (1.0, 3)
-    rows = []
-    for policy in ("random", "team", "strong"):
-        for players in (2, 4):
-            for threads in sorted({1, all_threads}):
-                gps = games_per_second(policy, players, threads, seconds, repeats, reading)
-                rows.append({"policy": policy, "players": players, "threads": threads,
-                             "games_per_second": gps})  # fmt: skip
-    result = {"game": "heroes_village", "machine": machine(), "games": rows,
-              "readings": _components(None, reading).readings}  # fmt: skip
-    if as_json:
-        click.echo(jsonsafe.dumps(result, indent=2))
-        return
-    m = result["machine"]
-    click.echo(f"{m['cpu']}, {m['cores_usable']} usable cores, numba {m['numba']}")
-    click.echo("Heroes of the Village batch kernel (games/s, median of repeats):")
-    for r in rows:
-        click.echo(f"  {r['policy']:<7s} {r['players']} players  {r['threads']} thread(s)"
-                   f"  {r['games_per_second']:>12,.0f}")  # fmt: skip

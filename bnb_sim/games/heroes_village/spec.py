@@ -3,8 +3,8 @@
 Cheap to import (no numba, no pandas). ``bnb compare``, ``tournament``, ``sweep`` and
 ``report`` (its :meth:`report_sections`) serve the game through this object
 (``protocol_commands`` of its registry entry), and ``bnb play``, ``odds``, ``components
-show``, ``train``, ``train show`` and ``warmup`` through its optional hooks
-(:data:`bnb_sim.core.protocol.HOOKS`; their texts are
+show``, ``train``, ``train show``, ``bench`` and ``warmup`` (and the warm-up before a run)
+through its optional hooks (:data:`bnb_sim.core.protocol.HOOKS`; their texts are
 :mod:`bnb_sim.games.heroes_village.command_text`); the other commands still have their own
 handlers (``bnb_sim.games`` entries). What the game adds to
 the shared texts and sweeps is here: :meth:`describe` (pets and difficulty),
@@ -208,8 +208,22 @@ class HeroesVillage:
 
         return show_output(file)
 
+    def bench_plan(self, components):
+        """``bnb bench --game hotv``: random, team and strong at 2 and 4 players."""
+        from bnb_sim.core.protocol import BenchPlan
+
+        return BenchPlan(("random", "team", "strong"), (2, 4),
+                         "Heroes of the Village batch kernel", components.readings)  # fmt: skip
+
+    def play_arrays(self, config: WrappedConfig, start: int, n: int, threads=None):
+        """The batch kernel's raw output for the config's first pet team (``bnb bench``)."""
+        from bnb_sim.games.heroes_village.runner import play_arrays
+
+        return play_arrays(config.inner, config.inner.teams[0], start, n, threads)
+
     def compile_jobs(self) -> list:
-        """Its kernels as ``bnb_sim.precompile.Job`` objects (``bnb warmup``)."""
+        """Its kernels as ``bnb_sim.precompile.Job`` objects (``bnb warmup``); the first, the
+        batch kernel, is what the warm-up before a run compiles."""
         from bnb_sim.games.heroes_village.cli_tools import compile_jobs
 
         return compile_jobs()
