@@ -78,7 +78,8 @@ def test_hotv_items_are_counted_played_and_reported(tmp_path):
     assert "pet_teams" in json.dumps(items["pets"]) or "win_rate_by_difficulty" in items["pets"]
     assert items["weights"]["kind"] == "compare" and "mcnemar_p" in items["weights"]
     text = (tmp_path / "report" / "report.md").read_text()
-    assert "pets: Pet teams" in text and "weights: Minecraft: Heroes of the Village comparison" in text
+    assert "pets: Pet teams" in text
+    assert "weights: Minecraft: Heroes of the Village comparison" in text
     # the game's own key findings of its run (bnb report's), named by the item
     assert any(f["text"].startswith("pets: Team win rate") for f in summary["key_findings"]), report
     # the pet teams item answers with its pet teams too (issue 25, item 2)
@@ -199,7 +200,8 @@ def test_a_big_hotv_sweep_item_needs_yes(tmp_path):
         ('games = 5\nmode = "zip"\nset = { "path.start_normal" = [7, 8], "path.start_easy" = [1] }',
          "same number of values"),
         ('games = 5\nmode = "diagonal"\nset = { "path.start_normal" = 7 }', "mode: must be"),
-        ('games = 5\npets = "all"\nset = { "path.start_normal" = 7 }', "sweep[1].pets: give one pet team"),
+        ('games = 5\npets = "all"\nset = { "path.start_normal" = 7 }',
+         "sweep[1].pets: give one pet team"),
         ('games = 5\npolicies = ["heuristic"]\nset = { "path.start_normal" = 7 }',
          "sweep[1].policies: unknown policy"),
         ('games = 5\nbuildings = "99"\nset = { "path.start_normal" = 7 }', "sweep[1].buildings"),

@@ -157,7 +157,7 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
                 item = other_tune(table, other_game, source=source, where=where, seed=seed,
                                   base_dir=base_dir)  # fmt: skip
             elif other_game is not None:  # another game's: the shared protocol items
-                from bnb_sim.analysis.protocol_item_parse import parse_game_item
+                from bnb_sim.analysis.game_items import parse_game_item
 
                 # [experiment] components are Builders & Biomes files: not passed on
                 item = parse_game_item(other_game, kind, table, source=source, where=where,

@@ -54,20 +54,6 @@ def warm_step(game: Any):
     return (game.name, "batch kernel"), step
 
 
-def name_sections(sections: list, name: str, summary: dict) -> None:
-    """Title, anchor and figure files of each section prefixed with the item's ``name`` (two
-    items' figures never share a file); each section's summary merged into ``summary``."""
-    from bnb_sim.analysis.report_builder import _slug
-
-    for section in sections:
-        section.title = f"{name}: {section.title}"
-        section.anchor = _slug(section.title)
-        for fig in section.figures:
-            fig.name = _slug(f"{name}-{fig.name}")
-        summary.update(section.summary)
-        section.summary = {}
-
-
 @dataclass
 class ProtocolItem:
     """One item of a game served through the protocol: what to play, and how to show it."""

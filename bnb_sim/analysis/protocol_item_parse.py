@@ -239,35 +239,3 @@ def _compare(r: _Reader, item: ProtocolItem) -> None:
         make_rule(item.sprt, None, item.alpha, item.beta)
     except BnbError as exc:
         r.fail("sprt", str(exc).split(": ", 1)[-1].replace("--", ""))
-
-
-def parse_game_item(spec, kind: str, table: dict, *, source: str, where: str, seed: int,
-                    base_dir=None):  # fmt: skip
-    """An item of the game of registry entry ``spec`` (not the first game): a cooperative
-    game's ``[[ladder]]`` through its ``team_play`` entry, a ``[[robustness]]`` through its
-    ``robustness`` entry's ``parse_item``, every other kind through the protocol."""
-    from bnb_sim.core.registry import get_game
-
-    game = spec.protocol if spec.protocol is not None else get_game(spec.name)
-    at = dict(source=source, where=where, seed=seed, base_dir=base_dir)
-    if kind == "ladder" and game.outcome == "cooperative" and _offers(spec, "team_play"):
-        from bnb_sim.analysis.team_ladder_item import parse_team_ladder_item
-
-        return parse_team_ladder_item(spec, game, table, **at)
-    if kind == "robustness":
-        parse = getattr(spec.entry("robustness") if _offers(spec, "robustness") else None,
-                        "parse_item", None)  # fmt: skip
-        if not callable(parse):
-            raise BnbError(f"{source}: {where}: {game.title} has no [[robustness]] items")
-        return parse(table, component_files=[], **at)
-    return parse_item(game, kind, table, **at)
-
-
-def _offers(spec, entry: str) -> bool:
-    """Whether the game's registry entry offers ``entry`` (a protocol game says no)."""
-    from bnb_sim.errors import SpecError
-
-    try:
-        return spec.entry(entry) is not None
-    except SpecError:
-        return False

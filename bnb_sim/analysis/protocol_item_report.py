@@ -11,9 +11,22 @@ from __future__ import annotations
 from typing import Any
 
 
+def name_sections(sections: list, name: str, summary: dict) -> None:
+    """Title, anchor and figure files of each section prefixed with the item's ``name`` (two
+    items' figures never share a file); each section's summary merged into ``summary``."""
+    from bnb_sim.analysis.report_builder import _slug
+
+    for section in sections:
+        section.title = f"{name}: {section.title}"
+        section.anchor = _slug(section.title)
+        for fig in section.figures:
+            fig.name = _slug(f"{name}-{fig.name}")
+        summary.update(section.summary)
+        section.summary = {}
+
+
 def simulation_report(item, result):
     """The shared win-rate sections, then the game's own, with the key findings they carry."""
-    from bnb_sim.analysis.protocol_item import name_sections
     from bnb_sim.analysis.protocol_report import game_sections, shared_sections
 
     seats, games, meta = result
