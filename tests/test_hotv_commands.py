@@ -123,7 +123,7 @@ HOTV_ONLY = textwrap.dedent(
 def test_bnb_run_of_hotv_items_warms_only_the_hotv_engine(tmp_path, capsys, monkeypatch):
     """The first game's engine is not compiled for a file with only Heroes items."""
     import bnb_sim.feedback
-    from bnb_sim.games.heroes_village import experiment as E
+    from bnb_sim.analysis import protocol_item as P
 
     first_game, hotv = [], []
 
@@ -131,14 +131,19 @@ def test_bnb_run_of_hotv_items_warms_only_the_hotv_engine(tmp_path, capsys, monk
         first_game.append(list(players))
         return 0.0
 
-    real = E.warm_batch_kernel
+    real = P.warm_step  # the shared items' warm-up: one game of the game's default setting
 
-    def counted():
-        hotv.append(1)
-        real()
+    def counted(game):
+        key, step = real(game)
+
+        def run():
+            hotv.append(1)
+            step()
+
+        return key, run
 
     monkeypatch.setattr(bnb_sim.feedback, "warm_engine", no_first_game)
-    monkeypatch.setattr(E, "warm_batch_kernel", counted)
+    monkeypatch.setattr(P, "warm_step", counted)
     path = tmp_path / "exp.toml"
     path.write_text(HOTV_ONLY)
     code, out, err = run_cli(capsys, ["run", path, "-o", tmp_path / "rep", "--quiet"])

@@ -78,8 +78,10 @@ def test_hotv_items_are_counted_played_and_reported(tmp_path):
     assert "pet_teams" in json.dumps(items["pets"]) or "win_rate_by_difficulty" in items["pets"]
     assert items["weights"]["kind"] == "compare" and "mcnemar_p" in items["weights"]
     text = (tmp_path / "report" / "report.md").read_text()
-    assert "pets: Pet teams" in text and "weights: Heroes of the Village comparison" in text
-    assert any("team wins" in f["text"] for f in summary["key_findings"]), report
+    assert "pets: Pet teams" in text
+    assert "weights: Minecraft: Heroes of the Village comparison" in text
+    # the game's own key findings of its run (bnb report's), named by the item
+    assert any(f["text"].startswith("pets: Team win rate") for f in summary["key_findings"]), report
     # the pet teams item answers with its pet teams too (issue 25, item 2)
     kinds = [(f["kind"], f["text"][:6]) for f in summary["key_findings"]]
     assert ("pet_effects", "pets: ") in kinds and ("best_pet_team", "pets: ") in kinds, kinds
@@ -134,7 +136,7 @@ def test_a_hotv_sweep_item_plays_what_bnb_sweep_game_hotv_plays(tmp_path, capsys
     # 11 is the component file's own value: the baseline, played once (issue 25, item 10)
     assert experiment_games(experiment) == 2 * 60
     outcomes = run_experiment(experiment, threads=1)
-    assert list(outcomes[0].result) == [
+    assert [row["variant"] for row in outcomes[0].result["variants"]] == [
         "path.start_easy=11 (components)", "path.start_easy=10"
     ]  # fmt: skip
     report = build_experiment_report(experiment, outcomes)
@@ -152,7 +154,7 @@ def test_a_hotv_sweep_item_plays_what_bnb_sweep_game_hotv_plays(tmp_path, capsys
     cli = json.loads((out / "summary.json").read_text())["variants"]
     assert reported["variants"] == cli  # the same games, the same numbers
     text = (tmp_path / "report" / "report.md").read_text()
-    assert "start: Heroes of the Village component sweep" in text
+    assert "start: Minecraft: Heroes of the Village component sweep" in text
     assert "path.start_easy=10" in text and "(reference)" in text
     assert text.count("path.start_easy=11") == text.count("path.start_easy=11 (components)")
 
@@ -198,7 +200,8 @@ def test_a_big_hotv_sweep_item_needs_yes(tmp_path):
         ('games = 5\nmode = "zip"\nset = { "path.start_normal" = [7, 8], "path.start_easy" = [1] }',
          "same number of values"),
         ('games = 5\nmode = "diagonal"\nset = { "path.start_normal" = 7 }', "mode: must be"),
-        ('games = 5\npets = "all"\nset = { "path.start_normal" = 7 }', "sweep[1].pets: a sweep"),
+        ('games = 5\npets = "all"\nset = { "path.start_normal" = 7 }',
+         "sweep[1].pets: give one pet team"),
         ('games = 5\npolicies = ["heuristic"]\nset = { "path.start_normal" = 7 }',
          "sweep[1].policies: unknown policy"),
         ('games = 5\nbuildings = "99"\nset = { "path.start_normal" = 7 }', "sweep[1].buildings"),

@@ -120,7 +120,7 @@ def test_a_protocol_compare_item_stops_by_its_sprt(tmp_path):
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        ("alpha = 0.1\n", ".alpha: applies to sprt only"),
+        ("alpha = 0.1\n", ".alpha: alpha applies to sprt only"),
         ("sprt = [10, 0]\n", ".sprt: sprt needs ELO0 < ELO1"),
         ("sprt = [0, 10]\nprecision = 0.01\n", ".sprt: give sprt or precision, not both"),
         ('sprt = "0 10"\n', ".sprt: must be [ELO0, ELO1]"),

@@ -143,11 +143,12 @@ def test_hotv_ladder_table_report_and_pairing(tmp_path, capsys):
     assert summary["n_games"] == 3 * 600 and summary["steps"][0]["n"] == 600
     assert summary["steps"][0]["separated"] is True  # the team bot beats random play
     # the same game indices as bnb compare --game hotv: the same paired difference
-    from bnb_sim.games.heroes_village.components import load_components
-    from bnb_sim.games.heroes_village.paired_compare import compare_policies
+    from bnb_sim.analysis.protocol_studies import compare
+    from bnb_sim.core.registry import get_game
 
-    compared = compare_policies(load_components(), "strong", "team", players=2, seed=3,
-                                max_games=600, threads=1)  # fmt: skip
+    game = get_game("hotv")
+    compared = compare(game, game.load_components([]), "strong", "team", players=2, seed=3,
+                       max_games=600, threads=1)  # fmt: skip
     step = summary["steps"][1]
     assert step["diff"] == pytest.approx(compared["difference"]["mean_diff"])
     assert step["lo"] == pytest.approx(compared["difference"]["lo"])

@@ -156,11 +156,12 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
 
                 item = other_tune(table, other_game, source=source, where=where, seed=seed,
                                   base_dir=base_dir)  # fmt: skip
-            elif other_game is not None:  # an item of another game: the game parses it
-                item = other_game.entry("experiment_item")(
-                    kind, table, source=source, where=where, seed=seed, base_dir=base_dir,
-                    component_files=[],  # [experiment] components are Builders & Biomes files
-                )  # fmt: skip
+            elif other_game is not None:  # another game's: the shared protocol items
+                from bnb_sim.analysis.game_items import parse_game_item
+
+                # [experiment] components are Builders & Biomes files: not passed on
+                item = parse_game_item(other_game, kind, table, source=source, where=where,
+                                       seed=seed, base_dir=base_dir)  # fmt: skip
             if other_game is not None:
                 if item.name in names:
                     raise BnbError(f"{source}: {where}.name: '{item.name}' is used twice")

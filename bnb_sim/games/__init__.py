@@ -51,8 +51,6 @@ Entry points a game may declare (``module:attribute``):
   ``games_per_thread(config)``: games per thread in a default chunk of a run (about 0.5-1 s
   of work); ``warm_engine(players, components=None, *, notice=True, config=None)``: compile
   or load the kernels a run needs before it plays (:func:`bnb_sim.feedback.warm_engine`);
-* ``experiment_item(kind, table, ...)``: an item of an experiment file with ``game = NAME``
-  (an object with ``run``, ``budget``, ``report`` and the texts of the overview);
 * ``sensitivity_setup(components, players=, policies=, seed=, threads=, ...)``: a
   :class:`bnb_sim.runner.sensitivity.Setup` (``bnb sensitivity``);
 * ``team_play(players=, seed=, components=, **options)``: a cooperative game's setting for
@@ -151,9 +149,6 @@ def _protocol_entry(spec: GameSpec, what: str) -> Callable[..., Any]:
         return game.play_block
     if what == "new_game" and callable(getattr(game, "new_game", None)):
         return partial(_new_protocol_game, game)  # bnb_sim.new_game(game=NAME, ...)
-    if what == "experiment_item":  # bnb run: the shared items of protocol games
-        module = importlib.import_module("bnb_sim.analysis.protocol_item")
-        return partial(module.parse_item, game)
     raise SpecError(
         f"{spec.title} implements only the game protocol, which does not offer "
         f"'{what.replace('_', ' ')}' yet (docs/design.md, \"Adding a game\")"
@@ -298,7 +293,6 @@ register(
             "dask_payload": "bnb_sim.games.heroes_village.runner:dask_payload",
             "dask_config": "bnb_sim.games.heroes_village.runner:dask_config",
             "play_block": "bnb_sim.games.heroes_village.runner:play_block",
-            "experiment_item": "bnb_sim.games.heroes_village.experiment:parse_item",
             "robustness": "bnb_sim.games.heroes_village.robustness:ROBUSTNESS",
             "sensitivity_setup": "bnb_sim.games.heroes_village.sensitivity:setup",
             "team_play": "bnb_sim.games.heroes_village.ladder:team_play",

@@ -2,9 +2,9 @@
 name, its component data (files and ``set`` overrides, checked with the item's key in the
 message), paths relative to the experiment file, and the batch kernel's warm-up.
 
-The item kinds (:mod:`~bnb_sim.games.heroes_village.experiment`,
-:mod:`~bnb_sim.games.heroes_village.ladder`, :mod:`~bnb_sim.games.heroes_village.robustness`)
-import these from here, not from each other.
+The game's ``[[robustness]]`` item (:mod:`~bnb_sim.games.heroes_village.robustness`) and its
+ladder setting (:mod:`~bnb_sim.games.heroes_village.ladder`) import these from here; its other
+items are the shared protocol items (:mod:`bnb_sim.analysis.protocol_item`).
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ The game is cooperative (``outcome = "cooperative"`` in the game registry), so t
 cooperative ladder (:mod:`bnb_sim.runner.team_ladder`, :mod:`bnb_sim.analysis.team_ladder`)
 asks the game only for this: the team win of one team policy on games ``0 .. games-1`` of a
 setting (players, pet team, difficulty, buildings, components). :func:`team_play` is the
-game's ``team_play`` entry point. Numba loads only when games are played.
+game's ``team_play`` entry point; a ``[[ladder]]`` item of an experiment file reaches it the
+same way (:mod:`bnb_sim.analysis.team_ladder_item`). Numba loads only when games are played.
 """
 
 from __future__ import annotations
@@ -103,102 +104,3 @@ def team_play(
         raise BnbError(f"ladder --game hotv: {exc}") from None
     return HotvTeamPlay(comps, config.n_players, pets, config.difficulty, config.buildings,
                         int(seed), tuple(config.teams[0]))  # fmt: skip
-
-
-# ----------------------------------------------------------------------------- [[ladder]]
-
-
-@dataclass
-class HotvLadderItem:
-    """A ``[[ladder]]`` item with ``game = "hotv"`` (docs/heroes-of-the-village.md): what
-    ``bnb ladder --game hotv`` plays and reports with the same arguments."""
-
-    name: str
-    seed: int
-    components: Any  # HotvComponents
-    component_files: list[str]
-    overrides: dict[str, Any]
-    plan: Any  # bnb_sim.runner.team_ladder.TeamLadderPlan
-    kind: str = "ladder"
-    game: str = "heroes_village"
-
-    @property
-    def players(self) -> int:
-        return self.plan.team.players
-
-    def budget(self) -> int:
-        return len(self.plan.rungs) * self.plan.games
-
-    def games_text(self) -> str:
-        return f"{self.plan.games:,} games x {len(self.plan.rungs)} rungs"
-
-    def what(self) -> str:
-        return f"Heroes of the Village ladder, {self.plan.team.setting}: " + " < ".join(
-            self.plan.rungs
-        )
-
-    def readings_text(self) -> str:
-        t = self.plan.team
-        return f"difficulty={t.difficulty}, buildings={t.buildings}, pets={','.join(t.team)}"
-
-    def played(self, result) -> int:
-        return int(result.n_games)
-
-    def warmup(self):
-        from bnb_sim.games.heroes_village.item_parts import warm_batch_kernel
-
-        return (self.game, "batch kernel"), warm_batch_kernel
-
-    def run(self, *, threads=None, progress=None, yes: bool = False):
-        from bnb_sim.runner.budget import confirm_games
-        from bnb_sim.runner.team_ladder import run_team_ladder
-
-        confirm_games(self.budget(), f"ladder '{self.name}'", yes=yes)
-        return run_team_ladder(self.plan, threads=threads, progress=progress)
-
-    def report(self, result):
-        """``(sections, summary, findings)``: the sections of ``bnb ladder --game hotv``,
-        titled and with figure files prefixed by the item's name."""
-        from bnb_sim.analysis.report_builder import Finding, _slug
-        from bnb_sim.analysis.team_ladder import (
-            team_ladder_findings,
-            team_ladder_sections,
-            team_ladder_summary,
-        )
-
-        sections = team_ladder_sections(result)
-        for section in sections:
-            section.title = f"{self.name}: {section.title.lower()}"
-            section.anchor = _slug(section.title)
-            for fig in section.figures:
-                fig.name = _slug(f"{self.name}-{fig.name}")
-        findings = [Finding(f"{self.name}: {f.text}", f.numbers)
-                    for f in team_ladder_findings(result)]  # fmt: skip
-        summary = {**team_ladder_summary(result), "game": self.game}
-        return sections, summary, findings
-
-
-def parse_ladder_item(r, common: dict) -> HotvLadderItem:
-    """A ``[[ladder]]`` table of this game (reader ``r`` of the shared experiment code),
-    checked now: one line naming the file, the item and the key."""
-    from bnb_sim.analysis.experiment_reader import _REQUIRED
-    from bnb_sim.games import get_game
-    from bnb_sim.runner.team_ladder import plan_team_ladder
-
-    games = r.int("games", _REQUIRED, low=2, high=10_000_000)
-    rungs = r.str_list("rungs", None)
-    options = {k: common[k] for k in ("pets", "difficulty", "buildings")}
-    try:
-        team_play(players=common["players"], components=common["components"], **options)
-    except BnbError as exc:
-        text = str(exc).removeprefix("ladder --game hotv: ")
-        key = next((k for k in ("buildings", "pets", "players") if f"--{k}" in text), "pets")
-        r.fail(key, text)
-    try:
-        plan = plan_team_ladder(get_game("hotv"), rungs, players=common["players"], games=games,
-                                seed=common["seed"], components=common["components"],
-                                yes=True, options=options)  # fmt: skip
-    except BnbError as exc:
-        r.fail("rungs", str(exc).removeprefix("ladder: "))
-    keep = ("name", "seed", "components", "component_files", "overrides")
-    return HotvLadderItem(**{k: common[k] for k in keep}, plan=plan)

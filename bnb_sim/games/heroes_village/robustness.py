@@ -132,6 +132,11 @@ class _HeroesVillage:
         """``{components, expansion, readings, options}`` of run folder ``run``."""
         return run_setup(run, params, comps)
 
+    def parse_item(self, table: dict, **where):
+        """A ``[[robustness]]`` item with ``game = "hotv"`` (``bnb run``, through the shared
+        items of :mod:`bnb_sim.analysis.protocol_item_parse`)."""
+        return parse_item(table, **where)
+
 
 #: the keys of a ``[[robustness]]`` table with ``game = "hotv"``
 ITEM_KEYS = ("game", "name", "seed", "components", "set", "players", "pets", "difficulty",

@@ -1,7 +1,7 @@
 """Component variants of Heroes of the Village: the component file with values set by
 dotted path (``mobs.zombie.count``), as ``bnb sweep --game hotv --set PATH=V1,V2`` (through
-the protocol's ``sweep_variants``) and ``[[sweep]]`` items play them; :func:`play_sweep` is
-the items' play (the same game indices under each variant).
+the protocol's ``sweep_variants``) and ``[[sweep]]`` items (the shared protocol items) play
+them.
 """
 
 from __future__ import annotations
@@ -46,19 +46,3 @@ def sweep_variants(base, parsed, zip_mode=False, origin="--set"):
             continue
         variants.append((label, components_from_dict(data, f"{origin} {label}")))
     return variants
-
-
-def play_sweep(variants, *, games, players, specs, pets=None, difficulty="standard",
-               buildings=None, seed=0, threads=None, say=None) -> dict:  # fmt: skip
-    """``{label: won (bool array)}``: the same game indices ``0..games-1`` under each
-    variant (paired); ``say(label, rate)`` after each."""
-    from bnb_sim.analysis.stats import Rate
-    from bnb_sim.games.heroes_village.runner import make_config, play_block
-
-    won = {}
-    for label, comps in variants:
-        cfg = make_config(comps, players, specs, pets, difficulty or "standard", buildings, seed)
-        won[label] = play_block(cfg, 0, games, threads)[1]["won"].to_numpy()
-        if say is not None:
-            say(label, Rate.from_bools(won[label]))
-    return won

@@ -1,0 +1,46 @@
+"""Which shared item an experiment table of another game than the first becomes (``bnb run``).
+
+An item with ``game = NAME`` (any game but the default one) is parsed here, by kind and by
+what the game offers, never by its name: a cooperative game's ``[[ladder]]`` through its
+``team_play`` entry (:mod:`bnb_sim.analysis.team_ladder_item`), a ``[[robustness]]`` through
+its ``robustness`` entry's ``parse_item``, every other kind as the protocol's items
+(:mod:`bnb_sim.analysis.protocol_item_parse`).
+"""
+
+from __future__ import annotations
+
+from bnb_sim.errors import BnbError
+
+
+def parse_game_item(spec, kind: str, table: dict, *, source: str, where: str, seed: int,
+                    base_dir=None):  # fmt: skip
+    """An item of the game of registry entry ``spec`` (not the first game): a cooperative
+    game's ``[[ladder]]`` through its ``team_play`` entry, a ``[[robustness]]`` through its
+    ``robustness`` entry's ``parse_item``, every other kind through the protocol."""
+    from bnb_sim.core.registry import get_game
+
+    game = spec.protocol if spec.protocol is not None else get_game(spec.name)
+    at = dict(source=source, where=where, seed=seed, base_dir=base_dir)
+    if kind == "ladder" and game.outcome == "cooperative" and _offers(spec, "team_play"):
+        from bnb_sim.analysis.team_ladder_item import parse_team_ladder_item
+
+        return parse_team_ladder_item(spec, game, table, **at)
+    if kind == "robustness":
+        parse = getattr(spec.entry("robustness") if _offers(spec, "robustness") else None,
+                        "parse_item", None)  # fmt: skip
+        if not callable(parse):
+            raise BnbError(f"{source}: {where}: {game.title} has no [[robustness]] items")
+        return parse(table, component_files=[], **at)
+    from bnb_sim.analysis.protocol_item_parse import parse_item
+
+    return parse_item(game, kind, table, **at)
+
+
+def _offers(spec, entry: str) -> bool:
+    """Whether the game's registry entry offers ``entry`` (a protocol game says no)."""
+    from bnb_sim.errors import SpecError
+
+    try:
+        return spec.entry(entry) is not None
+    except SpecError:
+        return False
