@@ -1,7 +1,10 @@
 """Playing a run into a run directory, one Parquet part per chunk (``docs/run-format.md``):
 :func:`run_to_dir` checks the folder, locks it, resumes the missing parts, keeps run.json's
 timing per session and turns an interruption or a file-system failure into one line that
-says what is stored and how to resume.
+says what is stored and how to resume. It is the one run-folder path of every game: a plan of
+the default game's config (:func:`~bnb_sim.runner.run_plan.plan_run`) or of a protocol object
+and its config (:func:`~bnb_sim.runner.protocol_run.simulate_to_dir`); what run.json says of
+the game comes through the protocol (:mod:`bnb_sim.runner.run_meta`).
 """
 
 from __future__ import annotations
