@@ -107,3 +107,37 @@ def test_heroes_simulate_is_served_by_the_shared_protocol_handler(capsys, tmp_pa
     assert meta["components"]["content_hash"] == get_game("hotv").load_components([]).content_hash
     assert meta["title"] == "Minecraft: Heroes of the Village"
     assert "--pets all" in meta["command"] and "--difficulty easy" in meta["command"]
+
+
+@pytest.mark.parametrize("name", ["dice_race", "heroes_village"])
+def test_a_stopped_run_says_how_to_resume_and_resumes_to_the_whole_rows(name, tmp_path):
+    """Every game's folder is written by the one run path (issue 24): a stop between chunks
+    is RunInterrupted with the resume command, run.json stays partial with that command,
+    and the resumed run has exactly the rows of an uninterrupted one."""
+    from bnb_sim.runner.protocol_run import simulate_to_dir
+    from bnb_sim.runner.run_summary import RunInterrupted
+
+    game = get_game(name)
+    comps = game.load_components([])
+    make = getattr(game, "make_run_config", game.make_config)
+    config = make(comps, players=3, policies=[], seed=5, options={})
+    simulate_to_dir(game, config, comps, 60, tmp_path / "whole", chunk_size=20)
+
+    def stop_after_a_part(done, total):
+        if done >= 20:
+            raise KeyboardInterrupt
+
+    with pytest.raises(RunInterrupted) as stopped:
+        simulate_to_dir(game, config, comps, 60, tmp_path / "cut", chunk_size=20,
+                        progress=stop_after_a_part, resume_command="go on")  # fmt: skip
+    assert (stopped.value.done, stopped.value.exit_code) == (20, 130)
+    assert stopped.value.resume_command == "go on" and stopped.value.kept
+    meta = json.loads((tmp_path / "cut" / "run.json").read_text())
+    assert meta["status"] == "partial" and meta["resume_command"] == "go on"
+    summary = simulate_to_dir(game, config, comps, 60, tmp_path / "cut", resume=True)
+    assert (summary["played"], summary["games"], summary["status"]) == (40, 60, "complete")
+    want_seats, want_games, _ = load_run(tmp_path / "whole")
+    seats, games, meta = load_run(tmp_path / "cut")
+    pd.testing.assert_frame_equal(seats, want_seats)
+    pd.testing.assert_frame_equal(games, want_games)
+    assert len(meta["timing"]["sessions"]) == 2 and meta["game"] == game.name

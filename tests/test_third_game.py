@@ -91,6 +91,7 @@ def test_the_game_option_from_data_reaches_the_config(bnb, tmp_path):
         "--goal",
         "5",
         "--json",
+        "--quiet",  # the progress line on stderr (from 0, as every game's) would mix in
         "--out",
         str(tmp_path / "a"),
     )

@@ -114,7 +114,7 @@ def simulate(*, game, games, players, policies, seed, out, threads=None, chunk_s
     from bnb_sim.feedback import progress_meter
     from bnb_sim.runner.budget import confirm_games
     from bnb_sim.runner.protocol_run import rows_per_game, simulate_to_dir
-    from bnb_sim.runner.stopping import stoppable_run
+    from bnb_sim.runner.run_summary import RunInterrupted
 
     proto = _protocol(game)
     if not 0 <= seed <= MAX_SEED:
@@ -141,13 +141,17 @@ def simulate(*, game, games, players, policies, seed, out, threads=None, chunk_s
         click.echo(message, err=True)
 
     try:  # Ctrl-C, SIGTERM and a full disk end with what is stored and how to resume
-        with stoppable_run(out, games, shlex.join([*argv, "--resume"]), progress=progress,
-                           notice=notice) as stop:  # fmt: skip
-            summary = simulate_to_dir(
-                proto, config, comps, games, out, chunk_size=chunk_size, threads=threads,
-                resume=resume, force=force, dask=dask, command=shlex.join(argv),
-                progress=stop.progress, notice=notice,
-            )  # fmt: skip
+        summary = simulate_to_dir(
+            proto, config, comps, games, out, chunk_size=chunk_size, threads=threads,
+            resume=resume, force=force, dask=dask, command=shlex.join(argv),
+            resume_command=shlex.join([*argv, "--resume"]), handle_sigint=True,
+            progress=progress, notice=notice,
+        )  # fmt: skip
+    except RunInterrupted as stop:  # bnb's handler prints what is kept and how to go on
+        close()
+        if as_json:
+            click.echo(jsonsafe.dumps(stop.partial(), indent=2))
+        raise
     finally:
         close()
     rate = _team_rate(out) if proto.outcome == "cooperative" else None

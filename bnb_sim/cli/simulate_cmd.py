@@ -217,19 +217,7 @@ def simulate(
     except RunInterrupted as stop:
         close_bar()
         if as_json:
-            click.echo(
-                jsonsafe.dumps(
-                    {
-                        "status": "partial",
-                        "path": str(stop.path),
-                        "games": stop.games,
-                        "games_stored": stop.done,
-                        "signal": stop.signal_name,
-                        "resume_command": stop.resume_command,
-                    },
-                    indent=2,
-                )
-            )
+            click.echo(jsonsafe.dumps(stop.partial(), indent=2))
         click.echo(stop.report(), err=True)
         sys.exit(stop.exit_code)
     finally:

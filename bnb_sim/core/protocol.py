@@ -19,11 +19,15 @@ Optional methods, used where a game offers them (the shared code checks with ``g
 without it ``--reading`` is refused), and ``sweep_variants(components, sets, mode)``
 (``[(label, components)]`` of ``bnb sweep --set``, the game's own paths and labels, the
 component file's values first; without it dotted paths into mapping components).
-``bnb simulate`` (``bnb_sim.runner.protocol_run``) also uses, where offered:
-``make_run_config`` (as ``make_config``, for a run that may play several variants of each game
-index, declared as ``rows_per_game`` in the config's identity), ``run_components(components)``
-(run.json's component record, with its ``content_hash``) and ``run_headline(config, games)``
-(the summary's first line).
+``bnb simulate`` (one run-folder path for every game: ``bnb_sim.runner.run_dir.run_to_dir``)
+also uses, where offered: ``make_run_config`` (as ``make_config``, for a run that may play
+several variants of each game index, declared as ``rows_per_game`` in the config's identity),
+``run_components(components)`` (run.json's component record, with its ``content_hash``;
+default: the data as JSON and its hash), ``run_header(config)`` (run.json's keys that name
+the game; default: ``game``, ``outcome`` and ``title``), ``games_per_thread(config)`` (the
+default chunk size; default: an eighth of the run) and ``run_headline(config, games)`` (the
+summary's first line). run.json's ``params`` are the run's shape, ``config.identity()`` and
+how it was played (threads, backend, Dask).
 
 Rows: ``play_block(config, start, n, threads)`` returns ``(seats, games)``. ``seats`` has
 one row per (game, seat) with at least ``game``, ``seat``, ``player``, ``policy`` and ``won``;

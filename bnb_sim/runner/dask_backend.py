@@ -14,9 +14,10 @@
 The config travels as plain data (:func:`config_payload`: the game's ``dask_payload`` entry
 point, e.g. the component dict, the policy specs and the options), scattered once to every
 worker and rebuilt there once per process by its ``dask_config`` entry point; the rebuilt
-components must have the same content hash (:func:`check_rebuilt_hash`). A game served
-through the protocol (:mod:`bnb_sim.runner.protocol_run`) sends its game object and its
-picklable config instead (``payload={"protocol": game, "config": config}``). Before any chunk
+components must have the same content hash (:func:`check_rebuilt_hash`). A run plan that
+carries the game's protocol object (``RunPlan.game``: Heroes of the Village, a protocol game;
+:mod:`bnb_sim.runner.protocol_run`) sends it and its picklable config instead
+(``payload={"protocol": game, "config": config}``). Before any chunk
 runs, the numba cache is warmed by **one** worker per host, then by the others (concurrent cache
 writers can crash, numba/numba#4807). Workers return ``(seats, games)`` frames and the client
 writes the Parquet parts, so part names stay deterministic and no shared file system is

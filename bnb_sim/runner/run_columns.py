@@ -200,3 +200,27 @@ def _game_range(games: pa.Table, rows_per_game: int = 1) -> tuple[int, int]:
             f"{rows_per_game} row(s) for each game index"
         )
     return first, len(counts)
+
+
+#: the protocol's column type names as Arrow types (names, so pyarrow loads when used)
+_ARROW = {
+    "bool": "bool_",
+    "int8": "int8",
+    "int16": "int16",
+    "int32": "int32",
+    "int64": "int64",
+    "float64": "float64",
+    "string": "string",
+}
+
+
+def arrow_columns(columns: Mapping[str, str]) -> dict[str, Any]:
+    """A game's declared columns (name -> protocol type name) as Arrow types."""
+    from bnb_sim.errors import SpecError
+
+    out = {}
+    for name, kind in columns.items():
+        if kind not in _ARROW:
+            raise SpecError(f"column {name!r}: unknown type {kind!r} (one of {sorted(_ARROW)})")
+        out[name] = getattr(pa, _ARROW[kind])()
+    return out

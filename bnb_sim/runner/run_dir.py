@@ -1,7 +1,10 @@
 """Playing a run into a run directory, one Parquet part per chunk (``docs/run-format.md``):
 :func:`run_to_dir` checks the folder, locks it, resumes the missing parts, keeps run.json's
 timing per session and turns an interruption or a file-system failure into one line that
-says what is stored and how to resume.
+says what is stored and how to resume. It is the one run-folder path of every game: a plan of
+the default game's config (:func:`~bnb_sim.runner.run_plan.plan_run`) or of a protocol object
+and its config (:func:`~bnb_sim.runner.protocol_run.simulate_to_dir`); what run.json says of
+the game comes through the protocol (:mod:`bnb_sim.runner.run_meta`).
 """
 
 from __future__ import annotations
@@ -13,7 +16,15 @@ from pathlib import Path
 
 from bnb_sim.errors import BnbError, RunError
 from bnb_sim.runner.executor import _executor, _tasks
-from bnb_sim.runner.run_meta import _check_resume, _now, machine_info, run_params, versions
+from bnb_sim.runner.run_meta import (
+    _check_resume,
+    _now,
+    check_same_game,
+    machine_info,
+    run_description,
+    run_params,
+    versions,
+)
 from bnb_sim.runner.run_plan import RunPlan, default_chunk_size
 from bnb_sim.runner.run_summary import RunInterrupted, RunSummary, _WinCounter
 from bnb_sim.runner.stop_flag import _StopFlag
@@ -27,31 +38,6 @@ def _new_dirs(path: Path) -> list[Path]:
         missing.append(probe)
         probe = probe.parent
     return missing
-
-
-def _python_call(plan: RunPlan, *, resume: bool) -> str:
-    config = plan.config
-    args = [
-        f"{plan.games}",
-        f"{config.n_players}",
-        repr(config.labels),
-        f"seed={int(config.seed)}",
-    ]
-    if config.components.source != "default":
-        args.append(f"components={config.components.source!r}")
-    changed = config.readings.non_default()
-    if changed:
-        args.append(f"readings={changed!r}")
-    if plan.chunk_size is not None:
-        args.append(f"chunk_size={plan.chunk_size}")
-    if plan.threads is not None:
-        args.append(f"threads={plan.threads}")
-    if plan.dask is not None:
-        args.append(f"dask={plan.dask!r}")
-    args.append(f"out={str(plan.out)!r}")
-    if resume:
-        args.append("resume=True")
-    return f"bnb_sim.simulate({', '.join(args)})"
 
 
 def run_to_dir(
@@ -82,9 +68,9 @@ def run_to_dir(
     if plan.out is None:
         raise BnbError("run_to_dir needs an output directory")
     if resume_command is None:
-        resume_command = _python_call(plan, resume=True)
+        resume_command = plan.python_call(resume=True) or "the same call with resume=True"
     if command is None:
-        command = _python_call(plan, resume=plan.resume)
+        command = plan.python_call(resume=plan.resume)
     flag = _StopFlag(notice) if handle_sigint else None
     try:
         if flag is not None:
@@ -98,10 +84,11 @@ def run_to_dir(
 def _run_to_dir(plan, progress, command, resume_command, flag, notice, t_start) -> RunSummary:
     from bnb_sim.runner.lock import check_unlocked
     from bnb_sim.runner.run_files import WriteFailed, check_target, read_meta
-    from bnb_sim.runner.run_writer import RunWriter
+    from bnb_sim.runner.run_writer import writer_class
 
     path = plan.out
     # Everything that can fail on user input happens before the directory is touched.
+    header, components = run_description(plan)
     state = check_target(path, resume=plan.resume, force=plan.force)
     if state != "missing":
         check_unlocked(path)
@@ -109,42 +96,41 @@ def _run_to_dir(plan, progress, command, resume_command, flag, notice, t_start) 
     chunk_size = plan.chunk_size
     if stored is not None and chunk_size is None:
         chunk_size = stored["params"]["chunk_size"]
-    comps = plan.config.components
     executor = _executor(plan)
     writer = None
     created: list[Path] = []
     try:
         if chunk_size is None:
-            chunk_size = default_chunk_size(plan.games, plan.config, executor.threads)
+            chunk_size = default_chunk_size(plan.games, plan.config, executor.threads, plan.game)
         params = run_params(plan, chunk_size, executor.threads, executor.backend)
         if stored is not None:
-            _check_resume(path, stored, params, comps.content_hash)
-            # "check" is true only when every part was played with the invariant checks
-            was_checked = bool((stored.get("params") or {}).get("check"))
-            params["check"] = was_checked and plan.config.check
+            _check_stored(path, stored, header, plan, params, components)
         executor.prepare()
         created = _new_dirs(path)
-        writer = RunWriter(path, resume=plan.resume, force=plan.force, notice=notice)
+        writer = writer_class(plan)(path, resume=plan.resume, force=plan.force, notice=notice)
         n_parts = plan.n_parts(chunk_size)
         old = writer.stored
         if old is not None:  # a run that existed: check again what RunWriter read
-            _check_resume(path, old, params, comps.content_hash)
+            _check_stored(path, old, header, plan, params, components)
         started = _now()
         meta = {
             "format": 1,
             "kind": "simulate",
+            **header,
             "status": "partial",
             "command": (old or {}).get("command", command),
             "resume_command": resume_command,
             "params": params,
-            "components": comps.to_json_dict(),
+            "components": components,
             "versions": versions(),
             "machine": machine_info(),
             "threads": executor.threads,
             "timing": {"started": ((old or {}).get("timing") or {}).get("started", started)},
             "parts": n_parts,
         }
-        if old is not None:
+        if meta["command"] is None:  # a call that did not say (a game's own Python API)
+            del meta["command"]
+        if old is not None and command is not None:
             meta["resumed_with"] = command
         todo = writer.verify_parts(n_parts, meta) if old is not None else list(range(n_parts))
         counter = _WinCounter(plan.config.labels)
@@ -179,6 +165,16 @@ def _run_to_dir(plan, progress, command, resume_command, flag, notice, t_start) 
         executor.close()
         if writer is not None:
             writer.close()
+
+
+def _check_stored(path, meta, header, plan, params, components) -> None:
+    """RunError unless the stored run is this game's with the same identity; ``params``
+    then records whether every part was played with the invariant checks (``check``)."""
+    check_same_game(path, meta, header, plan)
+    _check_resume(path, meta, params, components["content_hash"])
+    if "check" in params:  # true only when every part was played with the checks
+        was_checked = bool((meta.get("params") or {}).get("check"))
+        params["check"] = was_checked and bool(params["check"])
 
 
 def _stored_games(writer, chunk_size: int, games: int) -> int:
@@ -249,7 +245,8 @@ def _play_parts(
     from bnb_sim.runner.run_files import WriteFailed
 
     total = plan.games
-    done = total - sum(n for _, _, n in tasks)
+    sizes = {k: n for k, _, n in tasks}  # game indices (a game may play several rows of each)
+    done = total - sum(sizes.values())
     played = 0
     t0 = time.perf_counter()
     setup = t0 - t_start
@@ -264,7 +261,7 @@ def _play_parts(
             raise KeyboardInterrupt
         for k, seats, games in executor.run(tasks):
             writer.write_part(k, seats, games)
-            n = len(games)
+            n = sizes[k]
             counter.add(seats)
             del seats, games
             _release_arrow_memory()

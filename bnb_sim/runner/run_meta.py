@@ -1,10 +1,13 @@
 """What a run directory's ``run.json`` records about where its rows came from: the row-deciding
-parameters (:func:`run_params`), the library versions and the machine, and the check that a
-resumed run was made with the same parameters and components (:func:`_check_resume`).
+parameters (:func:`run_params`), the game and its components (:func:`run_description`,
+through the game protocol), the library versions and the machine, and the check that a
+resumed run was made by the same game with the same parameters and components
+(:func:`_check_resume`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import platform
@@ -106,26 +109,18 @@ def _now() -> str:
 
 
 def run_params(plan: RunPlan, chunk_size: int, threads: int, backend: str) -> dict[str, Any]:
+    """run.json's ``params``: the run's shape, the config's ``identity()`` (everything that
+    decides the rows, in the game's words; its keys win) and how the run was played."""
     config = plan.config
-    extra = (
-        {} if config.components.expansion is None else {"expansion": config.components.expansion}
-    )
     return {
-        **extra,
         "games": plan.games,
-        "players": config.n_players,
-        "policies": config.labels,
-        "policy_specs": [p.to_dict() for p in config.policies],
-        "seed": int(config.seed),
+        "players": int(config.n_players),
         "chunk_size": int(chunk_size),
+        "seed": int(config.seed),
+        "policies": list(dict.fromkeys(config.labels)),
+        **{k: v for k, v in config.identity().items() if k not in ("games", "chunk_size")},
         "threads": int(threads),
         "backend": backend,
-        "variant": config.variant,
-        "seating": config.seating,
-        "pickaxe_optional": config.pickaxe_optional,
-        "readings": config.readings.to_dict(),
-        "check": config.check,
-        "max_turns": int(config.max_turns),
         "dask": plan.dask,
     }
 
@@ -163,4 +158,61 @@ def _check_resume(path: Path, meta: dict, params: dict, content_hash: str) -> No
             f"{path}: cannot resume: the run was made with other parameters: "
             + "; ".join(wrong[:3])
             + ("; ..." if len(wrong) > 3 else "")
+        )
+
+
+def protocol_of(plan: RunPlan) -> Any:
+    """The protocol object of the plan's game: its own, or the registry's for ``config.game``."""
+    if plan.game is not None:
+        return plan.game
+    from bnb_sim.core.registry import get_game
+
+    return get_game(plan.config.game)
+
+
+def component_info(game: Any, components: Any) -> dict[str, Any]:
+    """run.json ``components``: the game's data as JSON (``component_data`` if the game
+    has one, else the components themselves) and its content hash."""
+    describe = getattr(game, "component_data", None)
+    data = describe(components) if callable(describe) else components
+    from bnb_sim import jsonsafe
+
+    text = jsonsafe.dumps(data, sort_keys=True)
+    return {
+        "source": "protocol",
+        "content_hash": hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        "data": json.loads(text),
+    }
+
+
+def run_components(game: Any, components: Any) -> dict[str, Any]:
+    """run.json ``components``: the game's own record (its optional ``run_components``
+    method: source, content hash, provenance, ... and optionally the run's ``title``), else
+    :func:`component_info`."""
+    own = getattr(game, "run_components", None)
+    return dict(own(components)) if callable(own) else component_info(game, components)
+
+
+def run_description(plan: RunPlan) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``(header, components)``: the keys of run.json that name the game (its optional
+    ``run_header(config)``, else ``game``, ``outcome`` and ``title``) and its components
+    record (:func:`run_components`)."""
+    game = protocol_of(plan)
+    record = run_components(game, plan.components)
+    title = record.pop("title", game.title)
+    own = getattr(game, "run_header", None)
+    if callable(own):
+        return dict(own(plan.config)), record
+    return {"game": game.name, "outcome": game.outcome, "title": title}, record
+
+
+def check_same_game(path: Path, meta: dict, header: dict, plan: RunPlan) -> None:
+    """RunError unless the stored run is a run of the plan's game (a run.json without
+    ``game`` is the default game's)."""
+    if meta.get("game") != header.get("game"):
+        from bnb_sim.games import game_of_run
+
+        raise RunError(
+            f"{path}: cannot resume: it is a run of another game ({game_of_run(meta).name}), "
+            f"not {protocol_of(plan).name}"
         )

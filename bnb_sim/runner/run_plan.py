@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -42,7 +43,7 @@ _MAX_DEFAULT_CHUNK = 50_000
 class RunPlan:
     """Validated inputs of a run (built by :func:`plan_run`; nothing is written yet)."""
 
-    config: Any  # the game's run config (its ``create_config`` entry point)
+    config: Any  # the game's run config (the protocol's RunConfig)
     games: int
     chunk_size: int | None  # None: decided when the backend is known (or taken from run.json)
     threads: int | None
@@ -51,9 +52,27 @@ class RunPlan:
     force: bool = False
     dask: str | None = None
     extra: dict = field(default_factory=dict)
+    #: The protocol object that plays ``config`` (its ``play_block``; Dask sends it with the
+    #: config). None: ``config`` was made by its game's ``create_config`` entry point
+    #: (:func:`plan_run`) and is played by the entries ``play_block``, ``play_arrays``,
+    #: ``games_per_thread`` and ``dask_payload`` (:func:`bnb_sim.games.entry_of_config`).
+    game: Any = None
+    #: The components the config plays (run.json's ``components`` record is the game's
+    #: ``run_components`` of them).
+    components: Any = None
+    #: The arguments of the Python call that made the plan (``bnb_sim.simulate(...)``: the
+    #: default command and resume command of its run folder), without ``resume``.
+    call_args: tuple[str, ...] = ()
 
     def n_parts(self, chunk_size: int) -> int:
         return -(-self.games // chunk_size)
+
+    def python_call(self, *, resume: bool) -> str | None:
+        """The ``bnb_sim.simulate(...)`` call of this plan (None if it was not made by one)."""
+        if not self.call_args:
+            return None
+        args = [*self.call_args, *(["resume=True"] if resume else [])]
+        return f"bnb_sim.simulate({', '.join(args)})"
 
 
 def _int_arg(value: Any, name: str) -> int:
@@ -71,15 +90,28 @@ def check_games(games: Any, *, yes: bool = False) -> int:
     return confirm_games(games, "simulate", yes=yes)
 
 
-def default_chunk_size(games: int, config: Any, threads: int) -> int:
+def default_chunk_size(games: int, config: Any, threads: int, game: Any = None) -> int:
     """About 0.5-1 s of work per chunk: the game's games per thread (its ``games_per_thread``
-    entry point: more for cheap policies) times threads, between 1,000 and 50,000 (memory),
-    and never more than the run."""
-    from bnb_sim.games import entry_of_config
-
-    per_thread = int(entry_of_config(config, "games_per_thread")(config))
+    entry point or method: more for cheap policies) times threads, between 1,000 and 50,000
+    (memory), and never more than the run. A game that does not say: an eighth of the run,
+    between 1,000 and 200,000 games."""
+    per_thread = _games_per_thread(config, game)
+    if per_thread is None:
+        return max(_MIN_CHUNK, min(200_000, games // 8 or 1))
     size = min(max(per_thread * max(1, threads), _MIN_CHUNK), _MAX_DEFAULT_CHUNK)
     return max(1, min(size, games))
+
+
+def _games_per_thread(config: Any, game: Any) -> int | None:
+    """The game's games per thread in a default chunk, or None where it does not say."""
+    own = getattr(game, "games_per_thread", None)
+    if callable(own):
+        return int(own(config))
+    if game is not None:
+        return None
+    from bnb_sim.games import entry_of_config
+
+    return int(entry_of_config(config, "games_per_thread")(config))
 
 
 def plan_run(
@@ -149,7 +181,7 @@ def plan_run(
         variant=variant, seating=seating, pickaxe=pickaxe, check=bool(check),
         expansion=expansion,
     )  # fmt: skip
-    return RunPlan(
+    plan = RunPlan(
         config=config,
         games=games,
         chunk_size=chunk_size,
@@ -158,4 +190,27 @@ def plan_run(
         resume=bool(resume),
         force=bool(force),
         dask=dask,
+        components=config.components,
     )
+    return dataclasses.replace(plan, call_args=_python_args(plan))
+
+
+def _python_args(plan: RunPlan) -> tuple[str, ...]:
+    """The arguments of the ``bnb_sim.simulate`` call that plays ``plan`` (its readings and
+    components only where they are not the defaults)."""
+    config = plan.config
+    args = [f"{plan.games}", f"{config.n_players}", repr(config.labels), f"seed={int(config.seed)}"]
+    if config.components.source != "default":
+        args.append(f"components={config.components.source!r}")
+    changed = config.readings.non_default()
+    if changed:
+        args.append(f"readings={changed!r}")
+    if plan.chunk_size is not None:
+        args.append(f"chunk_size={plan.chunk_size}")
+    if plan.threads is not None:
+        args.append(f"threads={plan.threads}")
+    if plan.dask is not None:
+        args.append(f"dask={plan.dask!r}")
+    if plan.out is not None:
+        args.append(f"out={str(plan.out)!r}")
+    return tuple(args)

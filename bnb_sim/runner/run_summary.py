@@ -46,6 +46,17 @@ class RunInterrupted(BnbError):
         self.kept = kept
         super().__init__(f"{self.headline()}; resume with: {resume_command}")
 
+    def partial(self) -> dict[str, Any]:
+        """What ``bnb simulate --json`` prints for a stopped run."""
+        return {
+            "status": "partial",
+            "path": str(self.path),
+            "games": self.games,
+            "games_stored": self.done,
+            "signal": self.signal_name,
+            "resume_command": self.resume_command,
+        }
+
     @property
     def signal_name(self) -> str:
         return signal.Signals(self.signum).name

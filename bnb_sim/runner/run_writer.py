@@ -30,6 +30,7 @@ from bnb_sim.runner.run_columns import (
     _game_range,
     _to_table,
     _with_run_columns,
+    arrow_columns,
     has_run_columns,
     run_id_of,
     run_info,
@@ -351,3 +352,21 @@ class RunWriter:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def writer_class(plan: Any) -> type[RunWriter]:
+    """The writer of ``plan``'s run: the column contract its game declares
+    (``game.columns(config)``, no per-type prefixes) for a plan played by a protocol object,
+    else this module's own (the default game's config, made by its entries)."""
+    if plan.game is None:
+        return RunWriter
+    seat_columns, game_columns = plan.game.columns(plan.config)
+
+    class ProtocolRunWriter(RunWriter):
+        pass
+
+    ProtocolRunWriter.seat_columns = arrow_columns(seat_columns)
+    ProtocolRunWriter.seat_prefixes = ()
+    ProtocolRunWriter.game_columns = arrow_columns(game_columns)
+    ProtocolRunWriter.game_prefixes = ()
+    return ProtocolRunWriter

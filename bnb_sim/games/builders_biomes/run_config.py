@@ -256,6 +256,24 @@ class GameConfig:
 
         return replace(self, components=components)
 
+    def identity(self) -> dict:
+        """What decides the rows (the protocol's ``RunConfig.identity``): run.json's
+        ``params`` besides ``games``, ``chunk_size`` and how the run was played."""
+        expansion = self.components.expansion
+        return {
+            **({} if expansion is None else {"expansion": expansion}),
+            "players": self.n_players,
+            "policies": self.labels,
+            "policy_specs": [p.to_dict() for p in self.policies],
+            "seed": int(self.seed),
+            "variant": self.variant,
+            "seating": self.seating,
+            "pickaxe_optional": self.pickaxe_optional,
+            "readings": self.readings.to_dict(),
+            "check": self.check,
+            "max_turns": int(self.max_turns),
+        }
+
     def to_dict(self) -> dict:
         return {
             "players": self.n_players,

@@ -52,6 +52,15 @@ class BuildersBiomes:
     def report_sections(self, seats, games, meta):
         return ()  # its report is bnb_sim.analysis.report.write_report (entry "write_report")
 
+    def run_components(self, components) -> dict[str, Any]:
+        """run.json's ``components`` (source, content hash, estimates, data; docs/run-format.md)."""
+        return components.to_json_dict()
+
+    def run_header(self, config) -> dict[str, Any]:
+        """run.json names no game: its runs predate the registry, which reads a run without
+        ``game`` as this (the default) game's."""
+        return {}
+
     def readings(self, name: str | None = None) -> list:
         """Its rule readings (``bnb readings``): all, or the one called ``name``."""
         from bnb_sim.games.builders_biomes import readings as R
