@@ -192,7 +192,7 @@ def _item_game(source: str, where: str, table: Any, kind: str = ""):
     if game.name == DEFAULT_GAME:
         return {k: v for k, v in table.items() if k != "game"}, None
     own = {"luck": "luck", "tune": "tune"}.get(kind)  # kinds the shared code plays for any game
-    if game.entry("experiment_item") is None and not (own and game.entries.get(own)):
+    if game.entry("experiment_item") is None and not (own and game.hook(own)):
         raise BnbError(f"{source}: {where}.game: {game.title} has no experiment items")
     return table, game
 
