@@ -239,3 +239,24 @@ def test_a_hook_that_is_not_callable_is_refused_on_registration():
 
     with pytest.raises(ValueError, match="not callable: readings"):
         check_game(Broken())
+
+
+@pytest.mark.parametrize("name", sorted(registry.BUILTIN))
+def test_a_built_in_game_passes_the_check_and_its_run_hooks_answer(name):
+    """Issue 24, one game interface: a built-in game is one protocol object; ``check_game``
+    accepts it, and every run hook it offers (``bnb_sim.core.protocol.ENTRIES``) is a method
+    (callable) or, for the attributes, a module or object that imports; shared code reaches
+    each through ``GameSpec.entry`` under the entry's own name."""
+    from bnb_sim.core.protocol import ENTRIES, ENTRY_ATTRIBUTES, check_game, entry_hook
+    from bnb_sim.games import GAMES
+
+    game = registry.get_game(name)
+    check_game(game)
+    offered = {what for what in ENTRIES if entry_hook(game, what) is not None}
+    assert {"load_components", "columns", "play_block", "new_game"} <= offered, name
+    for what in offered:
+        found = entry_hook(game, what)
+        assert what in ENTRY_ATTRIBUTES or callable(found), f"{name}.{ENTRIES[what]}"
+        assert GAMES[name].entry(what) == found
+    assert GAMES[name].game is game and GAMES[name].protocol is None  # not protocol-only
+    assert (GAMES[name].title, GAMES[name].outcome) == (game.title, game.outcome)

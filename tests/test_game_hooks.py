@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bnb_sim.core.protocol import HOOKS, OptionSpec, hook
+from bnb_sim.core.protocol import COMMANDS, HOOKS, NAMED_COMMANDS, OptionSpec, hook
 from bnb_sim.core.registry import get_game as protocol_game
 from bnb_sim.games import GAMES
 
@@ -22,7 +22,8 @@ COMMAND_HOOKS = ("play_transcript", "odds", "component_tables", "train", "show_m
 def test_a_built_in_game_adds_options_to_commands_as_data_only(name):
     """Issue 24: a command's extra options are OptionSpec data, never a game's own click
     decorator (the ``options:<command>`` entries Heroes of the Village used to declare)."""
-    declared = [e for e in GAMES[name].entries if e.startswith("options:")]
+    commands = (*COMMANDS, *NAMED_COMMANDS)
+    declared = [f"options:{c}" for c in commands if GAMES[name].entry(f"options:{c}")]
     assert not declared, f"{name} declares {declared}: give OptionSpec data instead"
 
 
@@ -41,7 +42,7 @@ def test_an_option_range_is_data_and_click_refuses_a_value_outside_it(tmp_path, 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_no_built_in_game_declares_its_own_handler_of_the_hooked_commands(name):
-    declared = [e for e in OLD_ENTRIES if e in GAMES[name].entries]
+    declared = [e for e in OLD_ENTRIES if GAMES[name].entry(e) is not None]
     assert not declared, f"{name} declares {declared}: offer the protocol hook instead"
 
 

@@ -40,7 +40,7 @@ def test_a_config_names_its_game_and_finds_its_entries():
     create_config = get_game(None).need("create_config")
     config = create_config(2, ["random"], seed=3)
     assert config.game == "builders_biomes"
-    assert entry_of_config(config, "play_block") is get_game("bnb").entry("play_block")
+    assert entry_of_config(config, "play_block") == get_game("bnb").entry("play_block")
     assert entry_of_config(config, "games_per_thread")(config) == 20_000  # all random
     heuristic = create_config(2, ["heuristic"], seed=3)
     assert entry_of_config(heuristic, "games_per_thread")(heuristic) == 10_000
@@ -113,7 +113,7 @@ def test_bench_measures_through_the_default_games_entries():
     from bnb_sim.cli import bench_cmd
 
     create_config, play_arrays = bench_cmd.engine_entries()
-    assert play_arrays is get_game(None).entry("play_arrays")
+    assert play_arrays == get_game(None).entry("play_arrays")
     assert create_config(2, ["greedy"]).labels == ["greedy", "greedy"]
     result = bench_cmd.alternating_ratio("greedy", players=2, threads=1, seconds=0.05, repeats=1)
     assert result["ratio"] > 0 and result["reference"] == "heuristic"

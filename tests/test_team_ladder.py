@@ -5,6 +5,7 @@ JSON and report, pairing against ``bnb compare --game hotv``, determinism, bad i
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -102,8 +103,8 @@ def test_a_cooperative_game_needs_only_its_team_play_entry():
     gets a ladder from its ``team_play`` entry alone."""
     from bnb_sim.runner.team_ladder import plan_team_ladder, run_team_ladder
 
-    entries = {"team_play": "test_team_ladder:fake_team_play"}
-    game = GameSpec("stand_in", "Stand-in", entries=entries, outcome="cooperative")
+    stand_in = SimpleNamespace(team_play=fake_team_play)  # its protocol object: one hook
+    game = GameSpec("stand_in", "Stand-in", outcome="cooperative", game=stand_in)
     plan = plan_team_ladder(game, None, seed=2)
     assert plan.rungs == ["weak", "strong"] and plan.games == 300
     result = run_team_ladder(plan)

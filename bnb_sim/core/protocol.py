@@ -39,6 +39,12 @@ Optional hooks (:data:`HOOKS`, found with :func:`hook`): the parts of a command 
 game can say (its rule readings, its component tables, its exact odds, its turn-by-turn
 transcript, its compile jobs). A game offers the ones that make sense for it; a command
 asked of a game that lacks its hook says so in one line.
+
+Run hooks (:data:`ENTRIES`, found with :func:`entry_hook`; shared code asks for them through
+``bnb_sim.games.GameSpec.entry``): what the runner and the studies ask of a game that serves
+them with code of its own (the built-in games): its run config, batch player and Dask
+payload, its step-by-step game from user values, and the modules of its luck, tuning and
+designed studies. A game served only through the protocol needs none of them.
 """
 
 from __future__ import annotations
@@ -356,6 +362,76 @@ HOOKS: tuple[str, ...] = (
 )
 
 
+#: The run hooks: what the runner, the studies and the step API ask of a game that serves
+#: them with code of its own (the built-in games). Shared code asks by the entry's name
+#: (:meth:`bnb_sim.games.GameSpec.entry`, :func:`bnb_sim.games.entry_of_config`); this maps
+#: it to the attribute of the game object (another name where the protocol's method of the
+#: entry's name takes other arguments: ``play_block`` and ``new_game`` take the config of
+#: ``make_config``). Every one is optional, and imported only when it is used:
+#:
+#: * ``load_components(paths=None, ...)``: its components (the protocol's method; a game may
+#:   add keywords, e.g. ``expansion`` for ``--expansion``).
+#: * ``columns(config=None)``: the protocol's ``(seat_columns, game_columns)``.
+#: * ``run_block(config, start, n, threads=None) -> (seats, games)``: ``play_block`` of a
+#:   *run config* (what ``create_config`` and ``dask_config`` return, the config the runner
+#:   and its Dask workers hold); without it (a game served only by the protocol) the
+#:   protocol's ``play_block``.
+#: * ``new_game_from_values(seed=0, game_index=0, players=None, policies=(), **options)``: a
+#:   step-by-step game from user values (``bnb_sim.new_game(game=NAME)``); without it, the
+#:   protocol's ``new_game`` of ``make_config``'s config.
+#: * ``create_config(players, policies, *, seed=, components=, readings=, ...)``: a run
+#:   config from user values (``bnb simulate``, ``bnb bench``).
+#: * ``play_arrays(config, start, n, threads=None)``: the batch kernel's raw output, without
+#:   DataFrames (warm-ups, ``bnb bench``).
+#: * ``games_per_thread(config) -> int``: games per thread in a default chunk of a run
+#:   (about 0.5-1 s of work).
+#: * ``dask_payload(config) -> dict`` and ``dask_config(payload) -> config``: a run config
+#:   as plain data for a Dask worker, and rebuilt there.
+#: * ``warm_engine(players, components=None, *, notice=True, config=None) -> float``: compile
+#:   or load the kernels a run needs before it plays; the seconds it took.
+#: * ``sensitivity_setup(components=None, *, players=, policies=, seed=, ...)``: a
+#:   :class:`bnb_sim.runner.sensitivity.Setup` (``bnb sensitivity``).
+#: * ``team_play(*, players=, seed=, components=, **options)``: a cooperative game's setting
+#:   of ``bnb ladder`` (:mod:`bnb_sim.runner.team_ladder` says what it returns).
+#: * ``value_study(options, *, players=, games=, seed=, components=, ...)``: the worth of the
+#:   game's own options (``bnb value``; a :class:`bnb_sim.analysis.value.ValueResult`).
+#: * attributes (:data:`ENTRY_ATTRIBUTES`, imported when read): ``luck`` (a module: its
+#:   chance sources and how a luck design plays, :mod:`bnb_sim.runner.luck_play`), ``tune``
+#:   (a module: what ``bnb tune`` needs, listed in
+#:   :mod:`bnb_sim.games.builders_biomes.tune_hooks`), ``studies`` (a module: what the
+#:   runner's designed studies need, listed in
+#:   :mod:`bnb_sim.games.builders_biomes.study_hooks`) and ``robustness`` (an object: its
+#:   rungs, how a rung plays, its findings; :mod:`bnb_sim.runner.robustness_play`).
+ENTRIES: dict[str, str] = {
+    "load_components": "load_components",
+    "columns": "columns",
+    "play_block": "run_block",
+    "new_game": "new_game_from_values",
+    "create_config": "create_config",
+    "play_arrays": "play_arrays",
+    "games_per_thread": "games_per_thread",
+    "dask_payload": "dask_payload",
+    "dask_config": "dask_config",
+    "warm_engine": "warm_engine",
+    "sensitivity_setup": "sensitivity_setup",
+    "team_play": "team_play",
+    "value_study": "value_study",
+    "luck": "luck",
+    "tune": "tune",
+    "studies": "studies",
+    "robustness": "robustness",
+}
+#: The run hooks that are attributes (a module or an object), not methods.
+ENTRY_ATTRIBUTES: tuple[str, ...] = ("luck", "tune", "studies", "robustness")
+
+
+def entry_hook(game: Any, what: str) -> Any:
+    """The run hook of entry ``what`` (a key of :data:`ENTRIES`) on ``game``, or None."""
+    if what not in ENTRIES:
+        return None
+    return getattr(game, ENTRIES[what], None)
+
+
 def hook(game: Any, name: str) -> Callable[..., Any] | None:
     """The game's optional hook ``name`` (one of :data:`HOOKS`), or None if it lacks it."""
     if name not in HOOKS:
@@ -389,6 +465,10 @@ def check_game(game: Any) -> None:
     if missing:
         raise ValueError(f"game {getattr(game, 'name', game)!r} lacks {', '.join(missing)}")
     wrong = [n for n in HOOKS if getattr(game, n, None) is not None and hook(game, n) is None]
+    methods = [n for what, n in ENTRIES.items() if what not in ENTRY_ATTRIBUTES]
+    wrong += [
+        n for n in methods if getattr(game, n, None) is not None and not callable(getattr(game, n))
+    ]
     if wrong:
         raise ValueError(f"game {game.name!r}: hooks that are not callable: {', '.join(wrong)}")
     if game.outcome not in OUTCOMES:

@@ -3,8 +3,9 @@
 Games are found three ways, each imported only when first asked for (``bnb --help`` stays
 cheap and a game's kernels compile only when it plays):
 
-* the built-in games: a name, its aliases and the dotted path of its ``spec`` module,
-  which exposes the game object as ``GAME``;
+* the built-in games: a name and the dotted path of its ``spec`` module, which exposes the
+  game object as ``GAME`` (its aliases, title, options and outcome are the object's: the one
+  place they are written; ``bnb_sim.games.GAMES`` reads them there);
 * installed packages: entry points in the group ``bnb_sim.games`` (``name = "pkg.mod:GAME"``);
 * :func:`register_game` called at run time (a test suite, a notebook).
 
@@ -21,10 +22,10 @@ from bnb_sim.errors import SpecError
 
 ENTRY_POINT_GROUP = "bnb_sim.games"
 
-#: built-in games: name -> (aliases, spec module exposing GAME)
-BUILTIN: dict[str, tuple[tuple[str, ...], str]] = {
-    "builders_biomes": (("builders-and-biomes", "bnb"), "bnb_sim.games.builders_biomes.spec"),
-    "heroes_village": (("heroes-of-the-village", "hotv"), "bnb_sim.games.heroes_village.spec"),
+#: built-in games: name -> the spec module exposing GAME (cheap to import: no numba, pandas)
+BUILTIN: dict[str, str] = {
+    "builders_biomes": "bnb_sim.games.builders_biomes.spec",
+    "heroes_village": "bnb_sim.games.heroes_village.spec",
 }
 
 _REGISTERED: dict[str, Any] = {}  # games given to register_game, by name
@@ -71,10 +72,19 @@ def _find_name(name: str) -> str | None:
     for game in _REGISTERED.values():
         if key in (norm(n) for n in (game.name, *game.aliases)):
             return game.name
-    for canonical, (aliases, _module) in BUILTIN.items():
-        if key in (norm(n) for n in (canonical, *aliases)):
+    for canonical in BUILTIN:
+        if key in (norm(n) for n in (canonical, *_builtin(canonical).aliases)):
             return canonical
     return None
+
+
+def _builtin(name: str) -> Any:
+    """The built-in game ``name``'s object (its spec module imported once, and checked)."""
+    if name not in _LOADED:
+        game = importlib.import_module(BUILTIN[name]).GAME
+        check_game(game)
+        _LOADED[name] = game
+    return _LOADED[name]
 
 
 def names() -> list[str]:
@@ -92,11 +102,7 @@ def get_game(name: str) -> Any:
     if canonical in _REGISTERED:
         return _REGISTERED[canonical]
     if canonical is not None:
-        if canonical not in _LOADED:
-            game = importlib.import_module(BUILTIN[canonical][1]).GAME
-            check_game(game)
-            _LOADED[canonical] = game
-        return _LOADED[canonical]
+        return _builtin(canonical)
     installed = {norm(n): ep for n, ep in _entry_points().items()}
     ep = installed.get(norm(name))
     if ep is not None:

@@ -1,80 +1,49 @@
 """The games bnb-sim plays: a small registry in the spirit of OpenSpiel's game registry.
 
-Each game is a :class:`GameSpec`: its name, aliases and title, and the dotted names of its
-entry points (component loader, command handlers, report writer, output columns). Nothing is
-imported until an entry point is used, so ``bnb --help`` and ``bnb report`` stay cheap and a
-game's kernels compile only when it is played.
+A game is ONE object, its protocol object (:class:`bnb_sim.core.protocol.GameProtocol`,
+``GAME`` in the game's ``spec`` module): its name, aliases, title, options and outcome, and
+every hook shared code may ask of it, as methods or attributes that import the game's code
+only when called (so ``bnb --help`` and ``bnb report`` stay cheap and a game's kernels
+compile only when it is played). :mod:`bnb_sim.core.registry` finds the objects (the
+built-in games by name, installed ones by entry point, ``register_game`` at run time); a
+:class:`GameSpec` is the view of one that the commands take (``--game``), made from the
+object by :func:`from_protocol`, for every game alike.
 
-Shared code (the CLI commands, ``bnb report``) looks a game up with :func:`get_game` and
-calls :meth:`GameSpec.entry`; it never branches on a game's name. A game that implements
-only the protocol of :mod:`bnb_sim.core.protocol` and is registered with
-:func:`bnb_sim.core.registry.register_game` appears here too (:func:`all_specs`), as a
-:class:`GameSpec` whose ``protocol`` is set: the shared commands serve it through the
-protocol (docs/design.md, "Adding a game"). A command handler that a
-game does not declare (``None``) means the command's own code serves it: Builders & Biomes,
-the first game, is served that way (the runner and the report were written for it first).
+Shared code (the CLI commands, ``bnb report``, the runner and the studies) looks a game up
+with :func:`get_game` and calls :meth:`GameSpec.entry`; it never branches on a game's name.
+The entries are the object's run hooks (:data:`bnb_sim.core.protocol.ENTRIES` lists them
+with their arguments: ``load_components``, ``columns``, ``play_block``, ``new_game``,
+``create_config``, ``play_arrays``, ``games_per_thread``, ``dask_payload``, ``dask_config``,
+``warm_engine``, ``sensitivity_setup``, ``team_play``, ``value_study`` and the attributes
+``luck``, ``tune``, ``studies``, ``robustness``); the commands' hooks (readings, component
+tables, odds, a turn-by-turn transcript, training, a model shown, bench and compile jobs:
+:data:`bnb_sim.core.protocol.HOOKS`) live on the same object.
+
+A game that is not built in is served only through the protocol (:attr:`GameSpec.protocol`
+is its object): the shared commands serve it (``bnb_sim.cli.protocol_cmds``), and an entry
+it has no hook for is the protocol's stand-in or a one-line SpecError, never the first
+game's code (docs/design.md, "Adding a game"). A built-in game names the commands that it
+leaves to the shared protocol handlers (``protocol_commands`` on its object); a command
+handler that a built-in game does not declare (None) means the command's own code serves
+it: Builders & Biomes, the first game, is served that way (the runner and the report were
+written for it first). One entry is still a dotted name (``_LEGACY_ENTRIES``: B&B's
+``write_report``), until ``bnb report`` reaches every game through hooks.
 
 The package mirrors this: one sub-package per game, each with its rules (jitted kernels),
 policies, component data model and façades, and the shared parts beside them::
 
     bnb_sim/
       games/
-        builders_biomes/   engine/ (rules kernels), policies/, components/, game.py, odds.py
-        heroes_village/    engine.py, play.py, policies.py, bots.py, odds.py, runner.py, report.py
+        builders_biomes/   spec.py (GAME), engine/ (rules kernels), policies/, components/,
+                           game.py, odds.py
+        heroes_village/    spec.py (GAME), engine.py, play.py, policies.py, bots.py, odds.py,
+                           runner.py, report.py
       rng.py               counter-based random streams (every game)
       plugins.py           third-party policies: compiling and calling them (every game)
       entry_points.py      third-party policies: finding them, parsing their parameters
       toml_files.py        reading TOML input safely (component, bot and experiment files)
       runner/ analysis/ tune/ cli/   batches, storage, statistics, reports, tuning, ``bnb``
       data/                each game's default component file
-
-Entry points a game may declare (``module:attribute``):
-
-* ``load_components(paths)``: validated component data (``--components`` files over the
-  defaults);
-* ``simulate``: ``handler(**options)`` for the matching ``bnb`` command
-  (``options`` are the command's parsed options); the options a game adds to a command are
-  its protocol object's :class:`~bnb_sim.core.protocol.OptionSpec` data that name the
-  command;
-* ``write_report(run_dir, out_dir, title=None)``: the report of one of its runs;
-* ``columns``: ``(seat_columns, game_columns)`` of its run files;
-* ``new_game(seed, game_index, players, policies, **options)``: a game to play step by step
-  (``bnb_sim.new_game(game=NAME)``), with the methods of :class:`bnb_sim.core.game_api.Game`;
-* ``dask_payload(config)``, ``dask_config(payload)``, ``play_block(config, start, n,
-  threads)``: how the shared Dask backend sends its config to a worker as plain data,
-  rebuilds it there and plays a chunk (a config names its game in ``config.game``;
-  :func:`entry_of_config` finds the game's entry);
-* ``create_config(players, policies, *, seed=, components=, readings=, ...)``: a run config
-  from user values (``bnb simulate`` and ``bnb_sim.simulate`` through
-  :func:`bnb_sim.runner.run_plan.plan_run`, ``bnb bench``); ``play_arrays(config, start, n,
-  threads)``: the batch kernel's raw output, without DataFrames (warm-ups, ``bnb bench``);
-  ``games_per_thread(config)``: games per thread in a default chunk of a run (about 0.5-1 s
-  of work); ``warm_engine(players, components=None, *, notice=True, config=None)``: compile
-  or load the kernels a run needs before it plays (:func:`bnb_sim.feedback.warm_engine`);
-* ``sensitivity_setup(components, players=, policies=, seed=, threads=, ...)``: a
-  :class:`bnb_sim.runner.sensitivity.Setup` (``bnb sensitivity``);
-* ``team_play(players=, seed=, components=, **options)``: a cooperative game's setting for
-  ``bnb ladder`` (:mod:`bnb_sim.runner.team_ladder` says what it returns);
-* ``value_study(options, players=, games=, seed=, components=, ...)``: a game that values
-  its own options in ``bnb_sim.value`` (a :class:`bnb_sim.analysis.value.ValueResult`;
-  undeclared: the first game's restricted play, :func:`bnb_sim.runner.value_study.run_value`);
-* ``luck``: a module (named without ``:attribute``) with its chance sources and how to play
-  a luck design (:mod:`bnb_sim.runner.luck_play`);
-* ``tune``: a module (named without ``:attribute``) with what ``bnb tune`` needs of the
-  game (:mod:`bnb_sim.games.builders_biomes.tune_hooks` lists it);
-* ``studies``: a module (named without ``:attribute``) with what the runner's designed
-  studies (``bnb compare``, ``tournament``, ``sweep``, ``ladder``, ``value``), the experiment
-  files' default items and :mod:`bnb_sim.studies` need of a game that they serve with their
-  own code: its readings, component files, configs and policy specs
-  (:mod:`bnb_sim.games.builders_biomes.study_hooks` lists it; a protocol game is served by
-  the shared protocol commands instead);
-* ``robustness``: an object with the game's rungs, how a rung plays, its findings and the
-  set-up of a run folder (``bnb robustness``; :mod:`bnb_sim.runner.robustness_play`);
-* the protocol's optional hooks (:data:`bnb_sim.core.protocol.HOOKS`: readings, component
-  tables, odds, a turn-by-turn transcript, training, a model shown, its kernels as compile
-  jobs for ``bnb warmup``) live on the game's
-  ``spec`` object: ``bnb play``, ``odds``, ``components show``, ``train``, ``train show``
-  and ``warmup`` reach every game through them.
 """
 
 from __future__ import annotations
@@ -85,40 +54,56 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from bnb_sim.core.protocol import entry_hook
 from bnb_sim.errors import SpecError
 
 
 @dataclass(frozen=True)
 class GameSpec:
-    """One game: how to name it, and where its parts live."""
+    """One game as shared code sees it: its names, options and outcome, read from its
+    protocol object (``game``), on which every hook lives (:func:`from_protocol`)."""
 
     name: str
     title: str
     aliases: tuple[str, ...] = ()
-    entries: dict[str, str] = field(default_factory=dict)
     options: tuple[str, ...] = ()  # command options only this game accepts
     #: "competitive" (seats play against each other: a winner per game) or "cooperative"
     #: (the players are one team against the game: the team wins or loses). Shared code
     #: that measures strength branches on this, never on the game's name: a ladder of a
     #: cooperative game compares team policies on the same games (``team_play`` entry).
     outcome: str = "competitive"
-    #: A game that implements only :class:`bnb_sim.core.protocol.GameProtocol` (registered
-    #: with :func:`bnb_sim.core.registry.register_game`): the shared commands serve it
-    #: through the protocol (``bnb_sim.cli.protocol_cmds``), with no handler of its own.
-    protocol: Any = field(default=None, compare=False, repr=False)
+    #: The game's protocol object (:class:`bnb_sim.core.protocol.GameProtocol`): its
+    #: hooks (:data:`bnb_sim.core.protocol.HOOKS`) and run hooks (``ENTRIES`` there).
+    game: Any = field(default=None, compare=False, repr=False)
+    #: True for a game that is not built in (registered with
+    #: :func:`bnb_sim.core.registry.register_game`, or installed): every command serves it
+    #: through the protocol (``bnb_sim.cli.protocol_cmds``), and an entry it lacks is an
+    #: error, never the first game's code (see :attr:`protocol`).
+    protocol_only: bool = False
     #: Commands that a built-in game leaves to the shared protocol handlers
-    #: (``bnb_sim.cli.protocol_cmds``), through its protocol object (``bnb_sim.core.registry``).
+    #: (``bnb_sim.cli.protocol_cmds``): its object's ``protocol_commands``.
     protocol_commands: tuple[str, ...] = ()
 
+    @property
+    def protocol(self) -> Any:
+        """The protocol object of a game served only through the protocol, else None."""
+        return self.game if self.protocol_only else None
+
+    def hook(self, what: str) -> Any:
+        """The game's own hook for entry ``what`` (imported now), or None if it has none."""
+        legacy = _LEGACY_ENTRIES.get(self.name, {}).get(what)
+        if legacy is not None:
+            module, _, attribute = legacy.partition(":")
+            return getattr(importlib.import_module(module), attribute)
+        return entry_hook(self.game, what) if self.game is not None else None
+
     def entry(self, what: str) -> Callable[..., Any] | None:
-        """The entry point ``what`` (imported now), or None if the game does not declare it."""
-        if self.protocol is not None:
+        """The entry point ``what`` (imported now), or None if the game does not declare it.
+        A game served only by the protocol has the protocol's stand-ins, else a SpecError."""
+        found = self.hook(what)
+        if found is None and self.protocol_only:
             return _protocol_entry(self, what)
-        target = self.entries.get(what)
-        if target is None:
-            return None
-        module, _, attribute = target.partition(":")
-        return getattr(importlib.import_module(module), attribute)
+        return found
 
     def need(self, what: str) -> Callable[..., Any]:
         """The entry point ``what``; a one-line SpecError if the game does not declare it."""
@@ -132,19 +117,21 @@ class GameSpec:
         return (self.name, *self.aliases)
 
 
-GAMES: dict[str, GameSpec] = {}
 DEFAULT_GAME = "builders_biomes"
+
+#: Entries that other work removes (issue 24): still dotted names, until their commands
+#: reach the games through hooks. Nothing else may be added here.
+_LEGACY_ENTRIES: dict[str, dict[str, str]] = {
+    "builders_biomes": {"write_report": "bnb_sim.analysis.report:write_report"},
+}
 
 
 def _protocol_entry(spec: GameSpec, what: str) -> Callable[..., Any]:
-    """The entries a protocol game offers by its methods. Any other is a one-line
-    SpecError: shared code that falls back to the first game's code when an entry is
-    undeclared must never play that game's code with another game's data."""
-    game = spec.protocol
-    if what == "load_components":
-        return game.load_components
-    if what == "columns":
-        return game.columns
+    """The stand-ins that the protocol gives a game served only through it, for the entries
+    it has no hook of. Any other is a one-line SpecError: shared code that falls back to
+    the first game's code when an entry is undeclared must never play that game's code
+    with another game's data."""
+    game = spec.game
     if what == "play_block":
         return game.play_block
     if what == "new_game" and callable(getattr(game, "new_game", None)):
@@ -173,17 +160,29 @@ def _new_protocol_game(
     return game.new_game(config, game_index)
 
 
-def from_protocol(game: Any) -> GameSpec:
-    """The registry's view of a game that implements only the protocol."""
+def from_protocol(game: Any, *, protocol_only: bool = True) -> GameSpec:
+    """The registry's view of a game object: every game's, built-in or not."""
+    own = getattr(game, "command_options", None)
+    # a game that declares none: its own options, and --dask, which the shared protocol
+    # simulate serves for every game
+    options = tuple(own) if own is not None else (*(o.name for o in game.options), "dask")
     return GameSpec(
         name=game.name,
         title=game.title,
         aliases=tuple(game.aliases),
-        # its own options, and --dask, which the shared protocol simulate serves for every game
-        options=(*(o.name for o in game.options), "dask"),
+        options=options,
         outcome=game.outcome,
-        protocol=game,
+        game=game,
+        protocol_only=protocol_only,
+        protocol_commands=tuple(getattr(game, "protocol_commands", ())),
     )
+
+
+def _builtin_games() -> dict[str, GameSpec]:
+    """The built-in games (:data:`bnb_sim.core.registry.BUILTIN`), from their objects."""
+    from bnb_sim.core import registry
+
+    return {n: from_protocol(registry.get_game(n), protocol_only=False) for n in registry.BUILTIN}
 
 
 def protocol_games() -> dict[str, GameSpec]:
@@ -197,15 +196,6 @@ def protocol_games() -> dict[str, GameSpec]:
 def all_specs() -> list[GameSpec]:
     """Every game: the built-in ones and those registered through the protocol."""
     return [*GAMES.values(), *protocol_games().values()]
-
-
-def register(spec: GameSpec) -> GameSpec:
-    """Add a game to the registry (its name and aliases must be new)."""
-    for name in spec.names:
-        if _lookup(name) is not None:
-            raise ValueError(f"game name {name!r} is already registered")
-    GAMES[spec.name] = spec
-    return spec
 
 
 def _norm(name: str) -> str:
@@ -243,65 +233,5 @@ def game_of_run(meta: dict) -> GameSpec:
     return get_game(meta.get("game") or DEFAULT_GAME)
 
 
-register(
-    GameSpec(
-        name="builders_biomes",
-        title="Minecraft: Builders & Biomes",
-        aliases=("builders-and-biomes", "bnb"),
-        entries={
-            "load_components": "bnb_sim.games.builders_biomes.components:load_components",
-            "write_report": "bnb_sim.analysis.report:write_report",
-            "columns": "bnb_sim.games.builders_biomes:columns",
-            "luck": "bnb_sim.games.builders_biomes.luck",
-            "new_game": "bnb_sim.games.builders_biomes.game:new_game",
-            "tune": "bnb_sim.games.builders_biomes.tune_hooks",
-            "studies": "bnb_sim.games.builders_biomes.study_hooks",
-            "sensitivity_setup": "bnb_sim.games.builders_biomes.sensitivity:setup",
-            "robustness": "bnb_sim.games.builders_biomes.robustness:ROBUSTNESS",
-            "create_config": "bnb_sim.games.builders_biomes.run_hooks:create_config",
-            "play_block": "bnb_sim.games.builders_biomes.batch:play_block",
-            "play_arrays": "bnb_sim.games.builders_biomes.batch:play_arrays",
-            "games_per_thread": "bnb_sim.games.builders_biomes.run_hooks:games_per_thread",
-            "dask_payload": "bnb_sim.games.builders_biomes.run_hooks:dask_payload",
-            "dask_config": "bnb_sim.games.builders_biomes.run_hooks:dask_config",
-            "warm_engine": "bnb_sim.games.builders_biomes.compile_jobs:warm_engine",
-        },
-        options=(
-            "variant",
-            "pickaxe",
-            "seating",
-            "fixed_seats",
-            "dask",
-            "pile",
-            "hearts",
-            "reading",
-            "picture",
-            "field",
-            "self_every",
-        ),
-    )
-)
-register(
-    GameSpec(
-        name="heroes_village",
-        title="Minecraft: Heroes of the Village",
-        aliases=("heroes-of-the-village", "hotv"),
-        entries={
-            "load_components": "bnb_sim.games.heroes_village.components:load_components",
-            "value_study": "bnb_sim.games.heroes_village.value:play_values",
-            "columns": "bnb_sim.games.heroes_village.runner:columns",
-            "dask_payload": "bnb_sim.games.heroes_village.runner:dask_payload",
-            "dask_config": "bnb_sim.games.heroes_village.runner:dask_config",
-            "play_block": "bnb_sim.games.heroes_village.runner:play_block",
-            "robustness": "bnb_sim.games.heroes_village.robustness:ROBUSTNESS",
-            "sensitivity_setup": "bnb_sim.games.heroes_village.sensitivity:setup",
-            "team_play": "bnb_sim.games.heroes_village.ladder:team_play",
-            "luck": "bnb_sim.games.heroes_village.luck",
-            "tune": "bnb_sim.games.heroes_village.tune_hooks",
-            "new_game": "bnb_sim.games.heroes_village.game:new_game",
-        },
-        options=("pets", "difficulty", "buildings", "pet", "dask", "reading", "teams"),
-        outcome="cooperative",
-        protocol_commands=("simulate", "compare", "tournament", "sweep", "report"),
-    )
-)
+#: The built-in games, by name (read from their protocol objects, once).
+GAMES: dict[str, GameSpec] = _builtin_games()

@@ -1,9 +1,10 @@
 """What the two first games share to present their existing parts through the protocol.
 
-Builders & Biomes and Heroes of the Village predate :mod:`bnb_sim.core.protocol`: their
-commands are still served by their own handlers (``bnb_sim.games.GameSpec.entries``). Their
-``spec`` modules wrap the same parts (component loader, run config, block player, columns)
-as protocol objects, so the contract test and new shared code see every game the same way.
+Builders & Biomes and Heroes of the Village predate :mod:`bnb_sim.core.protocol`: many of
+their commands are still served by code of their own (the run hooks of their protocol
+objects, :data:`bnb_sim.core.protocol.ENTRIES`). Their ``spec`` modules wrap the same parts
+(component loader, run config, block player, columns) as protocol objects, so the contract
+test and new shared code see every game the same way.
 """
 
 from __future__ import annotations

@@ -38,13 +38,11 @@ def fixed_bits(sources, source: str, others: bool) -> int:
 
 
 def luck_module(game):
-    """The game's ``luck`` entry point, or one clear error."""
-    import importlib
-
-    target = game.entries.get("luck")
-    if target is None:
+    """The game's ``luck`` module (a run hook of its protocol object), or one clear error."""
+    module = game.hook("luck")
+    if module is None:
         raise BnbError(f"luck: {game.title} has no luck design yet")
-    return importlib.import_module(target)
+    return module
 
 
 @dataclass
@@ -261,5 +259,5 @@ def luck(game=None, *, progress=None, **options):
     """
     from bnb_sim.games import get_game
 
-    spec = game if hasattr(game, "entries") else get_game(game)
+    spec = game if hasattr(game, "entry") else get_game(game)
     return run_luck(plan_luck(spec, **options), progress=progress)

@@ -1,13 +1,12 @@
 """The game a designed study plays (``bnb compare``, ``tournament``, ``sweep``, ``ladder``,
 ``value``), reached through the game registry: the runner's study modules import no game
-package. A game declares a ``studies`` entry (a module; see
+package. A game declares a ``studies`` run hook (a module; see
 :mod:`bnb_sim.games.builders_biomes.study_hooks` for what it holds). A game without one is
 served by the protocol's own commands (:mod:`bnb_sim.cli.protocol_cmds`) or its own entries.
 """
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 
 from bnb_sim.errors import BnbError
@@ -19,10 +18,10 @@ def study_hooks(game: str | None = None) -> ModuleType:
     from bnb_sim.games import get_game
 
     spec = get_game(game)
-    target = spec.entries.get("studies")
-    if target is None:
+    module = spec.hook("studies")
+    if module is None:
         raise BnbError(f"{spec.title} declares no designed studies of the shared runner")
-    return importlib.import_module(target)
+    return module
 
 
 def game_name(game: str | None = None) -> str:

@@ -7,7 +7,6 @@ drivers branch on that, never on a game's name."""
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 from typing import Any
 
@@ -28,9 +27,9 @@ def tune_hooks(game: str | None) -> ModuleType | Any:
     protocol, the hooks written from it (:mod:`bnb_sim.tune.protocol_hooks`); BnbError for
     a game that offers neither."""
     spec = game_spec(game)
-    target = spec.entries.get("tune")
-    if target is not None:
-        return importlib.import_module(target)
+    module = spec.hook("tune")
+    if module is not None:
+        return module
     if spec.protocol is not None:
         from bnb_sim.tune.protocol_hooks import hooks_for
 
@@ -42,7 +41,7 @@ def refuse_dask(game: str | None, dask: str | None) -> None:
     """One line for ``--dask`` with a game tuned through the protocol (before anything is
     written): a game registered at run time is not known to a Dask worker."""
     spec = game_spec(game)
-    if dask is not None and spec.entries.get("tune") is None:
+    if dask is not None and spec.hook("tune") is None:
         from bnb_sim.tune.protocol_hooks import _no_dask
 
         raise BnbError(_no_dask(spec))

@@ -9,15 +9,8 @@
 * ``game.py`` (one game at a time, OpenSpiel style), ``odds.py`` (exact combat odds),
   ``readings.py`` (rule readings), ``describe.py`` (words for the engine's numbers).
 
-The shared runner, storage and report serve it directly; this module gives the game registry
-(:mod:`bnb_sim.games`) what it cannot point at directly.
+The shared runner, storage and report serve it directly; ``spec.py`` is the game as the
+registry (:mod:`bnb_sim.games`) sees it: one protocol object with every hook.
 """
 
 from __future__ import annotations
-
-
-def columns():
-    """``(seat_columns, game_columns)``: the fixed columns of its run files."""
-    from bnb_sim.runner.run_columns import GAME_COLUMNS, SEAT_COLUMNS
-
-    return SEAT_COLUMNS, GAME_COLUMNS

@@ -1,8 +1,9 @@
-"""What the shared run path needs to know of Builders & Biomes (its registry entries).
+"""What the shared run path needs to know of Builders & Biomes (run hooks of its ``spec``).
 
 ``bnb simulate`` and ``bnb_sim.simulate`` (:mod:`bnb_sim.runner.run_plan`), the executors
 (:mod:`bnb_sim.runner.executor`, :mod:`bnb_sim.runner.dask_backend`) and ``bnb bench`` reach
-the game through :func:`bnb_sim.games.entry_of_config` and these entries: how a run config is
+the game through :func:`bnb_sim.games.entry_of_config` and the run hooks of its protocol
+object (``spec.GAME``), which call these: how a run config is
 made from user values, how it travels to a Dask worker as plain data and is rebuilt there,
 and how large a default chunk is. Nothing heavy is imported until an entry is called.
 """

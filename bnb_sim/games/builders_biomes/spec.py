@@ -1,11 +1,15 @@
 """Builders & Biomes through the game protocol (:mod:`bnb_sim.core.protocol`).
 
-Cheap to import (no numba, no pandas): every part is imported when it is used. The run
-commands still serve this game with their own code; this object is what the contract test
-and protocol-level code see, and its optional hooks (:data:`bnb_sim.core.protocol.HOOKS`:
-readings, component tables, odds, a turn-by-turn game, policy specs, training, bench and
-compile jobs) are how ``bnb readings``, ``components show``, ``odds``, ``play``, ``compare``,
-``tournament``, ``train``, ``bench`` and ``warmup`` reach the game's own code.
+Cheap to import (no numba, no pandas): every part is imported when it is used. This object
+is the whole game as shared code sees it (issue 24: one game interface): its names, its
+commands' own options (``command_options``), its optional hooks
+(:data:`bnb_sim.core.protocol.HOOKS`: readings, component tables, odds, a turn-by-turn game,
+policy specs, training, bench and compile jobs; how ``bnb readings``, ``components show``,
+``odds``, ``play``, ``compare``, ``tournament``, ``train``, ``bench`` and ``warmup`` reach
+its code) and its run hooks (:data:`bnb_sim.core.protocol.ENTRIES`: the run config, batch
+and Dask parts of ``bnb simulate``, the step API, and the modules of ``bnb luck``, ``tune``
+and the designed studies), which the run commands' own code reaches through
+:meth:`bnb_sim.games.GameSpec.entry`.
 """
 
 from __future__ import annotations
@@ -22,12 +26,19 @@ class BuildersBiomes:
     aliases = ("builders-and-biomes", "bnb")
     outcome = "competitive"
     options = ()  # its options are the commands' own (--variant, --pickaxe, --reading, ...)
+    #: the shared commands' options that only this game takes (refused with another game)
+    command_options = ("variant", "pickaxe", "seating", "fixed_seats", "dask", "pile", "hearts",
+                       "reading", "picture", "field", "self_every")  # fmt: skip
+    #: the commands it leaves to the shared protocol handlers: none (they were written for it)
+    protocol_commands = ()
     default_policy = "heuristic"
 
-    def load_components(self, paths: Sequence[str]) -> Any:
+    def load_components(self, paths: Sequence[str] | None = None, *, expansion=None) -> Any:
+        """Its validated components: ``paths`` over the defaults (``expansion``, e.g.
+        ``"farmers-market"``, merged first: ``--expansion``)."""
         from bnb_sim.games.builders_biomes.components import load_components
 
-        return load_components(list(paths))
+        return load_components(paths, expansion=expansion)
 
     def make_config(self, components, *, players, policies, seed, options: Mapping[str, Any]):
         from bnb_sim.games.builders_biomes.run_config import GameConfig
@@ -150,6 +161,86 @@ class BuildersBiomes:
         from bnb_sim.games.builders_biomes.game import Game
 
         return Game(config.inner, game_index)
+
+    # --- run hooks (bnb_sim.core.protocol.ENTRIES): the runner's and studies' own code ---
+
+    def new_game_from_values(self, *args, **options):
+        """``bnb_sim.new_game()``: ``(seed, game_index, players, policies, **options)``."""
+        from bnb_sim.games.builders_biomes.game import new_game
+
+        return new_game(*args, **options)
+
+    def create_config(self, players: int, policies, **options):
+        """A run config from user values (``bnb simulate``, ``bnb bench``)."""
+        from bnb_sim.games.builders_biomes.run_hooks import create_config
+
+        return create_config(players, policies, **options)
+
+    def run_block(self, config, start: int, n: int, threads: int | None = None):
+        """``(seats, games)`` of games ``start .. start + n - 1`` of a run config."""
+        from bnb_sim.games.builders_biomes.batch import play_block
+
+        return play_block(config, start, n, threads)
+
+    def play_arrays(self, config, start: int, n: int, threads: int | None = None):
+        """The batch kernel's raw output (warm-ups, ``bnb bench``)."""
+        from bnb_sim.games.builders_biomes.batch import play_arrays
+
+        return play_arrays(config, start, n, threads)
+
+    def games_per_thread(self, config) -> int:
+        from bnb_sim.games.builders_biomes.run_hooks import games_per_thread
+
+        return games_per_thread(config)
+
+    def dask_payload(self, config) -> dict:
+        from bnb_sim.games.builders_biomes.run_hooks import dask_payload
+
+        return dask_payload(config)
+
+    def dask_config(self, payload: dict):
+        from bnb_sim.games.builders_biomes.run_hooks import dask_config
+
+        return dask_config(payload)
+
+    def warm_engine(self, players, components=None, *, notice: bool = True, config=None):
+        from bnb_sim.games.builders_biomes.compile_jobs import warm_engine
+
+        return warm_engine(players, components, notice=notice, config=config)
+
+    def sensitivity_setup(self, components=None, **options):
+        """``bnb sensitivity``'s :class:`bnb_sim.runner.sensitivity.Setup`."""
+        from bnb_sim.games.builders_biomes.sensitivity import setup
+
+        return setup(components, **options)
+
+    @property
+    def luck(self):
+        """Its chance sources and luck designs (``bnb luck``; a module)."""
+        from bnb_sim.games.builders_biomes import luck
+
+        return luck
+
+    @property
+    def tune(self):
+        """What ``bnb tune`` needs of it (a module)."""
+        from bnb_sim.games.builders_biomes import tune_hooks
+
+        return tune_hooks
+
+    @property
+    def studies(self):
+        """What the runner's designed studies need of it (a module)."""
+        from bnb_sim.games.builders_biomes import study_hooks
+
+        return study_hooks
+
+    @property
+    def robustness(self):
+        """Its rungs and findings of ``bnb robustness``."""
+        from bnb_sim.games.builders_biomes.robustness import ROBUSTNESS
+
+        return ROBUSTNESS
 
 
 GAME = BuildersBiomes()

@@ -2,11 +2,12 @@
 
 Cheap to import (no numba, no pandas). ``bnb compare``, ``tournament``, ``sweep`` and
 ``report`` (its :meth:`report_sections`) serve the game through this object
-(``protocol_commands`` of its registry entry), and ``bnb play``, ``odds``, ``components
+(its ``protocol_commands``), and ``bnb play``, ``odds``, ``components
 show``, ``train``, ``train show``, ``bench`` and ``warmup`` (and the warm-up before a run)
 through its optional hooks (:data:`bnb_sim.core.protocol.HOOKS`; their texts are
-:mod:`bnb_sim.games.heroes_village.command_text`); the other commands still have their own
-handlers (``bnb_sim.games`` entries). What the game adds to
+:mod:`bnb_sim.games.heroes_village.command_text`); the other commands reach its code through
+its run hooks (:data:`bnb_sim.core.protocol.ENTRIES`: Dask, the step API, ``bnb value``,
+``ladder``, ``luck``, ``robustness``, ``sensitivity``, ``tune``). What the game adds to
 the shared texts and sweeps is here: :meth:`describe` (pets and difficulty),
 :meth:`sweep_variants` (its dotted paths, mobs by name, the component file first) and
 :meth:`with_readings`. The step-by-step ``Game`` is offered once the game has one
@@ -81,11 +82,16 @@ class HeroesVillage:
         ),
     )
     default_policy = "team"
+    #: the shared commands' options that only this game takes (refused with another game)
+    command_options = ("pets", "difficulty", "buildings", "pet", "dask", "reading", "teams")
+    #: the commands it leaves to the shared protocol handlers (bnb_sim.cli.protocol_cmds)
+    protocol_commands = ("simulate", "compare", "tournament", "sweep", "report")
 
-    def load_components(self, paths: Sequence[str]) -> Any:
+    def load_components(self, paths: Sequence[str] | None = None) -> Any:
+        """Its validated components: ``paths`` merged over the defaults in order."""
         from bnb_sim.games.heroes_village.components import load_components
 
-        return load_components(list(paths))
+        return load_components(paths)
 
     def make_config(self, components, *, players, policies, seed, options: Mapping[str, Any]):
         from bnb_sim.games.heroes_village.runner import make_config, run_params
@@ -227,6 +233,70 @@ class HeroesVillage:
         from bnb_sim.games.heroes_village.cli_tools import compile_jobs
 
         return compile_jobs()
+
+    # --- run hooks (bnb_sim.core.protocol.ENTRIES): the runner's and studies' own code ---
+
+    def new_game_from_values(self, *args, **options):
+        """``bnb_sim.new_game(game="hotv")``: ``(seed, game_index, players, policies,
+        pets=, difficulty=, ...)``."""
+        from bnb_sim.games.heroes_village.game import new_game
+
+        return new_game(*args, **options)
+
+    def run_block(self, config, start: int, n: int, threads: int | None = None):
+        """``(seats, games)`` of games ``start .. start + n - 1`` of a run config (Dask)."""
+        from bnb_sim.games.heroes_village.runner import play_block
+
+        return play_block(config, start, n, threads)
+
+    def dask_payload(self, config) -> dict:
+        from bnb_sim.games.heroes_village.runner import dask_payload
+
+        return dask_payload(config)
+
+    def dask_config(self, payload: dict):
+        from bnb_sim.games.heroes_village.runner import dask_config
+
+        return dask_config(payload)
+
+    def value_study(self, options, **values):
+        """``bnb value --game hotv``: each pet's worth to the team (a ValueResult)."""
+        from bnb_sim.games.heroes_village.value import play_values
+
+        return play_values(options, **values)
+
+    def sensitivity_setup(self, components=None, **options):
+        """``bnb sensitivity --game hotv``'s :class:`bnb_sim.runner.sensitivity.Setup`."""
+        from bnb_sim.games.heroes_village.sensitivity import setup
+
+        return setup(components, **options)
+
+    def team_play(self, **options):
+        """``bnb ladder --game hotv``'s setting (:mod:`bnb_sim.runner.team_ladder`)."""
+        from bnb_sim.games.heroes_village.ladder import team_play
+
+        return team_play(**options)
+
+    @property
+    def luck(self):
+        """Its chance sources and luck designs (``bnb luck --game hotv``; a module)."""
+        from bnb_sim.games.heroes_village import luck
+
+        return luck
+
+    @property
+    def tune(self):
+        """What ``bnb tune --game hotv`` needs of it (a module)."""
+        from bnb_sim.games.heroes_village import tune_hooks
+
+        return tune_hooks
+
+    @property
+    def robustness(self):
+        """Its rungs and findings of ``bnb robustness --game hotv``."""
+        from bnb_sim.games.heroes_village.robustness import ROBUSTNESS
+
+        return ROBUSTNESS
 
     def __getattr__(self, name: str):
         # the step API only where the game has one: has_step_api() reads this attribute
