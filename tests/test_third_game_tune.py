@@ -58,7 +58,7 @@ def test_tune_game_finds_the_goal_that_evens_steady_against_bold(bnb, tmp_path):
     override = out / "tuned-components.toml"
     assert f"goal = {result['best']['goal']}" in override.read_text()
     ran = _json(bnb("simulate", "--game", "dice", "--components", str(override), "--games",
-                    "20", "--json", "--out", str(tmp_path / "run")))  # fmt: skip
+                    "20", "--json", "--quiet", "--out", str(tmp_path / "run")))  # fmt: skip
     assert ran["games"] == 20
     meta = json.loads((tmp_path / "run" / "run.json").read_text())
     assert meta["components"]["data"]["goal"] == result["best"]["goal"]
