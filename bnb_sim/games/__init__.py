@@ -36,7 +36,6 @@ Entry points a game may declare (``module:attribute``):
   (``options`` are the command's parsed options); the options a game adds to a command are
   its protocol object's :class:`~bnb_sim.core.protocol.OptionSpec` data that name the
   command;
-* ``write_report(run_dir, out_dir, title=None)``: the report of one of its runs;
 * ``columns``: ``(seat_columns, game_columns)`` of its run files;
 * ``new_game(seed, game_index, players, policies, **options)``: a game to play step by step
   (``bnb_sim.new_game(game=NAME)``), with the methods of :class:`bnb_sim.core.game_api.Game`;
@@ -255,7 +254,6 @@ register(
         aliases=("builders-and-biomes", "bnb"),
         entries={
             "load_components": "bnb_sim.games.builders_biomes.components:load_components",
-            "write_report": "bnb_sim.analysis.report:write_report",
             "columns": "bnb_sim.games.builders_biomes:columns",
             "luck": "bnb_sim.games.builders_biomes.luck",
             "new_game": "bnb_sim.games.builders_biomes.game:new_game",

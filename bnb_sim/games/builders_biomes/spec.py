@@ -5,7 +5,9 @@ commands still serve this game with their own code; this object is what the cont
 and protocol-level code see, and its optional hooks (:data:`bnb_sim.core.protocol.HOOKS`:
 readings, component tables, odds, a turn-by-turn game, policy specs, training, bench and
 compile jobs) are how ``bnb readings``, ``components show``, ``odds``, ``play``, ``compare``,
-``tournament``, ``train``, ``bench`` and ``warmup`` reach the game's own code.
+``tournament``, ``train``, ``bench`` and ``warmup`` reach the game's own code; its report
+hooks (``report_sections``, ``report_layout``) are how the shared ``bnb report`` writes its
+report.
 """
 
 from __future__ import annotations
@@ -23,6 +25,11 @@ class BuildersBiomes:
     outcome = "competitive"
     options = ()  # its options are the commands' own (--variant, --pickaxe, --reading, ...)
     default_policy = "heuristic"
+    #: Columns its report never reads: ``bnb report`` reads the run without them (memory).
+    report_unread = {
+        "seats": ("player", "rank", "turns", "n_players"),
+        "games": ("winner_policy", "first_policy"),
+    }
 
     def load_components(self, paths: Sequence[str]) -> Any:
         from bnb_sim.games.builders_biomes.components import load_components
@@ -50,7 +57,16 @@ class BuildersBiomes:
         return column_types(SEAT_COLUMNS), column_types(GAME_COLUMNS)
 
     def report_sections(self, seats, games, meta):
-        return ()  # its report is bnb_sim.analysis.report.write_report (entry "write_report")
+        """Its sections of ``bnb report`` (overview, win rates, play, items, provenance)."""
+        from bnb_sim.games.builders_biomes.report import report_sections
+
+        return report_sections(seats, games, meta)
+
+    def report_layout(self, seats, games, meta):
+        """Its report's title, subtitle and note, with its own win rates (ReportLayout)."""
+        from bnb_sim.games.builders_biomes.report import report_layout
+
+        return report_layout(seats, games, meta)
 
     def readings(self, name: str | None = None) -> list:
         """Its rule readings (``bnb readings``): all, or the one called ``name``."""
