@@ -8,7 +8,8 @@ policy, seat, policy x seat and board, XP, game length, margins, scoring choices
 ownership, play style, rule hits, the Farmer's Market items of an expansion run (R-FM-4/5)
 and provenance; the section of ``bnb robustness --run`` goes before provenance. The pieces
 are the shared report pieces of :mod:`bnb_sim.analysis` (report_wins, report_play,
-report_provenance, fm_report, key_findings); policies are shown by their names
+report_provenance, key_findings) and its own Farmer's Market items section
+(:mod:`bnb_sim.games.builders_biomes.fm_report`); policies are shown by their names
 (:func:`bnb_sim.analysis.names.shown_run`).
 """
 
@@ -60,7 +61,7 @@ def _items_section(seats: pd.DataFrame, order: list[str], source: str | None = N
     """The Farmer's Market items section, for runs with the expansion only (item_* columns)."""
     if not any(c.startswith("item_") for c in seats.columns):
         return None
-    from bnb_sim.analysis.fm_report import items_section
+    from bnb_sim.games.builders_biomes.fm_report import items_section
 
     return items_section(seats, order, source)
 
