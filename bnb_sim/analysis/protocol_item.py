@@ -162,14 +162,13 @@ class ProtocolItem:
     # -- the report ------------------------------------------------------------------------
     def report(self, result):
         """``(sections, summary, findings)`` of the played item."""
-        from bnb_sim.analysis.protocol_report import game_sections, shared_sections
+        from bnb_sim.analysis.protocol_report import run_sections
         from bnb_sim.analysis.report import Finding, Section
 
         summary: dict[str, Any] = {"kind": self.kind, "game": self.game}
         if self.kind == "simulation":
             seats, games, meta = result
-            own, findings = game_sections(self.game_object, seats, games, meta)
-            sections = [*shared_sections(self.game_object, seats, games, meta), *own]
+            sections, findings = run_sections(self.game_object, seats, games, meta)
             for section in sections:
                 section.title = f"{self.name}: {section.title}"
                 summary.update(section.summary)
