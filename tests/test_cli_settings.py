@@ -85,12 +85,12 @@ def test_a_command_option_from_its_environment_variable(capsys, monkeypatch):
 
 def _fake_write_report(monkeypatch):
     """bnb report without its (slow) tables and figures: the status lines and the paths."""
-    import bnb_sim.analysis.report as report
+    import bnb_sim.analysis.protocol_report as report  # what bnb report calls, every game
     from bnb_sim.feedback import status
 
     calls = []
 
-    def write_report(run, out, title=None):
+    def write_report(game, run, out, title=None):
         status("tables and figures: win rates")
         calls.append(title)
         return {"dir": out, "html": out / "report.html", "markdown": out / "report.md",

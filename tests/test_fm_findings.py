@@ -116,7 +116,8 @@ def test_the_item_plot_title_says_correlation_and_the_section_has_the_within_sea
     monkeypatch,
 ):
     """The designer read "Win rate by item bought" as causal; the caveat was only in the text."""
-    from bnb_sim.analysis import fm_report, plots
+    from bnb_sim.analysis import plots
+    from bnb_sim.games.builders_biomes import fm_report
 
     titles = []
     real = plots.rate_bars

@@ -137,3 +137,25 @@ def test_a_bad_stopping_rule_of_a_compare_item_names_the_key(tmp_path, capsys, e
     err = capsys.readouterr().err
     assert exc.value.code == 2 and "bad.toml" in err and message in err, err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_builders_biomes_report_is_the_shared_report_with_its_layout(tmp_path):
+    """Builders & Biomes has no writer of its own either: its sections (win rates included)
+    and its layout (title, subtitle, the note on bots) come through the protocol hooks."""
+    from fake_runs import FakeSpec, write_fake_run
+
+    from bnb_sim.games.builders_biomes.report import PROVENANCE
+
+    assert get_spec("bnb").entry("write_report") is None
+    run, rep = tmp_path / "run", tmp_path / "rep"
+    write_fake_run(run, FakeSpec(n_games=400, chunk_size=200, seed=2))
+    bnb("report", run, "--out", rep, "--quiet")
+    md = (rep / "report.md").read_text()
+    sections = _sections(md)
+    assert sections[:3] == ["Key findings", "Overview", "Win rates"]
+    assert "Win rate by policy" not in sections and sections[-1] == PROVENANCE
+    assert md.startswith("# bnb-sim run report: run\n") and "generated " in md
+    assert "measured with these bots" in md  # the layout's standing note
+    summary = json.loads((rep / "summary.json").read_text())
+    assert summary["game"] == "builders_biomes" and summary["outcome"] == "competitive"
+    assert summary["key_findings"][0]["kind"] == "best_policy"

@@ -14,7 +14,7 @@ from fake_runs import FakeSpec, write_fake_run
 from bnb_sim import feedback
 from bnb_sim.analysis import plots, tables
 from bnb_sim.analysis.compact import load_for_report, smallest_int
-from bnb_sim.analysis.report import build_simulate_report, write_report
+from bnb_sim.analysis.report import write_report
 from bnb_sim.analysis.stats import rates_by_cluster
 from bnb_sim.runner.storage import load_run
 
@@ -57,10 +57,15 @@ def test_no_findings_box_repeats_nothing_when_a_builder_has_none():
     assert builder.collect_summary()["key_findings"] == []
 
 
-def test_ownership_and_boards_are_split_by_policy(run):
+def _report(frames, out) -> tuple[dict, str]:
+    """``(summary, markdown)`` of the report of ``(seats, games, meta)`` frames."""
+    written = write_report(frames, out)
+    return json.loads(written["summary"].read_text()), written["markdown"].read_text()
+
+
+def test_ownership_and_boards_are_split_by_policy(run, tmp_path):
     seats, games, meta = load_run(run)
-    builder = build_simulate_report(seats, games, meta)
-    summary = builder.collect_summary()
+    summary, md = _report((seats, games, meta), tmp_path / "out")
     split = summary["owning_mob_by_policy"]
     assert {r["policy"] for r in split} == {"heuristic", "greedy", "random"}
     for policy in ("heuristic", "random"):
@@ -70,14 +75,13 @@ def test_ownership_and_boards_are_split_by_policy(run):
         assert n == int((seats["policy"] == policy).sum())
     boards = summary["by_policy_board"]
     assert {r["policy"] for r in boards} == {"heuristic", "greedy", "random"}
-    md = builder.markdown()
     assert "Split by policy" in md and "**Pooled over policies**" in md
 
 
-def test_board_table_says_when_the_layouts_are_estimates(run):
+def test_board_table_says_when_the_layouts_are_estimates(run, tmp_path):
     seats, games, meta = load_run(run)
     meta = {**meta, "components": {**meta.get("components", {}), "estimated_keys": ["boards.red"]}}
-    md = build_simulate_report(seats, games, meta).markdown()
+    _, md = _report((seats, games, meta), tmp_path / "out")
     assert "**The board layouts are estimates**" in md
 
 

@@ -67,7 +67,7 @@ def test_the_tournament_report_names_a_weights_file_by_its_stem(tmp_path):
 
 def test_the_run_report_names_a_bot_by_its_name_and_rounds_rule_hits(tmp_path):
     """The run report's frames are shown by name (``shown_run``, the first step of
-    ``build_simulate_report``), and the bot's rule table follows the name."""
+    Builders & Biomes' ``report_sections``), and the bot's rule table follows the name."""
     from bnb_sim.analysis.names import shown_run
     from bnb_sim.analysis.report import rule_hits_section
 

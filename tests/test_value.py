@@ -142,8 +142,8 @@ def test_cli_value_hotv_pets(capsys):
 def test_attached_values_lead_the_items_section_of_a_run_report(tmp_path):
     """The FM items section shows the causal values saved with the run (bnb value --attach),
     before the buyer comparison, which stays as context."""
-    from bnb_sim.analysis.fm_report import items_section
     from bnb_sim.analysis.value_report import attach_value, load_value
+    from bnb_sim.games.builders_biomes.fm_report import items_section
     from bnb_sim.runner.simulate import simulate
 
     run = tmp_path / "run"

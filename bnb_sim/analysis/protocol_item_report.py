@@ -26,13 +26,12 @@ def name_sections(sections: list, name: str, summary: dict) -> None:
 
 
 def simulation_report(item, result):
-    """The shared win-rate sections, then the game's own, with the key findings they carry."""
-    from bnb_sim.analysis.protocol_report import game_sections, shared_sections
+    """The sections of ``bnb report`` on the run (the shared win rates unless the game gives
+    its own, then the game's), with the key findings they carry."""
+    from bnb_sim.analysis.protocol_report import run_sections
 
     seats, games, meta = result
-    game = item.game_object
-    own, findings = game_sections(game, seats, games, meta)
-    sections = [*shared_sections(game, seats, games, meta), *own]
+    sections, findings = run_sections(item.game_object, seats, games, meta)
     summary: dict[str, Any] = {"kind": "simulation", "game": item.game, "n_games": len(games)}
     name_sections(sections, item.name, summary)
     summary["params"] = meta.get("params", {})

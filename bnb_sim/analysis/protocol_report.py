@@ -1,19 +1,24 @@
-"""``bnb report`` for a game served through the protocol: shared sections, then its own.
+"""``bnb report`` of every game: shared sections, then the game's own.
 
 The shared sections depend on the protocol's outcome kind: a cooperative game gets the team
 win rate (per policy label when a run holds several), a competitive one the win rate per
 policy and per seat; every interval clusters by game index (a game's seats are one unit).
-The game's :meth:`report_sections` (plain data: paragraphs and row tables) follow.
+The game's :meth:`report_sections` (plain data, :mod:`bnb_sim.analysis.report_data`)
+follow. A game whose optional ``report_layout`` hook says ``own_win_rates`` gives its win
+rates itself (Builders & Biomes: overview, win rates per policy, seat and board), and may
+name the report, add standing notes and place the attached robustness section.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from bnb_sim.analysis.protocol_studies import COOPERATIVE, team_won
+from bnb_sim.analysis.report_data import findings_of, to_section  # noqa: F401 (imported from here)
 
 
 def _rate_rows(seats: pd.DataFrame, by: str) -> list[dict[str, Any]]:
@@ -36,7 +41,7 @@ def _table(section, rows: list[dict[str, Any]]) -> None:
 
 def shared_sections(game: Any, seats: pd.DataFrame, games: pd.DataFrame, meta: dict) -> list:
     """The win-rate sections every game gets (by the protocol's outcome kind)."""
-    from bnb_sim.analysis.report import Section
+    from bnb_sim.analysis.report_builder import Section
     from bnb_sim.analysis.stats import clustered_rate
     from bnb_sim.analysis.tables import fmt_rate
 
@@ -66,37 +71,13 @@ def shared_sections(game: Any, seats: pd.DataFrame, games: pd.DataFrame, meta: d
     return out
 
 
-def to_section(data: Any):
-    """The report :class:`~bnb_sim.analysis.report.Section` of a game's
-    :class:`~bnb_sim.core.protocol.ReportSection` data: paragraphs, tables, then its blocks
-    in order; ``summary`` as given."""
-    from bnb_sim.analysis.report import Section
+def layout_of(game: Any, seats, games, meta):
+    """The game's :class:`~bnb_sim.core.protocol.ReportLayout` (its optional
+    ``report_layout`` hook), or the shared layout's defaults."""
+    from bnb_sim.core.protocol import ReportLayout
 
-    section = Section(data.title)
-    for text in data.paragraphs:
-        section.text(text)
-    for caption, rows in data.tables:
-        section.table(pd.DataFrame(list(rows)), caption=caption or None)
-    for block in data.blocks:
-        if block.kind == "text":
-            section.text(block.text)
-        elif block.kind == "table":
-            section.table(pd.DataFrame(list(block.rows)), caption=block.caption or None)
-        elif block.kind == "figure":
-            section.figure(block.name, block.figure, block.caption)
-        else:
-            section.warning(block.title, block.text)
-    section.summary.update(dict(data.summary))
-    return section
-
-
-def findings_of(data: Any) -> list:
-    """The key findings (:class:`~bnb_sim.analysis.report_builder.Finding`) a game's section
-    data contributes (its ``findings``: ``{"text": ..., numbers...}`` mappings)."""
-    from bnb_sim.analysis.report_builder import Finding
-
-    return [Finding(str(f["text"]), {k: v for k, v in f.items() if k != "text"})
-            for f in data.findings]  # fmt: skip
+    own = getattr(game, "report_layout", None)
+    return own(seats, games, meta) if callable(own) else ReportLayout()
 
 
 def game_sections(game: Any, seats, games, meta) -> tuple[list, list]:
@@ -109,32 +90,74 @@ def game_sections(game: Any, seats, games, meta) -> tuple[list, list]:
     return sections, findings
 
 
-def write_report(game: Any, run_dir: str | Path, out_dir: str | Path, title: str | None = None):
-    """Write report.md, report.html and summary.json of the run ``run_dir`` into ``out_dir``.
+def run_sections(game: Any, seats, games, meta, layout=None) -> tuple[list, list]:
+    """Every section of a run's report (the shared win rates unless the game gives its own,
+    then the game's) and the key findings of the game's sections."""
+    layout = layout or layout_of(game, seats, games, meta)
+    shared = [] if layout.own_win_rates else shared_sections(game, seats, games, meta)
+    own, findings = game_sections(game, seats, games, meta)
+    return [*shared, *own], findings
 
-    The shared win-rate sections, the game's own sections (``meta["run_dir"]`` tells them the
-    folder), then what other commands attached to the run folder, for every game: the
-    findings of ``bnb sensitivity --attach`` and the section of ``bnb robustness --run``.
+
+#: Columns no report reads: the same on every row of a run (run.json has them).
+UNREAD_COLUMNS = frozenset({"run_id", "seed"})
+
+
+def read_run(run_dir: str | os.PathLike, game: Any = None):
+    """``(seats, games, meta)`` of a run folder, verified, in little memory
+    (:func:`bnb_sim.analysis.compact.load_for_report`: narrow integers, labels as
+    categories), without the columns that ``game``'s report never reads (its optional
+    ``report_unread``: ``{"seats": names, "games": names}``)."""
+    from bnb_sim.analysis.compact import load_for_report
+
+    unread = getattr(game, "report_unread", None) or {}
+    skip_seats = UNREAD_COLUMNS | set(unread.get("seats", ()))
+    skip_games = UNREAD_COLUMNS | set(unread.get("games", ()))
+    return load_for_report(run_dir, seat_columns=lambda c: c not in skip_seats,
+                           game_columns=lambda c: c not in skip_games)  # fmt: skip
+
+
+def _placed(sections: list, attached, before: str) -> list:
+    """``sections`` with the attached section before the one titled ``before`` (else last)."""
+    if attached is None:
+        return sections
+    at = next((i for i, s in enumerate(sections) if before and s.title == before), len(sections))
+    return [*sections[:at], attached, *sections[at:]]
+
+
+def write_report(game: Any, run, out_dir: str | Path, title: str | None = None):
+    """Write report.md, report.html, the PNG figures and summary.json of ``run`` into
+    ``out_dir``; returns the written paths (:meth:`ReportBuilder.write`).
+
+    ``run``: a run folder, or checked ``(seats, games, meta)`` frames. For a folder the
+    game's sections get ``meta["run_dir"]``, and what other commands attached to it follows,
+    for every game: the findings of ``bnb sensitivity --attach`` and the section of
+    ``bnb robustness --run``. ``out_dir`` is checked before the run is read.
     """
-    from bnb_sim.analysis.report import ReportBuilder
+    from bnb_sim.analysis.publish import check_writable
+    from bnb_sim.analysis.report_builder import ReportBuilder
     from bnb_sim.analysis.robustness_report import run_section
     from bnb_sim.analysis.sensitivity_attach import sensitivity_run_findings
-    from bnb_sim.runner.storage import load_run
+    from bnb_sim.feedback import status
 
-    seats, games, meta = load_run(run_dir)
-    meta = {**meta, "run_dir": str(run_dir)}
-    builder = ReportBuilder(title or f"{game.title}: {Path(run_dir).resolve().name}",
-                            subtitle=meta.get("command"))  # fmt: skip
-    for section in shared_sections(game, seats, games, meta):
-        builder.add(section)
-    own, findings = game_sections(game, seats, games, meta)
-    for section in own:
-        builder.add(section)
+    source = os.fspath(run) if isinstance(run, str | os.PathLike) else None
+    check_writable(out_dir)  # fail before the long part; nothing is created until the end
+    if source is None:
+        seats, games, meta = run
+    else:
+        seats, games, meta = read_run(source, game)
+        meta = {**meta, "run_dir": source}
+    layout = layout_of(game, seats, games, meta)
+    heading = title or layout.title or f"{game.title}: {Path(source or 'run').resolve().name}"
+    builder = ReportBuilder(heading, subtitle=layout.subtitle or meta.get("command"))
+    sections, findings = run_sections(game, seats, games, meta, layout)
     builder.findings += findings  # the answer first
-    builder.findings += sensitivity_run_findings(run_dir)
-    attached = run_section(run_dir)
-    if attached is not None:
-        builder.add(attached)
+    builder.findings += sensitivity_run_findings(source)
+    status("tables and figures: how far the findings hold")  # bnb robustness --run
+    for section in _placed(sections, run_section(source), layout.attached_before):
+        builder.add(section)
+    builder.notes += layout.notes
     builder.summary["game"] = game.name
     builder.summary["outcome"] = game.outcome
+    status(f"writing {out_dir}")
     return builder.write(out_dir)

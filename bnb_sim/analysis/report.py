@@ -1,9 +1,10 @@
-"""The simulate-run report: load a run, put its sections together, write it.
+"""The simulate-run report from Python: :func:`write_report` of a run folder, or of frames.
 
-:func:`write_report` is the one-call entry point (``bnb report``): it loads a run directory
-(or checks frames given in Python, :func:`check_report_input`) and
-:func:`build_simulate_report` puts the sections together in a
-:class:`~bnb_sim.analysis.report_builder.ReportBuilder`. The pieces live by concern:
+:func:`write_report` is the public entry point (``bnb_sim.write_report``): it checks frames
+given in Python (:func:`check_report_input`) and hands the run to the shared report of its
+game (:func:`bnb_sim.analysis.protocol_report.write_report`, what ``bnb report`` writes for
+every game). A game's own sections come through its protocol hooks (Builders & Biomes':
+``bnb_sim.games.builders_biomes.report``). The shared pieces live by concern:
 
 * :mod:`bnb_sim.analysis.report_builder` -- sections, findings, the builder (HTML, Markdown,
   ``summary.json``), reused by every other report;
@@ -20,7 +21,6 @@ Nothing here imports numba: a report needs only pandas, pyarrow and matplotlib.
 
 from __future__ import annotations
 
-import datetime as _dt
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -36,7 +36,7 @@ from bnb_sim.analysis.report_builder import (  # noqa: F401  (imported from here
     ReportBuilder,
     Section,
 )
-from bnb_sim.analysis.report_play import (
+from bnb_sim.analysis.report_play import (  # noqa: F401  (imported from here)
     choices_section,
     fights_section,
     game_length_section,
@@ -46,88 +46,28 @@ from bnb_sim.analysis.report_play import (
     rule_hits_section,
     xp_section,
 )
-from bnb_sim.analysis.report_provenance import (
+from bnb_sim.analysis.report_provenance import (  # noqa: F401  (imported from here)
     provenance_section,
-    readings_text,  # noqa: F401  (imported from here)
+    readings_text,
 )
-from bnb_sim.analysis.report_wins import (
-    _policy_order,
+from bnb_sim.analysis.report_wins import (  # noqa: F401  (imported from here)
     overview_section,
-    seat_policy_confound,  # noqa: F401  (imported from here)
+    seat_policy_confound,
     win_rate_section,
 )
 from bnb_sim.errors import ArgumentTypeError, BnbError
-from bnb_sim.feedback import status
 
 # --------------------------------------------------------------------------------------
-# entry points
-
-# run_id and seed are the same on every row of a run (run.json has them)
-_SKIP_SEAT_COLUMNS = {"player", "rank", "turns", "n_players", "run_id", "seed"}
-_SKIP_GAME_COLUMNS = {"winner_policy", "first_policy", "run_id", "seed"}
+# the entry point
 
 
-def _items_section(seats: pd.DataFrame, order: list[str], source: str | None = None):
-    """The Farmer's Market items section, for runs with the expansion only (item_* columns)."""
-    if not any(c.startswith("item_") for c in seats.columns):
-        return None
-    from bnb_sim.analysis.fm_report import items_section
+def _game_of(meta: Mapping | None):
+    """The protocol object of the game a run's ``run.json`` names (the default game's for
+    one that names none, as frames given without ``meta`` are)."""
+    from bnb_sim.core.registry import get_game
+    from bnb_sim.games import game_of_run
 
-    return items_section(seats, order, source)
-
-
-def robustness_run_section(source):  # bnb robustness --run DIR recorded results for the run
-    from bnb_sim.analysis.robustness_report import run_section
-
-    return run_section(source)
-
-
-def build_simulate_report(
-    seats: pd.DataFrame,
-    games: pd.DataFrame,
-    meta: Mapping | None = None,
-    title: str | None = None,
-    source: str | None = None,
-) -> ReportBuilder:
-    """All sections of a simulate-run report, in a :class:`ReportBuilder` (nothing written)."""
-    from bnb_sim.analysis.key_findings import simulate_findings
-    from bnb_sim.analysis.names import shown_run
-    from bnb_sim.analysis.sensitivity_attach import sensitivity_run_findings
-
-    seats, games, meta = shown_run(seats, games, dict(meta or {}))  # bots by their names
-    order = _policy_order(seats, meta)
-    name = title or (f"bnb-sim run report: {Path(source).name}" if source else "bnb-sim run report")
-    params = meta.get("params", {}) or {}
-    subtitle = (
-        f"{len(games):,} games · {params.get('players', '?')} players · "
-        f"policies {', '.join(order)} · generated "
-        f"{_dt.datetime.now().isoformat(timespec='seconds')}"
-    )
-    builder = ReportBuilder(name, subtitle)
-    steps = (
-        ("overview", lambda: overview_section(seats, games, meta, source)),
-        ("win rates", lambda: win_rate_section(seats, games, order, meta)),
-        ("XP", lambda: xp_section(seats, order)),
-        ("game length", lambda: game_length_section(games)),
-        ("margins and comebacks", lambda: margins_section(seats, order)),
-        ("scoring choices", lambda: choices_section(seats, order)),
-        ("fights", lambda: fights_section(seats, order)),
-        ("ownership", lambda: ownership_section(seats, order)),
-        ("play style", lambda: play_style_section(seats, order)),
-        ("rule hits", lambda: rule_hits_section(seats, meta)),
-        ("Farmer's Market items", lambda: _items_section(seats, order, source)),
-        ("how far the findings hold", lambda: robustness_run_section(source)),
-        ("provenance", lambda: provenance_section(meta)),
-    )
-    for label, make in steps:
-        status(f"tables and figures: {label}")
-        section = make()
-        if section is not None:  # rule hits and items: only where the run has them
-            builder.add(section)
-    builder.findings += simulate_findings(builder.collect_summary())  # key_findings.py
-    builder.findings += sensitivity_run_findings(source)  # bnb sensitivity --attach RUN
-    builder.notes.append(BOT_STRENGTH_NOTE)
-    return builder
+    return get_game(game_of_run(dict(meta or {})).name)
 
 
 def write_report(
@@ -137,31 +77,21 @@ def write_report(
 ) -> dict[str, Any]:
     """Write the report of a run directory (or of ``(seats, games, meta)`` frames).
 
-    Returns the written paths: ``{"dir", "markdown", "html", "summary", "figures": [...]}``.
-    Raises :class:`~bnb_sim.errors.RunError` for a bad run directory and
-    :class:`~bnb_sim.errors.BnbError` for an unwritable ``out_dir``.
+    The shared report of the run's game (:func:`bnb_sim.analysis.protocol_report.write_report`,
+    what ``bnb report`` writes). Returns the written paths: ``{"dir", "markdown", "html",
+    "summary", "figures": [...]}``. Raises :class:`~bnb_sim.errors.RunError` for a bad run
+    directory and :class:`~bnb_sim.errors.BnbError` for an unwritable ``out_dir``.
     """
-    from bnb_sim.analysis.publish import check_writable
+    from bnb_sim.analysis.protocol_report import write_report as write
 
-    source = None
     if not isinstance(out_dir, str | os.PathLike) or not os.fspath(out_dir):
         raise ArgumentTypeError(f"out_dir must be a non-empty path, got {out_dir!r}")
     if isinstance(run, (str, os.PathLike)):
-        from bnb_sim.analysis.compact import load_for_report
+        from bnb_sim.runner.run_files import read_meta
 
-        source = os.fspath(run)
-        check_writable(out_dir)  # fail before the long part; nothing is created until the end
-        seats, games, meta = load_for_report(  # says "reading" once the run is verified
-            run,
-            seat_columns=lambda c: c not in _SKIP_SEAT_COLUMNS,
-            game_columns=lambda c: c not in _SKIP_GAME_COLUMNS,
-        )
-    else:
-        seats, games, meta = check_report_input(run)
-        check_writable(out_dir)
-    builder = build_simulate_report(seats, games, meta, title, source)
-    status(f"writing {out_dir}")
-    return builder.write(out_dir)
+        return write(_game_of(read_meta(Path(run))), run, out_dir, title)
+    seats, games, meta = check_report_input(run)
+    return write(_game_of(meta), (seats, games, meta), out_dir, title)
 
 
 #: Columns every simulate report needs (the others are optional: their sections say so).

@@ -145,6 +145,11 @@ class Section:
         gc.collect()
         return self
 
+    def image(self, name: str, png: bytes, caption: str, alt: str | None = None) -> Section:
+        """A figure rendered already (its PNG bytes), as :meth:`figure` keeps it."""
+        self.blocks.append(_Figure(_slug(name), png, caption, alt or caption))
+        return self
+
     def warning(self, title: str, text: str, items: Sequence[str] = (), code: str | None = None):
         """A visible warning box (HTML) / a bold blockquote (Markdown).
 

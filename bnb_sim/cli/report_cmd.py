@@ -22,23 +22,17 @@ def report(run_dir: Path, out: Path | None, title: str | None, as_json: bool, qu
     advantage and balance, XP, game length, scoring choices, fights and provenance.
     Progress lines (reading, each table, writing) go to stderr unless --quiet.
     """
+    import bnb_sim.analysis.protocol_report  # noqa: F401 (pandas & co before the clock starts)
+    from bnb_sim.cli.protocol_cmds import write_report
     from bnb_sim.games import game_of_run
     from bnb_sim.runner.run_files import read_meta
 
-    spec = game_of_run(read_meta(run_dir))
-    if spec.protocol is not None or "report" in spec.protocol_commands:  # the shared report
-        from functools import partial
-
-        from bnb_sim.cli.protocol_cmds import write_report as protocol_report
-
-        write_report = partial(protocol_report, spec)
-    else:
-        write_report = spec.entry("write_report")
+    spec = game_of_run(read_meta(run_dir))  # one report for every game: the shared one
     if out is None:
         out = Path("reports") / (run_dir.resolve().name or "run")
     refuse_overwrite(out)
     from bnb_sim.feedback import status_lines
 
     with status_lines(not quiet, prefix="bnb report: "):
-        written = write_report(run_dir, out, title=title)
+        written = write_report(spec, run_dir, out, title=title)
     echo_report(written, as_json)

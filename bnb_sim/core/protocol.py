@@ -27,7 +27,10 @@ default: the data as JSON and its hash), ``run_header(config)`` (run.json's keys
 the game; default: ``game``, ``outcome`` and ``title``), ``games_per_thread(config)`` (the
 default chunk size; default: an eighth of the run) and ``run_headline(config, games)`` (the
 summary's first line). run.json's ``params`` are the run's shape, ``config.identity()`` and
-how it was played (threads, backend, Dask).
+how it was played (threads, backend, Dask). ``bnb report`` also uses, where offered,
+``report_layout(seats, games, meta)``: a :class:`ReportLayout` (its own title, subtitle and
+notes, and its win rates in place of the shared ones), and the attribute ``report_unread``
+(``{"seats": names, "games": names}``: columns its report never reads, left unread).
 
 Rows: ``play_block(config, start, n, threads)`` returns ``(seats, games)``. ``seats`` has
 one row per (game, seat) with at least ``game``, ``seat``, ``player``, ``policy`` and ``won``;
@@ -121,7 +124,7 @@ class OptionSpec:
         return not self.commands or command in self.commands
 
 
-BLOCK_KINDS: tuple[str, ...] = ("text", "table", "figure", "warning")
+BLOCK_KINDS: tuple[str, ...] = ("text", "heading", "table", "figure", "warning")
 
 
 @dataclass(frozen=True)
@@ -130,25 +133,36 @@ class ReportBlock:
     warnings matters. ``kind`` says which fields it uses:
 
     * ``"text"``: ``text`` (a paragraph; `code` and **bold** are kept);
+    * ``"heading"``: ``text`` and ``level`` (a sub-heading inside the section, 3 to 6);
     * ``"table"``: ``rows`` (row dicts, the first row's keys are the columns) and ``caption``;
-    * ``"figure"``: ``figure`` (a matplotlib Figure, rendered to PNG), ``name`` (the file
-      name, without ``.png``) and ``caption``;
-    * ``"warning"``: ``title`` and ``text`` (a caveat box, repeated next to the key findings).
+      ``columns``, where given, are the columns in their order (a table may then have no
+      rows) and each cell is shown as given (no type inferred from the column);
+    * ``"figure"``: ``figure`` (a matplotlib Figure, rendered to PNG) or ``png`` (the PNG
+      bytes of one rendered already), ``name`` (the file name, without ``.png``),
+      ``caption`` and ``alt`` (the image's text; the caption if empty);
+    * ``"warning"``: ``title``, ``text`` and ``items`` (a caveat box with an optional list,
+      repeated next to the key findings; a caveat for ``summary.json`` goes in the
+      section's ``summary`` under ``warnings``).
     """
 
-    kind: Literal["text", "table", "figure", "warning"]
+    kind: Literal["text", "heading", "table", "figure", "warning"]
     text: str = ""
     rows: tuple[Mapping[str, Any], ...] = ()
     caption: str = ""
     name: str = ""
     figure: Any = None
     title: str = ""
+    level: int = 3
+    columns: tuple[str, ...] = ()
+    png: bytes = b""
+    alt: str = ""
+    items: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.kind not in BLOCK_KINDS:
             raise ValueError(f"report block: unknown kind {self.kind!r} (kinds: {BLOCK_KINDS})")
-        if self.kind == "figure" and (self.figure is None or not self.name):
-            raise ValueError("a figure block needs its figure and a name")
+        if self.kind == "figure" and ((self.figure is None and not self.png) or not self.name):
+            raise ValueError("a figure block needs its figure (or its png) and a name")
 
 
 @dataclass(frozen=True)
@@ -159,7 +173,8 @@ class ReportSection:
     ``summary`` goes into the report's ``summary.json`` (its keys merged with the other
     sections'). ``findings``: the key findings this section contributes, shown first in the
     report, each a mapping with its sentence under ``"text"`` and its numbers beside it (as
-    ``summary.json`` lists them under ``key_findings``).
+    ``summary.json`` lists them under ``key_findings``). ``anchor``: the section's link
+    target in the contents (empty: made from the title).
     """
 
     title: str
@@ -168,6 +183,27 @@ class ReportSection:
     summary: Mapping[str, Any] = field(default_factory=dict)
     blocks: tuple[ReportBlock, ...] = ()
     findings: tuple[Mapping[str, Any], ...] = ()
+    anchor: str = ""
+
+
+@dataclass(frozen=True)
+class ReportLayout:
+    """How a game's run report departs from the shared layout (the optional hook
+    ``report_layout(seats, games, meta)``; without it every field keeps its default).
+
+    ``title`` / ``subtitle``: the report's heading (empty: "<game title>: <run folder>" and
+    the run's command; ``bnb report --title`` wins over both). ``own_win_rates``: the
+    game's :meth:`GameProtocol.report_sections` include its win rates, so the shared
+    win-rate sections are left out. ``attached_before``: the title of the game's section
+    that the section of ``bnb robustness --run`` goes before (empty: at the end).
+    ``notes``: standing caveats shown with the key findings.
+    """
+
+    title: str = ""
+    subtitle: str = ""
+    own_win_rates: bool = False
+    attached_before: str = ""
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -244,7 +280,8 @@ class GameProtocol(Protocol):
     def report_sections(
         self, seats: Any, games: Any, meta: Mapping[str, Any]
     ) -> Sequence[ReportSection]:
-        """The game's own report sections (after the shared win-rate sections).
+        """The game's own report sections (after the shared win-rate sections, or in their
+        place where its :class:`ReportLayout` says ``own_win_rates``).
 
         ``meta`` is the run's ``run.json`` with ``run_dir`` (the run folder, for results
         that other commands attached to it) added when the report reads a folder."""

@@ -26,8 +26,7 @@ game's code (docs/design.md, "Adding a game"). A built-in game names the command
 leaves to the shared protocol handlers (``protocol_commands`` on its object); a command
 handler that a built-in game does not declare (None) means the command's own code serves
 it: Builders & Biomes, the first game, is served that way (the runner and the report were
-written for it first). One entry is still a dotted name (``_LEGACY_ENTRIES``: B&B's
-``write_report``), until ``bnb report`` reaches every game through hooks.
+written for it first).
 
 The package mirrors this: one sub-package per game, each with its rules (jitted kernels),
 policies, component data model and façades, and the shared parts beside them::
@@ -48,7 +47,6 @@ policies, component data model and façades, and the shared parts beside them::
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -91,10 +89,6 @@ class GameSpec:
 
     def hook(self, what: str) -> Any:
         """The game's own hook for entry ``what`` (imported now), or None if it has none."""
-        legacy = _LEGACY_ENTRIES.get(self.name, {}).get(what)
-        if legacy is not None:
-            module, _, attribute = legacy.partition(":")
-            return getattr(importlib.import_module(module), attribute)
         return entry_hook(self.game, what) if self.game is not None else None
 
     def entry(self, what: str) -> Callable[..., Any] | None:
@@ -118,13 +112,6 @@ class GameSpec:
 
 
 DEFAULT_GAME = "builders_biomes"
-
-#: Entries that other work removes (issue 24): still dotted names, until their commands
-#: reach the games through hooks. Nothing else may be added here.
-_LEGACY_ENTRIES: dict[str, dict[str, str]] = {
-    "builders_biomes": {"write_report": "bnb_sim.analysis.report:write_report"},
-}
-
 
 def _protocol_entry(spec: GameSpec, what: str) -> Callable[..., Any]:
     """The stand-ins that the protocol gives a game served only through it, for the entries

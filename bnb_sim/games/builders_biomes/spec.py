@@ -6,9 +6,10 @@ commands' own options (``command_options``), its optional hooks
 (:data:`bnb_sim.core.protocol.HOOKS`: readings, component tables, odds, a turn-by-turn game,
 policy specs, training, bench and compile jobs; how ``bnb readings``, ``components show``,
 ``odds``, ``play``, ``compare``, ``tournament``, ``train``, ``bench`` and ``warmup`` reach
-its code) and its run hooks (:data:`bnb_sim.core.protocol.ENTRIES`: the run config, batch
-and Dask parts of ``bnb simulate``, the step API, and the modules of ``bnb luck``, ``tune``
-and the designed studies), which the run commands' own code reaches through
+its code), its report hooks (``report_sections``, ``report_layout``: how the shared ``bnb
+report`` writes its report) and its run hooks (:data:`bnb_sim.core.protocol.ENTRIES`: the run
+config, batch and Dask parts of ``bnb simulate``, the step API, and the modules of ``bnb
+luck``, ``tune`` and the designed studies), which the run commands' own code reaches through
 :meth:`bnb_sim.games.GameSpec.entry`.
 """
 
@@ -32,6 +33,11 @@ class BuildersBiomes:
     #: the commands it leaves to the shared protocol handlers: none (they were written for it)
     protocol_commands = ()
     default_policy = "heuristic"
+    #: Columns its report never reads: ``bnb report`` reads the run without them (memory).
+    report_unread = {
+        "seats": ("player", "rank", "turns", "n_players"),
+        "games": ("winner_policy", "first_policy"),
+    }
 
     def load_components(self, paths: Sequence[str] | None = None, *, expansion=None) -> Any:
         """Its validated components: ``paths`` over the defaults (``expansion``, e.g.
@@ -61,7 +67,16 @@ class BuildersBiomes:
         return column_types(SEAT_COLUMNS), column_types(GAME_COLUMNS)
 
     def report_sections(self, seats, games, meta):
-        return ()  # its report is bnb_sim.analysis.report.write_report (entry "write_report")
+        """Its sections of ``bnb report`` (overview, win rates, play, items, provenance)."""
+        from bnb_sim.games.builders_biomes.report import report_sections
+
+        return report_sections(seats, games, meta)
+
+    def report_layout(self, seats, games, meta):
+        """Its report's title, subtitle and note, with its own win rates (ReportLayout)."""
+        from bnb_sim.games.builders_biomes.report import report_layout
+
+        return report_layout(seats, games, meta)
 
     def run_components(self, components) -> dict[str, Any]:
         """run.json's ``components`` (source, content hash, estimates, data; docs/run-format.md)."""
