@@ -113,6 +113,7 @@ class GameSpec:
 
 DEFAULT_GAME = "builders_biomes"
 
+
 def _protocol_entry(spec: GameSpec, what: str) -> Callable[..., Any]:
     """The stand-ins that the protocol gives a game served only through it, for the entries
     it has no hook of. Any other is a one-line SpecError: shared code that falls back to
