@@ -258,14 +258,14 @@ def _team_ladder(spec, labels, players, games, seed, components, threads, out, s
                  options):  # fmt: skip
     """``bnb ladder --game NAME`` of a cooperative game, as the command plays it."""
     from bnb_sim.analysis.team_ladder import build_team_ladder_report
-    from bnb_sim.feedback import games_meter
+    from bnb_sim.feedback import games_meter, warm_game
     from bnb_sim.runner.team_ladder import plan_team_ladder, run_team_ladder
     from bnb_sim.studies import _out, _threads
 
     plan = plan_team_ladder(spec, labels, players=players, games=games, seed=seed,
                             components=components, yes=yes, options=options)  # fmt: skip
     folder = _out(out)
-    plan.team.warmup()
+    warm_game(spec.name, [plan.team.players], notice=False)
     with games_meter(shown):
         result = run_team_ladder(plan, threads=_threads(threads), progress=_say(shown))
     if folder is not None:

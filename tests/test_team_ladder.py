@@ -90,9 +90,6 @@ class _FakeTeam:
     def params(self) -> dict:
         return {"game": "stand-in"}
 
-    def warmup(self) -> None:
-        pass
-
 
 def fake_team_play(**_options) -> _FakeTeam:
     return _FakeTeam()

@@ -178,11 +178,11 @@ def test_attach_refuses_a_run_of_another_set_up(tmp_path):
 def test_attached_pet_values_lead_the_hotv_pet_section(tmp_path):
     from bnb_sim.analysis.protocol_report import to_section
     from bnb_sim.analysis.value_report import save_value
-    from bnb_sim.games.heroes_village.cli_common import _components
+    from bnb_sim.games.heroes_village.components_arg import components_arg
     from bnb_sim.games.heroes_village.report import pet_team_section
     from bnb_sim.games.heroes_village.runner import make_config, play_block
 
-    config = make_config(_components(None), 2, ["team"], "all", seed=1)
+    config = make_config(components_arg(None), 2, ["team"], "all", seed=1)
     _seats, games = play_block(config, 0, 20, 1)
     result = _result({"pet:fox": 0.1, "pet:wolf": 0.0})
     result.game = "heroes_village"

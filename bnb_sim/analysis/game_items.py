@@ -3,20 +3,19 @@
 An item with ``game = NAME`` (any game but the default one) is parsed here, by kind and by
 what the game offers, never by its name: a cooperative game's ``[[ladder]]`` through its
 ``team_play`` entry (:mod:`bnb_sim.analysis.team_ladder_item`), a ``[[robustness]]`` through
-its ``robustness`` entry's ``parse_item``, every other kind as the protocol's items
-(:mod:`bnb_sim.analysis.protocol_item_parse`).
+its ``robustness`` entry (:mod:`bnb_sim.analysis.robustness_item_parse`), every other kind as
+the protocol's items (:mod:`bnb_sim.analysis.protocol_item_parse`; a kind the game offers
+no item of is one line).
 """
 
 from __future__ import annotations
-
-from bnb_sim.errors import BnbError
 
 
 def parse_game_item(spec, kind: str, table: dict, *, source: str, where: str, seed: int,
                     base_dir=None):  # fmt: skip
     """An item of the game of registry entry ``spec`` (not the first game): a cooperative
     game's ``[[ladder]]`` through its ``team_play`` entry, a ``[[robustness]]`` through its
-    ``robustness`` entry's ``parse_item``, every other kind through the protocol."""
+    ``robustness`` entry, every other kind through the protocol."""
     from bnb_sim.core.registry import get_game
 
     game = spec.protocol if spec.protocol is not None else get_game(spec.name)
@@ -25,12 +24,10 @@ def parse_game_item(spec, kind: str, table: dict, *, source: str, where: str, se
         from bnb_sim.analysis.team_ladder_item import parse_team_ladder_item
 
         return parse_team_ladder_item(spec, game, table, **at)
-    if kind == "robustness":
-        parse = getattr(spec.entry("robustness") if _offers(spec, "robustness") else None,
-                        "parse_item", None)  # fmt: skip
-        if not callable(parse):
-            raise BnbError(f"{source}: {where}: {game.title} has no [[robustness]] items")
-        return parse(table, component_files=[], **at)
+    if kind == "robustness" and _offers(spec, "robustness"):
+        from bnb_sim.analysis.robustness_item_parse import parse_protocol_robustness_item
+
+        return parse_protocol_robustness_item(spec, game, table, **at)
     from bnb_sim.analysis.protocol_item_parse import parse_item
 
     return parse_item(game, kind, table, **at)

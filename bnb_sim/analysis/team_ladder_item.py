@@ -71,7 +71,10 @@ class TeamLadderItem:
         return int(result.n_games)
 
     def warmup(self):
-        return (self.game, "batch kernel"), self.plan.team.warmup
+        """``(key, step)``: the game's shared warm-up (:func:`bnb_sim.feedback.warmup_step`)."""
+        from bnb_sim import feedback
+
+        return feedback.warmup_step(self.game, self.players)
 
     def run(self, *, threads=None, progress=None, yes: bool = False):
         from bnb_sim.runner.budget import confirm_games

@@ -212,7 +212,7 @@ def _team_ladder(ctx, game, rungs, players, games, components, seed, threads, re
                            seed=seed, components=components, threads=threads,
                            **options)  # fmt: skip
     prepare_out(out)
-    with warm_and_meter(quiet or as_json, [], steps={"engine": plan.team.warmup}):
+    with warm_and_meter(quiet or as_json, [plan.team.players], game=game.name):
         result = run_team_ladder(plan, threads=threads, progress=progress_printer(quiet or as_json))
     report = _with_luck(build_team_ladder_report(result), luck_plan, quiet or as_json)
     written = report.write(out)

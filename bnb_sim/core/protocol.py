@@ -438,7 +438,8 @@ HOOKS: tuple[str, ...] = (
 #:   :mod:`bnb_sim.games.builders_biomes.tune_hooks`), ``studies`` (a module: what the
 #:   runner's designed studies need, listed in
 #:   :mod:`bnb_sim.games.builders_biomes.study_hooks`) and ``robustness`` (an object: its
-#:   rungs, how a rung plays, its findings; :mod:`bnb_sim.runner.robustness_play`).
+#:   rungs, how a rung plays, its findings; :mod:`bnb_sim.runner.robustness_play`; it also
+#:   gives the game ``[[robustness]]`` items, :mod:`bnb_sim.analysis.robustness_item_parse`).
 ENTRIES: dict[str, str] = {
     "load_components": "load_components",
     "columns": "columns",

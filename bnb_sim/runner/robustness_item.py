@@ -40,7 +40,8 @@ class RobustnessItem:
     rungs: list[str] = field(default_factory=list)
     expansion: str | None = None
     readings: dict = field(default_factory=dict)
-    game: str | None = None  # None: the default game; "heroes_village" (game = "hotv")
+    game: str | None = None  # None: the default game; else a protocol game's name
+    # (game = NAME: bnb_sim.analysis.robustness_item_parse)
     options: dict = field(default_factory=dict)  # the game's own: pets, difficulty, ...
     policy: str | None = None  # also its win rate against each rung's bot
     kind: str = "robustness"
@@ -83,16 +84,11 @@ class RobustnessItem:
         return f"{self.players} players, every seat at each of {', '.join(self.rungs)}"
 
     def warmup(self):
-        """``(key, step)`` for ``bnb run``: the engine this item plays, warmed once."""
+        """``(key, step)`` for ``bnb run``: the engine this item plays, warmed once (the
+        shared warm-up of its game: :func:`bnb_sim.feedback.warmup_step`)."""
         from bnb_sim import feedback
-        from bnb_sim.runner.robustness_play import game_play
 
-        play = game_play(self.game)
-        if play.warms_engine:
-            return (play.name, self.players), lambda: feedback.warm_engine(
-                [self.players], notice=False
-            )
-        return play.warmup()
+        return feedback.warmup_step(self.game, self.players)
 
     def played(self, result) -> int:
         return result.games * len(result.rungs)

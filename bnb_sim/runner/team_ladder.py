@@ -5,7 +5,9 @@ The game gives one entry point, ``team_play(players=, seed=, components=, **opti
 returning a setting object with ``label(spec)`` (a rung's label, or one clear error),
 ``won(spec, games, threads)`` (team won per game index ``0 .. games-1``), ``setting`` (the
 setting in words), ``params()`` and ``default_rungs`` / ``default_games``; the statistics are
-:mod:`bnb_sim.analysis.team_ladder`. Nothing here names a game or imports numba.
+:mod:`bnb_sim.analysis.team_ladder`. The kernels are warmed before the rungs play by the
+game's shared warm-up (:func:`bnb_sim.feedback.warm_game`: its ``compile_jobs``), not by the
+setting. Nothing here names a game or imports numba.
 """
 
 from __future__ import annotations

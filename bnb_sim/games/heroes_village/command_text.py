@@ -17,14 +17,19 @@ from bnb_sim import jsonsafe
 from bnb_sim.core.protocol import CommandOutput
 from bnb_sim.errors import BnbError, SpecError
 from bnb_sim.games.heroes_village import layout as L
-from bnb_sim.games.heroes_village.cli_common import (
-    EST,
-    MAX_GAME_INDEX,
-    _check_range,
-    _check_seed,
-    _components,
-)
+from bnb_sim.games.heroes_village.components_arg import components_arg
+from bnb_sim.games.heroes_village.show import EST
 from bnb_sim.safe_io import digits
+
+#: The largest seed (the run's master seed is a 64-bit integer) and game index (as in
+#: Builders & Biomes: the engine adds offsets to it in 64-bit arithmetic).
+MAX_SEED = 2**63 - 1
+MAX_GAME_INDEX = 2**62 - 1
+
+
+def _check_range(value: int, flag: str, high: int) -> None:
+    if not 0 <= value <= high:
+        raise SpecError(f"{flag} must be between 0 and {high:,}, got {value:,}")
 
 
 def _mob_value(comps, mob: str) -> tuple[int, list[str]]:
@@ -48,7 +53,7 @@ def odds_output(components, options: Mapping[str, Any]) -> CommandOutput:
     from bnb_sim.games.heroes_village.odds import estimates_used, odds_for
 
     mob, pet = options.get("mob"), options.get("pet")
-    comps = _components(components)
+    comps = components_arg(components)
     if pet is not None and pet not in L.PET_NAMES:
         raise SpecError(f"--pet {pet!r}: one of {', '.join(L.PET_NAMES)}")
     values = [_mob_value(comps, mob)] if mob else [
@@ -99,7 +104,7 @@ def play_output(components, options: Mapping[str, Any]) -> CommandOutput:
     pets, difficulty = options.get("pets"), options.get("difficulty")
     if "players" in options.get("defaults", ()):
         players = None
-    _check_seed(seed)
+    _check_range(seed, "--seed", MAX_SEED)
     _check_range(game_index, "--game-index", MAX_GAME_INDEX)
 
     from bnb_sim.games.heroes_village.describe import game_log
@@ -108,7 +113,7 @@ def play_output(components, options: Mapping[str, Any]) -> CommandOutput:
 
     if pets == "all":
         raise SpecError("--pets all: bnb play plays one team; give the pets (e.g. wolf,cat,fox)")
-    comps = _components(components)
+    comps = components_arg(components)
     if options.get("readings"):
         comps = comps.with_readings(dict(options["readings"]))
     config = make_config(

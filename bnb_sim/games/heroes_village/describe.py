@@ -37,7 +37,8 @@ EVENT_NAMES = {
 }
 
 
-def _block_text(counts) -> str:
+def block_text(counts) -> str:
+    """Block counts in words: "2 wood, 1 stone" ("nothing" when there are none)."""
     parts = [f"{n} {L.BLOCK_NAMES[b]}" for b, n in enumerate(counts) if n]
     return ", ".join(parts) if parts else "nothing"
 
@@ -75,7 +76,7 @@ def event_line(comps, labels, team, chosen, row) -> str:
         bl = blist[b]
         return (
             f"Building {a + 1}: {bl['name']} (#{bl['number']}, level {bl['level']}), "
-            f"cost {_block_text(bl['_cost'])}"
+            f"cost {block_text(bl['_cost'])}"
         )
     if kind == L.EV_TURN:
         return f"Turn {turn + 1}: {who}; Illager on space {a}"
@@ -87,7 +88,7 @@ def event_line(comps, labels, team, chosen, row) -> str:
         return f"  collects {sym} on {tile_text(comps, a)}: draws {c}"
     if kind == L.EV_DRAW:
         counts = [a // 10000 % 10, a // 1000 % 10, a // 100 % 10, a // 10 % 10, b]
-        return f"    drawn: {_block_text(counts)}"
+        return f"    drawn: {block_text(counts)}"
     if kind == L.EV_MOB:
         return f"    a {tokens[b][0]} ({c}) appears on {tile_text(comps, a)}"
     if kind == L.EV_FIGHT:

@@ -287,7 +287,7 @@ class HotvGame:
 
     def summary(self) -> list[str]:
         """The state in a few lines: Illager, buildings, pouch, hands, mobs on the tiles."""
-        from bnb_sim.games.heroes_village.describe import _block_text, building_text, tile_text
+        from bnb_sim.games.heroes_village.describe import block_text, building_text, tile_text
 
         s, comps = self._s, self.config.components
         chosen = self._chosen()
@@ -296,15 +296,15 @@ class HotvGame:
             f"Illager on space {int(s[L.S_ILLAGER])}; turn {int(s[L.S_TURN]) + 1}; "
             f"buildings complete {int(s[L.S_BUILT])} of {len(chosen)}; "
             f"tiles laid {len(laid)}",
-            "  pouch: " + _block_text(s[L.S_POUCH : L.S_POUCH + L.N_BLOCKS]),
+            "  pouch: " + block_text(s[L.S_POUCH : L.S_POUCH + L.N_BLOCKS]),
         ]
         for j in range(len(chosen)):
             need = s[L.S_NEED + j * L.N_BLOCKS : L.S_NEED + (j + 1) * L.N_BLOCKS]
-            state = "complete" if s[L.S_DONE + j] else f"needs {_block_text(need)}"
+            state = "complete" if s[L.S_DONE + j] else f"needs {block_text(need)}"
             lines.append(f"  {building_text(comps, chosen, j)}: {state}")
         for seat in range(self.n_players):
             hand = s[L.S_INV + seat * L.N_BLOCKS : L.S_INV + (seat + 1) * L.N_BLOCKS]
-            lines.append(f"  seat {seat} ({self.team[seat]}) holds {_block_text(hand)}")
+            lines.append(f"  seat {seat} ({self.team[seat]}) holds {block_text(hand)}")
         mobs = [
             f"{comps.mob_tokens[int(s[L.S_TILE_MOB + t])][0]} on {tile_text(comps, t)}"
             for t in laid

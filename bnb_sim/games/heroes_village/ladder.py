@@ -66,12 +66,6 @@ class HotvTeamPlay:
             parts.append(games_df.sort_values("game")["won"].to_numpy(bool))
         return np.concatenate(parts)
 
-    def warmup(self) -> None:
-        """Compile the game's batch kernel (or load it from the cache)."""
-        from bnb_sim.games.heroes_village.item_parts import warm_batch_kernel
-
-        warm_batch_kernel()
-
     @property
     def setting(self) -> str:
         return (f"{self.players} players, pets {','.join(self.team)}, {self.difficulty}, "
@@ -90,13 +84,13 @@ def team_play(
     **_ignored,
 ) -> HotvTeamPlay:  # fmt: skip
     """The setting of a ladder, checked now (bad players, pets or buildings: one line)."""
-    from bnb_sim.games.heroes_village.cli_common import _components
+    from bnb_sim.games.heroes_village.components_arg import components_arg
     from bnb_sim.games.heroes_village.runner import make_config
 
     if pets is not None and pets.strip().lower() == "all":
         raise SpecError("ladder --game hotv: give one pet team (simulate --pets all ranks the "
                         "pet teams)")  # fmt: skip
-    comps = _components(components)
+    comps = components_arg(components)
     try:
         config = make_config(comps, players, ["team"], pets, difficulty or "standard",
                              buildings, seed)  # fmt: skip

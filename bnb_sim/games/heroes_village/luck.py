@@ -42,13 +42,13 @@ class LuckSetup:
 
 def make_setup(*, players=None, seed=0, components=None, pets=None, difficulty=None,
                buildings=None, reading=(), outcome="win", **_ignored):  # fmt: skip
-    from bnb_sim.games.heroes_village.cli_common import _components
+    from bnb_sim.games.heroes_village.components_arg import components_arg
 
     if outcome not in OUTCOMES:
         raise BnbError(f"luck --game hotv: --outcome {outcome!r} is not one of: win")
     if pets == "all":
         raise BnbError("luck --game hotv: give one pet team (simulate --pets all ranks them)")
-    comps = _components(components, reading)
+    comps = components_arg(components, reading)
     players = 3 if players is None else int(players)
     setup = LuckSetup(players, int(seed), comps, pets, difficulty or "standard", buildings)
     _config(setup, ["team"])  # bad players, pets or buildings fail here, before any game

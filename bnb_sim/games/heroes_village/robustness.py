@@ -1,5 +1,5 @@
-"""Heroes of the Village in ``bnb robustness``: its rungs, how a rung plays, its findings
-(and the set-up of a run folder, ``--run DIR``).
+"""Heroes of the Village in ``bnb robustness`` and ``[[robustness]]`` items: its rungs, how a
+rung plays, its findings (and the set-up of a run folder, ``--run DIR``).
 
 Every seat plays the rung's bot; every pet team of ``--pets`` plays the same game indices at
 every rung (the same pouch, dice and stacks), so the findings pair across rungs and teams:
@@ -10,7 +10,9 @@ every rung (the same pouch, dice and stacks), so the findings pair across rungs 
   index (the run report's paired pet effect), in percentage points.
 
 The shared side is :mod:`bnb_sim.runner.robustness_play` (the game entry point
-``robustness`` is :data:`ROBUSTNESS`).
+``robustness`` is :data:`ROBUSTNESS`); an experiment file's ``[[robustness]]`` item with
+``game = "hotv"`` is the shared item of a protocol game
+(:mod:`bnb_sim.analysis.robustness_item_parse`), which plays through the same entry.
 """
 
 from __future__ import annotations
@@ -68,11 +70,11 @@ class _HeroesVillage:
     warms_engine = False  # its kernels load as the first rung plays
 
     def prepare_components(self, components, expansion=None):
-        from bnb_sim.games.heroes_village.cli_common import _components
+        from bnb_sim.games.heroes_village.components_arg import components_arg
 
         if expansion is not None:
             raise BnbError(f"--expansion {expansion} is not an expansion of Heroes of the Village")
-        return _components(components)
+        return components_arg(components)
 
     def check_rungs(self, rungs: Sequence[str], players: int) -> list[str]:
         from bnb_sim.analysis.tournament_schedule import split_policy_list
@@ -103,12 +105,12 @@ class _HeroesVillage:
 
     def play(self, rung, *, players, games, seed, components, readings, threads, dask,
              expansion=None, pets=None, difficulty=None, buildings=None):  # fmt: skip
-        from bnb_sim.games.heroes_village.cli_common import _components
+        from bnb_sim.games.heroes_village.components_arg import components_arg
         from bnb_sim.games.heroes_village.runner import make_config, play_block
 
         if expansion is not None:
             raise BnbError(f"--expansion {expansion} is not an expansion of Heroes of the Village")
-        comps = _components(components)
+        comps = components_arg(components)
         if readings:
             comps = comps.with_readings(dict(readings))
         config = make_config(comps, players, [rung], pets, difficulty or "standard", buildings,
@@ -123,60 +125,9 @@ class _HeroesVillage:
     def findings(self, seats: pd.DataFrame, games: pd.DataFrame) -> list:
         return hotv_findings(games)
 
-    def warmup(self):
-        from bnb_sim.games.heroes_village.item_parts import GAME, warm_batch_kernel
-
-        return (GAME, "batch kernel"), warm_batch_kernel
-
     def run_setup(self, run, params: dict, comps: dict) -> dict:
         """``{components, expansion, readings, options}`` of run folder ``run``."""
         return run_setup(run, params, comps)
-
-    def parse_item(self, table: dict, **where):
-        """A ``[[robustness]]`` item with ``game = "hotv"`` (``bnb run``, through the shared
-        items of :mod:`bnb_sim.analysis.protocol_item_parse`)."""
-        return parse_item(table, **where)
-
-
-#: the keys of a ``[[robustness]]`` table with ``game = "hotv"``
-ITEM_KEYS = ("game", "name", "seed", "components", "set", "players", "pets", "difficulty",
-             "buildings", "games", "rungs")  # fmt: skip
-
-
-def parse_item(table: dict, *, source: str, where: str, seed: int, base_dir, component_files):
-    """A ``[[robustness]]`` item with ``game = "hotv"`` (checked now, one line per problem)."""
-    from bnb_sim.analysis.experiment_reader import _Reader, _slug_ok
-    from bnb_sim.games.heroes_village.difficulty import CHOICES, canonical
-    from bnb_sim.games.heroes_village.item_parts import item_components, resolve_path
-    from bnb_sim.runner.robustness_item import RobustnessItem
-
-    r = _Reader(source, where, table, ITEM_KEYS)
-    name = r.str("name", where.replace("[", " ").rstrip("]"))
-    if not _slug_ok(name):
-        r.fail("name", "use letters, digits, spaces and -_.,:+()= (at most 80)")
-    r.where = f"robustness '{name}'" if r.has("name") else where
-    players = r.int("players", ROBUSTNESS.default_players, low=2, high=4)
-    try:
-        rungs = ROBUSTNESS.check_rungs(r.str_list("rungs", list(ROBUSTNESS.default_rungs)),
-                                       players)  # fmt: skip
-    except BnbError as exc:
-        r.fail("rungs", str(exc).removeprefix("robustness: "))
-    files = [str(resolve_path(base_dir, f)) for f in component_files + r.str_list("components", [])]
-    overrides = r.mapping("set")
-    options = {"pets": r.str("pets", None),
-               "difficulty": canonical(r.str("difficulty", "standard", CHOICES)),
-               "buildings": r.str("buildings", None)}  # fmt: skip
-    try:
-        ROBUSTNESS.tables({**options, "players": players})  # a bad --pets fails now
-    except BnbError as exc:
-        r.fail("pets", str(exc))
-    return RobustnessItem(
-        name=name, seed=r.int("seed", seed, low=0, high=2**63 - 1), variant="standard",
-        components=item_components(r, files, overrides), component_files=files,
-        overrides=overrides, players=players,
-        games=r.int("games", ROBUSTNESS.default_games[players], low=2, high=2_000_000),
-        rungs=rungs, game=GAME_NAME, options={k: v for k, v in options.items() if v},
-    )  # fmt: skip
 
 
 def run_setup(run, params: dict, comps: dict) -> dict:
@@ -199,9 +150,6 @@ def run_setup(run, params: dict, comps: dict) -> dict:
     options = {"pets": pets, "difficulty": params.get("difficulty"),
                "buildings": params.get("buildings")}  # fmt: skip
     return {"components": components, "expansion": None, "readings": {}, "options": options}
-
-
-GAME_NAME = "heroes_village"
 
 
 ROBUSTNESS = _HeroesVillage()

@@ -434,8 +434,3 @@ def simulate_to_dir(
         chunk_size=chunk_size, threads=threads, resume=resume, force=force, dask=dask,
         command=command, progress=progress, notice=notice,
     )  # fmt: skip
-
-
-def columns():
-    """``(seat_columns, game_columns)``: the fixed columns of this game's run files."""
-    return SEAT_COLUMNS, GAME_COLUMNS

@@ -27,14 +27,14 @@ def setup(
     ``policies`` (default: ``team``) with the pets ``pets`` (one team; ``all`` is refused:
     a sensitivity analysis follows one table). ``dask``: ``"local"`` or a scheduler address
     plays the blocks on Dask workers (the same games)."""
-    from bnb_sim.games.heroes_village.cli_common import _components
+    from bnb_sim.games.heroes_village.components_arg import components_arg
     from bnb_sim.games.heroes_village.runner import make_config, play_block
     from bnb_sim.runner.dask_blocks import open_blocks
     from bnb_sim.runner.sensitivity import Setup
 
     if pets == "all":
         raise SpecError("sensitivity --game hotv: give one pet team (not --pets all)")
-    comps = _components(components, reading)
+    comps = components_arg(components, reading)
     specs = [p.strip() for p in (policies or ["team"]) if p.strip()]
     level = difficulty or "standard"
     first = make_config(comps, players, specs, pets, level, buildings, seed)  # checks now

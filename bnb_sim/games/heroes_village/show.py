@@ -4,7 +4,10 @@ every estimate with its plausible range (docs/components.md, "Ranges")."""
 from __future__ import annotations
 
 from bnb_sim.estimates import describe
-from bnb_sim.games.heroes_village.cli_common import EST, _block_text
+from bnb_sim.games.heroes_village.describe import block_text
+
+#: the mark of an estimated value (never published for the game)
+EST = "~"
 
 
 def render(comps) -> list[str]:
@@ -31,8 +34,8 @@ def render(comps) -> list[str]:
             for k, v in d["readings"].items()
             if k not in ("provenance", "reason")
         ),  # fmt: skip
-        "Blocks (box): " + _block_text(d["_totals"]),
-        "Pouch at the start: " + _block_text(d["_pouch"]),
+        "Blocks (box): " + block_text(d["_totals"]),
+        "Pouch at the start: " + block_text(d["_pouch"]),
         f"Illager path: start {d['path']['start_normal']} (--difficulty standard) or "
         f"{d['path']['start_easy']} (easy), "
         f"darkness on {d['path']['darkness_spaces']}, last space "
@@ -48,14 +51,14 @@ def render(comps) -> list[str]:
     tiles_mark = mark("tiles.list.0.symbol")
     out += ["", f"World tiles ({tiles_mark}estimates; keys tiles.list.N.symbol, .back.BLOCK):"]
     for i, t in enumerate(d["tiles"]["list"]):
-        symbol, back = t.get("symbol", "none"), _block_text(t["_back"])
+        symbol, back = t.get("symbol", "none"), block_text(t["_back"])
         out.append(f"  {i:2d} {t.get('terrain', ''):<10s} symbol {tiles_mark}{symbol:<6s} "
                    f"back {tiles_mark}{back}")  # fmt: skip
     out += ["", "Buildings (keys buildings.list.N.cost.BLOCK):"]
     for i, b in enumerate(comps.buildings):
         cost_mark = mark(f"buildings.list.{i}.cost.{next(iter(b['cost']))}")
         out.append(f"  {i} #{b['number']} {b['name']:<12s} level {b['level']}  cost "
-                   f"{cost_mark}{_block_text(b['_cost'])}")  # fmt: skip
+                   f"{cost_mark}{block_text(b['_cost'])}")  # fmt: skip
     out += ["", "Pets: " + ", ".join(f"{p} {v}" for p, v in comps.pet_strength.items())]
     est = [r for r in comps.provenance_rows() if r["provenance"] == "estimate"]
     out += ["", "Estimates and their reasons:"]

@@ -230,7 +230,7 @@ class HeroesVillage:
     def compile_jobs(self) -> list:
         """Its kernels as ``bnb_sim.precompile.Job`` objects (``bnb warmup``); the first, the
         batch kernel, is what the warm-up before a run compiles."""
-        from bnb_sim.games.heroes_village.cli_tools import compile_jobs
+        from bnb_sim.games.heroes_village.compile_jobs import compile_jobs
 
         return compile_jobs()
 

@@ -75,7 +75,7 @@ def play_values(
     ``bnb_sim.value(game="hotv", ...)`` play it."""
     from bnb_sim.analysis.value import ValueResult, option_value
     from bnb_sim.games.heroes_village import layout as L
-    from bnb_sim.games.heroes_village.cli_common import _components
+    from bnb_sim.games.heroes_village.components_arg import components_arg
     from bnb_sim.games.heroes_village.runner import make_config, play_block
     from bnb_sim.runner.budget import confirm_games
     from bnb_sim.runner.dask_blocks import open_blocks
@@ -91,7 +91,7 @@ def play_values(
         raise BnbError("value: give at least one --option (e.g. --option all-pets)")
     spec = policy or "team"
     chosen = pet_options(options, L.PET_NAMES)
-    comps = _components(components, reading)
+    comps = components_arg(components, reading)
     config = make_config(comps, players, [spec], "all", difficulty or "standard", buildings,
                          seed)  # fmt: skip
     if blocks is None:  # the command opens them before its report folder (a bad address)

@@ -42,7 +42,7 @@ def compile_jobs() -> list:
     """This game's kernels as compile jobs (:mod:`bnb_sim.precompile`, ``bnb warmup``)."""
     from bnb_sim.precompile import Job
 
-    here = "bnb_sim.games.heroes_village.cli_tools"
+    here = "bnb_sim.games.heroes_village.compile_jobs"
     return [
         Job(
             "hotv:batch",
