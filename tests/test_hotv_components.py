@@ -51,6 +51,21 @@ def test_an_override_changes_only_what_it_names(tmp_path):
     assert "box.toml" in comps.source
 
 
+def test_the_study_hooks_load_a_component_file_given_by_path(tmp_path):
+    """The Python API (``bnb_sim.robustness(game="hotv", components="box.toml")``, the luck,
+    value and sensitivity studies) hands the hooks a path or a list of paths: it is loaded
+    over the defaults, not silently replaced by them (it was before)."""
+    from bnb_sim.games.heroes_village.components_arg import components_arg
+
+    path = _override(tmp_path, "[blocks]\nredstone = 4\n")
+    for given in (path, str(path), [path]):
+        comps = components_arg(given)
+        assert comps.data["_totals"][3] == 4 and "box.toml" in comps.source
+    assert components_arg(None).data["_totals"][3] == 3
+    loaded = load_components([path])
+    assert components_arg(loaded) is loaded
+
+
 @pytest.mark.parametrize(
     "text, key, problem",
     [

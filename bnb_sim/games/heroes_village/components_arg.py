@@ -13,12 +13,13 @@ __all__ = ["components_arg"]
 
 
 def components_arg(components, reading=()):
-    """The components (the default file's for ``None``) with the ``--reading NAME=VALUE``
-    items of ``reading`` set (checked)."""
-    if components is None or not hasattr(components, "static_arrays"):
+    """The components with the ``--reading NAME=VALUE`` items of ``reading`` set (checked):
+    ``components`` loaded already, or ``None`` (the default file), a path or a list of paths
+    (merged over the defaults, as ``--components``); the Python API passes any of them."""
+    if not hasattr(components, "static_arrays"):
         from bnb_sim.games.heroes_village.components import load_components
 
-        components = load_components()
+        components = load_components(components)  # a path or paths: not silently the defaults
     if not reading:
         return components
     from bnb_sim.games.heroes_village.readings import parse_assignments
