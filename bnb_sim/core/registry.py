@@ -60,6 +60,12 @@ def registered() -> dict[str, Any]:
     return dict(_REGISTERED)
 
 
+def installed() -> dict[str, Any]:
+    """The games installed as packages: entry points of :data:`ENTRY_POINT_GROUP` by name
+    (not loaded)."""
+    return _entry_points()
+
+
 def _entry_points() -> dict[str, Any]:
     from importlib.metadata import entry_points
 

@@ -181,9 +181,39 @@ def protocol_games() -> dict[str, GameSpec]:
     return {name: from_protocol(game) for name, game in registered().items() if name not in GAMES}
 
 
+_BROKEN_WARNED: set[str] = set()  # installed games that failed to load, warned about
+
+
+def installed_games() -> dict[str, GameSpec]:
+    """Games installed as packages (entry points of the group ``bnb_sim.games``, e.g.
+    ``dice = "my_dice.spec:GAME"``), as :class:`GameSpec` objects served through the
+    protocol. One that cannot be loaded is left out with a warning naming it, so a broken
+    package does not break every command."""
+    import warnings
+
+    from bnb_sim.core import registry
+
+    taken = {*GAMES, *registry.registered()}
+    out: dict[str, GameSpec] = {}
+    for name, ep in registry.installed().items():
+        if name in taken:
+            continue
+        try:
+            game = registry.get_game(name)
+        except Exception as exc:  # any failure of a third party's import or its check
+            if name not in _BROKEN_WARNED:  # once a process: listings call this often
+                _BROKEN_WARNED.add(name)
+                warnings.warn(f"installed game {name!r} ({ep.value}) is left out: {exc}",
+                              stacklevel=2)  # fmt: skip
+            continue
+        out[game.name] = from_protocol(game)
+    return out
+
+
 def all_specs() -> list[GameSpec]:
-    """Every game: the built-in ones and those registered through the protocol."""
-    return [*GAMES.values(), *protocol_games().values()]
+    """Every game: the built-in ones, those registered through the protocol and those
+    installed as packages."""
+    return [*GAMES.values(), *protocol_games().values(), *installed_games().values()]
 
 
 def _norm(name: str) -> str:
@@ -192,9 +222,11 @@ def _norm(name: str) -> str:
 
 def _lookup(name: str) -> GameSpec | None:
     key = _norm(name)
-    for spec in all_specs():
-        if key in (_norm(n) for n in spec.names):
-            return spec
+    # built-in and registered games first: the installed ones are imported only if needed
+    for specs in ([*GAMES.values(), *protocol_games().values()], installed_games().values()):
+        for spec in specs:
+            if key in (_norm(n) for n in spec.names):
+                return spec
     return None
 
 
