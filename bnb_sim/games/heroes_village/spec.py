@@ -204,7 +204,7 @@ class HeroesVillage:
     def train(self, components, options: Mapping[str, Any]):
         """Train a ``strong`` model (``bnb train --game hotv``): CMA-ES over the team bot's
         weights, scored by the team win rate over pet teams and game indices."""
-        from bnb_sim.games.heroes_village.train_cli import train_output
+        from bnb_sim.games.heroes_village.strong_command import train_output
 
         return train_output(components, options)
 
