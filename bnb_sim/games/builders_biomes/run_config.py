@@ -250,6 +250,17 @@ class GameConfig:
         plugins = plugins + (no_plugin,) * (MAX_SEATS - len(plugins))
         return k, ft, kinds, params, plugins
 
+    def __reduce__(self):
+        """Pickled as plain data (its Dask payload: component data, policies, options) and
+        rebuilt with the same component hash: a config travels so to a Dask worker with the
+        game object (its components hold checks that do not pickle)."""
+        from bnb_sim.games.builders_biomes.run_hooks import dask_config, dask_payload
+
+        payload = dask_payload(self)
+        if self.log:
+            payload["options"]["log"] = True
+        return dask_config, (payload,)
+
     def with_components(self, components: Components) -> GameConfig:
         """The same run under other components (for sweeps)."""
         from dataclasses import replace
