@@ -35,26 +35,13 @@ def games_per_thread(config) -> int:
 
 def dask_payload(config) -> dict[str, Any]:
     """The config as plain data that any worker with bnb-sim installed can rebuild."""
-    return {
-        "components": config.components.data,
-        "content_hash": config.components.content_hash,
-        "source": config.components.source,
-        "policies": tuple(config.policies),
-        "options": {
-            "seed": int(config.seed),
-            "readings": config.readings,
-            "check": config.check,
-            "max_turns": int(config.max_turns),
-        },
-    }
+    from bnb_sim.games.builders_biomes.run_config import config_payload
+
+    return config_payload(config)
 
 
 def dask_config(payload: dict[str, Any]):
     """Rebuild the :func:`dask_payload` config on a worker (the same component hash)."""
-    from bnb_sim.games.builders_biomes.components import components_from_dict
-    from bnb_sim.games.builders_biomes.run_config import GameConfig
-    from bnb_sim.runner.dask_backend import check_rebuilt_hash
+    from bnb_sim.games.builders_biomes.run_config import config_from_payload
 
-    comps = components_from_dict(payload["components"], name=payload.get("source", "run"))
-    check_rebuilt_hash(comps.content_hash, payload["content_hash"])
-    return GameConfig(comps, tuple(payload["policies"]), **payload["options"])
+    return config_from_payload(payload)
