@@ -50,6 +50,16 @@ class BuildersBiomes:
         )
         return WrappedConfig(config, self.name, config.to_dict())
 
+    def make_run_config(self, components, *, players, policies, seed, options):
+        """A run's config (``bnb simulate``): its ``GameConfig`` itself, as :meth:`create_config`
+        makes it for ``plan_run`` (``options``: ``readings``, ``check``); :meth:`play_block`
+        plays it, and it pickles as plain data (Dask)."""
+        policies = list(policies) or [self.default_policy]
+        return self.create_config(
+            players_for(players, policies, 4), policies, seed=seed, components=components,
+            readings=options.get("readings"), check=bool(options.get("check", False)),
+        )  # fmt: skip
+
     def play_block(self, config, start: int, n: int, threads=None):
         """Rows of games ``start .. start + n - 1`` of a config of :meth:`make_config` (wrapped)
         or of a run config (its ``GameConfig``: :meth:`create_config`, what a RunPlan of
