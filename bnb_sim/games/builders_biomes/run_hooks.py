@@ -1,11 +1,12 @@
 """What the shared run path needs to know of Builders & Biomes (run hooks of its ``spec``).
 
-``bnb simulate`` and ``bnb_sim.simulate`` (:mod:`bnb_sim.runner.run_plan`), the executors
-(:mod:`bnb_sim.runner.executor`, :mod:`bnb_sim.runner.dask_backend`) and ``bnb bench`` reach
-the game through :func:`bnb_sim.games.entry_of_config` and the run hooks of its protocol
-object (``spec.GAME``), which call these: how a run config is
-made from user values, how it travels to a Dask worker as plain data and is rebuilt there,
-and how large a default chunk is. Nothing heavy is imported until an entry is called.
+``bnb simulate`` and ``bnb_sim.simulate`` (:mod:`bnb_sim.runner.run_plan`: a RunPlan that
+carries the protocol object, ``spec.GAME``, which plays the run config), the studies' Dask
+blocks (:mod:`bnb_sim.runner.dask_backend`) and ``bnb bench`` reach the game through the run
+hooks of its protocol object (:func:`bnb_sim.games.entry_of_config`), which call these: how a
+run config is made from user values, how it travels to a Dask worker as plain data and is
+rebuilt there (also how a ``GameConfig`` pickles), and how large a default chunk is. Nothing
+heavy is imported until an entry is called.
 """
 
 from __future__ import annotations
