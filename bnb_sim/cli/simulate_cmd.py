@@ -175,7 +175,7 @@ def simulate(
         return
     from bnb_sim.errors import BnbError
     from bnb_sim.runner.run_dir import run_to_dir
-    from bnb_sim.runner.run_plan import plan_run
+    from bnb_sim.runner.run_plan import changed_settings, plan_run
     from bnb_sim.runner.run_summary import RunInterrupted
     from bnb_sim.runner.simulate import cli_command
 
@@ -190,9 +190,10 @@ def simulate(
         readings=readings, threads=threads, chunk_size=chunk_size, out=out,
         resume=resume, force=force, dask=dask, check=check, yes=yes,
     )  # fmt: skip
+    changed = changed_settings(plan.game, plan.config)  # --reading items not the defaults
     argv = _argv(
         games=games, players=players, policies=policies, seed=seed, out=out, threads=threads,
-        chunk_size=chunk_size, readings=plan.config.readings.non_default(), dask=dask,
+        chunk_size=chunk_size, readings=changed.get("readings", {}), dask=dask,
         as_json=as_json, quiet=quiet, yes=yes, check=check,
     )  # fmt: skip
     show_bar = not quiet and sys.stderr.isatty()

@@ -25,9 +25,13 @@ several variants of each game index, declared as ``rows_per_game`` in the config
 ``run_components(components)`` (run.json's component record, with its ``content_hash``;
 default: the data as JSON and its hash), ``run_header(config)`` (run.json's keys that name
 the game; default: ``game``, ``outcome`` and ``title``), ``games_per_thread(config)`` (the
-default chunk size; default: an eighth of the run) and ``run_headline(config, games)`` (the
-summary's first line). run.json's ``params`` are the run's shape, ``config.identity()`` and
-how it was played (threads, backend, Dask). ``bnb report`` also uses, where offered,
+default chunk size; default: an eighth of the run), ``run_headline(config, games)`` (the
+summary's first line), ``column_prefixes(config) -> (seat_prefixes, game_prefixes)`` (columns
+beyond ``columns()`` whose names start so, e.g. one per component type; default: none) and
+``changed_settings(config) -> dict`` (what the config sets apart from the game's defaults, as
+keyword arguments of ``bnb_sim.simulate``: the Python call that run.json records).
+run.json's ``params`` are the run's shape, ``config.identity()`` and how it was played
+(threads, backend, Dask). ``bnb report`` also uses, where offered,
 ``report_layout(seats, games, meta)``: a :class:`ReportLayout` (its own title, subtitle and
 notes, and its win rates in place of the shared ones), and the attribute ``report_unread``
 (``{"seats": names, "games": names}``: columns its report never reads, left unread).

@@ -1,8 +1,9 @@
 """Playing chunks of a simulate run in this process: a task is (part k, first game, number of
 games), :class:`LocalExecutor` plays them one after the other with the parallel numba kernel,
 and :func:`_executor` picks it or the Dask executor (``bnb_sim.runner.dask_backend``), which
-has the same interface. The config's game plays them: its ``play_block`` and ``play_arrays``
-entry points (:func:`bnb_sim.games.entry_of_config`).
+has the same interface. The plan's game plays them: its protocol object's ``play_block``
+(and ``play_arrays`` hook for the warm-up), or for a plan without one, the ``play_block`` and
+``play_arrays`` run hooks of the config's game (:func:`bnb_sim.games.entry_of_config`).
 """
 
 from __future__ import annotations
@@ -31,8 +32,10 @@ class LocalExecutor:
         self.threads = limit if threads is None else max(1, min(int(threads), limit))
 
     def _entry(self, what: str):
-        if self.game is not None:
-            return self.game.play_block  # the protocol's one way to play games
+        if self.game is not None:  # the protocol's one way to play games, or its faster
+            from bnb_sim.core.protocol import hook  # kernel-only warm-up (``play_arrays``)
+
+            return (what == "play_arrays" and hook(self.game, what)) or self.game.play_block
         from bnb_sim.games import entry_of_config
 
         return entry_of_config(self.config, what)

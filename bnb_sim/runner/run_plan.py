@@ -53,9 +53,11 @@ class RunPlan:
     dask: str | None = None
     extra: dict = field(default_factory=dict)
     #: The protocol object that plays ``config`` (its ``play_block``; Dask sends it with the
-    #: config). None: ``config`` was made by its game's ``create_config`` entry point
-    #: (:func:`plan_run`) and is played by the entries ``play_block``, ``play_arrays``,
-    #: ``games_per_thread`` and ``dask_payload`` (:func:`bnb_sim.games.entry_of_config`).
+    #: config): every plan of :func:`plan_run` and of
+    #: :func:`~bnb_sim.runner.protocol_run.simulate_to_dir` has it. None (a plan made by
+    #: hand): ``config`` is played by the run hooks of its game (``config.game``):
+    #: ``play_block``, ``play_arrays``, ``games_per_thread`` and ``dask_payload``
+    #: (:func:`bnb_sim.games.entry_of_config`).
     game: Any = None
     #: The components the config plays (run.json's ``components`` record is the game's
     #: ``run_components`` of them).
@@ -136,7 +138,8 @@ def plan_run(
     expansion: str | None = None,
 ) -> RunPlan:
     """Check every input and build the run config (the default game's ``create_config``
-    entry point: its ``GameConfig``); raises BnbError, writes nothing."""
+    run hook: its run config) and the plan that its protocol object plays; raises BnbError,
+    writes nothing."""
     from bnb_sim.games import DEFAULT_GAME, get_game
 
     for flag, name in ((resume, "resume"), (force, "force"), (check, "check"), (yes, "yes")):
@@ -176,7 +179,8 @@ def plan_run(
         from bnb_sim.runner.dask_backend import check_address
 
         dask = check_address(dask)
-    config = get_game(DEFAULT_GAME).need("create_config")(
+    spec = get_game(DEFAULT_GAME)
+    config = spec.need("create_config")(
         players, policies, seed=seed, components=components, readings=readings,
         variant=variant, seating=seating, pickaxe=pickaxe, check=bool(check),
         expansion=expansion,
@@ -190,21 +194,26 @@ def plan_run(
         resume=bool(resume),
         force=bool(force),
         dask=dask,
-        components=config.components,
+        game=spec.game,
+        components=config.components,  # a create_config run config holds its components
     )
     return dataclasses.replace(plan, call_args=_python_args(plan))
 
 
+def changed_settings(game: Any, config: Any) -> dict[str, Any]:
+    """What ``config`` sets apart from its game's defaults, as keyword arguments of
+    ``bnb_sim.simulate`` (the game's optional ``changed_settings(config)`` hook; none
+    without it)."""
+    own = getattr(game, "changed_settings", None)
+    return dict(own(config)) if callable(own) else {}
+
+
 def _python_args(plan: RunPlan) -> tuple[str, ...]:
-    """The arguments of the ``bnb_sim.simulate`` call that plays ``plan`` (its readings and
-    components only where they are not the defaults)."""
+    """The arguments of the ``bnb_sim.simulate`` call that plays ``plan`` (the settings that
+    are not the game's defaults only: :func:`changed_settings`)."""
     config = plan.config
     args = [f"{plan.games}", f"{config.n_players}", repr(config.labels), f"seed={int(config.seed)}"]
-    if config.components.source != "default":
-        args.append(f"components={config.components.source!r}")
-    changed = config.readings.non_default()
-    if changed:
-        args.append(f"readings={changed!r}")
+    args += [f"{k}={v!r}" for k, v in changed_settings(plan.game, config).items()]
     if plan.chunk_size is not None:
         args.append(f"chunk_size={plan.chunk_size}")
     if plan.threads is not None:

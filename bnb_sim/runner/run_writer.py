@@ -356,17 +356,20 @@ class RunWriter:
 
 def writer_class(plan: Any) -> type[RunWriter]:
     """The writer of ``plan``'s run: the column contract its game declares
-    (``game.columns(config)``, no per-type prefixes) for a plan played by a protocol object,
-    else this module's own (the default game's config, made by its entries)."""
+    (``game.columns(config)``, and the prefixes of its per-type columns, its optional
+    ``column_prefixes(config)``: none without it) for a plan played by a protocol object,
+    else this module's own (a plan made by hand of the default game's config)."""
     if plan.game is None:
         return RunWriter
     seat_columns, game_columns = plan.game.columns(plan.config)
+    own = getattr(plan.game, "column_prefixes", None)
+    seat_prefixes, game_prefixes = own(plan.config) if callable(own) else ((), ())
 
     class ProtocolRunWriter(RunWriter):
         pass
 
     ProtocolRunWriter.seat_columns = arrow_columns(seat_columns)
-    ProtocolRunWriter.seat_prefixes = ()
+    ProtocolRunWriter.seat_prefixes = tuple(seat_prefixes)
     ProtocolRunWriter.game_columns = arrow_columns(game_columns)
-    ProtocolRunWriter.game_prefixes = ()
+    ProtocolRunWriter.game_prefixes = tuple(game_prefixes)
     return ProtocolRunWriter

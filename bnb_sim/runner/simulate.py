@@ -81,7 +81,7 @@ def run_in_memory(plan: RunPlan, *, progress: Callable[[int, int], None] | None 
     try:
         executor.prepare()
         chunk_size = plan.chunk_size or default_chunk_size(
-            plan.games, plan.config, executor.threads
+            plan.games, plan.config, executor.threads, plan.game
         )
         tasks = _tasks(plan.games, chunk_size, range(plan.n_parts(chunk_size)))
         parts: dict[int, pd.DataFrame] = {}

@@ -250,6 +250,15 @@ class GameConfig:
         plugins = plugins + (no_plugin,) * (MAX_SEATS - len(plugins))
         return k, ft, kinds, params, plugins
 
+    def __reduce__(self):
+        """Pickled as plain data (its Dask payload: component data, policies, options) and
+        rebuilt with the same component hash: a config travels so to a Dask worker with the
+        game object (its components hold checks that do not pickle)."""
+        payload = config_payload(self)
+        if self.log:
+            payload["options"]["log"] = True
+        return config_from_payload, (payload,)
+
     def with_components(self, components: Components) -> GameConfig:
         """The same run under other components (for sweeps)."""
         from dataclasses import replace
@@ -286,6 +295,33 @@ class GameConfig:
             "check": self.check,
             "max_turns": int(self.max_turns),
         }
+
+
+def config_payload(config: GameConfig) -> dict:
+    """The config as plain data that any process with bnb-sim installed can rebuild (a Dask
+    worker: the ``dask_payload`` run hook)."""
+    return {
+        "components": config.components.data,
+        "content_hash": config.components.content_hash,
+        "source": config.components.source,
+        "policies": tuple(config.policies),
+        "options": {
+            "seed": int(config.seed),
+            "readings": config.readings,
+            "check": config.check,
+            "max_turns": int(config.max_turns),
+        },
+    }
+
+
+def config_from_payload(payload: dict) -> GameConfig:
+    """Rebuild the :func:`config_payload` config (the same component hash, or RunError)."""
+    from bnb_sim.games.builders_biomes.components import components_from_dict
+    from bnb_sim.runner.dask_backend import check_rebuilt_hash
+
+    comps = components_from_dict(payload["components"], name=payload.get("source", "run"))
+    check_rebuilt_hash(comps.content_hash, payload["content_hash"])
+    return GameConfig(comps, tuple(payload["policies"]), **payload["options"])
 
 
 _TABLES: dict[str, object] = {}

@@ -1,11 +1,12 @@
 """What the shared run path needs to know of Builders & Biomes (run hooks of its ``spec``).
 
-``bnb simulate`` and ``bnb_sim.simulate`` (:mod:`bnb_sim.runner.run_plan`), the executors
-(:mod:`bnb_sim.runner.executor`, :mod:`bnb_sim.runner.dask_backend`) and ``bnb bench`` reach
-the game through :func:`bnb_sim.games.entry_of_config` and the run hooks of its protocol
-object (``spec.GAME``), which call these: how a run config is
-made from user values, how it travels to a Dask worker as plain data and is rebuilt there,
-and how large a default chunk is. Nothing heavy is imported until an entry is called.
+``bnb simulate`` and ``bnb_sim.simulate`` (:mod:`bnb_sim.runner.run_plan`: a RunPlan that
+carries the protocol object, ``spec.GAME``, which plays the run config), the studies' Dask
+blocks (:mod:`bnb_sim.runner.dask_backend`) and ``bnb bench`` reach the game through the run
+hooks of its protocol object (:func:`bnb_sim.games.entry_of_config`), which call these: how a
+run config is made from user values, how it travels to a Dask worker as plain data and is
+rebuilt there (also how a ``GameConfig`` pickles), and how large a default chunk is. Nothing
+heavy is imported until an entry is called.
 """
 
 from __future__ import annotations
@@ -35,26 +36,13 @@ def games_per_thread(config) -> int:
 
 def dask_payload(config) -> dict[str, Any]:
     """The config as plain data that any worker with bnb-sim installed can rebuild."""
-    return {
-        "components": config.components.data,
-        "content_hash": config.components.content_hash,
-        "source": config.components.source,
-        "policies": tuple(config.policies),
-        "options": {
-            "seed": int(config.seed),
-            "readings": config.readings,
-            "check": config.check,
-            "max_turns": int(config.max_turns),
-        },
-    }
+    from bnb_sim.games.builders_biomes.run_config import config_payload
+
+    return config_payload(config)
 
 
 def dask_config(payload: dict[str, Any]):
     """Rebuild the :func:`dask_payload` config on a worker (the same component hash)."""
-    from bnb_sim.games.builders_biomes.components import components_from_dict
-    from bnb_sim.games.builders_biomes.run_config import GameConfig
-    from bnb_sim.runner.dask_backend import check_rebuilt_hash
+    from bnb_sim.games.builders_biomes.run_config import config_from_payload
 
-    comps = components_from_dict(payload["components"], name=payload.get("source", "run"))
-    check_rebuilt_hash(comps.content_hash, payload["content_hash"])
-    return GameConfig(comps, tuple(payload["policies"]), **payload["options"])
+    return config_from_payload(payload)

@@ -56,10 +56,23 @@ class BuildersBiomes:
         )
         return WrappedConfig(config, self.name, config.to_dict())
 
-    def play_block(self, config: WrappedConfig, start: int, n: int, threads=None):
+    def make_run_config(self, components, *, players, policies, seed, options):
+        """A run's config (``bnb simulate``): its ``GameConfig`` itself, as :meth:`create_config`
+        makes it for ``plan_run`` (``options``: ``readings``, ``check``); :meth:`play_block`
+        plays it, and it pickles as plain data (Dask)."""
+        policies = list(policies) or [self.default_policy]
+        return self.create_config(
+            players_for(players, policies, 4), policies, seed=seed, components=components,
+            readings=options.get("readings"), check=bool(options.get("check", False)),
+        )  # fmt: skip
+
+    def play_block(self, config, start: int, n: int, threads=None):
+        """Rows of games ``start .. start + n - 1`` of a config of :meth:`make_config` (wrapped)
+        or of a run config (its ``GameConfig``: :meth:`create_config`, what a RunPlan of
+        ``bnb simulate`` holds); the same rows for both."""
         from bnb_sim.games.builders_biomes.batch import play_block
 
-        return play_block(config.inner, start, n, threads)
+        return play_block(_game_config(config), start, n, threads)
 
     def columns(self, config=None):
         from bnb_sim.runner.storage import GAME_COLUMNS, SEAT_COLUMNS
@@ -77,6 +90,25 @@ class BuildersBiomes:
         from bnb_sim.games.builders_biomes.report import report_layout
 
         return report_layout(seats, games, meta)
+
+    def column_prefixes(self, config=None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """``(seat_prefixes, game_prefixes)``: its per-species and per-type seat columns
+        (``fights_*``, ``wins_*``, ...; all int16), named after the component file."""
+        from bnb_sim.runner.storage import SEAT_PREFIXES
+
+        return SEAT_PREFIXES, ()
+
+    def changed_settings(self, config) -> dict[str, Any]:
+        """What a run config sets apart from the defaults, as keyword arguments of
+        ``bnb_sim.simulate`` (the Python call and the ``--reading`` items of a run's
+        command): its component file, its readings that are not the defaults."""
+        out: dict[str, Any] = {}
+        if config.components.source != "default":
+            out["components"] = config.components.source
+        changed = config.readings.non_default()
+        if changed:
+            out["readings"] = changed
+        return out
 
     def run_components(self, components) -> dict[str, Any]:
         """run.json's ``components`` (source, content hash, estimates, data; docs/run-format.md)."""
@@ -259,3 +291,9 @@ class BuildersBiomes:
 
 
 GAME = BuildersBiomes()
+
+
+def _game_config(config):
+    """The ``GameConfig`` of a config: a wrapped one's (:meth:`BuildersBiomes.make_config`),
+    or the run config itself."""
+    return config.inner if isinstance(config, WrappedConfig) else config
