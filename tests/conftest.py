@@ -91,3 +91,41 @@ LONGEST_FIRST = (
 def pytest_collection_modifyitems(session, config, items):
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: in-file order kept
+
+
+# A test must leave the SIGINT and SIGTERM handlers as it found them: a child process inherits
+# an ignored SIGINT (Python then installs no KeyboardInterrupt handler), so a later test's `bnb`
+# child in the same worker would not see Ctrl-C at all (test_reliability_signals' h3 failed so
+# on fresh clones). The test that changes them fails here, and they are put back.
+import signal as _signal  # noqa: E402
+
+import pytest  # noqa: E402
+
+_WATCHED_SIGNALS = (_signal.SIGINT, _signal.SIGTERM)
+
+
+def _ignored_mask() -> str:
+    """The signals this process ignores at the OS level (``SigIgn`` of /proc; "" elsewhere):
+    a C library can ignore SIGINT without Python's ``getsignal`` seeing it."""
+    try:
+        with open("/proc/self/status") as status:
+            return next((ln.split()[1] for ln in status if ln.startswith("SigIgn:")), "")
+    except OSError:
+        return ""
+
+
+@pytest.fixture(autouse=True)
+def _signal_handlers_restored():
+    before = {s: _signal.getsignal(s) for s in _WATCHED_SIGNALS}
+    mask = _ignored_mask()
+    yield
+    after = {s: _signal.getsignal(s) for s in _WATCHED_SIGNALS}
+    changed = {s: after[s] for s in _WATCHED_SIGNALS if after[s] != before[s]}
+    assert _ignored_mask() == mask, (
+        f"the test changed the ignored signals: {mask} -> {_ignored_mask()}"
+    )
+    for signum in changed:
+        _signal.signal(signum, before[signum])
+    assert not changed, "the test left signal handlers changed: " + ", ".join(
+        f"{_signal.Signals(s).name} {before[s]!r} -> {h!r}" for s, h in changed.items()
+    )
