@@ -9,9 +9,9 @@ import json
 
 import pytest
 from dice_race import DiceRace
+from test_cli_simulate import run_cli
 
 from bnb_sim import games
-from bnb_sim.cli import main
 from bnb_sim.core import registry
 from bnb_sim.games import all_specs, get_game
 
@@ -45,16 +45,6 @@ def installed(monkeypatch):
     return game
 
 
-def _bnb(capsys, *args) -> tuple[int, str, str]:
-    code = 0
-    try:
-        main([str(a) for a in args])
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def test_an_installed_game_is_found_by_name_and_alias(installed):
     with pytest.warns(UserWarning, match="installed game 'broken'.*left out"):
         names = [spec.name for spec in all_specs()]
@@ -64,21 +54,21 @@ def test_an_installed_game_is_found_by_name_and_alias(installed):
 
 def test_the_shared_commands_serve_an_installed_game(installed, capsys, tmp_path):
     run = tmp_path / "run"
-    code, out, err = _bnb(capsys, "simulate", "--game", "dicei", "--games", "40", "--seed", "2",
+    code, out, err = run_cli(capsys, ["simulate", "--game", "dicei", "--games", "40", "--seed", "2",
                           "--policy", "steady", "--policy", "bold", "--json", "--quiet",
-                          "--out", run)  # fmt: skip
+                          "--out", run])  # fmt: skip
     assert code == 0, err
     assert json.loads(out[out.index("{") :])["games"] == 40
     meta = json.loads((run / "run.json").read_text())
     assert meta["game"] == "dice_installed"
-    code, out, err = _bnb(capsys, "report", run, "--out", tmp_path / "rep")
+    code, out, err = run_cli(capsys, ["report", run, "--out", tmp_path / "rep"])
     assert code == 0, err
     assert "Installed dice race" in (tmp_path / "rep" / "report.md").read_text()
 
 
 def test_a_broken_installed_game_is_one_line_not_a_traceback(installed, capsys, tmp_path):
     with pytest.warns(UserWarning, match="'broken'"):
-        code, out, err = _bnb(capsys, "simulate", "--game", "broken", "--games", "10",
-                              "--out", tmp_path / "r")  # fmt: skip
+        code, out, err = run_cli(capsys, ["simulate", "--game", "broken", "--games", "10",
+                              "--out", tmp_path / "r"])  # fmt: skip
     assert code == 2 and "Traceback" not in err
     assert err.strip().splitlines()[-1].startswith("bnb: error: unknown game 'broken'")
