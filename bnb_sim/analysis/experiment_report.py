@@ -149,13 +149,9 @@ def _simulation_sections(outcome: ItemOutcome):
     if hits is not None:
         sections.append(hits)
     summary: dict[str, Any] = {"kind": "simulation", "n_games": len(games)}
-    for section in sections[1:]:
-        section.title = f"{spec.name}: {section.title}"
-        section.anchor = _slug(section.title)
-        for fig in section.figures:
-            fig.name = _slug(f"{spec.name}-{fig.name}")
-        summary.update(section.summary)
-        section.summary = {}
+    from bnb_sim.analysis.protocol_item_report import name_sections
+
+    name_sections(sections[1:], spec.name, summary)  # the same naming as a protocol game's items
     overview.anchor = _slug(overview.title)
     summary["params"] = meta.get("params", {})
     return sections, summary
