@@ -21,9 +21,12 @@ def _under(key: str, paths: Iterable[str]) -> bool:
 
 def estimates_meta(components: Any, chosen: Iterable[str] = ()) -> dict:
     """``{"estimated_values", "estimated_keys", "chosen"}`` of ``components`` (either game's
-    Components), leaving out the values at the ``chosen`` paths (set on purpose)."""
+    Components, or any game's data with an ``estimates()`` method; data without one marks
+    no value as estimated), leaving out the values at the ``chosen`` paths (set on purpose)."""
     chosen = [str(p) for p in chosen]
-    keys = [str(r["key"]) for r in components.estimates() if not _under(str(r["key"]), chosen)]
+    estimates = getattr(components, "estimates", None)
+    rows = estimates() if callable(estimates) else ()
+    keys = [str(r["key"]) for r in rows if not _under(str(r["key"]), chosen)]
     return {"estimated_values": len(keys), "estimated_keys": keys, "chosen": chosen}
 
 

@@ -1,8 +1,10 @@
 """The building blocks the designed studies play with: a config per table, the readings a design
 fixes (:func:`design_readings`), games played chunk by chunk into frames (:func:`play_games`),
 policy labels and the estimated component values a result rests on. The game comes in through
-its ``studies`` entry (:mod:`bnb_sim.runner.study_hooks`); its engine (numba) is imported
-when a block plays, so this module imports without it.
+its ``studies`` entry, or its protocol methods (:mod:`bnb_sim.runner.study_hooks`): each
+function takes the game's name (None: the default game), and a block of games is played by
+the game its config names. Its engine (numba) is imported when a block plays, so this module
+imports without it.
 """
 
 from __future__ import annotations
@@ -26,16 +28,20 @@ def _say(progress: Progress, text: str) -> None:
         progress(text)
 
 
-def _config(players: int, policies: Sequence[str], **kw):
-    """The game's run config (its ``studies`` entry's ``make_config``)."""
-    return study_hooks().make_config(int(players), list(policies), **kw)
+def _config(players: int, policies: Sequence[str], *, game: str | None = None, **kw):
+    """``game``'s run config (its ``studies`` entry's ``make_config``; None: the default
+    game)."""
+    return study_hooks(game).make_config(int(players), list(policies), **kw)
 
 
-def design_readings(readings, variant, *, seating: str | None = None, what: str = "") -> dict:
+def design_readings(
+    readings, variant, *, seating: str | None = None, what: str = "", game: str | None = None
+) -> dict:
     """The readings of a design that fixes the seating itself (tournaments, comparisons,
     sweeps), as a dict: the game's ``design_readings`` (``readings``: a mapping of the
     readings the user gave; a seating reading that differs from the design's is an error)."""
-    return study_hooks().design_readings(readings, variant, seating=seating, what=what)
+    hooks = study_hooks(game)
+    return hooks.design_readings(readings, variant, seating=seating, what=what)
 
 
 def play_games(
@@ -71,27 +77,28 @@ def play_games(
 
 
 def _play_block(config, start: int, n: int, threads: int | None):
-    """The game's ``play_block``, without numba's "first-class function type is
-    experimental" warning (emitted once per config by the policy dispatch; harmless)."""
-    play_block = study_hooks().play_block
+    """The ``play_block`` of the game ``config`` belongs to (its ``game``), without numba's
+    "first-class function type is experimental" warning (emitted once per config by the
+    policy dispatch; harmless)."""
+    play_block = study_hooks(getattr(config, "game", None)).play_block
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="First-class function type feature")
         return play_block(config, start, n, threads)
 
 
-def _specs(policies: Sequence[str]):
+def _specs(policies: Sequence[str], game: str | None = None):
     from bnb_sim.analysis.tournament_schedule import split_policy_list
 
-    parse_policy = study_hooks().parse_policy
+    parse_policy = study_hooks(game).parse_policy
     return [parse_policy(p) for p in split_policy_list(list(policies))]
 
 
-def _labels(policies: Sequence[str]) -> list[str]:
-    return [s.label for s in _specs(policies)]
+def _labels(policies: Sequence[str], game: str | None = None) -> list[str]:
+    return [s.label for s in _specs(policies, game)]
 
 
-def _estimates(components, chosen=()) -> dict:
+def _estimates(components, chosen=(), game: str | None = None) -> dict:
     """The estimated component values the games rest on (the report's warning)."""
     from bnb_sim.analysis.estimated import estimates_meta
 
-    return estimates_meta(study_hooks().load_components(components), chosen)
+    return estimates_meta(study_hooks(game).load_components(components), chosen)
