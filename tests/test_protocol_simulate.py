@@ -1,6 +1,6 @@
-"""``bnb simulate`` through the shared protocol path for every game that leaves it there:
-the dice race (tests/dice_race.py) and Heroes of the Village (``simulate`` in its
-``protocol_commands``). Dask, the team win rate, the speed line and the replay command are
+"""``bnb simulate`` of every game through one command body (``bnb_sim.cli.simulate_cmd``):
+the dice race and dice team (tests/dice_race.py), Heroes of the Village and Builders &
+Biomes. Dask, the checks, the team win rate, the speed line and the replay command are
 shared code, written once (issue 24 item 2)."""
 
 from __future__ import annotations
@@ -92,9 +92,12 @@ def test_the_stored_command_replays_the_run_with_its_component_files(capsys, tmp
     bnb(capsys, *command[1:], "--resume", "-q")  # the same identity: nothing to play again
 
 
-def test_heroes_simulate_is_served_by_the_shared_protocol_handler(capsys, tmp_path):
+def test_heroes_simulate_is_served_by_the_one_command_body(capsys, tmp_path):
+    from bnb_sim.cli.protocol_cmds import HANDLERS, HOOKED
+
     spec = get_spec("hotv")
-    assert "simulate" in spec.protocol_commands and spec.entry("simulate") is None
+    assert "simulate" not in spec.protocol_commands and spec.entry("simulate") is None
+    assert "simulate" in HOOKED and "simulate" not in HANDLERS  # no second body
     run = tmp_path / "run"
     args = ["-n", "40", "--pets", "all", "--players", "4", "--difficulty", "easy", "--seed", "2"]
     out, _ = bnb(capsys, "simulate", "--game", "hotv", *args, "-o", run, "-q")
@@ -143,3 +146,55 @@ def test_a_stopped_run_says_how_to_resume_and_resumes_to_the_whole_rows(name, tm
     pd.testing.assert_frame_equal(games, want_games)
     # (a run of the base game names no game in run.json: the registry reads it as its run)
     assert len(meta["timing"]["sessions"]) == 2 and game_of_run(meta).name == game.name
+
+
+GAMES = {
+    "builders_biomes": ["--policy", "random", "--players", "2"],
+    "heroes_village": ["--players", "2"],
+    "dice_race": [],
+    "dice_team": [],
+}
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+@pytest.mark.parametrize(
+    ("bad", "line"),
+    [
+        (["--threads", "0"], "bnb: error: threads must be between 1 and 1024, got 0"),
+        (["--chunk-size", "300000"],
+         "bnb: error: chunk size must be between 1 and 250,000, got 300,000"),
+        (["--games", "0"], "bnb: error: games must be a positive number, got 0"),
+        (["--seed", "-1"],
+         "bnb: error: seed must be between 0 and 9,223,372,036,854,775,807, got -1"),
+    ],
+    ids=["threads", "chunk-size", "games", "seed"],
+)  # fmt: skip
+def test_every_game_refuses_a_bad_run_shape_in_the_same_line(capsys, tmp_path, name, bad, line):
+    """One body, one set of checks: before, Heroes of the Village and the dice race played
+    --threads 0 and a 300,000-game chunk (a chunk is held in memory whole), and said the
+    other lines in other words."""
+    args = ["simulate", "--game", name, "--games", "5", *GAMES[name], *bad]
+    _, err = bnb(capsys, *args, "--out", tmp_path / "run", code=2)
+    assert err.strip() == line
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_game_records_the_same_command_and_resumes_with_it(capsys, tmp_path, name):
+    """run.json's command names --threads, --chunk-size and the output flags for every game
+    (before, a protocol game's left them out, so its resume command played other chunks
+    with all threads and printed text where the run had printed JSON)."""
+    run = tmp_path / "run"
+    args = ["simulate", "--game", name, "--games", "6", *GAMES[name], "--seed", "2"]
+    args += ["--threads", "1", "--chunk-size", "3", "--json", "--quiet"]
+    out, _ = bnb(capsys, *args, "--out", run)
+    assert json.loads(out)["chunks"] == 2
+    meta = json.loads((run / "run.json").read_text())
+    named = [] if name == "builders_biomes" else ["--game", name]  # the default goes unsaid
+    want = ["bnb", "simulate", *named, "--games", "6"]
+    assert meta["command"].split()[: len(want)] == want
+    for item in ("--threads 1", "--chunk-size 3", "--quiet --json"):
+        assert item in meta["command"], meta["command"]
+    assert meta["resume_command"] == meta["command"] + " --resume"
+    again, _ = bnb(capsys, *meta["resume_command"].split()[1:])
+    assert json.loads(again)["played"] == 0  # the same identity: nothing played again

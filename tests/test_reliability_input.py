@@ -208,9 +208,9 @@ def test_w4_runs_without_a_description_hash_are_read_as_before(fake_run, tmp_pat
          "--game-index must be between 0 and"),
         (["play", "--game", "hotv", "--game-index", "-1"], "--game-index"),
         (["simulate", "--game", "hotv", "-n", "10", "--players", "2", "--seed",
-          "99999999999999999999", "-o", "x"], "--seed must be between 0 and"),
+          "99999999999999999999", "-o", "x"], "seed must be between 0 and"),
         (["simulate", "--game", "hotv", "-n", "10", "--players", "2", "--seed", "-1", "-o",
-          "x"], "--seed must be between 0 and"),
+          "x"], "seed must be between 0 and"),
     ],
 )  # fmt: skip
 def test_t8_hotv_seed_and_game_index_out_of_range(tmp_path, capsys, monkeypatch, args, needle):

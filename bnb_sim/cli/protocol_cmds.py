@@ -1,6 +1,6 @@
 """The shared commands for a game that implements only the protocol (no handlers).
 
-``bnb simulate|compare|tournament|sweep --game NAME`` come here through
+``bnb compare|tournament|sweep --game NAME`` come here through
 :func:`bnb_sim.cli.options.other_game_handler` when the game is registered with
 :func:`bnb_sim.core.registry.register_game`; ``bnb report`` through its run's ``game``.
 :func:`add_options` turns the game's :class:`~bnb_sim.core.protocol.OptionSpec` data into
@@ -9,7 +9,6 @@ click options. Each handler gets the command's parsed options (``**params``).
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 from typing import Any
 
@@ -64,17 +63,6 @@ def option_values(game, params: dict) -> dict[str, Any]:
     }
 
 
-def _option_argv(game, options: dict) -> list[str]:
-    """The game's options given (not at their default) as command-line arguments."""
-    out: list[str] = []
-    for option in game.options:
-        value = options.get(option.name)
-        if value is None or value == option.default or value is False:
-            continue
-        out += [option.flags[0]] if option.kind == "flag" else [option.flags[0], str(value)]
-    return out
-
-
 def _protocol(spec):
     """The protocol object of a registry entry: its own, or the built-in game's (a built-in
     game names the commands the protocol serves in ``GameSpec.protocol_commands``)."""
@@ -100,88 +88,6 @@ def _components(game, components, reading=()):
 def _refuse(what: str, value, game) -> None:
     if value:
         raise BnbError(f"{what} is not offered for {game.title} yet (a protocol game)")
-
-
-#: The largest master seed (a 64-bit integer, bnb_sim.core.seeds).
-MAX_SEED = 2**63 - 1
-
-
-def simulate(*, game, games, players, policies, seed, out, threads=None, chunk_size=None,
-             components=None, resume=False, force=False, as_json=False, quiet=False, yes=False,
-             dask=None, reading=(), defaults=frozenset(), **rest) -> None:  # fmt: skip
-    """``bnb simulate --game NAME`` for a protocol game: a run folder of N games (Dask,
-    resume, a progress meter on stderr, the team win rate of a cooperative game)."""
-    from bnb_sim.feedback import progress_meter
-    from bnb_sim.runner.budget import confirm_games
-    from bnb_sim.runner.protocol_run import rows_per_game, simulate_to_dir
-    from bnb_sim.runner.run_summary import RunInterrupted
-
-    proto = _protocol(game)
-    if not 0 <= seed <= MAX_SEED:
-        raise BnbError(f"--seed must be between 0 and {MAX_SEED:,}, got {seed:,}")
-    comps = _components(proto, components, reading)
-    options = option_values(proto, rest)
-    make = getattr(proto, "make_run_config", None) or proto.make_config  # a run's own config
-    config = make(comps, players=players, policies=list(policies), seed=seed, options=options)
-    confirm_games(games * rows_per_game(config), f"simulate --game {proto.name}", yes=yes)
-    argv = ["bnb", "simulate", "--game", proto.name, "--games", str(games),
-            "--players", str(config.n_players), "--seed", str(seed), "--out", str(out)]  # fmt: skip
-    for p in policies:
-        argv += ["--policy", p]
-    argv += _option_argv(proto, options)
-    ctx = click.get_current_context(silent=True)
-    for path in ctx.meta.get("bnb.simulate.components", []) if ctx else []:
-        argv += ["--components", str(path)]
-    argv += [x for item in reading or () for x in ("--reading", item)]
-    if dask:
-        argv += ["--dask", dask]
-    progress, close = progress_meter(not quiet, desc=proto.name)
-
-    def notice(message: str) -> None:
-        click.echo(message, err=True)
-
-    try:  # Ctrl-C, SIGTERM and a full disk end with what is stored and how to resume
-        summary = simulate_to_dir(
-            proto, config, comps, games, out, chunk_size=chunk_size, threads=threads,
-            resume=resume, force=force, dask=dask, command=shlex.join(argv),
-            resume_command=shlex.join([*argv, "--resume"]), handle_sigint=True,
-            progress=progress, notice=notice,
-        )  # fmt: skip
-    except RunInterrupted as stop:  # bnb's handler prints what is kept and how to go on
-        close()
-        if as_json:
-            click.echo(jsonsafe.dumps(stop.partial(), indent=2))
-        raise
-    finally:
-        close()
-    rate = _team_rate(out) if proto.outcome == "cooperative" else None
-    if rate is not None:
-        summary["win_rate"] = rate.to_dict()
-    if as_json:
-        click.echo(jsonsafe.dumps(summary, indent=2))
-        return
-    headline = getattr(proto, "run_headline", None)  # the game's own words for its setting
-    click.echo(headline(config, games) if callable(headline) else
-               f"{proto.title}: {games:,} games, {config.n_players} players, "
-               f"policy {', '.join(dict.fromkeys(config.labels))}")  # fmt: skip
-    if rate is not None:
-        clustered = " (95% CI clustered by game index)" if summary["rows_per_game"] > 1 else ""
-        click.echo(f"  team win rate {rate}{clustered}")
-    if summary["games_per_second"] is not None:
-        click.echo(f"  {summary['seconds']:.1f} s ({summary['games_per_second']:,.0f} games/s)")
-    click.echo(f"  run folder: {out}  (bnb report {out})")
-
-
-def _team_rate(out):
-    """A cooperative run's team win rate: seat 0's ``won`` of every game row, clustered by
-    game index (a config that plays several variants of an index plays them on the same
-    draws, so the index is the unit)."""
-    from bnb_sim.analysis.stats import clustered_rate
-    from bnb_sim.runner.run_reader import load_run
-
-    seats, _, _ = load_run(out, seat_columns=["game", "seat", "won"], game_columns=["game"])
-    first = seats[seats["seat"] == 0]
-    return clustered_rate(first["won"].to_numpy(dtype=float), first["game"].to_numpy())
 
 
 def write_report(spec, run_dir, out_dir, title=None):
@@ -393,7 +299,8 @@ def sweep(*, game, sets, zip_mode=False, games=2000, players=None, policies=None
         click.echo(f"report: {written['html']}")
 
 
-HANDLERS = {"simulate": simulate, "compare": compare, "tournament": tournament, "sweep": sweep}
+HANDLERS = {"compare": compare, "tournament": tournament, "sweep": sweep}
 #: Commands whose own code serves every game through its optional hooks
-#: (:data:`bnb_sim.core.protocol.HOOKS`): a game that lacks the hook is told so in one line.
-HOOKED = frozenset({"play", "odds", "components_show", "train", "bench"})
+#: (:data:`bnb_sim.core.protocol.HOOKS`): a game that lacks the hook is told so in one line
+#: (``bnb simulate``: ``bnb_sim.cli.simulate_cmd``, one body for every game).
+HOOKED = frozenset({"simulate", "play", "odds", "components_show", "train", "bench"})

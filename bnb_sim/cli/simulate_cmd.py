@@ -171,46 +171,90 @@ def simulate(
       bnb simulate --games 1000000 --players 4 --policy heuristic --policy random \\
           --seed 1 --out runs/h-vs-r
     """
-    if other_game_handler(click.get_current_context(), "simulate", game):
-        return
+    ctx = click.get_current_context()
+    other_game_handler(ctx, "simulate", game)  # another game's options: one line, exit 2
+    from bnb_sim.cli.game_hooks import protocol_game
+    from bnb_sim.cli.simulate_output import command_argv, option_argv, reading_items
+    from bnb_sim.games import get_game
+
+    proto = protocol_game(game)
+    named = [] if game == get_game(None) else ["--game", proto.name]  # the default: unsaid
+    plan, options = _plan(proto, named, ctx.params)
+    own = {name: value for name, value in options.items() if name in game_specific}
+    argv = command_argv(named, dict(
+        games=games, players=players, policies=policies, seed=seed, out=out, threads=threads,
+        chunk_size=chunk_size, options=option_argv(proto, own), dask=dask, check=check,
+        readings=reading_items(proto, plan.config, reading), yes=yes, quiet=quiet,
+        as_json=as_json,
+    ))  # fmt: skip
+    _run(proto, plan, argv, desc=proto.name if named else "", as_json=as_json, quiet=quiet)
+
+
+def _plan(game, named: list[str], p: dict):
+    """``(plan, options)``: every input checked (one line on a bad one), the game's run
+    config made from the command's parameters ``p`` (``options``: what ``make_config`` or
+    ``make_run_config`` was given), the ``--yes`` threshold counted on its game rows."""
+    from bnb_sim.cli.protocol_cmds import option_values
     from bnb_sim.errors import BnbError
+    from bnb_sim.runner.budget import confirm_games
+    from bnb_sim.runner.protocol_run import rows_per_game
+    from bnb_sim.runner.run_plan import RunPlan, check_run
+
+    if p["fixed_seats"] and p["seating"] not in (None, "fixed"):
+        raise BnbError(f"--fixed-seats contradicts --seating {p['seating']}")
+    aliases = {"--variant": p["variant"], "--seating": p["seating"], "--pickaxe": p["pickaxe"],
+               "--fixed-seats": "fixed" if p["fixed_seats"] else None}  # fmt: skip
+    components, readings = _readings(game, p["components"], p["reading"], aliases)
+    checked = check_run(p["games"], p["seed"], threads=p["threads"], chunk_size=p["chunk_size"],
+                        out=p["out"], resume=p["resume"], force=p["force"],
+                        dask=p["dask"])  # fmt: skip
+    options = {**option_values(game, p), "check": p["check"]}
+    if readings is not None:
+        options["readings"] = readings
+    make = getattr(game, "make_run_config", None) or game.make_config  # a run's own config
+    config = make(components, players=p["players"], policies=list(p["policies"]),
+                  seed=checked["seed"], options=options)  # fmt: skip
+    confirm_games(checked["games"] * rows_per_game(config), " ".join(["simulate", *named]),
+                  yes=p["yes"])  # fmt: skip
+    plan = RunPlan(config=config, games=checked["games"], chunk_size=checked["chunk_size"],
+                   threads=checked["threads"], out=p["out"], resume=p["resume"],
+                   force=p["force"], dask=checked["dask"], game=game,
+                   components=components)  # fmt: skip
+    return plan, options
+
+
+def _readings(game, components, reading: tuple[str, ...], aliases: dict):
+    """``(components, readings)``: the command's ``--reading`` items (and alias flags) set on
+    the components where the game takes them so (its ``with_readings``), else parsed by its
+    ``parse_readings`` hook for the config (``options["readings"]``; None: not asked)."""
+    from bnb_sim.cli.protocol_cmds import _components
+
+    if callable(getattr(game, "with_readings", None)):
+        return _components(game, components, reading), None
+    return components, cli_readings(reading, game, **aliases)
+
+
+def _run(game, plan, argv: list[str], *, desc: str, as_json: bool, quiet: bool) -> None:
+    """Play ``plan`` into its folder with a progress meter; print the summary, or on Ctrl-C
+    or SIGTERM what is stored and the command that resumes the run (exit 130 or 143)."""
+    from bnb_sim.cli.simulate_output import progress_bar, run_output
+    from bnb_sim.core.protocol import entry_hook
     from bnb_sim.runner.run_dir import run_to_dir
-    from bnb_sim.runner.run_plan import changed_settings, plan_run
     from bnb_sim.runner.run_summary import RunInterrupted
     from bnb_sim.runner.simulate import cli_command
 
-    if fixed_seats and seating not in (None, "fixed"):
-        raise BnbError(f"--fixed-seats contradicts --seating {seating}")
-    readings = cli_readings(
-        reading, **{"--variant": variant, "--seating": seating, "--pickaxe": pickaxe,
-                    "--fixed-seats": "fixed" if fixed_seats else None},
-    )  # fmt: skip
-    plan = plan_run(
-        games, players, list(policies) or ["heuristic"], seed, components=components,
-        readings=readings, threads=threads, chunk_size=chunk_size, out=out,
-        resume=resume, force=force, dask=dask, check=check, yes=yes,
-    )  # fmt: skip
-    changed = changed_settings(plan.game, plan.config)  # --reading items not the defaults
-    argv = _argv(
-        games=games, players=players, policies=policies, seed=seed, out=out, threads=threads,
-        chunk_size=chunk_size, readings=changed.get("readings", {}), dask=dask,
-        as_json=as_json, quiet=quiet, yes=yes, check=check,
-    )  # fmt: skip
-    show_bar = not quiet and sys.stderr.isatty()
-    progress, close_bar, write = _progress_bar(show_bar)
-    if not quiet and not show_bar:  # a pipe or a log: a plain line every 10 s (rate, ETA)
-        from bnb_sim.feedback import PlainMeter
+    progress, close_bar, write = progress_bar(not quiet, desc)
+    # a game that compiles ahead (its warm_engine entry) does so here, announced, not in a
+    # silent first chunk
+    if entry_hook(game, "warm_engine") is not None and plan.dask is None:
+        from bnb_sim import feedback
 
-        progress = PlainMeter()
-    if dask is None:  # a cold cache compiles here, announced, not in a silent first chunk
-        from bnb_sim.feedback import warm_engine
-
-        warm_engine([plan.config.n_players], notice=not quiet, config=plan.config)
+        feedback.warm_engine([plan.config.n_players], notice=not quiet, config=plan.config)
     try:
         summary = run_to_dir(
             plan,
             progress=progress,
-            command=cli_command([*argv, *(["--resume"] if resume else [])]),
+            command=cli_command([*argv, *(["--resume"] if plan.resume else [])]),
             resume_command=cli_command([*argv, "--resume"]),
             handle_sigint=True,
             notice=write,
@@ -223,77 +267,5 @@ def simulate(
         sys.exit(stop.exit_code)
     finally:
         close_bar()
-    if as_json:
-        click.echo(jsonsafe.dumps(summary.to_dict(), indent=2))
-    else:
-        click.echo(summary.text())
-
-
-def _argv(**p) -> list[str]:
-    """The command's arguments in a canonical order, without --resume/--force (run.json's
-    ``command``, and with ``--resume`` added, the command that resumes the run)."""
-    args = ["simulate", "--games", str(p["games"])]
-    if p["players"] is not None:
-        args += ["--players", str(p["players"])]
-    for policy in p["policies"]:
-        args += ["--policy", policy]
-    args += ["--seed", str(p["seed"]), "--out", str(p["out"])]
-    if p["threads"] is not None:
-        args += ["--threads", str(p["threads"])]
-    if p["chunk_size"] is not None:
-        args += ["--chunk-size", str(p["chunk_size"])]
-    ctx = click.get_current_context()
-    if ctx.meta.get("bnb.expansion"):  # Farmer's Market (cli/options.py)
-        args += ["--expansion", ctx.meta["bnb.expansion"]]
-    for path in ctx.meta.get("bnb.simulate.components", []):
-        args += ["--components", str(path)]
-    for name, value in p["readings"].items():
-        args += ["--reading", f"{name}={value}"]
-    if p["dask"] is not None:
-        args += ["--dask", p["dask"]]
-    for flag in ("check", "yes", "quiet"):
-        if p[flag]:
-            args.append(f"--{flag}")
-    if p["as_json"]:
-        args.append("--json")
-    return args
-
-
-def _progress_bar(enabled: bool):
-    """``(progress(done, total), close(), write(message))`` for a tqdm bar on stderr."""
-    state: dict = {}
-
-    def write(message: str) -> None:
-        bar = state.get("bar")
-        if bar is not None:
-            bar.write(message, file=sys.stderr)
-        else:
-            click.echo(message, err=True)
-
-    if not enabled:
-        return None, lambda: None, write
-
-    from tqdm import tqdm
-
-    def progress(done: int, total: int) -> None:
-        bar = state.get("bar")
-        if bar is None:
-            state["bar"] = tqdm(
-                total=total,
-                initial=done,
-                unit=" games",
-                unit_scale=True,
-                file=sys.stderr,
-                dynamic_ncols=True,
-                smoothing=0.1,
-                mininterval=0.5,
-            )
-        else:
-            bar.update(done - bar.n)
-
-    def close() -> None:
-        bar = state.pop("bar", None)
-        if bar is not None:
-            bar.close()
-
-    return progress, close, write
+    output = run_output(game, plan.config, summary, plan.games, plan.out)
+    click.echo(jsonsafe.dumps(output.payload, indent=2) if as_json else output.text)

@@ -19,8 +19,14 @@ Optional methods, used where a game offers them (the shared code checks with ``g
 without it ``--reading`` is refused), and ``sweep_variants(components, sets, mode)``
 (``[(label, components)]`` of ``bnb sweep --set``, the game's own paths and labels, the
 component file's values first; without it dotted paths into mapping components).
-``bnb simulate`` (one run-folder path for every game: ``bnb_sim.runner.run_dir.run_to_dir``)
-also uses, where offered: ``make_run_config`` (as ``make_config``, for a run that may play
+``bnb simulate`` (one command body for every game, ``bnb_sim.cli.simulate_cmd``, and one
+run-folder path, ``bnb_sim.runner.run_dir.run_to_dir``) gives ``make_config`` (or
+``make_run_config``) in ``options`` the game's own options, ``check`` (``--check``) and, for a
+game without ``with_readings``, ``readings`` (the ``--reading`` items and alias flags parsed
+by its ``parse_readings`` hook; ``{}`` when none is given). It also uses, where
+offered: the ``warm_engine`` run hook (:data:`ENTRIES`; called before a run that is not on
+Dask, else the kernels compile in the first chunk) and the ``run_summary`` hook
+(:data:`HOOKS`), and ``make_run_config`` (as ``make_config``, for a run that may play
 several variants of each game index, declared as ``rows_per_game`` in the config's identity),
 ``run_components(components)`` (run.json's component record, with its ``content_hash``;
 default: the data as JSON and its hash), ``run_header(config)`` (run.json's keys that name
@@ -29,7 +35,9 @@ default chunk size; default: an eighth of the run), ``run_headline(config, games
 summary's first line), ``column_prefixes(config) -> (seat_prefixes, game_prefixes)`` (columns
 beyond ``columns()`` whose names start so, e.g. one per component type; default: none) and
 ``changed_settings(config) -> dict`` (what the config sets apart from the game's defaults, as
-keyword arguments of ``bnb_sim.simulate``: the Python call that run.json records).
+keyword arguments of ``bnb_sim.simulate``: the Python call that run.json records, and its
+``readings`` are the ``--reading`` items of the command that run.json records; without it,
+the items as given).
 run.json's ``params`` are the run's shape, ``config.identity()`` and how it was played
 (threads, backend, Dask). ``bnb report`` also uses, where offered,
 ``report_layout(seats, games, meta)``: a :class:`ReportLayout` (its own title, subtitle and
@@ -383,6 +391,13 @@ class CommandOutput:
 #:   ``values`` (name -> number; every parameter of ``policy_params``): what ``bnb tune
 #:   policy`` plays for a candidate and writes as its answer, so it must parse as the game's
 #:   ``make_config`` reads it.
+#: * ``run_summary(summary, config) -> CommandOutput``: what ``bnb simulate`` prints for a
+#:   finished run (``summary``: its :class:`~bnb_sim.runner.run_summary.RunSummary`, with the
+#:   win rate of each policy label; ``payload`` is the ``--json`` object). Without it, the
+#:   shared summary: the ``run_headline(config, games)`` (else the title, games, players and
+#:   policies), a cooperative game's team win rate, time and speed, and the run folder; as
+#:   JSON the RunSummary without the per-label rates, with ``rows_per_game`` and a cooperative
+#:   game's ``win_rate``.
 HOOKS: tuple[str, ...] = (
     "readings",
     "parse_readings",
@@ -400,6 +415,7 @@ HOOKS: tuple[str, ...] = (
     "compile_jobs",
     "policy_params",
     "policy_spec",
+    "run_summary",
 )
 
 

@@ -151,8 +151,8 @@ def _new_protocol_game(
 def from_protocol(game: Any, *, protocol_only: bool = True) -> GameSpec:
     """The registry's view of a game object: every game's, built-in or not."""
     own = getattr(game, "command_options", None)
-    # a game that declares none: its own options, and --dask, which the shared protocol
-    # simulate serves for every game
+    # a game that declares none: its own options, and --dask, which the one bnb simulate
+    # serves for every game
     options = tuple(own) if own is not None else (*(o.name for o in game.options), "dask")
     return GameSpec(
         name=game.name,

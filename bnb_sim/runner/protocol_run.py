@@ -30,6 +30,7 @@ __all__ = [
     "rows_per_game",
     "run_components",
     "simulate_to_dir",
+    "summary_dict",
 ]
 
 BLOCK = 50_000
@@ -103,6 +104,14 @@ def simulate_to_dir(
     )  # fmt: skip
     summary = run_to_dir(plan, progress=progress, command=command, resume_command=resume_command,
                          handle_sigint=handle_sigint, notice=notice)  # fmt: skip
+    return summary_dict(summary, config)
+
+
+def summary_dict(summary: Any, config: Any) -> dict[str, Any]:
+    """A run's :class:`~bnb_sim.runner.run_summary.RunSummary` as the shared summary of a
+    protocol run (what :func:`simulate_to_dir` returns, and ``bnb simulate --json`` prints
+    for a game without its own ``run_summary`` hook): its ``to_dict()`` without the per-label
+    win rates, with ``games_per_second`` counting game rows and ``rows_per_game``."""
     out_dict = summary.to_dict()
     del out_dict["win_rates"]  # per seat label; a game's own summary says what counts
     per_game = rows_per_game(config)

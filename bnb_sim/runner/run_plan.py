@@ -29,6 +29,9 @@ MAX_CHUNK_SIZE = 250_000  # ~1 GB of rows in memory; 1,000,000 took ~3.5 GB
 
 MAX_THREADS = 1024
 
+#: The largest master seed (a 64-bit integer, :mod:`bnb_sim.core.seeds`).
+MAX_SEED = 2**63 - 1
+
 
 # Default chunk: about 0.5-1 s of work, the game's ``games_per_thread`` entry point times the
 # threads. A four-player chunk of 50,000 games costs about 130 MB while it is played, turned
@@ -84,12 +87,16 @@ def _int_arg(value: Any, name: str) -> int:
 
 
 def check_games(games: Any, *, yes: bool = False) -> int:
+    return confirm_games(_game_count(games), "simulate", yes=yes)
+
+
+def _game_count(games: Any) -> int:
     games = _int_arg(games, "games")
     if games <= 0:
         raise BnbError(f"games must be a positive number, got {games:,}")
     if games > MAX_GAMES:
         raise BnbError(f"games must be at most {MAX_GAMES:,}, got {games:,}")
-    return confirm_games(games, "simulate", yes=yes)
+    return games
 
 
 def default_chunk_size(games: int, config: Any, threads: int, game: Any = None) -> int:
@@ -161,24 +168,7 @@ def plan_run(
     if players is None:
         players = len(policies) if len(policies) > 1 else 4
     players = _args.integer(players, "players")
-    if threads is not None:
-        threads = _int_arg(threads, "threads")
-        if not 1 <= threads <= MAX_THREADS:
-            raise BnbError(f"threads must be between 1 and {MAX_THREADS}, got {threads}")
-    if chunk_size is not None:
-        chunk_size = _int_arg(chunk_size, "chunk size")
-        if not 1 <= chunk_size <= MAX_CHUNK_SIZE:
-            raise BnbError(
-                f"chunk size must be between 1 and {MAX_CHUNK_SIZE:,}, got {chunk_size:,}"
-            )
-    if resume and force:
-        raise BnbError("resume and force cannot be used together")
-    if out is None and (resume or force):
-        raise BnbError("resume and force need an output directory (out=, --out)")
-    if dask is not None:
-        from bnb_sim.runner.dask_backend import check_address
-
-        dask = check_address(dask)
+    threads, chunk_size, dask = _check_shape(threads, chunk_size, out, resume, force, dask)
     spec = get_game(DEFAULT_GAME)
     config = spec.need("create_config")(
         players, policies, seed=seed, components=components, readings=readings,
@@ -198,6 +188,51 @@ def plan_run(
         components=config.components,  # a create_config run config holds its components
     )
     return dataclasses.replace(plan, call_args=_python_args(plan))
+
+
+def check_run(
+    games: Any,
+    seed: Any,
+    *,
+    threads: int | None = None,
+    chunk_size: int | None = None,
+    out: str | os.PathLike | None = None,
+    resume: bool = False,
+    force: bool = False,
+    dask: str | None = None,
+) -> dict[str, Any]:
+    """The checks of :func:`plan_run` that do not depend on the game (``bnb simulate`` of
+    every game makes them before its config): the games (not yet the ``--yes`` threshold,
+    which counts the config's rows), the master seed, threads, chunk size, ``resume`` and
+    ``force``, the Dask address. Returns the checked values by name; BnbError (one line)."""
+    games = _game_count(games)
+    seed = _args.integer(seed, "seed", 0, MAX_SEED)
+    threads, chunk_size, dask = _check_shape(threads, chunk_size, out, resume, force, dask)
+    return {"games": games, "seed": seed, "threads": threads, "chunk_size": chunk_size,
+            "dask": dask}  # fmt: skip
+
+
+def _check_shape(threads, chunk_size, out, resume, force, dask):
+    """``(threads, chunk_size, dask)`` checked, with ``resume``/``force`` and ``out``."""
+    if threads is not None:
+        threads = _int_arg(threads, "threads")
+        if not 1 <= threads <= MAX_THREADS:
+            raise BnbError(f"threads must be between 1 and {MAX_THREADS}, got {threads}")
+    if chunk_size is not None:
+        chunk_size = _int_arg(chunk_size, "chunk size")
+        if not 1 <= chunk_size <= MAX_CHUNK_SIZE:
+            raise BnbError(
+                f"chunk size must be between 1 and {MAX_CHUNK_SIZE:,}, got {chunk_size:,}"
+            )
+    if resume and force:
+        raise BnbError("resume and force cannot be used together")
+    if out is None and (resume or force):
+        raise BnbError("resume and force need an output directory (out=, --out)")
+    if dask is not None:
+        from bnb_sim.runner.dask_backend import check_address
+
+        dask = check_address(dask)
+    return threads, chunk_size, dask
 
 
 def changed_settings(game: Any, config: Any) -> dict[str, Any]:

@@ -114,6 +114,13 @@ class BuildersBiomes:
         """run.json's ``components`` (source, content hash, estimates, data; docs/run-format.md)."""
         return components.to_json_dict()
 
+    def run_summary(self, summary, config):
+        """``bnb simulate``'s summary: games, time and speed, and the win rate of each policy
+        per seat played (``RunSummary.text()``; with ``--json`` its ``to_dict()``)."""
+        from bnb_sim.core.protocol import CommandOutput
+
+        return CommandOutput(summary.text(), summary.to_dict())
+
     def run_header(self, config) -> dict[str, Any]:
         """run.json names no game: its runs predate the registry, which reads a run without
         ``game`` as this (the default) game's."""

@@ -1,6 +1,6 @@
 """What ``bnb simulate --game hotv`` needs of the game beyond the protocol's basics.
 
-The shared protocol path (``bnb_sim.cli.protocol_cmds.simulate``,
+The one ``bnb simulate`` of every game (``bnb_sim.cli.simulate_cmd``; in Python
 ``bnb_sim.runner.protocol_run.simulate_to_dir``) plays the run; the game says here what only
 it knows: a run config may hold every pet team (``--pets all``: each team plays the same game
 indices, ``rows_per_game`` in its identity), run.json's component record (source, content

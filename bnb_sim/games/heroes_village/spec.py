@@ -85,7 +85,7 @@ class HeroesVillage:
     #: the shared commands' options that only this game takes (refused with another game)
     command_options = ("pets", "difficulty", "buildings", "pet", "dask", "reading", "teams")
     #: the commands it leaves to the shared protocol handlers (bnb_sim.cli.protocol_cmds)
-    protocol_commands = ("simulate", "compare", "tournament", "sweep", "report")
+    protocol_commands = ("compare", "tournament", "sweep", "report")
 
     def load_components(self, paths: Sequence[str] | None = None) -> Any:
         """Its validated components: ``paths`` merged over the defaults in order."""
