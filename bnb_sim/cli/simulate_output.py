@@ -77,41 +77,20 @@ def reading_items(game: Any, config: Any, given: tuple[str, ...]) -> list[str]:
 
 
 def progress_bar(enabled: bool, desc: str = ""):
-    """``(progress(done, total), close(), write(message))`` on stderr: a tqdm bar on a
-    terminal or in a notebook, a plain line every 10 s otherwise (rate, ETA; ``desc`` first),
-    none when not ``enabled``; ``write`` prints a notice above the bar."""
-    from bnb_sim.feedback import PlainMeter, in_notebook
+    """``(progress(done, total), close(), write(message))`` on stderr: the shared meter
+    (:func:`bnb_sim.feedback.progress_meter`: a tqdm bar on a terminal or in a notebook, a
+    plain line every 10 s otherwise, ``desc`` first; none when not ``enabled``), and
+    ``write`` for a notice, printed above a bar."""
+    from bnb_sim.feedback import PlainMeter, progress_meter
 
-    state: dict = {}
+    progress, close = progress_meter(enabled, desc=desc)
+    if progress is None or isinstance(progress, PlainMeter):
+        return progress, close, lambda message: click.echo(message, err=True)
 
     def write(message: str) -> None:
-        bar = state.get("bar")
-        if bar is not None:
-            bar.write(message, file=sys.stderr)
-        else:
-            click.echo(message, err=True)
+        from bnb_sim.feedback import _tqdm_class
 
-    if not enabled:
-        return None, lambda: None, write
-    if not (in_notebook() or sys.stderr.isatty()):  # a pipe or a log
-        return PlainMeter(desc), lambda: None, write
-
-    def progress(done: int, total: int) -> None:
-        bar = state.get("bar")
-        if bar is None:
-            from bnb_sim.feedback import _tqdm_class
-
-            state["bar"] = _tqdm_class()(
-                total=total, initial=done, unit=" games", unit_scale=True, file=sys.stderr,
-                dynamic_ncols=True, smoothing=0.1, mininterval=0.5, desc=desc or None,
-            )  # fmt: skip
-        else:
-            bar.update(done - bar.n)
-
-    def close() -> None:
-        bar = state.pop("bar", None)
-        if bar is not None:
-            bar.close()
+        _tqdm_class().write(message, file=sys.stderr)  # clears the bar, prints, redraws
 
     return progress, close, write
 
