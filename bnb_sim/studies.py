@@ -76,12 +76,13 @@ def _out(out: Any) -> Path | None:
 
 
 @contextlib.contextmanager
-def _playing(progress: Any, players: Sequence[int]):
-    """Compile (or load) the kernels, then play with a progress bar when ``progress``."""
-    from bnb_sim.feedback import games_meter, warm_engine
+def _playing(progress: Any, players: Sequence[int], game: str | None = None):
+    """Compile (or load) the kernels of ``game`` (None: the default game), then play with a
+    progress bar when ``progress``."""
+    from bnb_sim.feedback import games_meter, warm_game
 
     shown = _args.boolean(progress, "progress")
-    warm_engine([int(n) for n in players if n] or [2], notice=shown)
+    warm_game(game, [int(n) for n in players if n] or [2], notice=shown)
     with games_meter(shown):
         yield
 
@@ -173,6 +174,8 @@ def compare(
     out: str | os.PathLike | None = None,
     progress: bool = False,
     yes: bool = False,
+    game: str | None = None,
+    options: Mapping[str, Any] | None = None,
 ):
     """Is policy ``a`` better than ``b``? (``bnb compare``) Both play the same seeds: head to
     head with the seats swapped, or (``opponents``) in turn in the same seat against the same
@@ -182,15 +185,21 @@ def compare(
 
     Returns a :class:`~bnb_sim.analysis.compare.CompareResult`: ``verdict``, ``decision``,
     ``difference`` (win-rate difference with its 95% interval), ``score``, ``elo``, ``rates``,
-    ``n_games``, ``n_pairs`` and the stopping ``reason``.
+    ``n_games``, ``n_pairs`` and the stopping ``reason``. ``game``: a registered game's name
+    or alias (None: the default game), with ``options``, its own options (e.g. ``{"goal":
+    10}``); a cooperative game's teams are compared in pairs of team games, and the result
+    is the data ``bnb compare --game NAME --json`` prints.
     """
     from bnb_sim.analysis import compare as C
-    from bnb_sim.analysis.study_hooks import policy_labels
+    from bnb_sim.analysis.study_hooks import game_protocol
     from bnb_sim.runner.budget import confirm_games
-    from bnb_sim.runner.compare_play import run_compare
+    from bnb_sim.runner.compare_play import check_policies, run_compare
     from bnb_sim.runner.design_play import design_readings
+    from bnb_sim.runner.study_hooks import game_name
 
     a, b = _args.text(a, "a"), _args.text(b, "b")
+    name = game_name(_args.text(game, "game")) if game is not None else None
+    own = {k: v for k, v in dict(options or {}).items() if v is not None}
     rivals = _policy_list(opponents, "opponents") if opponents else []
     if players is not None:
         players = _args.integer(players, "players", 2, 4)
@@ -205,23 +214,59 @@ def compare(
     if (sprt is None) == (precision is None):
         raise BnbError("compare: give exactly one of sprt=(elo0, elo1) and precision=H")
     C.make_rule(sprt, precision, alpha, beta)
+    if game_protocol(name).outcome == "cooperative":  # team pairs (bnb compare --game NAME)
+        return _team_compare(name, a, b, players=players, sprt=sprt, precision=precision,
+                             alpha=alpha, beta=beta, max_games=max_games, seed=seed,
+                             components=components, options=own, threads=threads, out=out,
+                             yes=yes, rivals=rivals)  # fmt: skip
     confirm_games(max_games, "compare", yes=yes)
-    policy_labels([a, b, *rivals])
+    check_policies([a, b, *rivals], players=players, game=name, options=own)
     if not rivals and players not in (None, 2):
         raise BnbError("compare: a head-to-head comparison (no opponents) has 2 players")
     if rivals and players is not None and len(rivals) > players - 1:
         raise BnbError(f"compare: {len(rivals)} opponents do not fit {players} players")
     design = "rotate" if rivals else "fixed"
-    chosen = design_readings(readings, variant, seating=design, what="compare")
-    comps = _components(components, expansion)
+    chosen = design_readings(readings, variant, seating=design, what="compare", game=name)
+    comps = _game_components(name, components, expansion)
     folder = _out(out)
-    with _playing(progress, [players or (len(rivals) + 2 if rivals else 2)]):
+    with _playing(progress, [players or (len(rivals) + 2 if rivals else 2)], game=name):
         result = run_compare(
             a, b, opponents=rivals, players=players, sprt=sprt, precision=precision,
             alpha=alpha, beta=beta, max_games=max_games, seed=seed, components=comps,
-            readings=chosen, threads=threads, yes=yes,
+            readings=chosen, threads=threads, yes=yes, game=name, options=own,
         )  # fmt: skip
     _write(C.build_compare_report(result) if folder else None, folder)
+    return result
+
+
+def _game_components(game: str | None, components: Any, expansion: str | None):
+    """The components of ``game``: the default game's through its ``components_arg`` (an
+    expansion too); another game's through its ``load_components``."""
+    from bnb_sim.analysis.study_hooks import study_hooks
+
+    hooks = study_hooks(game)
+    if callable(getattr(hooks, "components_arg", None)):
+        return hooks.components_arg(components, expansion)
+    if expansion is not None:
+        raise BnbError(f"compare: {game} has no expansions")
+    return hooks.load_components(components)
+
+
+def _team_compare(game, a, b, *, components, options, out, rivals, yes, **kw):
+    """``compare`` of a cooperative game: the data of ``bnb compare --game NAME --json``."""
+    from bnb_sim.analysis import protocol_studies as S
+    from bnb_sim.analysis.protocol_text import compare_builder
+    from bnb_sim.analysis.study_hooks import game_protocol, study_hooks
+    from bnb_sim.runner.budget import confirm_games
+
+    proto = game_protocol(game)
+    if rivals:
+        raise BnbError(f"compare: opponents are not offered for {proto.title} (a team game)")
+    confirm_games(2 * kw["max_games"], f"compare --game {proto.name}", yes=yes)
+    comps = study_hooks(game).load_components(components)
+    folder = _out(out)
+    result = S.compare(proto, comps, a, b, options=options, **kw)
+    _write(compare_builder(proto.title, result, kw["seed"]) if folder else None, folder)
     return result
 
 

@@ -12,6 +12,7 @@ import pytest
 
 import bnb_sim
 from bnb_sim.cli import main
+from bnb_sim.errors import BnbError
 from bnb_sim.runner.storage import part_name
 
 
@@ -101,10 +102,54 @@ def test_the_game_option_from_data_reaches_the_config(bnb, tmp_path):
 
 
 def test_compare_finds_the_bold_policy_better(bnb):
-    out = bnb("compare", "--game", "dice", "bold", "steady", "--max-games", "800", "--json")
+    """The competitive path of every game (runner/compare_play): seat-swapped pairs of games
+    on the same seeds; a target it cannot reach stops at --max-games."""
+    out = bnb("compare", "--game", "dice", "bold", "steady", "--precision", "0.001",
+              "--max-games", "800", "--json")  # fmt: skip
     result = json.loads(out)
-    assert result["outcome"] == "competitive" and result["game_indices"] == 400
-    assert result["difference"]["lo"] > 0  # bold - steady, paired over game indices
+    assert result["mode"] == "head-to-head" and result["players"] == 2
+    assert result["n_pairs"] == 400 and result["n_games"] == 800
+    assert result["reason"] == "max games reached" and result["decision"] == "A"
+    assert result["difference"]["lo"] > 0  # bold - steady, paired over seeds
+    assert result["rates"]["a"]["rate"] + result["rates"]["b"]["rate"] == pytest.approx(1.0)
+
+
+def test_compare_against_a_field_of_opponents(bnb, tmp_path):
+    """``--opponent`` serves every competitive game: A and B in turn in the same seat against
+    the same opponents, winners counted from the seats' ``won`` (the race has no winners
+    column), and the report of the first game's compare."""
+    out = bnb("compare", "--game", "dice", "bold", "steady", "--opponent", "random",
+              "--players", "3", "--precision", "0.08", "--out", tmp_path / "c")  # fmt: skip
+    assert "bold is better than steady" in out and "3 players" in out
+    assert "against random, random on the same seeds" in out
+    summary = json.loads((tmp_path / "c" / "summary.json").read_text())
+    assert summary["mode"] == "field" and summary["players"] == 3
+    assert summary["opponents"] == ["random", "random"] and summary["decision"] == "A"
+    assert (tmp_path / "c" / "report.html").is_file()
+
+
+def test_compare_takes_the_games_own_option():
+    """The Python API serves every game (``game=``, its own ``options``), as the command."""
+    near = bnb_sim.compare("bold", "steady", game="dice", precision=0.001, max_games=400,
+                           options={"goal": 6})  # fmt: skip
+    far = bnb_sim.compare("bold", "steady", game="dice", precision=0.001, max_games=400)
+    assert near.n_games == far.n_games == 400 and near.difference != far.difference
+    assert near.difference["mean_diff"] < far.difference["mean_diff"]  # a short race: luck
+
+
+def test_compare_gives_a_reading_to_the_race_as_one_line(bnb):
+    out = bnb("compare", "--game", "dice", "bold", "steady", "--precision", "0.1",
+              "--reading", "hunger=together", code=2)  # fmt: skip
+    assert len(out.strip().splitlines()) == 1 and "Traceback" not in out
+    with pytest.raises(BnbError, match="Dice race has no rule readings"):
+        bnb_sim.compare("bold", "steady", game="dice", precision=0.1,
+                        readings={"hunger": "together"})  # fmt: skip
+
+
+def test_compare_refuses_a_policy_the_race_does_not_know_before_any_folder(bnb, tmp_path):
+    out = bnb("compare", "--game", "dice", "bold", "bogus", "--precision", "0.1",
+              "--out", tmp_path / "c", code=2)  # fmt: skip
+    assert "unknown policy 'bogus'" in out and not (tmp_path / "c").exists()
 
 
 def test_tournament_ranks_every_entrant(bnb, tmp_path):
@@ -303,14 +348,16 @@ def test_compare_stops_at_the_sprt_decision(bnb):
     result = json.loads(
         bnb("compare", "--game", "dice", "bold", "steady", "--sprt", "0", "50", "--json")
     )
-    assert result["sprt"]["decision"] == "H1" and result["stopped"].startswith("sprt")
-    assert result["game_indices"] == result["sprt"]["decision_n"] < 2000  # within one block
+    assert result["test"]["decision"] == "H1" and result["reason"].startswith("sprt")
+    assert result["n_pairs"] == result["test"]["decision_n"] < 128  # within the first batch
+    assert result["after_decision"]["n_pairs"] == result["test"]["n_played"] == 128
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
-    [(["--sprt", "10", "0"], "ELO0 < ELO1"), (["--alpha", "0.1"], "--alpha applies to --sprt"),
-     (["--sprt", "0", "10", "--precision", "0.1"], "not both")],
+    [(["--sprt", "10", "0"], "ELO0 < ELO1"),
+     (["--alpha", "0.1", "--precision", "0.1"], "--alpha applies to --sprt"),
+     (["--sprt", "0", "10", "--precision", "0.1"], "exactly one of --sprt")],
 )  # fmt: skip
 def test_compare_refuses_a_bad_stopping_rule_in_one_line(bnb, args, message):
     assert message in bnb("compare", "--game", "dice", "bold", "steady", *args, code=2)

@@ -80,6 +80,21 @@ def compare_lines(title: str, result: dict[str, Any]) -> list[str]:
     return lines
 
 
+def compare_builder(title: str, result: dict[str, Any], seed: int):
+    """The report of ``bnb compare -o DIR`` of a cooperative game (a ReportBuilder)."""
+    from bnb_sim.analysis.report_builder import ReportBuilder
+
+    builder = ReportBuilder(
+        f"{title}: {result['a']} vs {result['b']}",
+        f"{result['game_indices']:,} paired game indices · seed {seed}",
+    )
+    section, summary, finding = compare_report(title, result)
+    builder.add(section)
+    builder.summary.update(summary)
+    builder.finding(finding, kind="compare", **summary["difference"])
+    return builder
+
+
 def compare_report(title: str, result: dict[str, Any], name: str = "Comparison"):
     """``(section, summary, finding_text)`` of a comparison (``bnb compare -o DIR``)."""
     import pandas as pd

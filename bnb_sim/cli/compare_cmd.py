@@ -1,4 +1,10 @@
-"""``bnb compare A B``: a paired-seed A/B test with SPRT or precision stopping."""
+"""``bnb compare A B``: a paired-seed A/B test with SPRT or precision stopping, for every game.
+
+A competitive game (Builders & Biomes, any registered one) is played by
+:mod:`bnb_sim.runner.compare_play` (seat-swapped pairs or the same seat against a field); a
+cooperative game's teams are compared in pairs of team games (:mod:`bnb_sim.cli.compare_team`).
+The branch is on the protocol's outcome kind, never on a game's name.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,7 @@ import click
 from bnb_sim import jsonsafe
 from bnb_sim.cli.options import (
     components_option,
+    defaults_of,
     game_option,
     game_options,
     other_game_handler,
@@ -99,9 +106,17 @@ def compare(
     decision, the precision target or --max-games, and prints the verdict, the difference
     with its 95% interval, n and the stopping reason."""
     named = policies if policies is not None and a is None and len(policies) == 2 else (a, b)
-    if other_game_handler(
-        click.get_current_context(), "compare", game, a=named[0], b=named[1], opponents=opponents
-    ):
+    ctx = click.get_current_context()
+    if other_game_handler(ctx, "compare", game, a=named[0], b=named[1], opponents=opponents):
+        return  # a game's own compare entry (none of the games in bnb_sim declares one)
+    from bnb_sim.cli.game_hooks import protocol_game
+
+    if protocol_game(game).outcome == "cooperative":  # team pairs: A's team, B's team
+        from bnb_sim.cli.compare_team import team_compare
+
+        params = {name: value for name, value in ctx.params.items() if not name.startswith("_")}
+        params.update(a=named[0], b=named[1], opponents=opponents)
+        team_compare(**params, defaults=defaults_of(ctx))
         return
     from bnb_sim.analysis.compare import (
         build_compare_report,
@@ -111,9 +126,8 @@ def compare(
     )
     from bnb_sim.analysis.report_builder import _jsonable
     from bnb_sim.analysis.tournament_schedule import split_policy_list
-    from bnb_sim.cli.game_hooks import policy_labels, protocol_game
     from bnb_sim.runner.budget import confirm_games
-    from bnb_sim.runner.compare_play import run_compare
+    from bnb_sim.runner.compare_play import check_policies, run_compare
     from bnb_sim.runner.design_play import design_readings
 
     # bad input fails before any game is played or any folder is made
@@ -125,23 +139,25 @@ def compare(
         raise BnbError("compare: name the two policies: bnb compare A B (or --policy A --policy B)")
     make_rule(tuple(sprt) if sprt else None, precision, alpha, beta)
     if not sprt:  # --alpha/--beta set the SPRT's errors only; silently ignored they mislead
-        ctx = click.get_current_context()
         for name in ("alpha", "beta"):
             if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE:
                 raise BnbError(f"compare: --{name} applies to --sprt only (--precision uses 95%)")
     confirm_games(max_games, "compare", yes=yes)
     opponent_list = split_policy_list(opponents) if opponents else []
-    policy_labels(protocol_game(game), [a, b, *opponent_list])
+    options = game_option_values(game, game_specific)
+    check_policies([a, b, *opponent_list], players=players, game=game.name, options=options)
     if not opponent_list and players not in (None, 2):
         raise BnbError("compare: a head-to-head comparison (no --opponent) has 2 players")
     if opponent_list and players is not None and len(opponent_list) > players - 1:
         raise BnbError(f"compare: {len(opponent_list)} opponents do not fit {players} players")
     design = "rotate" if opponent_list else "fixed"
-    design_readings(readings, None, seating=design, what="compare")
+    design_readings(readings, None, seating=design, what="compare", game=game.name)
     if out is not None:
         prepare_out(out)
     with warm_and_meter(
-        quiet or as_json, [players or (len(opponent_list) + 2 if opponent_list else 2)]
+        quiet or as_json,
+        [players or (len(opponent_list) + 2 if opponent_list else 2)],
+        game=game.name,
     ):
         result = run_compare(
             a,
@@ -159,6 +175,8 @@ def compare(
             threads=threads,
             progress=progress_printer(quiet or as_json),
             yes=yes,
+            game=game.name,
+            options=options,
         )
     if as_json:
         click.echo(jsonsafe.dumps(_jsonable(compare_summary(result)), indent=2))
@@ -168,3 +186,13 @@ def compare(
         written = build_compare_report(result).write(out)
         if not as_json:
             echo_written(written)
+
+
+def game_option_values(game, params: dict) -> dict:
+    """The game's own options given on the command line (``--goal`` of a game that declares
+    it as :class:`~bnb_sim.core.protocol.OptionSpec` data), for its ``make_config``."""
+    from bnb_sim.cli.game_hooks import protocol_game
+    from bnb_sim.cli.protocol_cmds import option_values
+
+    values = option_values(protocol_game(game), params)
+    return {name: value for name, value in values.items() if value is not None}

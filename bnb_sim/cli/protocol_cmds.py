@@ -1,6 +1,6 @@
 """The shared commands for a game that implements only the protocol (no handlers).
 
-``bnb compare|tournament|sweep --game NAME`` come here through
+``bnb tournament|sweep --game NAME`` come here through
 :func:`bnb_sim.cli.options.other_game_handler` when the game is registered with
 :func:`bnb_sim.core.registry.register_game`; ``bnb report`` through its run's ``game``.
 :func:`add_options` turns the game's :class:`~bnb_sim.core.protocol.OptionSpec` data into
@@ -111,60 +111,6 @@ def _echo_progress(quiet: bool):
             click.echo(f"  {label}: {value}", err=True)
 
     return say
-
-
-def compare(*, game, a, b, players=None, sprt=None, alpha=0.05, beta=0.05, precision=None,
-            max_games=200_000, as_json=False, components=None, seed=0, threads=None,
-            quiet=False, opponents=None, yes=False, out=None, reading=(),
-            defaults=frozenset(), **rest) -> None:  # fmt: skip
-    """``bnb compare --game NAME A B``: A and B on the same game indices (paired); for a
-    cooperative game each index is a pair of team games (A's team, B's team)."""
-    from bnb_sim.analysis import protocol_studies as S
-    from bnb_sim.analysis.protocol_text import compare_lines, compare_report
-    from bnb_sim.analysis.report_builder import ReportBuilder
-    from bnb_sim.runner.budget import confirm_games
-
-    proto = _protocol(game)
-    _refuse("--opponent", opponents, proto)
-    for name in ("alpha", "beta"):
-        if not sprt and name not in defaults:
-            raise BnbError(f"compare: --{name} applies to --sprt only")
-    if a is None or b is None:
-        raise BnbError("compare: name two policies, A and B")
-    if sprt:
-        from bnb_sim.analysis.compare import make_rule
-
-        make_rule(tuple(sprt), None, alpha, beta)  # a bad rule is refused before any game
-    comps = _components(proto, components, reading)
-    options = option_values(proto, rest)
-    per_index = 1 if proto.outcome == S.COOPERATIVE else 2  # --max-games counts index pairs
-    confirm_games(2 * (max_games // per_index), f"compare --game {proto.name}", yes=yes)
-    _prepare(out)
-
-    def say(n, diff):
-        if not quiet and not as_json:
-            click.echo(f"  {n:,} game indices: {100 * diff['mean_diff']:+.2f} pp", err=True)
-
-    result = S.compare(proto, comps, a, b, players=players, seed=seed, options=options,
-                       max_games=max_games, precision=precision, threads=threads,
-                       progress=say, sprt=tuple(sprt) if sprt else None, alpha=alpha,
-                       beta=beta)  # fmt: skip
-    if out is not None:
-        builder = ReportBuilder(
-            f"{proto.title}: {a} vs {b}",
-            f"{result['game_indices']:,} paired game indices · seed {seed}",
-        )
-        section, summary, finding = compare_report(proto.title, result)
-        builder.add(section)
-        builder.summary.update(summary)
-        builder.finding(finding, kind="compare", **summary["difference"])
-        written = builder.write(out)
-    if as_json:
-        click.echo(jsonsafe.dumps(result, indent=2, default=float))
-        return
-    click.echo("\n".join(compare_lines(proto.title, result)))
-    if out is not None and not quiet:
-        click.echo(f"report: {written['html']}")
 
 
 def tournament(*, game, policies=(), players=2, games=1000, components=None, seed=0,
@@ -299,8 +245,9 @@ def sweep(*, game, sets, zip_mode=False, games=2000, players=None, policies=None
         click.echo(f"report: {written['html']}")
 
 
-HANDLERS = {"compare": compare, "tournament": tournament, "sweep": sweep}
-#: Commands whose own code serves every game through its optional hooks
-#: (:data:`bnb_sim.core.protocol.HOOKS`): a game that lacks the hook is told so in one line
-#: (``bnb simulate``: ``bnb_sim.cli.simulate_cmd``, one body for every game).
-HOOKED = frozenset({"simulate", "play", "odds", "components_show", "train", "bench"})
+HANDLERS = {"tournament": tournament, "sweep": sweep}
+#: Commands whose own code serves every game: through its optional hooks
+#: (:data:`bnb_sim.core.protocol.HOOKS`; a game that lacks the hook is told so in one line),
+#: or by the protocol's outcome kind (``simulate``: cli/simulate_cmd.py, ``compare``:
+#: cli/compare_cmd.py, one body for every game).
+HOOKED = frozenset({"simulate", "play", "odds", "components_show", "train", "bench", "compare"})

@@ -25,17 +25,47 @@ from bnb_sim.runner.design_play import (
 from bnb_sim.runner.study_hooks import study_hooks
 
 
+def _winners(seats: pd.DataFrame, games_df: pd.DataFrame) -> np.ndarray:
+    """The number of winners of each game: the games frame's ``winners`` where the game
+    records it, else counted from the seats' ``won`` (one row per seat, games in order)."""
+    if "winners" in games_df.columns:
+        return games_df["winners"].to_numpy(dtype=float)
+    return seats.groupby("game", sort=True)["won"].sum().to_numpy(dtype=float)
+
+
 def _side_outcomes(seats: pd.DataFrame, games_df: pd.DataFrame, player: int):
     """(score, outright win, shared win) per game of player index ``player``."""
     rows = seats[seats["player"].to_numpy() == player]
     won = rows["won"].to_numpy(dtype=bool)
-    winners = games_df["winners"].to_numpy(dtype=float)
+    winners = _winners(seats, games_df)
     if won.size != winners.size:
         raise RuntimeError("compare: expected one row per game for the tested player")
     score = np.where(won, 1.0 / np.maximum(winners, 1.0), 0.0)
     outright = won & (winners == 1)
     shared = won & (winners > 1)
     return score, outright, shared
+
+
+def check_policies(
+    specs: Sequence[str],
+    *,
+    players: int | None = None,
+    game: str | None = None,
+    options: dict | None = None,
+) -> None:
+    """Refuse a policy spec ``game`` does not know, before any game is played: in the words
+    of its ``policy_labels`` hook where it offers one, else of its ``make_config`` (one
+    config of the specs, not played)."""
+    from bnb_sim.core.protocol import hook
+    from bnb_sim.core.registry import get_game
+    from bnb_sim.runner.study_hooks import game_name
+
+    labels = hook(get_game(game_name(game)), "policy_labels")
+    if labels is not None:
+        labels(list(specs), distinct=None)
+        return
+    own = {"options": dict(options)} if options else {}
+    _config(players or 2, list(specs), game=game, **own)
 
 
 def compare_player(
@@ -49,25 +79,29 @@ def compare_player(
     readings=None,
     variant: str | None = None,
     threads: int | None = None,
+    game: str | None = None,
+    options: dict | None = None,
 ):
     """``(play, mode, players, opponents)``: ``play(start, n)`` gives the per-seed frame.
 
     Head-to-head (no opponents): configs ``[A, B]`` and ``[B, A]`` with fixed seats on the
     same game indices. Against a field: ``[A, *opponents]`` and ``[B, *opponents]`` with the
     seating rotating by game index in both, so A and B take the same seat against the same
-    opponents on every seed.
+    opponents on every seed. ``game``: the game's name (None: the default game);
+    ``options``: its own options (:class:`~bnb_sim.core.protocol.OptionSpec` values given).
     """
     from bnb_sim.analysis.compare import FIELD, HEAD_TO_HEAD
 
     play_block = _play_block
-    components = study_hooks().load_components(components)
-    spec_a, spec_b = _specs([a])[0], _specs([b])[0]
-    opp = _specs(opponents) if opponents else []
+    components = study_hooks(game).load_components(components)
+    spec_a, spec_b = _specs([a], game)[0], _specs([b], game)[0]
+    opp = _specs(opponents, game) if opponents else []
+    own = {"options": dict(options)} if options else {}  # a game without options takes none
     if not opp:
         if players not in (None, 2):
             raise BnbError("compare: a head-to-head comparison (no --opponents) has 2 players")
-        chosen = design_readings(readings, variant, seating="fixed", what="compare")
-        kw = dict(seed=seed, components=components, readings=chosen)
+        chosen = design_readings(readings, variant, seating="fixed", what="compare", game=game)
+        kw = dict(seed=seed, components=components, readings=chosen, game=game, **own)
         ab = _config(2, [spec_a, spec_b], **kw)
         ba = _config(2, [spec_b, spec_a], **kw)
 
@@ -100,8 +134,8 @@ def compare_player(
     if len(opp) > n_players - 1:
         raise BnbError(f"compare: {len(opp)} opponents do not fit {n_players} players")
     table = [opp[i % len(opp)] for i in range(n_players - 1)]
-    chosen = design_readings(readings, variant, seating="rotate", what="compare")
-    kw = dict(seed=seed, components=components, readings=chosen)
+    chosen = design_readings(readings, variant, seating="rotate", what="compare", game=game)
+    kw = dict(seed=seed, components=components, readings=chosen, game=game, **own)
     with_a = _config(n_players, [spec_a, *table], **kw)
     with_b = _config(n_players, [spec_b, *table], **kw)
 
@@ -147,10 +181,13 @@ def run_compare(
     progress: Progress = None,
     first_batch: int | None = None,
     yes: bool = False,
+    game: str | None = None,
+    options: dict | None = None,
 ):
     """Play A vs B on paired seeds until the stopping rule decides (see
     :mod:`bnb_sim.analysis.compare`); returns a :class:`~bnb_sim.analysis.compare.
-    CompareResult`."""
+    CompareResult`. ``game``, ``options``: as :func:`compare_player`'s (any competitive
+    game)."""
     from bnb_sim.analysis import compare as C
 
     confirm_games(max_games, "compare", yes=yes)  # the most it can play
@@ -165,11 +202,12 @@ def run_compare(
         readings=readings,
         variant=variant,
         threads=threads,
+        game=game,
+        options=options,
     )
-    chosen = design_readings(
-        readings, variant, seating="fixed" if not opponents else "rotate", what="compare"
-    )
-    label_a, label_b = _labels([a])[0], _labels([b])[0]
+    seating = "fixed" if not opponents else "rotate"
+    chosen = design_readings(readings, variant, seating=seating, what="compare", game=game)
+    label_a, label_b = _labels([a], game)[0], _labels([b], game)[0]
     _say(progress, f"  {label_a} vs {label_b} ({mode}, {n_players} players)")
     expect_games(int(max_games))  # an upper bound: the stopping rule may end it sooner
     pairs, reason = C.run_sequential(
@@ -202,7 +240,7 @@ def run_compare(
             "beta": beta,
             "max_games": int(max_games),
             "seed": int(seed),
-            "variant": chosen["variant"],
+            "variant": chosen.get("variant"),  # a game without readings has none
             "readings": chosen,
         },
     )
