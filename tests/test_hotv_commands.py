@@ -310,7 +310,7 @@ def test_compare_tournament_and_sweep_serve_hotv_through_the_shared_protocol_han
     """Issue 24: the game brings no handler of its own for these commands; the shared ones
     (bnb_sim.cli.protocol_cmds) serve it through its protocol object, branching on the
     outcome kind, and what the game adds is data and words (describe, sweep_variants)."""
-    from bnb_sim.cli.protocol_cmds import HANDLERS, _protocol
+    from bnb_sim.cli.protocol_cmds import HANDLERS, HOOKED, _protocol
     from bnb_sim.core.protocol import describe
     from bnb_sim.games import get_game
     from bnb_sim.games.heroes_village.components import load_components
@@ -318,7 +318,9 @@ def test_compare_tournament_and_sweep_serve_hotv_through_the_shared_protocol_han
     spec = get_game("hotv")
     for command in ("compare", "tournament", "sweep"):
         assert spec.entry(command) is None and command in spec.protocol_commands
-        assert command in HANDLERS
+    assert "compare" in HANDLERS and "sweep" in HANDLERS
+    # bnb tournament: one command body for every game, branching on the outcome kind
+    assert "tournament" in HOOKED and "tournament" not in HANDLERS
     game = _protocol(spec)
     assert game.outcome == "cooperative"
     config = game.make_config(load_components(), players=3, policies=["team"], seed=0,

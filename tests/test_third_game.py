@@ -108,6 +108,8 @@ def test_compare_finds_the_bold_policy_better(bnb):
 
 
 def test_tournament_ranks_every_entrant(bnb, tmp_path):
+    """The competitive round robin of every game (bnb_sim.runner.tournament_play): every
+    pair in both seatings on the same seeds, Bradley-Terry Elo with bootstrap intervals."""
     out = bnb(
         "tournament",
         "--game",
@@ -121,12 +123,17 @@ def test_tournament_ranks_every_entrant(bnb, tmp_path):
         "--games",
         "200",
         "--json",
+        "--quiet",
         "--out",
         str(tmp_path / "t"),
     )
-    result = json.loads(out)
-    assert [r["policy"] for r in result["ranking"]][0] == "bold"
-    assert result["tables"] == 6  # 3 pairs, both seatings
+    result = json.loads(out)["summary"]
+    assert [r["policy"] for r in result["ratings"]][0] == "bold"
+    assert result["tables"] == [["steady", "bold"], ["steady", "random"], ["bold", "random"]]
+    assert result["n_games"] == 1200 and result["seeds"] == 200  # 3 pairs, both seatings
+    assert result["anchor"] == "random" and result["xp"] == []  # no XP column: no XP table
+    bold = result["head_to_head"]["bold"]["steady"]
+    assert bold["n"] == 400 and bold["lo"] > 0.5  # bold beats steady, paired over seeds
     assert (tmp_path / "t" / "report.html").is_file()
 
 
