@@ -159,7 +159,7 @@ def tournament(
         return _team_tournament(name, specs, players, games, seed=seed, components=components,
                                 readings=readings, threads=threads, out=out, progress=progress,
                                 yes=yes, options=options)  # fmt: skip
-    own = {k: v for k, v in dict(options or {}).items() if v is not None}
+    own = {k: v for k, v in _game_options(name, options).items() if v is not None}
     schedule(entrant_labels(specs, players, name, options=own), players)
     entrant_labels(specs, players, name, distinct="tournament", options=own)
     chosen = design_readings(readings, variant, seating="fixed", what="tournament", game=name)
@@ -174,6 +174,22 @@ def tournament(
         )  # fmt: skip
     _write(build_tournament_report(result) if folder else None, folder)
     return result
+
+
+def _game_options(game: str | None, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The game's own options (its ``OptionSpec`` data) with their defaults filled in, as
+    the command reads them; BnbError naming an option the game does not have."""
+    from bnb_sim.analysis.study_hooks import game_protocol
+
+    proto = game_protocol(game)
+    given = dict(options or {}) if options is None or isinstance(options, Mapping) else None
+    if given is None:
+        raise ArgumentTypeError(f"options must be a mapping, got {_args.show(options)}")
+    names = [o.name for o in proto.options]
+    unknown = sorted(set(given) - set(names))
+    if unknown:
+        raise BnbError(f"options: {proto.title} has no option {unknown[0]!r}")
+    return {o.name: given.get(o.name, o.default) for o in proto.options}
 
 
 def _team_tournament(game, specs, players, games, *, seed, components, readings, threads, out,
@@ -197,7 +213,7 @@ def _team_tournament(game, specs, players, games, *, seed, components, readings,
     folder = _out(out)
     with _playing(progress, [players], game):
         result = S.tournament(proto, comps, specs, players=players, games=games, seed=seed,
-                              options=dict(options or {}), threads=threads)  # fmt: skip
+                              options=_game_options(game, options), threads=threads)  # fmt: skip
     _, builder = team_tournament_report(proto.title, result, games=games, seed=seed)
     _write(builder if folder else None, folder)
     return result

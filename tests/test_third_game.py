@@ -221,10 +221,16 @@ def test_run_plays_every_kind_of_item_of_an_experiment_file(bnb, tmp_path):
     bnb("run", str(file), "--out", str(tmp_path / "rep"), "--quiet")
     md = (tmp_path / "rep" / "report.md").read_text()
     for title in ("race: Win rate by policy", "race: Race length", "bold vs steady: Dice race",
-                  "all: Dice race tournament", "goal: Dice race sweep"):  # fmt: skip
+                  "all: Tournament design", "all: Ratings", "all: Head-to-head",
+                  "goal: Dice race sweep"):  # fmt: skip
         assert f"## {title}" in md
     summary = json.loads((tmp_path / "rep" / "summary.json").read_text())
     assert any("bold minus steady" in f["text"] for f in summary["key_findings"])
+    # the tournament item is bnb tournament's round robin: Bradley-Terry ratings of all three
+    assert any(f["text"].startswith("all: **bold** rates highest")
+               for f in summary["key_findings"])  # fmt: skip
+    item = next(i for i in summary["items"] if i["name"] == "all")
+    assert [r["policy"] for r in item["ratings"]][0] == "bold" and item["n_games"] == 360
 
 
 def test_run_names_the_file_and_key_of_a_bad_item(bnb, tmp_path):

@@ -80,6 +80,8 @@ def test_the_python_api_plays_any_game(tmp_path):
     assert (tmp_path / "t" / "report.html").is_file()
     with pytest.raises(BnbError, match="no rule readings"):
         bnb_sim.tournament(["bold", "steady"], games=10, game="dice", readings={"cat": "x"})
+    with pytest.raises(BnbError, match="Dice race has no option 'pets'"):
+        bnb_sim.tournament(["bold", "steady"], games=10, game="dice", options={"pets": "x"})
 
 
 def test_the_python_api_ranks_team_policies_of_a_cooperative_game(tmp_path):
