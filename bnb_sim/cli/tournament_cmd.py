@@ -76,14 +76,14 @@ def tournament(
     """Every combination of PLAYERS policies, each in all its seatings on the same seeds; a
     head-to-head matrix, Bradley-Terry Elo ratings with bootstrap intervals over seeds, win
     rates with Wilson intervals, and a report."""
-    # a cooperative game: each entrant is a team policy in every seat, ranked by its team
-    # win rate on the same games (bnb_sim.cli.tournament_team)
     ctx = click.get_current_context()
     if other_game_handler(ctx, "tournament", game, policies=policies):
         return
     from bnb_sim.cli.game_hooks import protocol_game
 
     proto = protocol_game(game)
+    # a cooperative game: each entrant is a team policy in every seat, ranked by its team
+    # win rate on the same games (bnb_sim.cli.tournament_team); else the round robin below
     if proto.outcome == "cooperative":
         from bnb_sim.cli.tournament_team import team_tournament
 
