@@ -53,11 +53,19 @@ def _policy_list(value: Any, name: str) -> list[str]:
     return split_policy_list(list(value))
 
 
-def _components(components: Any, expansion: str | None):
-    """A Components from None, a path, a list of paths or a Components (and the expansion)."""
+def _components(components: Any, expansion: str | None, game: str | None = None):
+    """A Components from None, a path, a list of paths or a Components (and the expansion) of
+    ``game`` (None: the default game); a game without the ``components_arg`` hook loads its
+    files, and takes no expansion."""
     from bnb_sim.analysis.study_hooks import study_hooks
 
-    return study_hooks().components_arg(components, expansion)
+    hooks = study_hooks(game)
+    components_arg = getattr(hooks, "components_arg", None)
+    if callable(components_arg):
+        return components_arg(components, expansion)
+    if expansion is not None:
+        raise BnbError(f"expansion {expansion!r}: {hooks.game.title} has no expansions")
+    return hooks.load_components(components)
 
 
 def _threads(threads: Any) -> int | None:
@@ -112,6 +120,8 @@ def tournament(
     out: str | os.PathLike | None = None,
     progress: bool = False,
     yes: bool = False,
+    game: str | None = None,
+    options: Mapping[str, Any] | None = None,
 ):
     """Round robin of ``policies`` (``bnb tournament``): every combination of ``players`` of
     them at a table, each in all its seatings, on the seeds ``0 .. games-1``.
@@ -122,13 +132,18 @@ def tournament(
     ``xp``, the head-to-head matrices ``h2h_score``/``h2h_lo``/``h2h_hi``/``h2h_n``,
     ``n_games``, ``tie_rate``. ``components``: a Components, a path or a list of paths (None:
     the defaults); ``expansion``: ``"farmers-market"``; ``readings``: rule readings by name.
+    ``game``: a registered game's name or alias (None: the default game), ``options`` its own
+    options (e.g. ``{"pets": "wolf,cat"}``). A cooperative game's entrants are team policies,
+    each in every seat: the result is then the data of ``bnb tournament --game NAME --json``
+    (a ranking by team win rate with paired differences and McNemar tests).
     """
-    from bnb_sim.analysis.study_hooks import policy_labels
+    from bnb_sim.analysis.study_hooks import game_protocol
     from bnb_sim.analysis.tournament_report import build_tournament_report
     from bnb_sim.analysis.tournament_schedule import schedule
     from bnb_sim.runner.budget import confirm_games, tournament_games
     from bnb_sim.runner.design_play import design_readings
-    from bnb_sim.runner.tournament_play import run_tournament
+    from bnb_sim.runner.study_hooks import game_name
+    from bnb_sim.runner.tournament_play import entrant_labels, run_tournament
 
     specs = _policy_list(policies, "policies")
     players = _args.integer(players, "players", 2, 4)
@@ -139,18 +154,68 @@ def tournament(
         anchor = _args.text(anchor, "anchor")
     yes = _args.boolean(yes, "yes")
     threads = _threads(threads)
-    schedule(policy_labels(specs), players)
-    policy_labels(specs, distinct="tournament")
-    chosen = design_readings(readings, variant, seating="fixed", what="tournament")
+    name = None if game is None else game_name(_args.text(game, "game"))
+    if game_protocol(name).outcome == "cooperative":
+        return _team_tournament(name, specs, players, games, seed=seed, components=components,
+                                readings=readings, threads=threads, out=out, progress=progress,
+                                yes=yes, options=options)  # fmt: skip
+    own = {k: v for k, v in _game_options(name, options).items() if v is not None}
+    schedule(entrant_labels(specs, players, name, options=own), players)
+    entrant_labels(specs, players, name, distinct="tournament", options=own)
+    chosen = design_readings(readings, variant, seating="fixed", what="tournament", game=name)
     confirm_games(tournament_games(len(specs), players, games), "tournament", yes=yes)
-    comps = _components(components, expansion)
+    comps = _components(components, expansion, name)
     folder = _out(out)
-    with _playing(progress, [players]):
+    with _playing(progress, [players], name):
         result = run_tournament(
             specs, players, games, seed=seed, components=comps, readings=chosen,
-            threads=threads, n_boot=bootstrap, anchor=anchor, yes=yes,
+            threads=threads, n_boot=bootstrap, anchor=anchor, yes=yes, game=name,
+            options=own,
         )  # fmt: skip
     _write(build_tournament_report(result) if folder else None, folder)
+    return result
+
+
+def _game_options(game: str | None, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The game's own options (its ``OptionSpec`` data) with their defaults filled in, as
+    the command reads them; BnbError naming an option the game does not have."""
+    from bnb_sim.analysis.study_hooks import game_protocol
+
+    proto = game_protocol(game)
+    given = dict(options or {}) if options is None or isinstance(options, Mapping) else None
+    if given is None:
+        raise ArgumentTypeError(f"options must be a mapping, got {_args.show(options)}")
+    names = [o.name for o in proto.options]
+    unknown = sorted(set(given) - set(names))
+    if unknown:
+        raise BnbError(f"options: {proto.title} has no option {unknown[0]!r}")
+    return {o.name: given.get(o.name, o.default) for o in proto.options}
+
+
+def _team_tournament(game, specs, players, games, *, seed, components, readings, threads, out,
+                     progress, yes, options) -> dict:  # fmt: skip
+    """The tournament of a cooperative ``game``: each team policy in every seat on the same
+    games (:func:`bnb_sim.analysis.protocol_studies.tournament`), its report in ``out``."""
+    from bnb_sim.analysis import protocol_studies as S
+    from bnb_sim.analysis.protocol_text import team_tournament_report
+    from bnb_sim.analysis.study_hooks import game_protocol
+    from bnb_sim.runner.budget import confirm_games
+
+    proto = game_protocol(game)
+    comps = _components(components, None, game)
+    if readings:
+        with_readings = getattr(proto, "with_readings", None)
+        if not callable(with_readings):
+            raise BnbError(f"tournament: {proto.title} has no rule readings to set here")
+        comps = with_readings(comps, [f"{k}={v}" for k, v in dict(readings).items()])
+    confirm_games(games * len(S.tables(proto, specs, players)), f"tournament --game "
+                  f"{proto.name}", yes=yes)  # fmt: skip
+    folder = _out(out)
+    with _playing(progress, [players], game):
+        result = S.tournament(proto, comps, specs, players=players, games=games, seed=seed,
+                              options=_game_options(game, options), threads=threads)  # fmt: skip
+    _, builder = team_tournament_report(proto.title, result, games=games, seed=seed)
+    _write(builder if folder else None, folder)
     return result
 
 

@@ -319,7 +319,8 @@ def test_compare_tournament_and_sweep_serve_hotv_through_the_shared_protocol_han
     spec = get_game("hotv")
     for command in ("compare", "tournament", "sweep"):
         assert spec.entry(command) is None and command in spec.protocol_commands
-        assert command in (HOOKED if command == "compare" else HANDLERS)
+        assert command in (HANDLERS if command == "sweep" else HOOKED)
+        assert command not in HANDLERS or command == "sweep"
     game = _protocol(spec)
     assert game.outcome == "cooperative"
     config = game.make_config(load_components(), players=3, policies=["team"], seed=0,

@@ -153,6 +153,8 @@ def test_compare_refuses_a_policy_the_race_does_not_know_before_any_folder(bnb, 
 
 
 def test_tournament_ranks_every_entrant(bnb, tmp_path):
+    """The competitive round robin of every game (bnb_sim.runner.tournament_play): every
+    pair in both seatings on the same seeds, Bradley-Terry Elo with bootstrap intervals."""
     out = bnb(
         "tournament",
         "--game",
@@ -166,12 +168,17 @@ def test_tournament_ranks_every_entrant(bnb, tmp_path):
         "--games",
         "200",
         "--json",
+        "--quiet",
         "--out",
         str(tmp_path / "t"),
     )
-    result = json.loads(out)
-    assert [r["policy"] for r in result["ranking"]][0] == "bold"
-    assert result["tables"] == 6  # 3 pairs, both seatings
+    result = json.loads(out)["summary"]
+    assert [r["policy"] for r in result["ratings"]][0] == "bold"
+    assert result["tables"] == [["steady", "bold"], ["steady", "random"], ["bold", "random"]]
+    assert result["n_games"] == 1200 and result["seeds"] == 200  # 3 pairs, both seatings
+    assert result["anchor"] == "random" and result["xp"] == []  # no XP column: no XP table
+    bold = result["head_to_head"]["bold"]["steady"]
+    assert bold["n"] == 400 and bold["lo"] > 0.5  # bold beats steady, paired over seeds
     assert (tmp_path / "t" / "report.html").is_file()
 
 
@@ -259,10 +266,16 @@ def test_run_plays_every_kind_of_item_of_an_experiment_file(bnb, tmp_path):
     bnb("run", str(file), "--out", str(tmp_path / "rep"), "--quiet")
     md = (tmp_path / "rep" / "report.md").read_text()
     for title in ("race: Win rate by policy", "race: Race length", "bold vs steady: Dice race",
-                  "all: Dice race tournament", "goal: Dice race sweep"):  # fmt: skip
+                  "all: Tournament design", "all: Ratings", "all: Head-to-head",
+                  "goal: Dice race sweep"):  # fmt: skip
         assert f"## {title}" in md
     summary = json.loads((tmp_path / "rep" / "summary.json").read_text())
     assert any("bold minus steady" in f["text"] for f in summary["key_findings"])
+    # the tournament item is bnb tournament's round robin: Bradley-Terry ratings of all three
+    assert any(f["text"].startswith("all: **bold** rates highest")
+               for f in summary["key_findings"])  # fmt: skip
+    item = next(i for i in summary["items"] if i["name"] == "all")
+    assert [r["policy"] for r in item["ratings"]][0] == "bold" and item["n_games"] == 360
 
 
 def test_run_names_the_file_and_key_of_a_bad_item(bnb, tmp_path):

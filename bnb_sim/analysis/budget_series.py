@@ -47,15 +47,15 @@ def _fmt_setting(value) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def _search_settings(spec: str) -> tuple[str, str, int, tuple] | None:
+def _search_settings(spec: str, game: str | None = None) -> tuple[str, str, int, tuple] | None:
     """(bot, budget key, budget, other settings) of a search-bot spec, or None for any other
-    policy: the game says (its ``study`` entry's ``search_budget``)."""
+    policy: ``game`` says (its ``study`` entry's ``search_budget``; None: the default game)."""
     from bnb_sim.analysis.study_hooks import study_hooks
 
-    return study_hooks().search_budget(spec)
+    return study_hooks(game).search_budget(spec)
 
 
-def budget_families(policies: Sequence[str]) -> list[BudgetFamily]:
+def budget_families(policies: Sequence[str], game: str | None = None) -> list[BudgetFamily]:
     """The budget families among ``policies`` (in order of first appearance).
 
     Entrants are grouped by bot and by every setting but the budget (defaults filled in, so
@@ -64,7 +64,7 @@ def budget_families(policies: Sequence[str]) -> list[BudgetFamily]:
     """
     groups: dict[tuple, list[tuple[str, int]]] = {}
     for policy in policies:
-        parsed = _search_settings(str(policy))
+        parsed = _search_settings(str(policy), game)
         if parsed is None:
             continue
         bot, key, budget, others = parsed
@@ -129,7 +129,7 @@ def budget_plot(frames: dict[str, pd.DataFrame], title: str, anchor: str | None,
 
 def budget_section(result, pre: str = "", slug: str = "tournament") -> Section | None:
     """The "Strength against budget" section of a tournament, or None without a family."""
-    families = budget_families(result.policies)
+    families = budget_families(result.policies, result.game)
     if not families:
         return None
     frames = {f.label: _family_frame(f, result.ratings, result.win_rates) for f in families}
@@ -181,7 +181,7 @@ def budget_section(result, pre: str = "", slug: str = "tournament") -> Section |
 def budget_summary(result) -> list[dict]:
     """Machine-readable strength-against-budget series (for summary.json)."""
     out = []
-    for family in budget_families(result.policies):
+    for family in budget_families(result.policies, result.game):
         df = _family_frame(family, result.ratings, result.win_rates)
         out.append(
             {

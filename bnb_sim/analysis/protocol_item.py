@@ -155,8 +155,15 @@ class ProtocolItem:
             return S.compare(g, self.game_components, self.a, self.b, max_games=self.max_games,
                              precision=self.precision, sprt=self.sprt, alpha=self.alpha,
                              beta=self.beta, **common)  # fmt: skip
-        if self.kind == "tournament":
+        if self.kind == "tournament" and self.team:
             return S.tournament(g, self.game_components, self.policies, games=self.games, **common)
+        if self.kind == "tournament":  # the round robin of bnb tournament, for every game
+            from bnb_sim.runner.tournament_play import run_tournament
+
+            own = {k: v for k, v in self.options.items() if v is not None}
+            return run_tournament(self.policies, self.players or 2, self.games, seed=self.seed,
+                                  components=self.game_components, threads=threads, yes=True,
+                                  game=self.game, options=own)  # fmt: skip
         if self.kind == "sweep":
             result = S.sweep(g, self.game_components, self.variants, self.policies,
                              games=self.games, **common)  # fmt: skip
@@ -200,4 +207,6 @@ class ProtocolItem:
             return R.compare_report(self, result)
         if self.kind == "sweep" and self.team:
             return R.team_sweep_report(self, result)
+        if self.kind == "tournament" and not self.team:
+            return R.tournament_report(self, result)
         return R.text_report(self, result)

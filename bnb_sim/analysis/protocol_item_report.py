@@ -88,6 +88,20 @@ def team_sweep_report(item, result):
     return [section], summary, [finding]
 
 
+def tournament_report(item, result):
+    """A competitive game's round robin: the sections, summary and key findings of ``bnb
+    tournament -o DIR`` (:mod:`bnb_sim.analysis.tournament_report`), named by the item."""
+    from bnb_sim.analysis.tournament_report import (
+        tournament_findings,
+        tournament_sections,
+        tournament_summary,
+    )
+
+    summary = {"game": item.game, **tournament_summary(result)}
+    findings = tournament_findings(result, f"{item.name}: ")
+    return tournament_sections(result, item.name), summary, findings
+
+
 def text_report(item, result):
     """A tournament's ranking or a competitive sweep's win rates, in a few lines."""
     from bnb_sim.analysis.report_builder import Section

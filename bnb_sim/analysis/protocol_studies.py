@@ -197,15 +197,16 @@ def tournament(
     options: Mapping[str, Any] | None = None,
     threads: int | None = None,
 ) -> dict[str, Any]:
-    """Every entrant on game indices ``0 .. games-1``, ranked by its mean score."""
+    """A cooperative game's tournament: every team policy in every seat on game indices
+    ``0 .. games-1``, ranked by its team win rate, with the exact McNemar test against the
+    best (Holm-adjusted). A competitive game's round robin is ``bnb tournament``'s own
+    (:mod:`bnb_sim.runner.tournament_play`)."""
     from bnb_sim.analysis.leaders import holm, paired_ranking
     from bnb_sim.analysis.stats import Rate, mcnemar, mean_ci
     from bnb_sim.core.protocol import describe
 
-    team = game.outcome == COOPERATIVE
     if len(entrants) < 2:
-        what = "team policies" if team else "policies"
-        raise BnbError(f"tournament: name at least two {what} with --policy")
+        raise BnbError("tournament: name at least two team policies with --policy")
     if len(set(entrants)) != len(entrants):
         raise BnbError("tournament: an entrant is listed twice")
     s = scores(game, components, entrants, players=players, seed=seed,
@@ -213,8 +214,8 @@ def tournament(
     ranking = paired_ranking(s)
     best, rest = ranking.order[0], ranking.order[1:]
     mc = {label: mcnemar(s[label].astype(bool), s[best].astype(bool))["p_value"]
-          for label in rest} if team else {}  # fmt: skip
-    mc_holm = dict(zip(rest, holm([mc[x] for x in rest]), strict=True)) if team else {}
+          for label in rest}  # fmt: skip
+    mc_holm = dict(zip(rest, holm([mc[x] for x in rest]), strict=True))
     rows = []
     for label in ranking.order:
         ci = mean_ci(s[label])
@@ -226,20 +227,18 @@ def tournament(
             "hi": float(ci["hi"]),
             "vs_best": None if gap is None else {k: gap[k] for k in ("mean_diff", "lo", "hi")},
             "p_holm": None if gap is None else gap.get("p_holm"),
+            # the team win rate (n, Wilson interval) and the exact test of the pairs
+            "win_rate": Rate.from_bools(s[label]).to_dict(),
+            "mcnemar_p": mc.get(label),
+            "mcnemar_p_holm": mc_holm.get(label),
         })  # fmt: skip
-        if team:  # the team win rate (n, Wilson interval) and the exact test of the pairs
-            rows[-1].update(
-                win_rate=Rate.from_bools(s[label]).to_dict(),
-                mcnemar_p=mc.get(label),
-                mcnemar_p_holm=mc_holm.get(label),
-            )
     config = game.make_config(components, players=players, policies=[best], seed=seed,
-                              options=dict(options or {})) if team else None  # fmt: skip
+                              options=dict(options or {}))  # fmt: skip
     return {
         "game": game.name,
         "outcome": game.outcome,
-        "setting": describe(game, config) if team else f"{players or 2} players",
-        "players": config.n_players if team else int(players or 2),
+        "setting": describe(game, config),
+        "players": config.n_players,
         "games": int(games),
         "tables": len(tables(game, entrants, players)),
         "ranking": rows,

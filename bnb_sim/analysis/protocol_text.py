@@ -1,5 +1,6 @@
-"""The text and report sections of ``bnb compare|tournament|sweep`` for any game served
-through the protocol (the numbers come from :mod:`bnb_sim.analysis.protocol_studies`).
+"""The text and report sections of ``bnb compare|sweep`` for any game served through the
+protocol, and of ``bnb tournament`` for a cooperative game (the numbers come from
+:mod:`bnb_sim.analysis.protocol_studies`).
 
 What differs between the outcome kinds is branched on ``result["outcome"]``, never on a
 game's name: a cooperative game's entrants are team policies measured by the team win rate
@@ -145,8 +146,8 @@ def compare_report(title: str, result: dict[str, Any], name: str = "Comparison")
 
 
 def tournament_table(result: dict[str, Any]):
-    """The ranking table of ``bnb tournament --game NAME``: for team policies, each one's
-    games, team win rate, paired difference to the best and Holm-adjusted McNemar p value."""
+    """The ranking table of a cooperative ``bnb tournament``: each team policy's games, team
+    win rate, paired difference to the best and Holm-adjusted McNemar p value."""
     import pandas as pd
 
     from bnb_sim.analysis.table_format import fmt_rate, fmt_signed_pp
@@ -156,18 +157,44 @@ def tournament_table(result: dict[str, Any]):
         gap = r["vs_best"]
         vs_best = leader.label() if gap is None else fmt_signed_pp(
             gap["mean_diff"], gap["lo"], gap["hi"])  # fmt: skip
-        if result["outcome"] == COOPERATIVE:
-            w = r["win_rate"]
-            rows.append({"policy": r["policy"], "games": f"{w['n']:,}",
-                         "team win rate [95% CI]": fmt_rate(w["rate"], w["lo"], w["hi"]),
-                         "vs best, paired [95% CI]": vs_best,
-                         "McNemar p (Holm)": "" if gap is None
-                         else f"{r['mcnemar_p_holm']:.3g}"})  # fmt: skip
-        else:
-            rows.append({"policy": r["policy"],
-                         "score [95% CI]": fmt_rate(r["score"], r["lo"], r["hi"]),
-                         "vs best, paired [95% CI]": vs_best})  # fmt: skip
+        w = r["win_rate"]
+        rows.append({"policy": r["policy"], "games": f"{w['n']:,}",
+                     "team win rate [95% CI]": fmt_rate(w["rate"], w["lo"], w["hi"]),
+                     "vs best, paired [95% CI]": vs_best,
+                     "McNemar p (Holm)": "" if gap is None
+                     else f"{r['mcnemar_p_holm']:.3g}"})  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def team_tournament_report(title: str, result: dict[str, Any], *, games: int, seed: int):
+    """``(lines, builder)`` of a cooperative tournament (``result``: of
+    :func:`bnb_sim.analysis.protocol_studies.tournament`, which loses its ``_leader``): the
+    lines ``bnb tournament`` prints and its report."""
+    from bnb_sim.analysis.report_builder import ReportBuilder, Section
+
+    leader = result["_leader"]
+    table = tournament_table(result)
+    del result["_leader"]
+    n = len(result["ranking"])
+    text = (f"{title}, {result['setting']}: {n} team policies, each in every seat, on game "
+            f"indices 0..{games - 1} (paired), seed {seed}")  # fmt: skip
+    verb = "is the best team policy"
+    builder = ReportBuilder(f"{title}: tournament")
+    section = builder.add(Section("Ranking"))
+    section.text(
+        f"{text}. Paired differences: t intervals over game indices; McNemar: the exact test "
+        "of the discordant games, Holm-adjusted. The first row is ranked first on these "
+        f"games: {result['selected']}."
+    )
+    section.table(table)
+    section.summary.update(ranking=result["ranking"], leader=result["leader"],
+                           tournament=result)  # fmt: skip
+    claim = leader.claim(f"{verb}, {table.iloc[0]['team win rate [95% CI]']}")
+    builder.finding(f"{claim[0].upper()}{claim[1:]} (n = {games:,} paired games).",
+                    kind="tournament", best=result["leader"].get("best"),
+                    ranked_first=result["ranking"][0]["policy"])  # fmt: skip
+    lines = [text + ":", table.to_string(index=False), leader.claim(verb, name=str) + "."]
+    return lines, builder
 
 
 def sweep_table(won: dict):

@@ -55,11 +55,12 @@ def _param_rows(params: Mapping) -> list[tuple[str, str]]:
 
 
 def readings_text(params: Mapping) -> str:
-    """``hunger=together, bonus_biomes=visible, ...`` of a run, or a note for older runs."""
+    """``hunger=together, bonus_biomes=visible, ...`` of a run, a note for older runs, or
+    "none" for a game without rule readings."""
     readings = params.get("readings")
     if not isinstance(readings, Mapping):
         return "not recorded (a run made before readings were recorded)"
-    return ", ".join(f"{k}={v}" for k, v in readings.items())
+    return ", ".join(f"{k}={v}" for k, v in readings.items()) or "none"
 
 
 def provenance_section(meta: Mapping) -> Section:

@@ -47,7 +47,7 @@ def seed_pairwise(seats: pd.DataFrame, names: Sequence[str]) -> tuple[np.ndarray
     if codes.isna().any():
         raise ValueError("seed_pairwise: a policy is not among the names")
     pol = codes.to_numpy(dtype=np.int64)[order].reshape(-1, size)
-    rank = seats["rank"].to_numpy(dtype=float)[order].reshape(-1, size)
+    rank = _ranks(seats)[order].reshape(-1, size)
     seed_of_game = seats["seed_index"].to_numpy()[order].reshape(-1, size)[:, 0]
     seed_ids, seed_code = np.unique(seed_of_game, return_inverse=True)
     wins = np.zeros((seed_ids.size, k * k))
@@ -59,6 +59,14 @@ def seed_pairwise(seats: pd.DataFrame, names: Sequence[str]) -> tuple[np.ndarray
             np.add.at(wins, (seed_code[sel], (pa * k + pb)[sel]), wa[sel])
             np.add.at(wins, (seed_code[sel], (pb * k + pa)[sel]), 1.0 - wa[sel])
     return seed_ids, wins
+
+
+def _ranks(seats: pd.DataFrame) -> np.ndarray:
+    """Each seat's finishing rank: the ``rank`` column, or for a game whose rows say only who
+    won, 1 for a winner and 2 for the others (winners beat the rest, the rest tie)."""
+    if "rank" in seats.columns:
+        return seats["rank"].to_numpy(dtype=float)
+    return np.where(seats["won"].to_numpy(dtype=bool), 1.0, 2.0)
 
 
 def _ratings_and_h2h(
@@ -96,6 +104,7 @@ class TournamentResult:
     params: dict = field(default_factory=dict)
     name: str | None = None
     elo_replicates: np.ndarray | None = None  # bootstrap Elo (n_boot x policies, names order)
+    game: str | None = None  # the registered game that played (None: the default game)
 
     def __repr__(self) -> str:  # the frames would fill the screen
         elo = ", ".join(
@@ -131,14 +140,18 @@ def analyse_tournament(
     params: dict | None = None,
     name: str | None = None,
     combos: Sequence[Sequence[str]] | None = None,
+    game: str | None = None,
 ) -> TournamentResult:
     """Ratings, head-to-head and win rates of a tournament's frames (see the module doc).
 
-    ``seats`` needs ``game, seed_index, seat, policy, rank, won`` (and ``xp``); ``games`` needs
-    ``game, winners``. ``combos`` lists the tables (inferred from ``combo``/``rotation`` when
-    None). ``anchor``: a policy whose Elo is pinned to 0, ``"auto"`` (random when it
-    plays) or None (mean 0). The bootstrap is deterministic for ``seed``. Policies given
-    by a file are shown by their names (:mod:`bnb_sim.analysis.names`).
+    ``seats`` needs ``game, seed_index, seat, policy, won`` (``rank`` and ``xp`` where the
+    game has them; without ``rank`` a winner ranks first and the others tie); ``games`` needs
+    ``game`` (and ``winners``, else counted from ``won``). ``game`` names the game that played
+    (its policy specs, e.g. search budgets). ``combos`` lists the tables (inferred from
+    ``combo``/``rotation`` when None). ``anchor``: a policy whose Elo is pinned to 0,
+    ``"auto"`` (random when it plays) or None (mean 0). The bootstrap is deterministic for
+    ``seed``. Policies given by a file are shown by their names
+    (:mod:`bnb_sim.analysis.names`).
     """
     shown = display_names(policies)
     if any(k != v for k, v in shown.items()):
@@ -244,6 +257,7 @@ def analyse_tournament(
         params=dict(params or {}),
         name=name,
         elo_replicates=elo_reps,
+        game=game,
     )
 
 

@@ -99,6 +99,9 @@ def tournament_sections(result: TournamentResult, name: str | None = None) -> li
         "and the dice of every seat (common random numbers), so seat and luck cancel."
     )
     design.text(f"Rule readings: {readings_text(result.params)}.")
+    if result.params.get("options"):  # a game's own options, e.g. the points to win
+        shown = ", ".join(f"{k}={v}" for k, v in result.params["options"].items())
+        design.text(f"Game options: {shown}.")
     design.table(
         pd.DataFrame(
             {

@@ -1,6 +1,6 @@
 """The shared commands for a game that implements only the protocol (no handlers).
 
-``bnb tournament|sweep --game NAME`` come here through
+``bnb sweep --game NAME`` comes here through
 :func:`bnb_sim.cli.options.other_game_handler` when the game is registered with
 :func:`bnb_sim.core.registry.register_game`; ``bnb report`` through its run's ``game``.
 :func:`add_options` turns the game's :class:`~bnb_sim.core.protocol.OptionSpec` data into
@@ -113,64 +113,6 @@ def _echo_progress(quiet: bool):
     return say
 
 
-def tournament(*, game, policies=(), players=2, games=1000, components=None, seed=0,
-               threads=None, quiet=False, out=None, as_json=False, yes=False, reading=(),
-               defaults=frozenset(), **rest) -> None:  # fmt: skip
-    """``bnb tournament --game NAME``: every entrant on the same game indices, ranked (a
-    cooperative game's entrants are team policies, each in every seat)."""
-    from bnb_sim.analysis import protocol_studies as S
-    from bnb_sim.analysis.protocol_text import tournament_table
-    from bnb_sim.analysis.report_builder import ReportBuilder, Section
-    from bnb_sim.analysis.tournament import split_policy_list
-    from bnb_sim.runner.budget import confirm_games
-
-    proto = _protocol(game)
-    team = proto.outcome == S.COOPERATIVE
-    entrants = split_policy_list(list(policies or ()))
-    comps = _components(proto, components, reading)
-    confirm_games(games * max(1, len(S.tables(proto, entrants, players)) if len(entrants) > 1
-                              else 1), f"tournament --game {proto.name}", yes=yes)  # fmt: skip
-    if len(entrants) > 1:
-        _prepare(out)
-    result = S.tournament(proto, comps, entrants, players=players, games=games, seed=seed,
-                          options=option_values(proto, rest), threads=threads)  # fmt: skip
-    leader = result["_leader"]
-    table = tournament_table(result)
-    del result["_leader"]
-    if team:
-        text = (f"{proto.title}, {result['setting']}: {len(entrants)} team policies, each in "
-                f"every seat, on game indices 0..{games - 1} (paired), seed {seed}")  # fmt: skip
-        verb, what = "is the best team policy", "team win rate [95% CI]"
-    else:
-        text = (f"{proto.title}: {len(entrants)} policies on game indices 0..{games - 1} "
-                f"(paired), seed {seed}; score = win rate, every seating")  # fmt: skip
-        verb, what = "scores highest", "score [95% CI]"
-    if out is not None:
-        builder = ReportBuilder(f"{proto.title}: tournament")
-        section = builder.add(Section("Ranking"))
-        mc = "; McNemar: the exact test of the discordant games, Holm-adjusted" if team else ""
-        section.text(
-            f"{text}. Paired differences: t intervals over game indices{mc}. The "
-            f"first row is ranked first on these games: {result['selected']}."
-        )
-        section.table(table)
-        section.summary.update(ranking=result["ranking"], leader=result["leader"],
-                               tournament=result)  # fmt: skip
-        claim = leader.claim(f"{verb}, {table.iloc[0][what]}")
-        builder.finding(f"{claim[0].upper()}{claim[1:]} (n = {games:,} paired games).",
-                        kind="tournament", best=result["leader"].get("best"),
-                        ranked_first=result["ranking"][0]["policy"])  # fmt: skip
-        written = _write(builder, out)
-    if as_json:
-        click.echo(jsonsafe.dumps(result, indent=2, default=float))
-        return
-    click.echo(text + ":")
-    click.echo(table.to_string(index=False))
-    click.echo(leader.claim(verb, name=str) + ".")
-    if out is not None:
-        click.echo(f"report: {written['html']}")
-
-
 def _write(builder, out) -> dict:
     return builder.write(out)
 
@@ -245,9 +187,11 @@ def sweep(*, game, sets, zip_mode=False, games=2000, players=None, policies=None
         click.echo(f"report: {written['html']}")
 
 
-HANDLERS = {"tournament": tournament, "sweep": sweep}
+HANDLERS = {"sweep": sweep}
 #: Commands whose own code serves every game: through its optional hooks
 #: (:data:`bnb_sim.core.protocol.HOOKS`; a game that lacks the hook is told so in one line),
 #: or by the protocol's outcome kind (``simulate``: cli/simulate_cmd.py, ``compare``:
-#: cli/compare_cmd.py, one body for every game).
-HOOKED = frozenset({"simulate", "play", "odds", "components_show", "train", "bench", "compare"})
+#: cli/compare_cmd.py, ``tournament``: cli/tournament_cmd.py, one body for every game).
+HOOKED = frozenset(
+    {"simulate", "play", "odds", "components_show", "train", "bench", "compare", "tournament"}
+)

@@ -76,29 +76,66 @@ def tournament(
     """Every combination of PLAYERS policies, each in all its seatings on the same seeds; a
     head-to-head matrix, Bradley-Terry Elo ratings with bootstrap intervals over seeds, win
     rates with Wilson intervals, and a report."""
-    if other_game_handler(click.get_current_context(), "tournament", game, policies=policies):
+    ctx = click.get_current_context()
+    if other_game_handler(ctx, "tournament", game, policies=policies):
         return
+    from bnb_sim.cli.game_hooks import protocol_game
+
+    proto = protocol_game(game)
+    # a cooperative game: each entrant is a team policy in every seat, ranked by its team
+    # win rate on the same games (bnb_sim.cli.tournament_team); else the round robin below
+    if proto.outcome == "cooperative":
+        from bnb_sim.cli.tournament_team import team_tournament
+
+        params = {k: v for k, v in ctx.params.items() if not k.startswith("_")}
+        team_tournament(**params, policies=policies)
+        return
+    from bnb_sim.cli.protocol_cmds import option_values
+
+    _competitive(
+        proto.name,
+        policies,
+        players,
+        games,
+        bootstrap=bootstrap,
+        anchor=anchor,
+        components=components,
+        seed=seed,
+        threads=threads,
+        readings=readings,
+        quiet=quiet,
+        out=out,
+        as_json=as_json,
+        yes=yes,
+        options={k: v for k, v in option_values(proto, game_specific).items() if v is not None},
+    )
+
+
+def _competitive(
+    game, policies, players, games, *, bootstrap, anchor, components, seed, threads, readings,
+    quiet, out, as_json, yes, options
+) -> None:  # fmt: skip
+    """The round robin of a competitive ``game`` (a registered name) with its ``options``."""
     from bnb_sim.analysis.ratings import _fmt_elo
     from bnb_sim.analysis.stats_intervals import pct_digits
     from bnb_sim.analysis.table_format import fmt_rate
     from bnb_sim.analysis.tournament_report import build_tournament_report
     from bnb_sim.analysis.tournament_schedule import schedule, split_policy_list
-    from bnb_sim.cli.game_hooks import policy_labels, protocol_game
     from bnb_sim.errors import BnbError
     from bnb_sim.runner.budget import confirm_games, tournament_games
     from bnb_sim.runner.design_play import design_readings
-    from bnb_sim.runner.tournament_play import run_tournament
+    from bnb_sim.runner.tournament_play import entrant_labels, run_tournament
 
     if not policies:
         raise BnbError("tournament: name the entrants with --policy (repeat it) or --policies")
     specs = split_policy_list(policies)
-    labels = policy_labels(protocol_game(game), specs)
+    labels = entrant_labels(specs, players, game, options=options)
     schedule(labels, players)  # bad input fails before play
-    policy_labels(protocol_game(game), specs, distinct="tournament")
-    design_readings(readings, None, seating="fixed", what="tournament")
+    entrant_labels(specs, players, game, distinct="tournament", options=options)
+    design_readings(readings, None, seating="fixed", what="tournament", game=game)
     confirm_games(tournament_games(len(specs), players, games), "tournament", yes=yes)
     prepare_out(out)
-    with warm_and_meter(quiet, [players]):
+    with warm_and_meter(quiet, [players], game=game):
         result = run_tournament(
             specs,
             players,
@@ -111,6 +148,8 @@ def tournament(
             anchor=None if anchor == "none" else anchor,
             progress=progress_printer(quiet),
             yes=yes,
+            game=game,
+            options=options,
         )
     if as_json:
         echo_written(build_tournament_report(result).write(out), as_json=True)

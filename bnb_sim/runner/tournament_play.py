@@ -4,7 +4,8 @@ same seeds (:func:`play_tournament`), then its analysis (:func:`run_tournament`)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -22,10 +23,46 @@ from bnb_sim.runner.design_play import (
     design_readings,
     play_games,
 )
+from bnb_sim.runner.study_hooks import game_name as study_game
 from bnb_sim.runner.study_hooks import study_hooks
 
 # the columns a tournament keeps (the rest is dropped to save memory)
 _TOURNAMENT_SEAT_COLUMNS = ("game", "seat", "player", "policy", "rank", "won", "xp")
+# the game columns it keeps, those the game has (``winners``: the shared wins, else counted)
+_TOURNAMENT_GAME_COLUMNS = ("game", "winners", "turns")
+
+
+def _own_options(options: Mapping[str, Any] | None) -> dict:
+    """The ``options`` keyword of a config, given only when the game has options of its own
+    (a game whose options are the commands' own takes no such keyword)."""
+    return {"options": dict(options)} if options else {}
+
+
+def entrant_labels(
+    specs: Sequence[str],
+    players: int,
+    game: str | None = None,
+    *,
+    distinct: str | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> list[str]:
+    """The label of each entrant's policy spec, checked before any game is played: by the
+    game's ``policy_labels`` hook where it has one (``distinct``, the command's name: one
+    spec listed twice however written is refused too), else by its ``studies`` hooks and a
+    config of each entrant (an unknown policy is the game's own one-line error)."""
+    from bnb_sim.core.protocol import hook
+    from bnb_sim.core.registry import get_game
+
+    labels = hook(get_game(study_game(game)), "policy_labels")
+    if labels is not None:
+        return list(labels(list(specs), distinct=distinct))
+    hooks = study_hooks(game)
+    parsed = [hooks.parse_policy(spec) for spec in specs]
+    for spec in parsed:
+        _config(players, [spec], game=game, **_own_options(options))
+    if distinct:
+        hooks.check_distinct(parsed, distinct)
+    return [spec.label for spec in parsed]
 
 
 def play_tournament(
@@ -40,18 +77,22 @@ def play_tournament(
     threads: int | None = None,
     progress: Progress = None,
     yes: bool = False,
+    game: str | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, list[tuple[str, ...]]]:
     """Play every table of the round robin in every cyclic seating on seeds ``0..games-1``.
 
-    Returns ``(seats, games, combos)``; ``game`` is a unique id
-    ``(combo * players + rotation) * games + seed_index`` and ``seed_index`` the game index.
+    ``game``: the registered game that plays (None: the default game), ``options`` its own
+    options (e.g. a goal), given to its config. Returns ``(seats, games, combos)``; ``game``
+    is a unique id ``(combo * players + rotation) * games + seed_index`` and ``seed_index``
+    the game index.
     """
     from bnb_sim.analysis.tournament_schedule import schedule, seatings
 
     confirm_games(tournament_games(len(policies), players, games), "tournament", yes=yes)
-    hooks = study_hooks()
-    chosen = design_readings(readings, variant, seating="fixed", what="tournament")
-    specs = _specs(policies)
+    hooks = study_hooks(game)
+    chosen = design_readings(readings, variant, seating="fixed", what="tournament", game=game)
+    specs = _specs(policies, game)
     hooks.check_distinct(specs, "tournament")
     by_label = {s.label: s for s in specs}
     labels = [s.label for s in specs]
@@ -75,6 +116,8 @@ def play_tournament(
                 seed=seed,
                 components=components,
                 readings=chosen,
+                game=game,
+                **_own_options(options),
             )
             seats, games_df = play_games(
                 config, games, threads=threads, keep=lambda col: col in _TOURNAMENT_SEAT_COLUMNS
@@ -87,7 +130,7 @@ def play_tournament(
                 combo=np.int32(c),
                 rotation=np.int8(r),
             )
-            games_df = games_df[["game", "winners", "turns"]].assign(
+            games_df = games_df[[c for c in _TOURNAMENT_GAME_COLUMNS if c in games_df]].assign(
                 seed_index=games_df["game"].to_numpy(),
                 game=games_df["game"].to_numpy() + uid_base,
             )
@@ -113,9 +156,11 @@ def run_tournament(
     name: str | None = None,
     progress: Progress = None,
     yes: bool = False,
+    game: str | None = None,
+    options: Mapping[str, Any] | None = None,
 ):
-    """Play and analyse a tournament; returns a :class:`~bnb_sim.analysis.tournament.
-    TournamentResult`."""
+    """Play and analyse a tournament of ``game`` (None: the default game; ``options``: its
+    own options); returns a :class:`~bnb_sim.analysis.tournament.TournamentResult`."""
     from bnb_sim.analysis.tournament_analysis import analyse_tournament
 
     seats, games_df, combos = play_tournament(
@@ -129,9 +174,11 @@ def run_tournament(
         threads=threads,
         progress=progress,
         yes=yes,
+        game=game,
+        options=options,
     )
-    labels = _labels(policies)
-    chosen = design_readings(readings, variant, seating="fixed", what="tournament")
+    labels = _labels(policies, game)
+    chosen = design_readings(readings, variant, seating="fixed", what="tournament", game=game)
     return analyse_tournament(
         seats,
         games_df,
@@ -147,9 +194,11 @@ def run_tournament(
             "players": int(players),
             "games": int(games),
             "seed": int(seed),
-            "variant": chosen["variant"],
+            "variant": chosen.get("variant"),
             "readings": chosen,
             "bootstrap": int(n_boot),
-            "estimated": _estimates(components),
+            "estimated": _estimates(components, game=game),
+            **({"options": dict(options)} if options else {}),
         },
+        game=game,
     )
