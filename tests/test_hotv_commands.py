@@ -316,9 +316,11 @@ def test_compare_tournament_and_sweep_serve_hotv_through_the_shared_protocol_han
     from bnb_sim.games.heroes_village.components import load_components
 
     spec = get_game("hotv")
-    for command in ("compare", "tournament", "sweep"):
+    for command in ("compare", "tournament"):
         assert spec.entry(command) is None and command in spec.protocol_commands
         assert command in HANDLERS
+    # bnb sweep serves every game itself, choosing by the outcome kind (cli/sweep_cmd.py)
+    assert spec.entry("sweep") is None and "sweep" not in HANDLERS
     game = _protocol(spec)
     assert game.outcome == "cooperative"
     config = game.make_config(load_components(), players=3, policies=["team"], seed=0,

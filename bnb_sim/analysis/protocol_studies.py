@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from bnb_sim.analysis.sweep_variants import set_value
 from bnb_sim.errors import BnbError
 from bnb_sim.runner.protocol_run import play_games
 
@@ -247,24 +248,6 @@ def tournament(
         "selected": ranking.selected_note(),
         "_leader": ranking.leader,
     }
-
-
-def set_value(data: Any, path: str, value: Any) -> Any:
-    """A copy of nested mappings ``data`` with ``path`` (dotted) set to ``value``;
-    KeyError naming the path if it is not there."""
-    import copy
-
-    out = copy.deepcopy(data)
-    node = out
-    parts = path.split(".")
-    for part in parts[:-1]:
-        if not isinstance(node, dict) or part not in node:
-            raise KeyError(path)
-        node = node[part]
-    if not isinstance(node, dict) or parts[-1] not in node:
-        raise KeyError(path)
-    node[parts[-1]] = value
-    return out
 
 
 def sweep_variants(
