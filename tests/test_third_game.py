@@ -264,10 +264,20 @@ def test_run_plays_every_kind_of_item_of_an_experiment_file(bnb, tmp_path):
     bnb("run", str(file), "--out", str(tmp_path / "rep"), "--quiet")
     md = (tmp_path / "rep" / "report.md").read_text()
     for title in ("race: Win rate by policy", "race: Race length", "bold vs steady: Dice race",
-                  "all: Dice race tournament", "goal: Dice race sweep"):  # fmt: skip
+                  "all: Dice race tournament", "goal: Fairness per variant", "goal: Sweep design",
+                  "goal: Effect on win rates", "goal: Game length"):  # fmt: skip
         assert f"## {title}" in md
     summary = json.loads((tmp_path / "rep" / "summary.json").read_text())
     assert any("bold minus steady" in f["text"] for f in summary["key_findings"])
+    # the [[sweep]] item is bnb sweep's: paired win-rate effects against the baseline
+    sweep = next(i for i in summary["items"] if i["kind"] == "sweep")
+    assert [v["name"] for v in sweep["variants"]] == ["goal=20 (baseline)", "goal=10", "goal=30"]
+    effects = sweep["win_rate_effect"]
+    assert {(e["variant"], e["policy"]) for e in effects} == {
+        (v, p) for v in ("goal=10", "goal=30") for p in ("steady", "bold")
+    }
+    assert all(e["n"] == 60 and e["lo"] <= e["mean_diff"] <= e["hi"] for e in effects)
+    assert any(f["text"].startswith("goal: Win rate:") for f in summary["key_findings"])
 
 
 def test_run_names_the_file_and_key_of_a_bad_item(bnb, tmp_path):

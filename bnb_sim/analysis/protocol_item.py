@@ -157,6 +157,8 @@ class ProtocolItem:
                              beta=self.beta, **common)  # fmt: skip
         if self.kind == "tournament":
             return S.tournament(g, self.game_components, self.policies, games=self.games, **common)
+        if self.kind == "sweep" and not self.team:  # bnb sweep's paired effects
+            return self._competitive_sweep(threads, progress)
         if self.kind == "sweep":
             result = S.sweep(g, self.game_components, self.variants, self.policies,
                              games=self.games, **common)  # fmt: skip
@@ -167,6 +169,15 @@ class ProtocolItem:
                 progress(f"  {row['variant']}: {rates}")
             return result
         return self._simulate(threads)
+
+    def _competitive_sweep(self, threads, progress):
+        """A competitive game's sweep: ``bnb sweep --game NAME``'s games and analysis."""
+        from bnb_sim.runner.sweep_play import run_sweep
+
+        return run_sweep(variants=self.variants, games=self.games, players=self.players,
+                         policies=self.policies, seed=self.seed, threads=threads,
+                         game=self.game, options=self.options, name=self.name,
+                         progress=progress, yes=True)  # fmt: skip
 
     def _simulate(self, threads):
         """The run of ``bnb simulate --game NAME`` (its run config): in ``run_dir`` when the
@@ -200,4 +211,6 @@ class ProtocolItem:
             return R.compare_report(self, result)
         if self.kind == "sweep" and self.team:
             return R.team_sweep_report(self, result)
+        if self.kind == "sweep":
+            return R.competitive_sweep_report(self, result)
         return R.text_report(self, result)
