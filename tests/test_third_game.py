@@ -201,6 +201,12 @@ def test_sweep_names_an_unknown_component_value(bnb, tmp_path):
     assert not (tmp_path / "s").exists()  # refused before any game
 
 
+def test_sweep_refuses_a_value_the_game_refuses_before_any_game(bnb, tmp_path):
+    out = bnb("sweep", "--game", "dice", "--set", "goal=10,0", "--games", "50",
+              "--out", str(tmp_path / "s"), code=2)  # fmt: skip
+    assert out.strip() == "bnb: error: dice race: goal must be a whole number of at least 1"
+
+
 def test_python_sweep_serves_the_dice_race():
     """``bnb_sim.sweep(..., game=NAME)``: the same study as ``bnb sweep --game NAME``."""
     result = bnb_sim.sweep({"goal": [10, 30]}, game="dice", games=100,

@@ -68,20 +68,18 @@ def run_sweep(
     labels = _labels(policies, game)
     chosen = design_readings(readings, variant, seating="rotate", what="sweep", game=game)
     own = {"options": dict(options)} if options else {}  # a game without options takes none
+    # every variant's config before any game: a value the game refuses stops the sweep here
+    configs = [
+        _config(
+            players, labels, seed=seed, components=v.components, readings=chosen, game=game, **own
+        )
+        for v in variants
+    ]
+    players = players if players is not None else configs[0].n_players
     frames = {}
     expect_games(int(games) * len(variants))
-    for i, v in enumerate(variants):
+    for i, (v, config) in enumerate(zip(variants, configs, strict=True)):
         _say(progress, f"  variant {i + 1}/{len(variants)}: {v.name}")
-        config = _config(
-            players,
-            labels,
-            seed=seed,
-            components=v.components,
-            readings=chosen,
-            game=game,
-            **own,
-        )
-        players = players if players is not None else config.n_players
         frames[v.name] = play_games(config, int(games), threads=threads, keep=_sweep_keep)
     paths = list(dict.fromkeys(p for v in variants for p in v.changes))
     return analyse_sweep(
