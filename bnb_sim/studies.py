@@ -338,9 +338,10 @@ def _team_compare(game, a, b, *, components, options, out, rivals, yes, **kw):
 def sweep(
     sets: Mapping[str, Sequence[Any]] | Sequence[tuple[str, Sequence[Any]]],
     *,
+    game: str | None = None,
     games: int = 2000,
-    players: int = 4,
-    policies: Sequence[str] | str = ("heuristic",),
+    players: int | None = None,
+    policies: Sequence[str] | str | None = None,
     zip: bool = False,
     seed: int = 0,
     components: Any = None,
@@ -358,16 +359,50 @@ def sweep(
     each is compared with the baseline ``components`` on the same seeds. ``policies`` are
     cycled over the ``players`` seats, which rotate.
 
+    ``game``: a registered competitive game's name or alias (None: the default game, whose
+    defaults are 4 players and ``["heuristic"]``; another game's are its default policy
+    and its own player count).
+
     Returns a :class:`~bnb_sim.analysis.sweep.SweepResult`: ``win_rates``, ``win_effects``,
     ``xp``, ``xp_effects``, ``source_effects``, ``fights``, ``length``, ``ties`` (paired
-    differences against the baseline, with 95% intervals, n and p-values).
+    differences against the baseline, with 95% intervals, n and p-values; the XP, fights
+    and length tables are empty for a game whose rows lack those columns).
     """
     from bnb_sim.analysis.sweep_report import build_sweep_report
-    from bnb_sim.analysis.sweep_variants import build_variants
+    from bnb_sim.analysis.sweep_variants import game_variants
     from bnb_sim.runner.budget import confirm_games
     from bnb_sim.runner.design_play import design_readings
     from bnb_sim.runner.sweep_play import run_sweep
 
+    parsed = _sweep_sets(sets)
+    spec, comps, own = _game_setting(game, components, expansion, "sweep")
+    games = _args.integer(games, "games", 2, 10_000_000)
+    players = (4 if own else None) if players is None else _args.integer(players, "players", 2, 4)
+    seed = _args.integer(seed, "seed", 0)
+    yes = _args.boolean(yes, "yes")
+    threads = _threads(threads)
+    mode = "zip" if _args.boolean(zip, "zip") else "grid"
+    default = ["heuristic"] if own else [spec.game.default_policy]
+    policy_list = default if policies is None else _policy_list(policies, "policies")
+    if not policy_list:
+        raise BnbError("sweep: name at least one policy")
+    policy_list = policy_list[:players]  # cycled over the seats, as the command does
+    variants = game_variants(spec.game, comps, parsed, mode)
+    confirm_games(len(variants) * games, "sweep", yes=yes)
+    chosen = design_readings(readings, variant, seating="rotate", what="sweep", game=spec.name)
+    folder = _out(out)
+    with _playing(progress, [players], None if own else spec.name):
+        result = run_sweep(
+            games=games, players=players, policies=policy_list, mode=mode, seed=seed,
+            components=comps, readings=chosen, threads=threads, variants=variants, yes=yes,
+            game=spec.name,
+        )  # fmt: skip
+    _write(build_sweep_report(result) if folder else None, folder)
+    return result
+
+
+def _sweep_sets(sets: Any) -> list[tuple[str, list]]:
+    """``[(path, [values...])]`` of :func:`sweep`'s ``sets`` (ArgumentTypeError if malformed)."""
     if isinstance(sets, Mapping):
         pairs = list(sets.items())
     elif isinstance(sets, list | tuple) and all(
@@ -387,28 +422,26 @@ def sweep(
                 f"sets[{path!r}] must be a non-empty list of values, got {_args.show(values)}"
             )
         parsed.append((path, list(values)))
-    games = _args.integer(games, "games", 2, 10_000_000)
-    players = _args.integer(players, "players", 2, 4)
-    seed = _args.integer(seed, "seed", 0)
-    yes = _args.boolean(yes, "yes")
-    threads = _threads(threads)
-    mode = "zip" if _args.boolean(zip, "zip") else "grid"
-    policy_list = _policy_list(policies, "policies")
-    if not policy_list:
-        raise BnbError("sweep: name at least one policy")
-    policy_list = policy_list[:players]  # cycled over the seats, as the command does
-    comps = _components(components, expansion)
-    variants = build_variants(comps, parsed, mode)
-    confirm_games(len(variants) * games, "sweep", yes=yes)
-    chosen = design_readings(readings, variant, seating="rotate", what="sweep")
-    folder = _out(out)
-    with _playing(progress, [players]):
-        result = run_sweep(
-            games=games, players=players, policies=policy_list, mode=mode, seed=seed,
-            components=comps, readings=chosen, threads=threads, variants=variants, yes=yes,
-        )  # fmt: skip
-    _write(build_sweep_report(result) if folder else None, folder)
-    return result
+    return parsed
+
+
+def _game_setting(game: Any, components: Any, expansion: str | None, what: str):
+    """``(spec, components, own)`` of a study of ``game`` (a name or alias; None: the
+    default game): its registry entry, its component data, and whether it brings its own
+    ``studies`` module (then its defaults and expansions apply); a competitive game only."""
+    from bnb_sim.games import get_game
+    from bnb_sim.runner.study_hooks import study_hooks
+
+    spec = get_game(None if game is None else _args.text(game, "game"))
+    if spec.outcome != "competitive":
+        raise BnbError(f"{what}: {spec.title} is a {spec.outcome} game, measured by its team "
+                       f"win rate: use bnb {what} --game {spec.name}")  # fmt: skip
+    own = spec.hook("studies") is not None
+    if own:
+        return spec, _components(components, expansion), own
+    if expansion is not None:
+        raise BnbError(f"{what}: {spec.title} has no expansions")
+    return spec, study_hooks(spec.name).load_components(components), own
 
 
 @dataclass

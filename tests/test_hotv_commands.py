@@ -311,17 +311,18 @@ def test_compare_tournament_and_sweep_serve_hotv_through_the_shared_protocol_han
     (bnb_sim.cli.protocol_cmds; compare: the one command body of every game,
     bnb_sim.cli.compare_cmd) serve it through its protocol object, branching on the
     outcome kind, and what the game adds is data and words (describe, sweep_variants)."""
-    from bnb_sim.cli.protocol_cmds import HANDLERS, HOOKED, _protocol
+    from bnb_sim.cli.protocol_cmds import HANDLERS, HOOKED, protocol_of
     from bnb_sim.core.protocol import describe
     from bnb_sim.games import get_game
     from bnb_sim.games.heroes_village.components import load_components
 
     spec = get_game("hotv")
-    for command in ("compare", "tournament", "sweep"):
+    for command in ("compare", "tournament"):
         assert spec.entry(command) is None and command in spec.protocol_commands
-        assert command in (HANDLERS if command == "sweep" else HOOKED)
-        assert command not in HANDLERS or command == "sweep"
-    game = _protocol(spec)
+        assert command in HOOKED or command == "sweep"
+    # bnb sweep serves every game itself, choosing by the outcome kind (cli/sweep_cmd.py)
+    assert spec.entry("sweep") is None and not HANDLERS
+    game = protocol_of(spec)
     assert game.outcome == "cooperative"
     config = game.make_config(load_components(), players=3, policies=["team"], seed=0,
                               options={"pets": "wolf,cat,fox"})  # fmt: skip

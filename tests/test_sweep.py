@@ -81,6 +81,34 @@ def test_wrong_path_or_value_names_it(comps):
         build_variants(comps, [("mobs.enderman.hearts", [5, 0])])
 
 
+def test_variants_of_plain_mapping_data_set_a_key():
+    """Another game's component data (nested mappings): the shared default sets the dotted
+    key in a copy, the baseline is the data's own value, a missing key is named."""
+    base = {"goal": 20, "dice": {"sides": 6}}
+    variants = build_variants(base, [("dice.sides", [6, 8])])
+    assert [v.name for v in variants] == ["dice.sides=6 (baseline)", "dice.sides=8"]
+    assert variants[0].components is base and variants[1].components["dice"]["sides"] == 8
+    assert base["dice"]["sides"] == 6  # a copy was changed
+    with pytest.raises(ComponentError, match="key 'dice.faces': no such key"):
+        build_variants(base, [("dice.faces", [1])])
+
+
+def test_a_games_own_variants_hook_lists_the_baseline_first():
+    """``game_variants``: a game's ``sweep_variants`` hook labels and builds the variants;
+    the first is the baseline, the rest carry the swept values."""
+    from bnb_sim.analysis.sweep_variants import game_variants
+
+    class Hooked:
+        def sweep_variants(self, base, sets, mode):
+            return [("file", base)] + [(f"g{v}", {**base, "g": v}) for v in sets[0][1]]
+
+    variants = game_variants(Hooked(), {"g": 1}, [("g", [2, 3])])
+    assert [(v.name, v.baseline, v.changes) for v in variants] == [
+        ("file", True, {}), ("g2", False, {"g": 2}), ("g3", False, {"g": 3})
+    ]  # fmt: skip
+    assert variants[2].components == {"g": 3}
+
+
 # --------------------------------------------------------------------------------------
 # with the engine
 

@@ -183,6 +183,8 @@ def test_tournament_ranks_every_entrant(bnb, tmp_path):
 
 
 def test_sweep_plays_each_component_value_on_the_same_games(bnb, tmp_path):
+    """The competitive sweep of any game: the component file's value is the baseline, and
+    each policy's win-rate change against it is paired on the same game indices."""
     out = bnb(
         "sweep",
         "--game",
@@ -198,12 +200,40 @@ def test_sweep_plays_each_component_value_on_the_same_games(bnb, tmp_path):
         "--policy",
         "bold",
         "--json",
+        "-q",  # progress goes to stderr, which the fixture joins to stdout
         "--out",
         str(tmp_path / "s"),
     )
-    result = json.loads(out)
-    assert [v["variant"] for v in result["variants"]] == ["goal=10", "goal=40"]
-    assert result["variants"][1]["vs_first_variant"] is not None
+    summary = json.loads(out)["summary"]
+    names = [v["name"] for v in summary["variants"]]
+    assert names == ["goal=20 (baseline)", "goal=10", "goal=40"]
+    assert [v["changes"] for v in summary["variants"]][1:] == [{"goal": 10}, {"goal": 40}]
+    rates = {(r["variant"], r["policy"]): r for r in summary["win_rate"]}
+    # the same games as the cooperative/protocol study played: steady wins 39 of 150 at 10
+    assert (rates["goal=10", "steady"]["k"], rates["goal=10", "steady"]["n"]) == (39, 150)
+    effects = {(r["variant"], r["policy"]): r for r in summary["win_rate_effect"]}
+    assert set(effects) == {(v, p) for v in names[1:] for p in ("steady", "bold")}
+    for row in effects.values():  # paired, on every game index, with a 95% interval
+        assert row["n"] == 150 and row["lo"] < row["mean_diff"] < row["hi"]
+    assert effects["goal=40", "steady"]["hi"] < 0 < effects["goal=10", "steady"]["lo"]
+    assert summary["xp"] == [] and summary["fights"] == []  # the dice race has neither
+    assert [r["variant"] for r in summary["turns"]] == names
+    assert summary["params"]["readings"] == {} and summary["players"] == 2
+    md = (tmp_path / "s" / "report.md").read_text()
+    assert "## Effect on win rates" in md and "## Game length" in md and "XP" not in md
+
+
+def test_sweep_prints_paired_win_rate_effects_with_intervals(bnb, tmp_path):
+    """The terminal table of the competitive path: fairness and each policy's change."""
+    out = bnb("sweep", "--game", "dice", "--set", "goal=10,30", "--games", "200", "--policy",
+              "steady", "--policy", "bold", "-q", "--out", str(tmp_path / "s"))  # fmt: skip
+    lines = out.splitlines()
+    assert lines[0] == "sweep of goal: 200 games per variant, 2 players, seed 0"
+    assert "  per policy (win rate [95% CI] n=seats, change vs baseline):" in lines
+    steady = [line for line in lines if line.strip().startswith("steady")]
+    assert len(steady) == 3 and "change" not in steady[0]
+    assert all("change " in line and " pp [" in line for line in steady[1:])
+    assert "first-player advantage" in out and "XP" not in out
 
 
 def test_sweep_names_an_unknown_component_value(bnb, tmp_path):
@@ -219,7 +249,33 @@ def test_sweep_names_an_unknown_component_value(bnb, tmp_path):
         str(tmp_path / "s"),
         code=2,
     )
-    assert "has no component value nothing" in out
+    assert "key 'nothing': no such key" in out and len(out.strip().splitlines()) == 1
+    assert not (tmp_path / "s").exists()  # refused before any game
+
+
+def test_sweep_refuses_a_value_the_game_refuses_before_any_game(bnb, tmp_path):
+    out = bnb("sweep", "--game", "dice", "--set", "goal=10,0", "--games", "50",
+              "--out", str(tmp_path / "s"), code=2)  # fmt: skip
+    assert out.strip() == "bnb: error: dice race: goal must be a whole number of at least 1"
+
+
+def test_python_sweep_serves_the_dice_race():
+    """``bnb_sim.sweep(..., game=NAME)``: the same study as ``bnb sweep --game NAME``."""
+    result = bnb_sim.sweep({"goal": [10, 30]}, game="dice", games=100,
+                           policies=["steady", "bold"])  # fmt: skip
+    assert [v.name for v in result.variants] == ["goal=20 (baseline)", "goal=10", "goal=30"]
+    assert result.players == 2 and result.policies == ["steady", "bold"]
+    effects = result.win_effects
+    assert list(effects["variant"].unique()) == ["goal=10", "goal=30"]
+    assert (effects["n"] == 100).all() and (effects["lo"] <= effects["hi"]).all()
+    assert result.xp.empty and len(result.length) == 3
+
+
+def test_python_sweep_refuses_a_cooperative_game_in_one_line():
+    from bnb_sim.errors import BnbError
+
+    with pytest.raises(BnbError, match="cooperative game"):
+        bnb_sim.sweep({"goal": [10, 30]}, game="dice_team", games=10)
 
 
 @pytest.mark.parametrize("command", ["simulate", "compare", "tournament", "sweep"])
@@ -267,7 +323,8 @@ def test_run_plays_every_kind_of_item_of_an_experiment_file(bnb, tmp_path):
     md = (tmp_path / "rep" / "report.md").read_text()
     for title in ("race: Win rate by policy", "race: Race length", "bold vs steady: Dice race",
                   "all: Tournament design", "all: Ratings", "all: Head-to-head",
-                  "goal: Dice race sweep"):  # fmt: skip
+                  "goal: Fairness per variant", "goal: Sweep design",
+                  "goal: Effect on win rates", "goal: Game length"):  # fmt: skip
         assert f"## {title}" in md
     summary = json.loads((tmp_path / "rep" / "summary.json").read_text())
     assert any("bold minus steady" in f["text"] for f in summary["key_findings"])
@@ -276,6 +333,15 @@ def test_run_plays_every_kind_of_item_of_an_experiment_file(bnb, tmp_path):
                for f in summary["key_findings"])  # fmt: skip
     item = next(i for i in summary["items"] if i["name"] == "all")
     assert [r["policy"] for r in item["ratings"]][0] == "bold" and item["n_games"] == 360
+    # the [[sweep]] item is bnb sweep's: paired win-rate effects against the baseline
+    sweep = next(i for i in summary["items"] if i["kind"] == "sweep")
+    assert [v["name"] for v in sweep["variants"]] == ["goal=20 (baseline)", "goal=10", "goal=30"]
+    effects = sweep["win_rate_effect"]
+    assert {(e["variant"], e["policy"]) for e in effects} == {
+        (v, p) for v in ("goal=10", "goal=30") for p in ("steady", "bold")
+    }
+    assert all(e["n"] == 60 and e["lo"] <= e["mean_diff"] <= e["hi"] for e in effects)
+    assert any(f["text"].startswith("goal: Win rate:") for f in summary["key_findings"])
 
 
 def test_run_names_the_file_and_key_of_a_bad_item(bnb, tmp_path):
@@ -382,8 +448,10 @@ def test_compare_refuses_a_bad_stopping_rule_in_one_line(bnb, args, message):
 ])  # fmt: skip
 def test_sweep_grid_and_zip_of_several_values(bnb, tmp_path, extra, labels):
     out = bnb("sweep", "--game", "dice", "--set", "goal=10,30", "--set", "sides=6,8", *extra,
-              "--games", "40", "--json", "--out", str(tmp_path / "s"))  # fmt: skip
-    assert [v["variant"] for v in json.loads(out)["variants"]] == labels
+              "--games", "40", "--json", "-q", "--out", str(tmp_path / "s"))  # fmt: skip
+    variants = json.loads(out)["summary"]["variants"]
+    assert [v["name"] for v in variants] == ["goal=20, sides=6 (baseline)", *labels]
+    assert variants[0]["baseline"] and not any(v["baseline"] for v in variants[1:])
 
 
 def test_the_registry_offers_the_step_game_as_new_game_does_for_the_first_two():

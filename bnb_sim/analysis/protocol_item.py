@@ -164,6 +164,8 @@ class ProtocolItem:
             return run_tournament(self.policies, self.players or 2, self.games, seed=self.seed,
                                   components=self.game_components, threads=threads, yes=True,
                                   game=self.game, options=own)  # fmt: skip
+        if self.kind == "sweep" and not self.team:  # bnb sweep's paired effects
+            return self._competitive_sweep(threads, progress)
         if self.kind == "sweep":
             result = S.sweep(g, self.game_components, self.variants, self.policies,
                              games=self.games, **common)  # fmt: skip
@@ -174,6 +176,15 @@ class ProtocolItem:
                 progress(f"  {row['variant']}: {rates}")
             return result
         return self._simulate(threads)
+
+    def _competitive_sweep(self, threads, progress):
+        """A competitive game's sweep: ``bnb sweep --game NAME``'s games and analysis."""
+        from bnb_sim.runner.sweep_play import run_sweep
+
+        return run_sweep(variants=self.variants, games=self.games, players=self.players,
+                         policies=self.policies, seed=self.seed, threads=threads,
+                         game=self.game, options=self.options, name=self.name,
+                         progress=progress, yes=True)  # fmt: skip
 
     def _simulate(self, threads):
         """The run of ``bnb simulate --game NAME`` (its run config): in ``run_dir`` when the
@@ -209,4 +220,6 @@ class ProtocolItem:
             return R.team_sweep_report(self, result)
         if self.kind == "tournament" and not self.team:
             return R.tournament_report(self, result)
+        if self.kind == "sweep":
+            return R.competitive_sweep_report(self, result)
         return R.text_report(self, result)

@@ -161,8 +161,10 @@ def parse_item(game: Any, kind: str, table: dict, *, source: str, where: str, se
     if kind == "tournament":
         _tournament(game, r, item, comps, common)
     elif kind == "sweep":
-        item.variants = _sweep_variants(game, r, comps)
-        make(game, r, "policies", item.variants[0][1], item.policies, **common)
+        item.variants = _sweep_variants(game, r, comps, item.team)
+        first = item.variants[0]
+        make(game, r, "policies", first[1] if item.team else first.components, item.policies,
+             **common)  # fmt: skip
     else:
         from bnb_sim.analysis.experiment_items import _run_dir
 
@@ -188,8 +190,11 @@ def _tournament(game, r: _Reader, item: ProtocolItem, comps, common) -> None:
         r.fail("players", str(exc))
 
 
-def _sweep_variants(game, r: _Reader, comps) -> list:
-    """A sweep's ``set``: each path with its values (a value or a list), ``mode`` grid or zip."""
+def _sweep_variants(game, r: _Reader, comps, team: bool) -> list:
+    """A sweep's ``set``: each path with its values (a value or a list), ``mode`` grid or zip;
+    a cooperative game's ``[(label, components)]``, a competitive game's ``Variant`` list
+    with the baseline (:func:`bnb_sim.analysis.sweep_variants.game_variants`, as ``bnb
+    sweep`` plays it)."""
     raw = r.mapping("set")
     if not raw:
         r.fail("set", 'is required, e.g. set = { "path.name" = [6, 8, 10] }')
@@ -203,7 +208,11 @@ def _sweep_variants(game, r: _Reader, comps) -> list:
     if mode == "zip" and len({len(v) for _, v in sets}) > 1:
         r.fail("set", "mode = 'zip' needs the same number of values for every path")
     try:
-        return variants_of(game, comps, sets, mode)
+        if team:
+            return variants_of(game, comps, sets, mode)
+        from bnb_sim.analysis.sweep_variants import game_variants
+
+        return game_variants(game, comps, sets, mode)
     except BnbError as exc:
         _set_error(r, exc)
 

@@ -102,8 +102,17 @@ def tournament_report(item, result):
     return tournament_sections(result, item.name), summary, findings
 
 
+def competitive_sweep_report(item, result):
+    """A competitive game's sweep: ``bnb sweep``'s sections, summary and findings, named by
+    the item."""
+    from bnb_sim.analysis.sweep_report import sweep_findings, sweep_sections, sweep_summary
+
+    summary = {**sweep_summary(result), "game": item.game}
+    return sweep_sections(result, item.name), summary, sweep_findings(result, f"{item.name}: ")
+
+
 def text_report(item, result):
-    """A tournament's ranking or a competitive sweep's win rates, in a few lines."""
+    """A tournament's ranking, in a few lines."""
     from bnb_sim.analysis.report_builder import Section
 
     result = {k: v for k, v in result.items() if not k.startswith("_")}
@@ -111,14 +120,8 @@ def text_report(item, result):
     section.text(f"{item.what()}; {item.games_text()}; the same game indices for every "
                  "entrant (paired), 95% intervals.")  # fmt: skip
     summary: dict[str, Any] = {"kind": item.kind, "game": item.game, **result}
-    if item.kind == "tournament":
-        for row in result["ranking"]:
-            section.text(f"{row['policy']}: {100 * row['score']:.1f}% "
-                         f"[{100 * row['lo']:.1f}, {100 * row['hi']:.1f}]")  # fmt: skip
-    else:
-        for row in result["variants"]:
-            rates = ", ".join(f"{k} {100 * v['rate']:.1f}%"
-                              for k, v in row["win_rates"].items())  # fmt: skip
-            section.text(f"{row['variant']}: {rates}")
+    for row in result["ranking"]:
+        section.text(f"{row['policy']}: {100 * row['score']:.1f}% "
+                     f"[{100 * row['lo']:.1f}, {100 * row['hi']:.1f}]")  # fmt: skip
     section.summary[item.kind] = result
     return [section], summary, []

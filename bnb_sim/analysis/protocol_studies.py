@@ -1,4 +1,5 @@
-"""Compare, tournament and sweep for any game served through the protocol.
+"""Compare and tournament for any game served through the protocol, and a cooperative game's
+sweep (a competitive game's is :mod:`bnb_sim.runner.sweep_play`'s, as for the first game).
 
 Every study plays the same game indices for every entrant (paired), and measures each
 entrant by one number per game index, its *score*:
@@ -21,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from bnb_sim.analysis.sweep_variants import set_value
 from bnb_sim.errors import BnbError
 from bnb_sim.runner.protocol_run import play_games
 
@@ -248,24 +250,6 @@ def tournament(
     }
 
 
-def set_value(data: Any, path: str, value: Any) -> Any:
-    """A copy of nested mappings ``data`` with ``path`` (dotted) set to ``value``;
-    KeyError naming the path if it is not there."""
-    import copy
-
-    out = copy.deepcopy(data)
-    node = out
-    parts = path.split(".")
-    for part in parts[:-1]:
-        if not isinstance(node, dict) or part not in node:
-            raise KeyError(path)
-        node = node[part]
-    if not isinstance(node, dict) or parts[-1] not in node:
-        raise KeyError(path)
-    node[parts[-1]] = value
-    return out
-
-
 def sweep_variants(
     game: Any, components: Any, sets: Sequence[tuple[str, Sequence[Any]]], mode: str = "grid"
 ) -> list[tuple[str, Any]]:
@@ -306,10 +290,10 @@ def sweep(
     options: Mapping[str, Any] | None = None,
     threads: int | None = None,
 ) -> dict[str, Any]:
-    """The same games under each ``(label, components)`` variant: win rates per policy
-    (clustered by game index) and the paired difference of the first policy's score from
-    the first variant's."""
-    from bnb_sim.analysis.stats import Rate, clustered_rate, paired_difference
+    """A cooperative game's sweep: the same games under each ``(label, components)``
+    variant, the team's win rate per variant and its paired difference from the first
+    variant's (a competitive game's sweep is :mod:`bnb_sim.runner.sweep_play`'s)."""
+    from bnb_sim.analysis.stats import Rate, paired_difference
     from bnb_sim.core.protocol import describe
 
     rows, base, won, setting = [], None, {}, ""
@@ -317,26 +301,14 @@ def sweep(
         config = game.make_config(comps, players=players, policies=list(policies), seed=seed,
                                   options=dict(options or {}))  # fmt: skip
         seats, games_df = play_games(game, config, games, threads)
-        if game.outcome == COOPERATIVE:
-            first = team_won(seats, games_df)  # one row per game: the Wilson interval
-            by_policy = {"team": Rate.from_bools(first).to_dict()}
-            setting = setting or describe(game, config)
-        else:
-            by_policy = {}
-            for name, part in seats.groupby("policy", observed=True, sort=False):
-                by_policy[str(name)] = clustered_rate(
-                    part["won"].to_numpy(dtype=float), part["game"].to_numpy()
-                ).to_dict()
-            lead = str(config.labels[0])
-            mine = seats[seats["policy"].astype(str) == lead]
-            first = mine.groupby("game", sort=True)["won"].mean().to_numpy(dtype=float)
+        first = team_won(seats, games_df)  # one row per game: the Wilson interval
+        setting = setting or describe(game, config)
         base = first if base is None else base
         won[label] = first
         rows.append({
             "variant": label,
-            "win_rates": by_policy,
+            "win_rates": {"team": Rate.from_bools(first).to_dict()},
             "vs_first_variant": None if first is base else paired_difference(first, base),
         })  # fmt: skip
     return {"game": game.name, "outcome": game.outcome, "games": int(games),
-            "setting": setting or f"{config.n_players} players", "variants": rows,
-            "_scores": won}  # fmt: skip
+            "setting": setting, "variants": rows, "_scores": won}  # fmt: skip

@@ -1,7 +1,9 @@
 """The estimates of a balance sweep (:func:`analyse_sweep`): per variant, the paired per-seed
 differences against the baseline (win share and XP per policy, each XP source and the game
 length) with Student t intervals, and win rates with Wilson intervals, gathered in a
-:class:`SweepResult`. The design is described in :mod:`bnb_sim.analysis.sweep`.
+:class:`SweepResult`. The design is described in :mod:`bnb_sim.analysis.sweep`. Any
+competitive game's rows serve: the parts whose columns its rows lack (XP and its sources,
+fights, the game length) are empty tables, decided by the data, never by the game's name.
 """
 
 from __future__ import annotations
@@ -72,6 +74,21 @@ def _aligned(a: pd.DataFrame | pd.Series, b: pd.DataFrame | pd.Series):
     return a.loc[index], b.loc[index]
 
 
+def _turns(games: pd.DataFrame) -> pd.Series:
+    return games.set_index("game")["turns"].astype(float).sort_index()
+
+
+def _length_row(variant: str, games: pd.DataFrame, base_turns, paired: bool, confidence) -> dict:
+    """A variant's game length (turns per game) and, ``paired``, its change per seed."""
+    turns = _turns(games)
+    row = {"variant": variant, **mean_ci(turns.to_numpy(), confidence)}
+    if paired:
+        a, b = _aligned(turns, base_turns)
+        diff = paired_difference(a, b, confidence)
+        row.update(mean_diff=diff["mean_diff"], d_lo=diff["lo"], d_hi=diff["hi"])
+    return row
+
+
 def analyse_sweep(
     variants: Sequence[Variant],
     frames: Mapping[str, tuple[pd.DataFrame, pd.DataFrame]],
@@ -100,11 +117,13 @@ def analyse_sweep(
     win_rows, effect_rows, xp_rows, xp_effect_rows = [], [], [], []
     source_rows, fight_frames, length_rows, tie_rows = [], [], [], []
     base_seats, base_games = frames[base_name]
+    has_xp = "xp" in base_seats.columns  # rows without XP (another game's): no XP tables
+    has_turns = "turns" in base_games.columns
     base_win = _per_game_policy(base_seats, "won", policies)
-    base_xp = _per_game_policy(base_seats, "xp", policies)
+    base_xp = _per_game_policy(base_seats, "xp", policies) if has_xp else None
     sources = tables.xp_sources(base_seats.columns)
     base_sources = _per_game(base_seats, sources) if sources else None
-    base_turns = base_games.set_index("game")["turns"].astype(float).sort_index()
+    base_turns = _turns(base_games) if has_turns else None
     source_means = {}
     for variant in names:
         seats, games_df = frames[variant]
@@ -112,16 +131,18 @@ def analyse_sweep(
         rates.insert(0, "variant", variant)
         win_rows.append(rates)
         win = _per_game_policy(seats, "won", policies)
-        xp = _per_game_policy(seats, "xp", policies)
+        xp = _per_game_policy(seats, "xp", policies) if has_xp else None
         for policy in policies:
-            ci = mean_ci(xp[policy].to_numpy(), confidence)
-            xp_rows.append({"variant": variant, "policy": policy, **ci})
+            if has_xp:
+                ci = mean_ci(xp[policy].to_numpy(), confidence)
+                xp_rows.append({"variant": variant, "policy": policy, **ci})
             if variant != base_name:
                 a, b = _aligned(win[policy], base_win[policy])
                 # a win share is in [0, 1], so a difference is in [-1, 1]: when no seed
                 # changed, that bounds how often one could (no zero-width interval)
                 diff = paired_difference(a, b, confidence, bounds=(-1.0, 1.0))
                 effect_rows.append({"variant": variant, "policy": policy, **diff})
+            if variant != base_name and has_xp:
                 a, b = _aligned(xp[policy], base_xp[policy])
                 xp_effect_rows.append(
                     {"variant": variant, "policy": policy, **paired_difference(a, b, confidence)}
@@ -141,13 +162,9 @@ def analyse_sweep(
         fights = tables.fights_by_mob(seats)
         fights.insert(0, "variant", variant)
         fight_frames.append(fights)
-        turns = games_df.set_index("game")["turns"].astype(float).sort_index()
-        row = {"variant": variant, **mean_ci(turns.to_numpy(), confidence)}
-        if variant != base_name:
-            a, b = _aligned(turns, base_turns)
-            diff = paired_difference(a, b, confidence)
-            row.update(mean_diff=diff["mean_diff"], d_lo=diff["lo"], d_hi=diff["hi"])
-        length_rows.append(row)
+        if has_turns:
+            paired = variant != base_name
+            length_rows.append(_length_row(variant, games_df, base_turns, paired, confidence))
         ties = tables.tie_rate(games_df, seats)
         tie_rows.append({"variant": variant, **ties.to_dict()})
     xp_sources = pd.DataFrame(source_means).T.reindex(names) if source_means else pd.DataFrame()

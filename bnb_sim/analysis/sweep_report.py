@@ -84,7 +84,7 @@ def sweep_sections(result: SweepResult, name: str | None = None) -> list[Section
         "differences per seed against the baseline with 95% Student t intervals; win rates "
         "carry 95% Wilson intervals."
     )
-    setup.text(f"Rule readings: {readings_text(result.params)}.")
+    setup.text(f"Rule readings: {readings_text(result.params) or 'none'}.")
     setup.table(
         pd.DataFrame(
             {
@@ -170,7 +170,11 @@ def _win_blocks(wins, result, names, others, paths, pre, slug, base_name) -> Non
 
 
 def _xp_and_other(result, names, others, paths, pre, slug, base_name) -> list[Section]:
-    """The XP effects, fights and game-length sections of a sweep."""
+    """The XP effects, fights and game-length sections of a sweep (XP and fights where the
+    game's rows have them)."""
+    other = _other_section(result, names, pre)
+    if not len(result.xp):
+        return [other]
     xp = Section(f"{pre}Effect on XP")
     xp.text(
         "Mean final XP per player and game (policy's seats averaged per seed; Student t "
@@ -248,9 +252,14 @@ def _xp_and_other(result, names, others, paths, pre, slug, base_name) -> list[Se
             ),
             "Where the XP comes from under each variant (means over all players).",
         )
+    return [xp, other]
 
-    other = Section(f"{pre}Fights and game length")
+
+def _other_section(result, names, pre) -> Section:
+    """Fights won per mob (where the rows count fights), the game length (where they count
+    turns) and the share of shared wins."""
     f = result.fights
+    other = Section(f"{pre}Fights and game length" if len(f) else f"{pre}Game length")
     if len(f):
         mobs = list(dict.fromkeys(f["mob"]))
         other.table(
@@ -261,6 +270,13 @@ def _xp_and_other(result, names, others, paths, pre, slug, base_name) -> list[Se
             "independent: approximate).",
         )
     ln = result.length
+    if not len(ln):  # rows without turns: the shared wins alone
+        ties = result.ties
+        other.table(
+            pd.DataFrame({"variant": ties["variant"], "shared wins [95% CI]": _tie_cells(ties)}),
+            "The share of games with a shared win.",
+        )
+        return other
     other.table(
         pd.DataFrame(
             {
@@ -274,15 +290,19 @@ def _xp_and_other(result, names, others, paths, pre, slug, base_name) -> list[Se
                     )
                     for _, r in ln.iterrows()
                 ],
-                "shared wins [95% CI]": [
-                    f"{tables.fmt_rate(t['rate'], t['lo'], t['hi'])} n={int(t['n']):,}"
-                    for _, t in result.ties.iterrows()
-                ],
+                "shared wins [95% CI]": _tie_cells(result.ties),
             }
         ),
         "Game length (turns of all players) and the share of games with a shared win.",
     )
-    return [xp, other]
+    return other
+
+
+def _tie_cells(ties: pd.DataFrame) -> list[str]:
+    return [
+        f"{tables.fmt_rate(t['rate'], t['lo'], t['hi'])} n={int(t['n']):,}"
+        for _, t in ties.iterrows()
+    ]
 
 
 def sweep_summary(result: SweepResult) -> dict[str, Any]:
@@ -339,7 +359,8 @@ def format_sweep(result: SweepResult) -> str:
     names = [v.name for v in result.variants]
     mirror = is_mirror(result.policies)
     change = "" if mirror else ", change vs baseline"
-    lines.append(f"  per policy (win rate [95% CI] n=seats{change}, mean XP):")
+    xp = ", mean XP" if len(result.xp) else ""  # rows without XP: win rates alone
+    lines.append(f"  per policy (win rate [95% CI] n=seats{change}{xp}):")
     for variant in names:
         lines.append(f"  {variant}")
         for policy in result.policies:
@@ -358,7 +379,8 @@ def format_sweep(result: SweepResult) -> str:
                 ]
                 if len(e):
                     text += f"  change {_effect_cell(e.iloc[0], True, _digits(result.win_effects))}"
-            x = result.xp[(result.xp["variant"] == variant) & (result.xp["policy"] == policy)]
+            x = result.xp
+            x = x[(x["variant"] == variant) & (x["policy"] == policy)] if len(x) else x
             if len(x):
                 x = x.iloc[0]
                 text += f"  XP {tables.fmt_mean(x['mean'], x['lo'], x['hi'])}"

@@ -1,7 +1,10 @@
 """The variants a balance sweep plays: reading ``--set PATH=V1,V2,...`` (:func:`parse_set_option`),
 looking a dotted key up in the component file, and the grid or zip of values as
 :class:`Variant` components beside the baseline (:func:`build_variants`, at most
-:data:`MAX_VARIANTS`).
+:data:`MAX_VARIANTS`). Any game's components serve: data with a ``with_values`` method (a
+Components) sets and checks values itself; other data is nested mappings whose keys are set
+here (:func:`set_value`), its values checked by the game when it makes a config; a game with
+its own ``sweep_variants`` hook labels and builds its variants itself (:func:`game_variants`).
 """
 
 from __future__ import annotations
@@ -72,6 +75,44 @@ def _lookup(data: Any, path: str) -> Any:
         else:
             return None
     return node
+
+
+def set_value(data: Any, path: str, value: Any) -> Any:
+    """A copy of nested mappings ``data`` with ``path`` (dotted) set to ``value``;
+    KeyError naming the path if it is not there."""
+    import copy
+
+    out = copy.deepcopy(data)
+    node = out
+    parts = path.split(".")
+    for part in parts[:-1]:
+        if not isinstance(node, dict) or part not in node:
+            raise KeyError(path)
+        node = node[part]
+    if not isinstance(node, dict) or parts[-1] not in node:
+        raise KeyError(path)
+    node[parts[-1]] = value
+    return out
+
+
+def _with_values(base: Any, changes: Mapping[str, Any], origin: str) -> Any:
+    """``base`` with ``changes`` (dotted path -> value): its own ``with_values`` (which
+    checks every path and value), else set in its nested mappings; ComponentError naming a
+    path the data does not have."""
+    if callable(getattr(base, "with_values", None)):
+        return base.with_values(changes, origin=origin)
+    data = base
+    for path, value in changes.items():
+        try:
+            data = set_value(data, path, value)
+        except (KeyError, TypeError):
+            raise ComponentError(origin, path, "no such key") from None
+    return data
+
+
+def _data(base: Any) -> Any:
+    """The nested data of components: a Components' ``data``, else the data itself."""
+    return base.data if hasattr(base, "with_values") else base
 
 
 def _fmt_value(value: Any) -> str:
@@ -155,12 +196,12 @@ def build_variants(
     sets = [(str(p), list(v)) for p, v in sets]
     combos = variant_combinations(sets, mode, origin, max_variants)
     paths = [p for p, _ in sets]
-    base_values = {p: _lookup(base.data, p) for p in paths}
+    base_values = {p: _lookup(_data(base), p) for p in paths}
     variants: list[Variant] = []
     baseline: Variant | None = None
     for combo in combos:
         changes = dict(zip(paths, combo, strict=True))
-        comps = base.with_values(changes, origin=origin)  # validates every path and value
+        comps = _with_values(base, changes, origin)  # validates every path (and value)
         name = ", ".join(f"{p}={_fmt_value(v)}" for p, v in changes.items())
         is_base = all(
             base_values[p] == v and type(base_values[p]) is type(v) for p, v in changes.items()
@@ -174,3 +215,25 @@ def build_variants(
         shown = ", ".join(f"{p}={_fmt_value(base_values[p])}" for p in paths)
         variants.insert(0, Variant(f"{shown} (baseline)", dict(base_values), base, baseline=True))
     return variants
+
+
+def game_variants(
+    game: Any, base: Any, sets: Sequence[tuple[str, Sequence[Any]]], mode: str = "grid"
+) -> list[Variant]:
+    """The variants of ``game`` (a protocol object) for ``sets``: its own ``sweep_variants``
+    hook (``[(label, components)]``, the first the baseline: the others are paired against
+    it), else :func:`build_variants`."""
+    own = getattr(game, "sweep_variants", None)
+    if not callable(own):
+        return build_variants(base, sets, mode)
+    pairs = list(own(base, sets, mode))
+    combos = variant_combinations(sets, mode)
+    paths = [str(p) for p, _ in sets]
+    # the values of each variant when the hook lists the baseline and then every combination
+    changes = [{}, *(dict(zip(paths, c, strict=True)) for c in combos)]
+    if len(changes) != len(pairs):  # it merged the baseline with a combination: by label
+        changes = [{} for _ in pairs]
+    return [
+        Variant(label, values, comps, baseline=i == 0)
+        for i, ((label, comps), values) in enumerate(zip(pairs, changes, strict=True))
+    ]

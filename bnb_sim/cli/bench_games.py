@@ -65,10 +65,10 @@ def games_per_second(play, config, threads: int, seconds: float, repeats: int) -
 def measure(game: Any, *, quick: bool = False, reading=()) -> dict[str, Any]:
     """The numbers of ``bnb bench --game NAME`` (``--quick``: one short repeat each)."""
     from bnb_sim._jit import numba
-    from bnb_sim.cli.protocol_cmds import _components
+    from bnb_sim.cli.protocol_cmds import command_components
     from bnb_sim.runner.run_meta import machine
 
-    components = _components(game, None, reading)
+    components = command_components(game, None, reading)
     plan = plan_of(game, components)
     play = _player(game)
     all_threads = int(numba.config.NUMBA_NUM_THREADS)

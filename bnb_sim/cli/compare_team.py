@@ -10,7 +10,13 @@ from __future__ import annotations
 import click
 
 from bnb_sim import jsonsafe
-from bnb_sim.cli.protocol_cmds import _components, _prepare, _protocol, _refuse, option_values
+from bnb_sim.cli.protocol_cmds import (
+    command_components,
+    option_values,
+    prepare_folder,
+    protocol_of,
+    refuse_unoffered,
+)
 from bnb_sim.errors import BnbError
 
 
@@ -24,8 +30,8 @@ def team_compare(*, game, a, b, players=None, sprt=None, alpha=0.05, beta=0.05,
     from bnb_sim.analysis.protocol_text import compare_builder, compare_lines
     from bnb_sim.runner.budget import confirm_games
 
-    proto = _protocol(game)
-    _refuse("--opponent", opponents, proto)
+    proto = protocol_of(game)
+    refuse_unoffered("--opponent", opponents, proto)
     for name in ("alpha", "beta"):
         if not sprt and name not in defaults:
             raise BnbError(f"compare: --{name} applies to --sprt only")
@@ -35,10 +41,10 @@ def team_compare(*, game, a, b, players=None, sprt=None, alpha=0.05, beta=0.05,
         from bnb_sim.analysis.compare import make_rule
 
         make_rule(tuple(sprt), None, alpha, beta)  # a bad rule is refused before any game
-    comps = _components(proto, components, reading)
+    comps = command_components(proto, components, reading)
     options = option_values(proto, rest)
     confirm_games(2 * max_games, f"compare --game {proto.name}", yes=yes)  # A's and B's teams
-    _prepare(out)
+    prepare_folder(out)
 
     def say(n, diff):
         if not quiet and not as_json:

@@ -308,11 +308,31 @@ def other_game_handler(ctx: click.Context, command: str, game, **resolved) -> bo
     """Run ``command`` with the handler of ``game`` if it declares one; True if it did.
 
     Options that belong only to another game are refused when they are given. The handler
-    gets the command's options, and in ``defaults`` the names of those left at their default.
-    ``resolved`` holds options that a decorator turns into another form (``--policy`` and
-    ``--policies`` into ``policies``): they replace the raw click parameters, whose names
-    start with an underscore.
+    gets the command's options, and in ``defaults`` the names of those left at their default
+    (:func:`command_params`).
     """
+    from bnb_sim.errors import BnbError
+
+    refuse_foreign_options(ctx, game)
+    if game.protocol is not None or command in game.protocol_commands:  # the shared handlers
+        from bnb_sim.cli.protocol_cmds import HANDLERS, HOOKED
+
+        if command in HOOKED:  # the command's own code asks the game's hook (one line if none)
+            return False
+        handler = HANDLERS.get(command)
+        if handler is None:
+            raise BnbError(f"{ctx.command_path} does not serve {game.title} yet")
+    else:
+        handler = game.entry(command)
+    if handler is None:
+        return False
+    params, defaults = command_params(ctx, **resolved)
+    handler(**params, defaults=defaults)
+    return True
+
+
+def refuse_foreign_options(ctx: click.Context, game) -> None:
+    """BnbError for a given option that belongs only to another game than ``game``."""
     from bnb_sim.errors import BnbError
     from bnb_sim.games import all_specs
 
@@ -328,18 +348,13 @@ def other_game_handler(ctx: click.Context, command: str, game, **resolved) -> bo
         if source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP"):
             flag = "--" + name.replace("_", "-")
             raise BnbError(f"{flag} is an option of {spec.title}, not of {game.title}")
-    if game.protocol is not None or command in game.protocol_commands:  # the shared handlers
-        from bnb_sim.cli.protocol_cmds import HANDLERS, HOOKED
 
-        if command in HOOKED:  # the command's own code asks the game's hook (one line if none)
-            return False
-        handler = HANDLERS.get(command)
-        if handler is None:
-            raise BnbError(f"{ctx.command_path} does not serve {game.title} yet")
-    else:
-        handler = game.entry(command)
-    if handler is None:
-        return False
+
+def command_params(ctx: click.Context, **resolved) -> tuple[dict, frozenset[str]]:
+    """The command's options as parsed, and the names of those left at their default.
+    ``resolved`` holds options that a decorator turns into another form (``--policy`` and
+    ``--policies`` into ``policies``): they replace the raw click parameters, whose names
+    start with an underscore."""
     defaults = defaults_of(ctx)
     params = {name: value for name, value in ctx.params.items() if not name.startswith("_")}
     params.update(resolved)
@@ -348,9 +363,7 @@ def other_game_handler(ctx: click.Context, command: str, game, **resolved) -> bo
         for name in resolved
         if all(raw in defaults for raw in ctx.params if raw.startswith(f"_{name}_"))
     }
-    defaults = defaults | raw_defaults
-    handler(**params, defaults=defaults)
-    return True
+    return params, defaults | raw_defaults
 
 
 def defaults_of(ctx: click.Context) -> frozenset[str]:

@@ -1,10 +1,9 @@
-"""The shared commands for a game that implements only the protocol (no handlers).
-
-``bnb sweep --game NAME`` comes here through
-:func:`bnb_sim.cli.options.other_game_handler` when the game is registered with
-:func:`bnb_sim.core.registry.register_game`; ``bnb report`` through its run's ``game``.
-:func:`add_options` turns the game's :class:`~bnb_sim.core.protocol.OptionSpec` data into
-click options. Each handler gets the command's parsed options (``**params``).
+"""What the commands share about a game's protocol object: :func:`add_options` turns the
+game's :class:`~bnb_sim.core.protocol.OptionSpec` data into click options and
+:func:`option_values` reads them back; the command's components (:func:`command_components`),
+``bnb report`` of a game's run (:func:`write_report`). Every command has one body for every
+game (``HANDLERS`` is empty; ``HOOKED`` lists the commands that serve every game themselves,
+which :func:`bnb_sim.cli.options.other_game_handler` leaves to their own code).
 """
 
 from __future__ import annotations
@@ -14,7 +13,6 @@ from typing import Any
 
 import click
 
-from bnb_sim import jsonsafe
 from bnb_sim.errors import BnbError
 
 _TYPES = {"str": str, "int": int, "float": float}
@@ -105,93 +103,17 @@ def _prepare(out) -> None:
         prepare_out(Path(out))
 
 
-def _echo_progress(quiet: bool):
-    def say(label, value):
-        if not quiet:
-            click.echo(f"  {label}: {value}", err=True)
-
-    return say
-
-
 def _write(builder, out) -> dict:
     return builder.write(out)
 
 
-def sweep(*, game, sets, zip_mode=False, games=2000, players=None, policies=None,
-          components=None, seed=0, threads=None, quiet=False, out=None, as_json=False,
-          yes=False, reading=(), defaults=frozenset(), **rest) -> None:  # fmt: skip
-    """``bnb sweep --game NAME --set PATH=V1,V2``: the same games under each value; a
-    cooperative game's team win rate per variant, paired against the first variant."""
-    from bnb_sim.analysis import protocol_studies as S
-    from bnb_sim.analysis.protocol_text import sweep_table
-    from bnb_sim.analysis.report_builder import ReportBuilder, Section
-    from bnb_sim.analysis.sweep import parse_set_option
-    from bnb_sim.runner.budget import confirm_games
-
-    proto = _protocol(game)
-    team = proto.outcome == S.COOPERATIVE
-    comps = _components(proto, components, reading)
-    parsed = [parse_set_option(s) for s in sets]
-    mode = "zip" if zip_mode else "grid"
-    own = getattr(proto, "sweep_variants", None)  # the game's paths and labels, if it has them
-    variants = (own(comps, parsed, mode) if callable(own)
-                else S.sweep_variants(proto, comps, parsed, mode))  # fmt: skip
-    confirm_games(len(variants) * games, f"sweep --game {proto.name}", yes=yes)
-    if "policies" in defaults:
-        policies = [proto.default_policy]
-    if "players" in defaults:
-        players = None
-    _prepare(out)
-    result = S.sweep(proto, comps, variants, list(policies), players=players, games=games,
-                     seed=seed, options=option_values(proto, rest), threads=threads)  # fmt: skip
-    scores = result.pop("_scores")
-    say = _echo_progress(quiet or as_json)
-    for row in result["variants"]:
-        say(row["variant"], ", ".join(f"{k} {100 * v['rate']:.1f}%"
-                                      for k, v in row["win_rates"].items()))  # fmt: skip
-    if team:
-        table = sweep_table({label: s.astype(bool) for label, s in scores.items()})
-        lines = [table.to_string(index=False)]
-        head = (f"{proto.title}, {result['setting']}, policies {', '.join(policies)}, "
-                f"{games:,} games per variant on the same game indices (paired).")  # fmt: skip
-    else:
-        lines = [f"{proto.title}: {games:,} games per variant (the same game indices)"]
-        for row in result["variants"]:
-            rates = ", ".join(f"{k} {100 * v['rate']:.1f}%" for k, v in row["win_rates"].items())
-            lines.append(f"  {row['variant']}: {rates}")
-        head = lines[0]
-    if out is not None:
-        paths = ", ".join(path for path, _ in parsed)
-        builder = ReportBuilder(f"{proto.title}: sweep of {paths}")
-        section = builder.add(Section("Variants"))
-        section.text(head)
-        if team:
-            section.table(table)
-        else:
-            section.text("\n".join(lines[1:]))
-        if callable(getattr(comps, "estimates", None)):  # values that are estimates, flagged
-            from bnb_sim.analysis.estimated import add_estimated_warning, estimates_meta
-
-            add_estimated_warning(section, estimates_meta(comps, [p for p, _ in parsed]))
-        section.summary["sweep"] = result
-        if team:  # each variant's team win rate, by its label
-            section.summary["variants"] = {
-                row["variant"]: row["win_rates"]["team"] for row in result["variants"]
-            }
-        written = _write(builder, out)
-    if as_json:
-        click.echo(jsonsafe.dumps(result, indent=2, default=float))
-        return
-    click.echo("\n".join(lines))
-    if out is not None and not quiet:
-        click.echo(f"report: {written['html']}")
-
-
-HANDLERS = {"sweep": sweep}
+HANDLERS: dict = {}  # every command now serves every game itself (one body per command)
 #: Commands whose own code serves every game: through its optional hooks
 #: (:data:`bnb_sim.core.protocol.HOOKS`; a game that lacks the hook is told so in one line),
 #: or by the protocol's outcome kind (``simulate``: cli/simulate_cmd.py, ``compare``:
-#: cli/compare_cmd.py, ``tournament``: cli/tournament_cmd.py, one body for every game).
+#: cli/compare_cmd.py, ``tournament``: cli/tournament_cmd.py, ``sweep``:
+#: cli/sweep_cmd.py, one body for every game).
 HOOKED = frozenset(
-    {"simulate", "play", "odds", "components_show", "train", "bench", "compare", "tournament"}
-)
+    {"simulate", "play", "odds", "components_show", "train", "bench", "compare", "tournament",
+     "sweep"}
+)  # fmt: skip

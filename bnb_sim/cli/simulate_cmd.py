@@ -28,7 +28,7 @@ from bnb_sim.cli.options import _load as _load_components
 MAX_GAMES_WITHOUT_YES = 100_000_000
 
 
-def _components(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]):
+def _remember_components(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]):
     """The shared ``--components`` loader, remembering the paths for the resume command."""
     ctx.meta["bnb.simulate.components"] = list(value)
     return _load_components(ctx, param, value)
@@ -83,7 +83,7 @@ def _components(ctx: click.Context, param: click.Parameter, value: tuple[str, ..
     "components",
     metavar="FILE",
     multiple=True,
-    callback=_components,
+    callback=_remember_components,
     help="Component data (TOML): a complete file, or an override of the defaults "
     "(repeat to stack overrides). Default: the built-in data with its estimates.",
 )
@@ -227,10 +227,10 @@ def _readings(game, components, reading: tuple[str, ...], aliases: dict):
     """``(components, readings)``: the command's ``--reading`` items (and alias flags) set on
     the components where the game takes them so (its ``with_readings``), else parsed by its
     ``parse_readings`` hook for the config (``options["readings"]``; None: not asked)."""
-    from bnb_sim.cli.protocol_cmds import _components
+    from bnb_sim.cli.protocol_cmds import command_components
 
     if callable(getattr(game, "with_readings", None)):
-        return _components(game, components, reading), None
+        return command_components(game, components, reading), None
     return components, cli_readings(reading, game, **aliases)
 
 

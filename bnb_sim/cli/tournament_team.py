@@ -11,7 +11,7 @@ from __future__ import annotations
 import click
 
 from bnb_sim import jsonsafe
-from bnb_sim.cli.protocol_cmds import _components, _prepare, _protocol, option_values
+from bnb_sim.cli.protocol_cmds import command_components, option_values, prepare_folder, protocol_of
 
 
 def team_tournament(*, game, policies=(), players=2, games=1000, components=None, seed=0,
@@ -24,13 +24,13 @@ def team_tournament(*, game, policies=(), players=2, games=1000, components=None
     from bnb_sim.analysis.tournament import split_policy_list
     from bnb_sim.runner.budget import confirm_games
 
-    proto = _protocol(game)
+    proto = protocol_of(game)
     entrants = split_policy_list(list(policies or ()))
-    comps = _components(proto, components, reading)
+    comps = command_components(proto, components, reading)
     confirm_games(games * max(1, len(S.tables(proto, entrants, players)) if len(entrants) > 1
                               else 1), f"tournament --game {proto.name}", yes=yes)  # fmt: skip
     if len(entrants) > 1:
-        _prepare(out)
+        prepare_folder(out)
     result = S.tournament(proto, comps, entrants, players=players, games=games, seed=seed,
                           options=option_values(proto, rest), threads=threads)  # fmt: skip
     lines, builder = team_tournament_report(proto.title, result, games=games, seed=seed)

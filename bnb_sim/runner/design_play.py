@@ -30,8 +30,9 @@ def _say(progress: Progress, text: str) -> None:
 
 def _config(players: int, policies: Sequence[str], *, game: str | None = None, **kw):
     """``game``'s run config (its ``studies`` entry's ``make_config``; None: the default
-    game)."""
-    return study_hooks(game).make_config(int(players), list(policies), **kw)
+    game). ``players`` None: the game's own count, where its config can choose one."""
+    count = None if players is None else int(players)
+    return study_hooks(game).make_config(count, list(policies), **kw)
 
 
 def design_readings(

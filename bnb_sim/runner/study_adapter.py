@@ -45,7 +45,7 @@ class ProtocolStudies:
             return self.game.load_components([str(p) for p in given])
         return given
 
-    def make_config(self, players: int, policies: Sequence[Any], **kw: Any) -> Any:
+    def make_config(self, players: int | None, policies: Sequence[Any], **kw: Any) -> Any:
         """The game's config of ``players`` seats with ``policies`` cycled over them (``kw``:
         ``seed``, ``components``, ``readings``, ``options``: the game's own options)."""
         readings = dict(kw.pop("readings", None) or {})
@@ -59,7 +59,7 @@ class ProtocolStudies:
                 raise BnbError(f"{self.game.title} takes no {key.replace('_', ' ')}")
         return self.game.make_config(
             self.load_components(components),
-            players=int(players),
+            players=None if players is None else int(players),  # None: the game's count
             policies=[_spec_text(p) for p in policies],
             seed=seed,
             options=options,

@@ -1,5 +1,7 @@
 """Playing a sweep: the same seeds under every variant of the components, keeping only the seat
-columns the sweep's analysis reads (:func:`run_sweep`).
+columns the sweep's analysis reads (:func:`run_sweep`), for any competitive game: the game's
+name reaches its config, policies and readings (:mod:`bnb_sim.runner.design_play`); its own
+options (its OptionSpec data, e.g. a goal) reach its ``make_config``.
 """
 
 from __future__ import annotations
@@ -44,33 +46,40 @@ def run_sweep(
     name: str | None = None,
     progress: Progress = None,
     yes: bool = False,
+    game: str | None = None,
+    options: dict | None = None,
 ):
     """Play the same seeds under every variant and analyse the effects (see
     :mod:`bnb_sim.analysis.sweep`); returns a :class:`~bnb_sim.analysis.sweep.SweepResult`.
 
     ``sets`` = ``[(path, [values...]), ...]`` (or prebuilt ``variants``); ``components`` is the
-    baseline (a Components, a path or None for the default file).
+    baseline (the game's component data, a path or None for its default file). ``game``: a
+    registered game's name (None: the default game); ``players`` None: the game's own count
+    (its ``make_config`` decides); ``options``: the game's own options.
     """
     from bnb_sim.analysis.sweep_analysis import analyse_sweep
-    from bnb_sim.analysis.sweep_variants import build_variants
+    from bnb_sim.analysis.sweep_variants import game_variants
+    from bnb_sim.games import get_game
 
-    components = study_hooks().load_components(components)
+    components = study_hooks(game).load_components(components)
     if variants is None:
-        variants = build_variants(components, sets or [], mode)
+        variants = game_variants(get_game(game).game, components, sets or [], mode)
     confirm_games(len(variants) * int(games), "sweep", yes=yes)
-    labels = _labels(policies)
-    chosen = design_readings(readings, variant, seating="rotate", what="sweep")
+    labels = _labels(policies, game)
+    chosen = design_readings(readings, variant, seating="rotate", what="sweep", game=game)
+    own = {"options": dict(options)} if options else {}  # a game without options takes none
+    # every variant's config before any game: a value the game refuses stops the sweep here
+    configs = [
+        _config(
+            players, labels, seed=seed, components=v.components, readings=chosen, game=game, **own
+        )
+        for v in variants
+    ]
+    players = players if players is not None else configs[0].n_players
     frames = {}
     expect_games(int(games) * len(variants))
-    for i, v in enumerate(variants):
+    for i, (v, config) in enumerate(zip(variants, configs, strict=True)):
         _say(progress, f"  variant {i + 1}/{len(variants)}: {v.name}")
-        config = _config(
-            players,
-            labels,
-            seed=seed,
-            components=v.components,
-            readings=chosen,
-        )
         frames[v.name] = play_games(config, int(games), threads=threads, keep=_sweep_keep)
     paths = list(dict.fromkeys(p for v in variants for p in v.changes))
     return analyse_sweep(
@@ -89,8 +98,8 @@ def run_sweep(
             "players": int(players),
             "policies": labels,
             "seed": int(seed),
-            "variant": chosen["variant"],
+            "variant": chosen.get("variant"),
             "readings": chosen,
-            "estimated": _estimates(components, paths),
+            "estimated": _estimates(components, paths, game),
         },
     )

@@ -1,8 +1,9 @@
 """Heroes of the Village through the game protocol (:mod:`bnb_sim.core.protocol`).
 
-Cheap to import (no numba, no pandas). ``bnb compare``, ``tournament``, ``sweep`` and
+Cheap to import (no numba, no pandas). ``bnb compare``, ``tournament`` and
 ``report`` (its :meth:`report_sections`) serve the game through this object
-(its ``protocol_commands``), and ``bnb play``, ``odds``, ``components
+(its ``protocol_commands``), ``bnb sweep`` (one command for every game) by its outcome kind
+and :meth:`sweep_variants`, and ``bnb play``, ``odds``, ``components
 show``, ``train``, ``train show``, ``bench`` and ``warmup`` (and the warm-up before a run)
 through its optional hooks (:data:`bnb_sim.core.protocol.HOOKS`; their texts are
 :mod:`bnb_sim.games.heroes_village.command_text`); the other commands reach its code through
@@ -85,7 +86,7 @@ class HeroesVillage:
     #: the shared commands' options that only this game takes (refused with another game)
     command_options = ("pets", "difficulty", "buildings", "pet", "dask", "reading", "teams")
     #: the commands it leaves to the shared protocol handlers (bnb_sim.cli.protocol_cmds)
-    protocol_commands = ("compare", "tournament", "sweep", "report")
+    protocol_commands = ("compare", "tournament", "report")
 
     def load_components(self, paths: Sequence[str] | None = None) -> Any:
         """Its validated components: ``paths`` merged over the defaults in order."""
