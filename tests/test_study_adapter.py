@@ -57,3 +57,10 @@ def test_what_a_protocol_game_lacks_is_one_error_line(call):
 
 def test_a_design_without_readings_fixes_none():
     assert D.design_readings(None, None, seating="fixed", what="compare", game="dice") == {}
+
+
+def test_a_cooperative_game_gets_no_competitive_design():
+    """The designed studies rank seats against each other; the dice team (cooperative) is
+    served by the team studies of the commands instead, and told so in one line."""
+    with pytest.raises(BnbError, match="Dice team declares no designed studies"):
+        study_hooks("dice_team")

@@ -61,7 +61,7 @@ def option_values(game, params: dict) -> dict[str, Any]:
     }
 
 
-def _protocol(spec):
+def protocol_of(spec):
     """The protocol object of a registry entry: its own, or the built-in game's (a built-in
     game names the commands the protocol serves in ``GameSpec.protocol_commands``)."""
     if spec.protocol is not None:
@@ -71,7 +71,7 @@ def _protocol(spec):
     return get_game(spec.name)
 
 
-def _components(game, components, reading=()):
+def command_components(game, components, reading=()):
     """The command's components (the game's defaults when none are given), with its
     ``--reading NAME=VALUE`` items set where the game takes readings."""
     comps = components if components is not None else game.load_components([])
@@ -79,11 +79,11 @@ def _components(game, components, reading=()):
         return comps
     with_readings = getattr(game, "with_readings", None)
     if not callable(with_readings):
-        _refuse("--reading", reading, game)
+        refuse_unoffered("--reading", reading, game)
     return with_readings(comps, list(reading))
 
 
-def _refuse(what: str, value, game) -> None:
+def refuse_unoffered(what: str, value, game) -> None:
     if value:
         raise BnbError(f"{what} is not offered for {game.title} yet (a protocol game)")
 
@@ -92,19 +92,15 @@ def write_report(spec, run_dir, out_dir, title=None):
     """``bnb report`` of a protocol game's run."""
     from bnb_sim.analysis.protocol_report import write_report as write
 
-    return write(_protocol(spec), run_dir, out_dir, title=title)
+    return write(protocol_of(spec), run_dir, out_dir, title=title)
 
 
-def _prepare(out) -> None:
+def prepare_folder(out) -> None:
     """Refuse a folder that holds files before any game is played."""
     if out is not None:
         from bnb_sim.cli.out_folder import prepare_out
 
         prepare_out(Path(out))
-
-
-def _write(builder, out) -> dict:
-    return builder.write(out)
 
 
 HANDLERS: dict = {}  # every command now serves every game itself (one body per command)

@@ -22,7 +22,10 @@ def study_hooks(game: str | None = None) -> ModuleType | ProtocolStudies:
     module = spec.hook("studies")
     if module is not None:
         return module
-    if all(callable(getattr(spec.game, m, None)) for m in ("make_config", "play_block")):
+    # the designed studies rank seats against each other: a cooperative game's are the
+    # team studies of its command bodies (compare_team, tournament_team, sweep_team)
+    playable = all(callable(getattr(spec.game, m, None)) for m in ("make_config", "play_block"))
+    if playable and spec.outcome != "cooperative":
         return ProtocolStudies(spec.game)
     raise BnbError(f"{spec.title} declares no designed studies of the shared runner")
 
