@@ -54,18 +54,20 @@ def _policy_list(value: Any, name: str) -> list[str]:
 
 
 def _components(components: Any, expansion: str | None, game: str | None = None):
-    """A Components from None, a path, a list of paths or a Components (and the expansion) of
-    ``game`` (None: the default game); a game without the ``components_arg`` hook loads its
-    files, and takes no expansion."""
-    from bnb_sim.analysis.study_hooks import study_hooks
+    """The components of ``game`` (None: the default game) from None, a path, a list of paths
+    or loaded data: through its ``studies`` module's ``components_arg`` where it has one (an
+    expansion too), else its protocol's ``load_components`` (cooperative games included);
+    a game without expansions refuses one in one line."""
+    from bnb_sim.games import get_game
+    from bnb_sim.runner.study_adapter import ProtocolStudies
 
-    hooks = study_hooks(game)
-    components_arg = getattr(hooks, "components_arg", None)
-    if callable(components_arg):
-        return components_arg(components, expansion)
+    spec = get_game(game)
+    hooks = spec.hook("studies")
+    if callable(getattr(hooks, "components_arg", None)):
+        return hooks.components_arg(components, expansion)
     if expansion is not None:
-        raise BnbError(f"expansion {expansion!r}: {hooks.game.title} has no expansions")
-    return hooks.load_components(components)
+        raise BnbError(f"expansion {expansion!r}: {spec.title} has no expansions")
+    return (hooks or ProtocolStudies(spec.game)).load_components(components)
 
 
 def _threads(threads: Any) -> int | None:
@@ -292,7 +294,7 @@ def compare(
         raise BnbError(f"compare: {len(rivals)} opponents do not fit {players} players")
     design = "rotate" if rivals else "fixed"
     chosen = design_readings(readings, variant, seating=design, what="compare", game=name)
-    comps = _game_components(name, components, expansion)
+    comps = _components(components, expansion, name)
     folder = _out(out)
     with _playing(progress, [players or (len(rivals) + 2 if rivals else 2)], game=name):
         result = run_compare(
@@ -304,31 +306,18 @@ def compare(
     return result
 
 
-def _game_components(game: str | None, components: Any, expansion: str | None):
-    """The components of ``game``: the default game's through its ``components_arg`` (an
-    expansion too); another game's through its ``load_components``."""
-    from bnb_sim.analysis.study_hooks import study_hooks
-
-    hooks = study_hooks(game)
-    if callable(getattr(hooks, "components_arg", None)):
-        return hooks.components_arg(components, expansion)
-    if expansion is not None:
-        raise BnbError(f"compare: {game} has no expansions")
-    return hooks.load_components(components)
-
-
 def _team_compare(game, a, b, *, components, options, out, rivals, yes, **kw):
     """``compare`` of a cooperative game: the data of ``bnb compare --game NAME --json``."""
     from bnb_sim.analysis import protocol_studies as S
     from bnb_sim.analysis.protocol_text import compare_builder
-    from bnb_sim.analysis.study_hooks import game_protocol, study_hooks
+    from bnb_sim.analysis.study_hooks import game_protocol
     from bnb_sim.runner.budget import confirm_games
 
     proto = game_protocol(game)
     if rivals:
         raise BnbError(f"compare: opponents are not offered for {proto.title} (a team game)")
     confirm_games(2 * kw["max_games"], f"compare --game {proto.name}", yes=yes)
-    comps = study_hooks(game).load_components(components)
+    comps = _components(components, None, game)
     folder = _out(out)
     result = S.compare(proto, comps, a, b, options=options, **kw)
     _write(compare_builder(proto.title, result, kw["seed"]) if folder else None, folder)
@@ -430,18 +419,13 @@ def _game_setting(game: Any, components: Any, expansion: str | None, what: str):
     default game): its registry entry, its component data, and whether it brings its own
     ``studies`` module (then its defaults and expansions apply); a competitive game only."""
     from bnb_sim.games import get_game
-    from bnb_sim.runner.study_hooks import study_hooks
 
     spec = get_game(None if game is None else _args.text(game, "game"))
     if spec.outcome != "competitive":
         raise BnbError(f"{what}: {spec.title} is a {spec.outcome} game, measured by its team "
                        f"win rate: use bnb {what} --game {spec.name}")  # fmt: skip
     own = spec.hook("studies") is not None
-    if own:
-        return spec, _components(components, expansion), own
-    if expansion is not None:
-        raise BnbError(f"{what}: {spec.title} has no expansions")
-    return spec, study_hooks(spec.name).load_components(components), own
+    return spec, _components(components, expansion, spec.name), own
 
 
 @dataclass
