@@ -299,6 +299,7 @@ game = "dice"
 name = "bold vs steady"
 a = "bold"
 b = "steady"
+precision = 0.05
 max_games = 400
 
 [[tournament]]
@@ -321,13 +322,26 @@ def test_run_plays_every_kind_of_item_of_an_experiment_file(bnb, tmp_path):
     file.write_text(EXPERIMENT, encoding="utf-8")
     bnb("run", str(file), "--out", str(tmp_path / "rep"), "--quiet")
     md = (tmp_path / "rep" / "report.md").read_text()
-    for title in ("race: Win rate by policy", "race: Race length", "bold vs steady: Dice race",
+    for title in ("race: Win rate by policy", "race: Race length", "bold vs steady: comparison",
                   "all: Tournament design", "all: Ratings", "all: Head-to-head",
                   "goal: Fairness per variant", "goal: Sweep design",
                   "goal: Effect on win rates", "goal: Game length"):  # fmt: skip
         assert f"## {title}" in md
     summary = json.loads((tmp_path / "rep" / "summary.json").read_text())
-    assert any("bold minus steady" in f["text"] for f in summary["key_findings"])
+    # the [[compare]] item is bnb compare's: seat-swapped pairs until the precision or the cap
+    compare = next(i for i in summary["items"] if i["kind"] == "compare")
+    assert (compare["game"], compare["mode"], compare["players"]) == (
+        "dice_race",
+        "head-to-head",
+        2,
+    )
+    assert compare["n_games"] == 400 and compare["n_pairs"] == 200
+    assert compare["reason"] == "max games reached" and compare["decision"] == "A"
+    d = compare["difference"]
+    assert d["lo"] > 0 and d["lo"] <= d["mean_diff"] <= d["hi"]
+    assert any(f["text"].startswith("bold vs steady: **bold is better than steady")
+               and "(n = 400 games on 200 paired seeds)" in f["text"]
+               for f in summary["key_findings"])  # fmt: skip
     # the tournament item is bnb tournament's round robin: Bradley-Terry ratings of all three
     assert any(f["text"].startswith("all: **bold** rates highest")
                for f in summary["key_findings"])  # fmt: skip
@@ -342,6 +356,45 @@ def test_run_plays_every_kind_of_item_of_an_experiment_file(bnb, tmp_path):
     }
     assert all(e["n"] == 60 and e["lo"] <= e["mean_diff"] <= e["hi"] for e in effects)
     assert any(f["text"].startswith("goal: Win rate:") for f in summary["key_findings"])
+
+
+def test_a_compare_item_plays_bnb_compare_against_a_field_of_opponents(bnb, tmp_path):
+    """A competitive game's [[compare]] item takes bnb compare's opponents and SPRT, and
+    reports its section, summary and verdict, named by the item."""
+    file = tmp_path / "field.toml"
+    file.write_text('[[compare]]\ngame = "dice"\nname = "f"\na = "bold"\nb = "steady"\n'
+                    'opponents = ["random"]\nplayers = 3\nsprt = [0, 60]\nmax_games = 2000\n'
+                    "goal = 12\n")  # fmt: skip
+    bnb("run", str(file), "--out", str(tmp_path / "rep"), "--quiet")
+    summary = json.loads((tmp_path / "rep" / "summary.json").read_text())
+    item = summary["items"][0]
+    assert (item["mode"], item["opponents"], item["players"]) == ("field", ["random"] * 2, 3)
+    assert item["params"]["sprt"] == [0, 60] and item["test"]["decision"] == "H1"
+    assert item["n_games"] < 2000 and item["game"] == "dice_race"
+    assert "## f: comparison" in (tmp_path / "rep" / "report.md").read_text()
+    assert summary["key_findings"][0]["text"].startswith("f: **")
+
+
+@pytest.mark.parametrize(
+    ("keys", "key"),
+    [
+        ("max_games = 400", "compare 'c'.precision: give precision = H or sprt"),
+        ("precision = 0.1\nplayers = 3", "compare 'c'.players: a head-to-head comparison"),
+        ('precision = 0.1\nopponents = ["random", "bold"]\nplayers = 2',
+         "compare 'c'.opponents: 2 opponents do not fit 2 players"),
+        ('precision = 0.1\nopponents = ["bogus"]', "compare 'c'.opponents: dice race: unknown"),
+    ],
+)  # fmt: skip
+def test_a_competitive_compare_item_refuses_a_bad_combination_before_any_game(
+    bnb, tmp_path, keys, key
+):
+    """The first game's rule for every competitive game: a comparison stops by precision or
+    SPRT (max_games only caps it); each refusal is one line naming the file, item and key."""
+    file = tmp_path / "bad.toml"
+    file.write_text(f'[[compare]]\ngame = "dice"\nname = "c"\na = "bold"\nb = "steady"\n{keys}\n')
+    out = bnb("run", str(file), "--out", str(tmp_path / "rep"), code=2)
+    assert f"bad.toml: {key}" in out and len(out.strip().splitlines()) == 1, out
+    assert not (tmp_path / "rep").exists()
 
 
 def test_run_names_the_file_and_key_of_a_bad_item(bnb, tmp_path):

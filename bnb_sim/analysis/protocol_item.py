@@ -4,9 +4,11 @@ A ``[[simulation]]``, ``[[compare]]``, ``[[tournament]]`` or ``[[sweep]]`` table
 ``game = NAME`` becomes a :class:`ProtocolItem` (parsed and checked by
 :mod:`bnb_sim.analysis.protocol_item_parse`); the shared experiment code asks it for its
 games, its texts, to play, and for its report sections (the same interface as every other
-item). It plays what ``bnb simulate|compare|tournament|sweep --game NAME`` play
-(:mod:`bnb_sim.analysis.protocol_studies`, :mod:`bnb_sim.runner.protocol_run`) and reports
-their sections (:mod:`bnb_sim.analysis.protocol_text`, :mod:`bnb_sim.analysis.protocol_report`).
+item). It plays what ``bnb simulate|compare|tournament|sweep --game NAME`` play (a
+competitive game's compare, tournament and sweep: :mod:`bnb_sim.runner.compare_play`,
+``tournament_play``, ``sweep_play``, as the first game's items; a cooperative game's: the team
+studies of :mod:`bnb_sim.analysis.protocol_studies`; a run: :mod:`bnb_sim.runner.protocol_run`)
+and reports their sections (:mod:`bnb_sim.analysis.protocol_item_report`).
 Where the outcome kinds differ the code branches on ``game.outcome``, never on a name.
 """
 
@@ -72,6 +74,7 @@ class ProtocolItem:
     precision: float | None = None
     max_games: int = 200_000
     sprt: tuple[float, float] | None = None  # a compare's SPRT (ELO0, ELO1), alpha, beta
+    opponents: list[str] = field(default_factory=list)  # a competitive compare's field
     alpha: float = 0.05
     beta: float = 0.05
     variants: list = field(default_factory=list)  # a sweep's [(label, components)]
@@ -123,6 +126,8 @@ class ProtocolItem:
 
     def what(self) -> str:
         who = f"{self.a} vs {self.b}" if self.kind == "compare" else ", ".join(self.policies)
+        if self.opponents:  # a competitive compare against a field (as the first game's item)
+            who += f" against {', '.join(self.opponents)}"
         players = self.players or getattr(self.config, "n_players", None)  # a run's own count
         setting = [] if players is None else [f"{players} players"]
         setting += [f"{k} {v}" for k, v in self.options.items() if v is not None]
@@ -132,8 +137,8 @@ class ProtocolItem:
         return ", ".join(f"{k}={v}" for k, v in self.options.items() if v is not None) or "-"
 
     def played(self, result) -> int:
-        if self.kind == "compare":
-            return int(result["games_played"])
+        if self.kind == "compare":  # the team data (cooperative) or bnb compare's result
+            return int(result["games_played"]) if self.team else result.n_games
         if self.kind in ("sweep", "tournament"):
             return self.budget()
         return len(result[1])
@@ -151,6 +156,8 @@ class ProtocolItem:
             progress(f"  {self.games_text()}: {self.what()}")
         common = dict(players=self.players, seed=self.seed, options=self.options, threads=threads)
         g = self.game_object
+        if self.kind == "compare" and not self.team:
+            return self._competitive_compare(threads, progress)
         if self.kind == "compare":
             return S.compare(g, self.game_components, self.a, self.b, max_games=self.max_games,
                              precision=self.precision, sprt=self.sprt, alpha=self.alpha,
@@ -176,6 +183,18 @@ class ProtocolItem:
                 progress(f"  {row['variant']}: {rates}")
             return result
         return self._simulate(threads)
+
+    def _competitive_compare(self, threads, progress):
+        """A competitive game's comparison: ``bnb compare --game NAME``'s paired games and
+        stopping rule (:func:`bnb_sim.runner.compare_play.run_compare`)."""
+        from bnb_sim.runner.compare_play import run_compare
+
+        own = {k: v for k, v in self.options.items() if v is not None}
+        return run_compare(self.a, self.b, opponents=self.opponents, players=self.players,
+                           sprt=self.sprt, precision=self.precision, alpha=self.alpha,
+                           beta=self.beta, max_games=self.max_games, seed=self.seed,
+                           components=self.game_components, threads=threads, name=self.name,
+                           progress=progress, yes=True, game=self.game, options=own)  # fmt: skip
 
     def _competitive_sweep(self, threads, progress):
         """A competitive game's sweep: ``bnb sweep --game NAME``'s games and analysis."""
@@ -214,8 +233,10 @@ class ProtocolItem:
 
         if self.kind == "simulation":
             return R.simulation_report(self, result)
+        if self.kind == "compare" and self.team:
+            return R.team_compare_report(self, result)
         if self.kind == "compare":
-            return R.compare_report(self, result)
+            return R.competitive_compare_report(self, result)
         if self.kind == "sweep" and self.team:
             return R.team_sweep_report(self, result)
         if self.kind == "tournament" and not self.team:

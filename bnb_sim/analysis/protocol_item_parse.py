@@ -20,7 +20,8 @@ game offers it, the config of ``bnb simulate``, e.g. every pet team).
     game = "NAME"
     a = "..."
     b = "..."
-    max_games = 20000        # and/or precision = 0.01; or sprt = [ELO0, ELO1] (alpha, beta)
+    precision = 0.01         # or sprt = [ELO0, ELO1] (alpha, beta); max_games caps either
+    opponents = ["..."]      # a competitive game only: A and B each against this field
 
     [[sweep]]
     game = "NAME"
@@ -34,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from bnb_sim.analysis.experiment_reader import _REQUIRED, _Reader, _slug_ok
-from bnb_sim.analysis.protocol_item import ProtocolItem
+from bnb_sim.analysis.protocol_item import COOPERATIVE, ProtocolItem
 from bnb_sim.errors import BnbError
 
 COMMON = ("game", "name", "seed", "components", "set", "players")  # then the game's options
@@ -143,7 +144,10 @@ def parse_item(game: Any, kind: str, table: dict, *, source: str, where: str, se
     if kind not in ALLOWED:
         raise BnbError(f"{source}: {where}: {game.title} has no [[{kind}]] items")
     options = run_options(game)
-    r = reader(kind, table, source, where, (*COMMON, *(o.name for o in options), *ALLOWED[kind]))
+    own = (*COMMON, *(o.name for o in options), *ALLOWED[kind])
+    if kind == "compare" and game.outcome != COOPERATIVE:  # bnb compare's --opponent
+        own += ("opponents",)
+    r = reader(kind, table, source, where, own)
     players = r.int("players", None, low=1, high=64)
     values = read_options(r, options)
     overrides = r.mapping("set") if kind != "sweep" else {}  # a sweep's set is its values
@@ -155,6 +159,8 @@ def parse_item(game: Any, kind: str, table: dict, *, source: str, where: str, se
         _compare(r, item)
         for key in ("a", "b"):
             make(game, r, key, comps, [getattr(item, key)], **common)
+        if not item.team:
+            _competitive_compare(game, r, item, comps, common)
         return item
     item.games = r.int("games", _REQUIRED, low=1 if kind == "simulation" else 2, high=MAX_GAMES)
     item.policies = r.str_list("policies", [game.default_policy])
@@ -248,3 +254,23 @@ def _compare(r: _Reader, item: ProtocolItem) -> None:
         make_rule(item.sprt, None, item.alpha, item.beta)
     except BnbError as exc:
         r.fail("sprt", str(exc).split(": ", 1)[-1].replace("--", ""))
+
+
+def _competitive_compare(game, r: _Reader, item: ProtocolItem, comps, common) -> None:
+    """A competitive game's comparison is ``bnb compare``'s, under the first game's rule for
+    its ``[[compare]]`` items (:mod:`bnb_sim.analysis.experiment_items`): it stops by
+    ``sprt`` or ``precision`` (exactly one; ``max_games`` only caps it), head to head with 2
+    players or against ``opponents`` with 2 to 4; each refused here in one line."""
+    if item.sprt is None and item.precision is None:
+        r.fail("precision", "give precision = H or sprt = [ELO0, ELO1]: a competitive "
+                            "comparison stops by one of them (max_games only caps it)")  # fmt: skip
+    item.opponents = r.str_list("opponents", [])
+    if not item.opponents and item.players not in (None, 2):
+        r.fail("players", "a head-to-head comparison (no opponents) has 2 players")
+    players = item.players or 1 + len(item.opponents)
+    if item.opponents and not 2 <= players <= 4:
+        r.fail("players", f"must be between 2 and 4, got {players}")
+    if len(item.opponents) > players - 1:
+        r.fail("opponents", f"{len(item.opponents)} opponents do not fit {players} players")
+    for policy in item.opponents:
+        make(game, r, "opponents", comps, [policy], **{**common, "players": players})

@@ -1,6 +1,6 @@
 """The report sections of a :class:`~bnb_sim.analysis.protocol_item.ProtocolItem` (an
 experiment item of a game served through the protocol): what ``bnb report`` says of its run,
-or ``bnb compare|sweep --game NAME -o DIR`` of its study, titled by the item's name.
+or ``bnb compare|tournament|sweep --game NAME -o DIR`` of its study, titled by the item's name.
 
 Each function returns ``(sections, summary, findings)``. What differs between the outcome
 kinds is branched on ``game.outcome`` (through the item), never on a game's name.
@@ -40,8 +40,9 @@ def simulation_report(item, result):
     return sections, summary, findings
 
 
-def compare_report(item, result):
-    """The section, summary and finding of ``bnb compare --game NAME -o DIR``."""
+def team_compare_report(item, result):
+    """A cooperative game's comparison: the section, summary and finding of ``bnb compare
+    --game NAME -o DIR``."""
     from bnb_sim.analysis.protocol_text import compare_report as section_of
     from bnb_sim.analysis.report_builder import Finding
 
@@ -51,6 +52,17 @@ def compare_report(item, result):
     finding = Finding(f"{item.name}: {found}", {"kind": "compare", "game": item.game,
                                                 **summary["difference"]})  # fmt: skip
     return [section], summary, [finding]
+
+
+def competitive_compare_report(item, result):
+    """A competitive game's comparison: the section, summary and key finding of ``bnb
+    compare -o DIR`` (:mod:`bnb_sim.analysis.compare`), named by the item, as the first
+    game's ``[[compare]]`` item reports them."""
+    from bnb_sim.analysis.compare import compare_findings, compare_sections, compare_summary
+
+    summary = {**compare_summary(result), "game": item.game}
+    findings = compare_findings(result, f"{item.name}: ")
+    return compare_sections(result, item.name), summary, findings
 
 
 def team_sweep_report(item, result):

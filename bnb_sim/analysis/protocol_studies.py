@@ -1,12 +1,9 @@
-"""Compare and tournament for any game served through the protocol, and a cooperative game's
-sweep (a competitive game's is :mod:`bnb_sim.runner.sweep_play`'s, as for the first game).
+"""Compare, tournament and sweep of a cooperative game served through the protocol (a
+competitive game's are the first game's: :mod:`bnb_sim.runner.compare_play`,
+``tournament_play`` and ``sweep_play``).
 
 Every study plays the same game indices for every entrant (paired), and measures each
-entrant by one number per game index, its *score*:
-
-* cooperative games (``game.outcome == "cooperative"``): the team's result, 1 or 0;
-* competitive games: the mean of the entrant's wins over its games at that index (every
-  seating of every table it sits at), so seat effects cancel.
+entrant by one number per game index, its *score*: the team's result, 1 or 0.
 
 Differences are paired t intervals over game indices (``stats.paired_difference``), the
 ranking is :func:`bnb_sim.analysis.leaders.paired_ranking` ("best" only when the gap to
@@ -63,29 +60,14 @@ def scores(
     n: int,
     threads: int | None = None,
 ) -> dict[str, np.ndarray]:
-    """Each entrant's score on game indices ``start .. start + n - 1`` (module docstring)."""
-    total = {e: np.zeros(n) for e in entrants}
-    count = {e: 0 for e in entrants}
-    for seating in tables(game, entrants, players):
-        team = game.outcome == COOPERATIVE
-        config = game.make_config(
-            components,
-            players=players if team else len(seating),
-            policies=list(seating),
-            seed=seed,
-            options=options,
-        )
+    """Each team policy's result on game indices ``start .. start + n - 1`` (1 or 0)."""
+    out = {}
+    for entrant in entrants:
+        config = game.make_config(components, players=players, policies=[entrant], seed=seed,
+                                  options=options)  # fmt: skip
         seats, games = play_games(game, config, n, threads, start)
-        if team:
-            total[seating[0]] += team_won(seats, games)
-            count[seating[0]] += 1
-            continue
-        won = seats["won"].to_numpy(dtype=float).reshape(n, len(seating))
-        player = seats["player"].to_numpy().reshape(n, len(seating))
-        for p, label in enumerate(seating):  # the policy of player p, in whatever seat
-            total[label] += (won * (player == p)).sum(axis=1)
-            count[label] += 1
-    return {e: total[e] / count[e] for e in entrants}
+        out[entrant] = team_won(seats, games)
+    return out
 
 
 def compare(
@@ -106,16 +88,17 @@ def compare(
     alpha: float = 0.05,
     beta: float = 0.05,
 ) -> dict[str, Any]:
-    """A against B on the same game indices until ``max_games`` games, a 95% half-width of
-    at most ``precision``, or a decision of the SPRT ``sprt = (elo0, elo1)`` on the pair
-    scores ``(1 + score_A - score_B) / 2`` of each game index (the first game's test,
-    :class:`bnb_sim.analysis.sequential.SPRT`); the result as data. After an SPRT decision
-    the estimates are the test's state at its decision."""
+    """A cooperative game's team policies A against B on the same game indices until
+    ``max_games`` games, a 95% half-width of at most ``precision``, or a decision of the SPRT
+    ``sprt = (elo0, elo1)`` on the pair scores ``(1 + score_A - score_B) / 2`` of each game
+    index (the first game's test, :class:`bnb_sim.analysis.sequential.SPRT`); the result as
+    data. After an SPRT decision the estimates are the test's state at its decision. (A
+    competitive game's comparison is :func:`bnb_sim.runner.compare_play.run_compare`.)"""
     from bnb_sim.analysis.stats import Rate, mcnemar, paired_difference
     from bnb_sim.core.protocol import describe
 
-    if a == b and game.outcome != COOPERATIVE:  # a team policy against itself: an A/A check
-        raise BnbError(f"compare: A and B are the same policy ({a})")
+    if game.outcome != COOPERATIVE:  # a caller's mistake, not a user's
+        raise BnbError("compare: a competitive game is compared by runner/compare_play")
     if sprt and precision is not None:
         raise BnbError("compare: give --sprt or --precision, not both")
     if precision is not None and not 0 < precision < 1:
@@ -127,8 +110,7 @@ def compare(
 
         rule = make_rule(tuple(sprt), None, alpha, beta)
     options = dict(options or {})
-    per_index = 1 if game.outcome == COOPERATIVE else 2  # games per index: A's and B's
-    limit = max(1, max_games // per_index)
+    limit = max(1, max_games)  # game indices: a pair of team games each, A's and B's
     got: list[list[np.ndarray]] = [[], []]  # A's and B's scores (A may be B: an A/A check)
     start = 0
     diff: dict[str, Any] = {}
@@ -159,29 +141,27 @@ def compare(
                  "difference": paired_difference(sa, sb, bounds=BOUNDS)}  # fmt: skip
         sa, sb = sa[: rule.decision_n], sb[: rule.decision_n]  # the test's state at its decision
         diff = paired_difference(sa, sb, bounds=BOUNDS)
-    team = game.outcome == COOPERATIVE
     config = game.make_config(components, players=players, policies=[a], seed=seed,
-                              options=options) if team else None  # fmt: skip
+                              options=options)  # fmt: skip
     result = {
         "game": game.name,
         "outcome": game.outcome,
         "a": a,
         "b": b,
-        "setting": describe(game, config) if team else "every seating",
+        "setting": describe(game, config),
         "options": {k: v for k, v in options.items() if v is not None},
         "game_indices": int(sa.size),
-        "games": int(sa.size * per_index),
+        "games": int(sa.size),
         "games_played": int(2 * sa.size),  # A's and B's games at every index
         "score_a": float(sa.mean()),
         "score_b": float(sb.mean()),
         "difference": diff,
         "stopped": stopped,
     }
-    if team:
-        result["players"] = config.n_players
-        result["win_rate_a"] = Rate.from_bools(sa).to_dict()
-        result["win_rate_b"] = Rate.from_bools(sb).to_dict()
-        result["mcnemar"] = mcnemar(sa.astype(bool), sb.astype(bool))
+    result["players"] = config.n_players
+    result["win_rate_a"] = Rate.from_bools(sa).to_dict()
+    result["win_rate_b"] = Rate.from_bools(sb).to_dict()
+    result["mcnemar"] = mcnemar(sa.astype(bool), sb.astype(bool))
     if rule is not None:
         result["sprt"] = rule.summary()
         result["after_decision"] = after

@@ -1,20 +1,16 @@
-"""The text and report sections of ``bnb compare|sweep`` for any game served through the
-protocol, and of ``bnb tournament`` for a cooperative game (the numbers come from
-:mod:`bnb_sim.analysis.protocol_studies`).
+"""The text and report sections of ``bnb compare|tournament|sweep`` for a cooperative game
+served through the protocol (the numbers come from :mod:`bnb_sim.analysis.protocol_studies`;
+a competitive game's are the first game's, e.g. :mod:`bnb_sim.analysis.compare`).
 
-What differs between the outcome kinds is branched on ``result["outcome"]``, never on a
-game's name: a cooperative game's entrants are team policies measured by the team win rate
-(each with its n and 95% interval), with the paired t interval of their difference and the
-exact McNemar test of the discordant games; a competitive game's by their score over every
-seating. ``setting`` is the game's own description of a config (``describe`` in
+The entrants are team policies measured by the team win rate (each with its n and 95%
+interval), with the paired t interval of their difference and the exact McNemar test of the
+discordant games. ``setting`` is the game's own description of a config (``describe`` in
 :mod:`bnb_sim.core.protocol`), e.g. "3 players, pets wolf,cat,fox, standard".
 """
 
 from __future__ import annotations
 
 from typing import Any
-
-COOPERATIVE = "cooperative"
 
 
 def bound_note(diff: dict) -> str:
@@ -61,14 +57,6 @@ def compare_lines(title: str, result: dict[str, Any]) -> list[str]:
 
     a, b, diff = result["a"], result["b"], result["difference"]
     shown = fmt_signed_pp(diff["mean_diff"], diff["lo"], diff["hi"]) + bound_note(diff)
-    if result["outcome"] != COOPERATIVE:
-        line = (f"{title}: A {a} vs B {b}, {result['game_indices']:,} game indices: A - B "
-                f"{shown} (paired); stopped by {result['stopped']}")  # fmt: skip
-        if "sprt" in result:
-            t = result["sprt"]
-            line += (f"; SPRT [{t['elo0']:g}, {t['elo1']:g}]: {t['decision'] or 'no decision'}"
-                     f", LLR {t['llr']:+.2f} in [{t['lower']:.2f}, {t['upper']:.2f}]")  # fmt: skip
-        return [line]
     lines = [
         f"{title}, {result['setting']}: {result['game_indices']:,} paired games",
         f"  A {a}: {_rate(result['win_rate_a'])}",
@@ -105,41 +93,28 @@ def compare_report(title: str, result: dict[str, Any], name: str = "Comparison")
 
     a, b, diff = result["a"], result["b"], result["difference"]
     shown = fmt_signed_pp(diff["mean_diff"], diff["lo"], diff["hi"]) + bound_note(diff)
-    team = result["outcome"] == COOPERATIVE
     section = Section(name)
-    if team:
-        section.text(
-            f"Every seat plays A, then every seat plays B, on the same game indices (paired): "
-            f"{result['game_indices']:,} pairs, {result['setting']}; stopped by "
-            f"{result['stopped']}. The difference has a paired t interval; the p value is the "
-            "exact McNemar test."
-        )
-    else:
-        section.text(
-            f"A and B on the same game indices, in every seating (paired): "
-            f"{result['game_indices']:,} game indices, {result['setting']}; stopped by "
-            f"{result['stopped']}. The difference of the scores has a paired t interval."
-        )
+    section.text(
+        f"Every seat plays A, then every seat plays B, on the same game indices (paired): "
+        f"{result['game_indices']:,} pairs, {result['setting']}; stopped by "
+        f"{result['stopped']}. The difference has a paired t interval; the p value is the "
+        "exact McNemar test."
+    )
     if "sprt" in result:
         section.text(sprt_text(result["sprt"], a, b))
-    if team:
-        cells = [_rate(result["win_rate_a"]), _rate(result["win_rate_b"]), shown]
-        section.table(pd.DataFrame({"policy": [f"A {a}", f"B {b}", "A - B (paired)"],
-                                    "team win rate [95% CI]": cells}))  # fmt: skip
-    else:
-        section.table(pd.DataFrame({"policy": ["A - B (paired)"], "score [95% CI]": [shown]}))
+    cells = [_rate(result["win_rate_a"]), _rate(result["win_rate_b"]), shown]
+    section.table(pd.DataFrame({"policy": [f"A {a}", f"B {b}", "A - B (paired)"],
+                                "team win rate [95% CI]": cells}))  # fmt: skip
     summary = {
         "kind": "compare", "game": result["game"], "outcome": result["outcome"],
         "n_games": int(result["games_played"]), "a": a, "b": b,
         "difference": {k: diff[k] for k in ("mean_diff", "lo", "hi") if k in diff},
         "stopped": result["stopped"], "compare": result,
     }  # fmt: skip
-    what = "team win rate" if team else "score"
-    found = f"{a} minus {b}: {shown} {what} over {result['game_indices']:,} paired games"
-    if team:
-        summary.update(win_rate_a=result["win_rate_a"], win_rate_b=result["win_rate_b"],
-                       mcnemar_p=result["mcnemar"]["p_value"])  # fmt: skip
-        found += f" (McNemar p = {result['mcnemar']['p_value']:.3g})"
+    found = f"{a} minus {b}: {shown} team win rate over {result['game_indices']:,} paired games"
+    summary.update(win_rate_a=result["win_rate_a"], win_rate_b=result["win_rate_b"],
+                   mcnemar_p=result["mcnemar"]["p_value"])  # fmt: skip
+    found += f" (McNemar p = {result['mcnemar']['p_value']:.3g})"
     if "sprt" in result:
         summary["sprt"] = result["sprt"]
     return section, summary, found + "."
