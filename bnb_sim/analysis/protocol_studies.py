@@ -7,8 +7,9 @@ entrant by one number per game index, its *score*: the team's result, 1 or 0.
 
 Differences are paired t intervals over game indices (``stats.paired_difference``), the
 ranking is :func:`bnb_sim.analysis.leaders.paired_ranking` ("best" only when the gap to
-the next excludes 0), and cooperative pairs get the exact McNemar test too. The branch is
-on the protocol's outcome kind, never on a game's name.
+the next excludes 0), and pairs get the exact McNemar test too. :func:`tables` (the
+seatings an experiment's tournament item counts) serves both kinds, branching on the
+protocol's outcome kind, never on a game's name.
 """
 
 from __future__ import annotations
