@@ -114,7 +114,8 @@ def test_a_protocol_compare_item_stops_by_its_sprt(tmp_path):
     found = json.dumps(summary)
     assert '"decision": "H1"' in found  # bold beats steady by far: accepted early
     md = (tmp_path / "rep" / "report.md").read_text()
-    assert "H1 accepted at" in md and "SPRT [0, 200]" in md
+    assert "H1 accepted: bold is stronger than steady" in md  # the verdict, as B&B's item
+    assert "SPRT [0, 200], at most 4,000 games" in md  # the stopping rule in the item's size
 
 
 @pytest.mark.parametrize(
