@@ -91,3 +91,25 @@ def test_the_python_api_ranks_team_policies_of_a_cooperative_game(tmp_path):
     assert result["ranking"][0]["policy"] == "bold" and "_leader" not in result
     summary = json.loads((tmp_path / "t" / "summary.json").read_text())
     assert summary["ranking"] == json.loads(json.dumps(result["ranking"]))
+
+
+@pytest.mark.parametrize("command", [("tournament",), ("sweep", "--set", "a.b=1,2")])
+def test_a_reading_is_read_by_the_game_it_is_given_to(bnb, command):
+    """``--reading`` of tournament and sweep names the readings of ``--game``, not the first
+    game's (they were parsed against Builders & Biomes' readings before the body ran)."""
+    text = bnb(*command, "--game", "hotv", "--reading", "hunger=together", code=2)
+    assert "unknown reading 'hunger' for Heroes of the Village" in text
+    text = bnb(*command, "--game", "hotv", "--variant", "beginner", code=2)
+    assert "--variant is an option of Minecraft: Builders & Biomes" in text
+
+
+def test_a_team_tournament_plays_under_the_reading_given(bnb, tmp_path):
+    """R-HV-9 (the Cat) read two ways: the team win rates differ on the same game indices."""
+    args = ["tournament", "--game", "hotv", "--policy", "team", "--policy", "random",
+            "--players", "3", "--games", "200", "--json", "--quiet", "--out", tmp_path / "t",
+            "--force"]  # fmt: skip
+    rates = {}
+    for value in ("first-draw", "first-block"):
+        found = json.loads(bnb(*args, "--reading", f"cat={value}"))
+        rates[value] = [row["score"] for row in found["ranking"]]
+    assert rates["first-draw"] != rates["first-block"]

@@ -55,12 +55,25 @@ def play_options(func):
 
 
 def _merge_readings(func):
-    """Turn the ``reading`` and ``variant`` arguments into one ``readings`` dict."""
+    """Turn the ``reading`` and ``variant`` arguments into one ``readings`` dict, read by the
+    command's game (its ``--game``; none: the default game). A game that sets its readings
+    on its components (``with_readings``) gets an empty dict: the command's body sets them
+    from its ``--reading`` items (``protocol_cmds.command_components``)."""
     import functools
+
+    from bnb_sim.cli.game_hooks import protocol_game
+    from bnb_sim.cli.options import refuse_foreign_options
 
     @functools.wraps(func)
     def wrapper(*args, reading=(), variant=None, **kwargs):
-        readings = cli_readings(tuple(reading), **{"--variant": variant})
+        spec, ctx = kwargs.get("game"), click.get_current_context(silent=True)
+        if spec is not None and ctx is not None:
+            refuse_foreign_options(ctx, spec)  # --variant of another game: its one line first
+        game = protocol_game(spec)
+        if callable(getattr(game, "with_readings", None)):
+            readings = {}
+        else:
+            readings = cli_readings(tuple(reading), game, **{"--variant": variant})
         return func(*args, readings=readings, **kwargs)
 
     return wrapper
