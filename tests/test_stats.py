@@ -240,6 +240,18 @@ def test_paired_difference_matches_scipy():
         paired_difference([1, 2], [1, 2, 3])
 
 
+def test_paired_difference_stays_within_its_bounds():
+    """17 of 20 team games won by one policy, 1 by the other: the t interval's lower end of
+    the difference of win shares fell at -102 pp; with bounds it stops at -100 pp, and the
+    t interval inside the bounds is unchanged."""
+    a = np.r_[np.ones(17), np.zeros(3)]
+    b = np.r_[np.zeros(17), np.ones(1), np.zeros(2)]
+    raw = paired_difference(b, a)
+    assert raw["lo"] < -1.0  # the unbounded t end, outside what a difference can be
+    cut = paired_difference(b, a, bounds=(-1.0, 1.0))
+    assert cut["lo"] == -1.0 and cut["hi"] == raw["hi"] and cut["p_value"] == raw["p_value"]
+
+
 def test_mcnemar_exact():
     a = np.array([1, 1, 1, 1, 1, 0, 0, 1, 0], dtype=bool)
     b = np.array([0, 0, 0, 0, 1, 0, 1, 1, 0], dtype=bool)

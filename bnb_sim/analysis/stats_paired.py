@@ -29,7 +29,8 @@ def paired_difference(
     When every difference is the same (often: no seed changed at all) the t interval has zero
     width and is no interval. With ``bounds`` (the range a single difference can take, e.g.
     ``(-1, 1)`` for win shares) the interval is then :func:`constant_sample_interval`;
-    without, ``lo``/``hi`` are NaN. ``note`` says which (``"all differences equal"``).
+    without, ``lo``/``hi`` are NaN. ``note`` says which (``"all differences equal"``). With
+    ``bounds`` the interval never leaves them (few extreme pairs can put a t end outside).
 
     Returns ``dict(mean_diff, lo, hi, n, p_value, sd, note)``.
     """
@@ -55,6 +56,10 @@ def paired_difference(
     else:
         t_stat = mean / (sd / math.sqrt(n))
         p_value = float(2.0 * stdtr(n - 1, -abs(t_stat)))
+    if bounds is not None and not (math.isnan(lo) or math.isnan(hi)):
+        # the mean of differences in [b0, b1] lies in [b0, b1]: an end of the t interval
+        # outside (few pairs, all far apart) is cut there, which changes no coverage
+        lo, hi = max(lo, float(bounds[0])), min(hi, float(bounds[1]))
     return {
         "mean_diff": mean,
         "lo": lo,
