@@ -108,8 +108,12 @@ def test_a_team_tournament_plays_under_the_reading_given(bnb, tmp_path):
     args = ["tournament", "--game", "hotv", "--policy", "team", "--policy", "random",
             "--players", "3", "--games", "200", "--json", "--quiet", "--out", tmp_path / "t",
             "--force"]  # fmt: skip
-    rates = {}
+    rates, settings = {}, {}
     for value in ("first-draw", "first-block"):
         found = json.loads(bnb(*args, "--reading", f"cat={value}"))
         rates[value] = [row["score"] for row in found["ranking"]]
+        settings[value] = found["setting"]
     assert rates["first-draw"] != rates["first-block"]
+    # the setting names a reading that is not the default, wherever the study states it
+    setting = "3 players, pets wolf,cat,fox, standard"
+    assert settings == {"first-draw": f"{setting}, reading cat=first-draw", "first-block": setting}

@@ -140,9 +140,16 @@ class HeroesVillage:
         return column_types(SEAT_COLUMNS), column_types(GAME_COLUMNS)
 
     def describe(self, config: WrappedConfig) -> str:
-        """The setting in the study texts: "3 players, pets wolf,cat,fox, standard"."""
+        """The setting in the study texts: "3 players, pets wolf,cat,fox, standard", and the
+        readings that differ from their defaults (", reading cat=first-draw"), so a study
+        under another reading says so wherever it states its setting."""
+        from bnb_sim.games.heroes_village.readings import READINGS
+
         inner = config.inner
-        return f"{inner.n_players} players, pets {','.join(inner.teams[0])}, {inner.difficulty}"
+        text = f"{inner.n_players} players, pets {','.join(inner.teams[0])}, {inner.difficulty}"
+        given = inner.components.readings
+        other = [f"{k}={v}" for k, v in given.items() if k in READINGS and v != READINGS[k].default]
+        return text + (f", reading {' '.join(other)}" if other else "")
 
     def with_readings(self, components, items: Sequence[str]):
         """The components with ``--reading NAME=VALUE`` items set (checked)."""
