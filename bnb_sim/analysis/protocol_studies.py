@@ -185,7 +185,7 @@ def tournament(
     best (Holm-adjusted). A competitive game's round robin is ``bnb tournament``'s own
     (:mod:`bnb_sim.runner.tournament_play`)."""
     from bnb_sim.analysis.leaders import holm, paired_ranking
-    from bnb_sim.analysis.stats import Rate, mcnemar, mean_ci
+    from bnb_sim.analysis.stats import Rate, mcnemar
     from bnb_sim.core.protocol import describe
 
     if len(entrants) < 2:
@@ -201,17 +201,17 @@ def tournament(
     mc_holm = dict(zip(rest, holm([mc[x] for x in rest]), strict=True))
     rows = []
     for label in ranking.order:
-        ci = mean_ci(s[label])
+        won = Rate.from_bools(s[label])  # a team win rate: Wilson, as the report shows it
         gap = ranking.vs_top.get(label)
         rows.append({
             "policy": label,
-            "score": float(ci["mean"]),
-            "lo": float(ci["lo"]),
-            "hi": float(ci["hi"]),
+            "score": float(won.rate),
+            "lo": float(won.lo),
+            "hi": float(won.hi),
             "vs_best": None if gap is None else {k: gap[k] for k in ("mean_diff", "lo", "hi")},
             "p_holm": None if gap is None else gap.get("p_holm"),
             # the team win rate (n, Wilson interval) and the exact test of the pairs
-            "win_rate": Rate.from_bools(s[label]).to_dict(),
+            "win_rate": won.to_dict(),
             "mcnemar_p": mc.get(label),
             "mcnemar_p_holm": mc_holm.get(label),
         })  # fmt: skip
