@@ -175,3 +175,27 @@ def test_keys_inside_lists_and_provenance_tables_are_checked(tmp_path):
     path.write_text("[buildings]\nlist = [{ number = 1, level = 1, cost = { wod = 2 } }]\n")
     with pytest.raises(ComponentError, match=r"buildings\.list\[0\]\.cost\.wod"):
         load_components(path)
+
+
+def test_the_team_ladder_plays_under_the_reading_and_says_so(tmp_path, capsys):
+    """R-HV-9 (the Cat) read as first-draw: the ladder's rungs play under it (their win
+    rates differ on the same game indices) and its setting line names it; before, the
+    ladder refused --reading (parsed as a Builders & Biomes reading)."""
+    first = {}
+    for value in ("first-draw", "first-block"):
+        args = ["ladder", "--game", "hotv", "--rungs", "random,team", "--games", "300",
+                "--reading", f"cat={value}", "--out", tmp_path / value, "--quiet"]  # fmt: skip
+        code, out, err = run_cli(capsys, args)
+        assert code == 0, err
+        first[value] = out.splitlines()[:4]
+    assert "reading cat=first-draw" in first["first-draw"][0]
+    assert "reading" not in first["first-block"][0]  # the default is not named
+    assert first["first-draw"][3] != first["first-block"][3]  # the team rung's win rate
+
+
+def test_luck_names_a_reading_that_is_not_the_default(tmp_path, capsys):
+    args = ["luck", "--game", "hotv", "--reading", "cat=first-draw", "--groups", "10",
+            "--pair-games", "20", "--out", tmp_path / "luck", "--quiet"]  # fmt: skip
+    code, out, err = run_cli(capsys, args)
+    assert code == 0, err
+    assert "standard, reading cat=first-draw, seed 0" in out.splitlines()[0]

@@ -189,11 +189,14 @@ def _team_ladder(ctx, game, rungs, players, games, components, seed, threads, re
     """The ladder of a cooperative game: team policies on the same game indices."""
     from bnb_sim.analysis.team_ladder import build_team_ladder_report, format_team_ladder
     from bnb_sim.analysis.tournament_schedule import split_policy_list
+    from bnb_sim.cli.protocol_cmds import command_components, protocol_of
     from bnb_sim.errors import BnbError
     from bnb_sim.runner.team_ladder import plan_team_ladder, run_team_ladder
 
-    if readings:
+    if readings:  # parsed for the config: this game's ladder does not take them so
         raise BnbError(f"ladder: --reading does not apply to {game.title}'s ladder")
+    # a game that sets its readings on its components: its rungs play under them
+    components = command_components(protocol_of(game), components, ctx.params.get("reading"))
     if _given(ctx, "bootstrap"):
         raise BnbError("ladder: --bootstrap does not apply to a cooperative game's ladder "
                        "(its intervals are paired over game indices)")  # fmt: skip

@@ -68,8 +68,11 @@ class HotvTeamPlay:
 
     @property
     def setting(self) -> str:
+        from bnb_sim.games.heroes_village.readings import setting_suffix
+
+        readings = setting_suffix(self.components.readings)
         return (f"{self.players} players, pets {','.join(self.team)}, {self.difficulty}, "
-                f"buildings {self.buildings}")  # fmt: skip
+                f"buildings {self.buildings}{readings}")  # fmt: skip
 
     def params(self) -> dict[str, Any]:
         comps = self.components

@@ -134,10 +134,12 @@ def _pair(y_lower: np.ndarray, y_upper: np.ndarray) -> dict:
 
 
 def describe(setup: LuckSetup) -> str:
+    from bnb_sim.games.heroes_village.readings import setting_suffix
+
     team = setup.pets or "the default pets"
     return (
-        f"Heroes of the Village, {setup.players} players ({team}), {setup.difficulty}, "
-        f"seed {setup.seed}"
+        f"Heroes of the Village, {setup.players} players ({team}), {setup.difficulty}"
+        f"{setting_suffix(setup.components.readings)}, seed {setup.seed}"
     )
 
 

@@ -172,3 +172,10 @@ def defaults() -> dict[str, str]:
 def values_of(table: Mapping) -> dict[str, str]:
     """The reading values of a component ``[readings]`` table, in the registry's order."""
     return {name: table[name] for name in READINGS if name in table}
+
+
+def setting_suffix(values: Mapping[str, str]) -> str:
+    """``", reading cat=first-draw"``: the readings of ``values`` that are not the default,
+    for the setting line of a study (empty when every reading is the default)."""
+    other = [f"{k}={v}" for k, v in values.items() if k in READINGS and v != READINGS[k].default]
+    return f", reading {' '.join(other)}" if other else ""

@@ -143,13 +143,11 @@ class HeroesVillage:
         """The setting in the study texts: "3 players, pets wolf,cat,fox, standard", and the
         readings that differ from their defaults (", reading cat=first-draw"), so a study
         under another reading says so wherever it states its setting."""
-        from bnb_sim.games.heroes_village.readings import READINGS
+        from bnb_sim.games.heroes_village.readings import setting_suffix
 
         inner = config.inner
         text = f"{inner.n_players} players, pets {','.join(inner.teams[0])}, {inner.difficulty}"
-        given = inner.components.readings
-        other = [f"{k}={v}" for k, v in given.items() if k in READINGS and v != READINGS[k].default]
-        return text + (f", reading {' '.join(other)}" if other else "")
+        return text + setting_suffix(inner.components.readings)
 
     def with_readings(self, components, items: Sequence[str]):
         """The components with ``--reading NAME=VALUE`` items set (checked)."""
