@@ -179,6 +179,11 @@ def test_the_optional_hooks_a_game_declares_answer_in_their_shape(game):
             game.policy_labels(["no_such_policy"])
         with pytest.raises(BnbError, match="twice|same policy"):
             game.policy_labels([policy, policy], distinct="tournament")
+    if "ladder_rungs" in declared:  # at least two rungs, each a policy the game knows
+        rungs = list(game.ladder_rungs())
+        assert len(rungs) >= 2 and len(set(rungs)) == len(rungs)
+        if "policy_labels" in declared:
+            assert len(game.policy_labels(rungs, distinct="ladder")) == len(rungs)
     if "component_tables" in declared:
         lines = list(game.component_tables(game.load_components([])))
         assert lines and all(isinstance(line, str) for line in lines)

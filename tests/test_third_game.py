@@ -152,6 +152,23 @@ def test_compare_refuses_a_policy_the_race_does_not_know_before_any_folder(bnb, 
     assert "unknown policy 'bogus'" in out and not (tmp_path / "c").exists()
 
 
+def test_ladder_puts_the_race_policies_on_one_scale(bnb, tmp_path):
+    """bnb ladder of a competitive game (runner/ladder_play with the game): adjacent rungs
+    in both seatings on the same seeds, each step's score with its interval, a Bradley-Terry
+    scale and the skill depth; the game names no default rungs, so --rungs is asked for."""
+    out = bnb("ladder", "--game", "dice", "--games", "200", code=2)
+    assert out.strip() == "bnb: error: Dice race does not offer default rungs: give --rungs A,B,..."
+    args = ["ladder", "--game", "dice", "--rungs", "random,steady,bold", "--games", "200",
+            "--goal", "12", "--quiet", "--out", tmp_path / "l"]  # fmt: skip
+    lines = bnb(*args).splitlines()
+    assert lines[0] == "ladder: 3 rungs, 2 players, 200 seeds per seating, 800 games"
+    assert lines[2].split()[:3] == ["steady", "vs", "random"]
+    assert "separated" in lines[3] and lines[3].split()[:3] == ["bold", "vs", "steady"]
+    summary = json.loads((tmp_path / "l" / "summary.json").read_text())
+    assert summary["params"]["game"] == "dice_race"
+    assert summary["params"]["options"] == {"goal": 12}  # the race's own option reached it
+
+
 def test_tournament_ranks_every_entrant(bnb, tmp_path):
     """The competitive round robin of every game (bnb_sim.runner.tournament_play): every
     pair in both seatings on the same seeds, Bradley-Terry Elo with bootstrap intervals."""
@@ -450,7 +467,7 @@ def test_a_cooperative_sweep_gives_the_team_rate_per_value(bnb, tmp_path):
 
 @pytest.mark.parametrize(
     "command",
-    ["components show", "ladder", "luck", "odds", "play", "readings", "robustness",
+    ["components show", "luck", "odds", "play", "readings", "robustness",
      "sensitivity --finding win_rate", "train", "value"],
 )  # fmt: skip
 def test_a_command_that_does_not_serve_the_game_says_so_in_one_line(bnb, command):

@@ -96,8 +96,8 @@ def ladder(
     wins; a report with the scale's plot and summary.json. In a cooperative game (Heroes of
     the Village) the rungs are team policies on the same games: each rung's team win rate
     and each step's paired difference (95% interval, McNemar test)."""
-    from bnb_sim.errors import BnbError
-    from bnb_sim.games import DEFAULT_GAME, get_game
+    from bnb_sim.cli.protocol_cmds import option_values, protocol_of
+    from bnb_sim.games import get_game
 
     ctx = click.get_current_context()
     if other_game_handler(ctx, "ladder", game):  # a game that brings its own ladder
@@ -107,23 +107,23 @@ def ladder(
         _team_ladder(ctx, game, rungs, players, games, components, seed, threads, readings,
                      quiet, out, as_json, yes, game_specific, (luck, luck_groups))  # fmt: skip
         return
-    if game.name != DEFAULT_GAME:
-        raise BnbError(f"ladder: {game.title} has no ladder yet (Builders & Biomes only)")
     expansion = ctx.meta.get("bnb.expansion")
+    own = {k: v for k, v in option_values(protocol_of(game), game_specific).items()
+           if v is not None}  # fmt: skip
     from bnb_sim.analysis.ladder import build_ladder_report, format_ladder
     from bnb_sim.runner.budget import confirm_games
     from bnb_sim.runner.design_play import design_readings
     from bnb_sim.runner.ladder_play import check_rungs, ladder_games, run_ladder
 
     games = _GAMES if games is None else games
-    labels = check_rungs([rungs or _DEFAULT], players)  # bad input fails before play
-    design_readings(readings, None, seating="fixed", what="ladder")
+    labels = check_rungs([rungs or _default_rungs(game)], players, game.name)  # fails first
+    design_readings(readings, None, seating="fixed", what="ladder", game=game.name)
     confirm_games(ladder_games(len(labels), players, games), "ladder", yes=yes)
     luck_plan = _plan_luck((luck, luck_groups), game, labels, quiet, yes=yes,
                            players=players, seed=seed, components=components,
                            readings=readings, threads=threads)  # fmt: skip
     prepare_out(out)
-    with warm_and_meter(quiet or as_json, [players]):
+    with warm_and_meter(quiet or as_json, [players], game=game.name):
         result = run_ladder(
             labels,
             players,
@@ -136,6 +136,8 @@ def ladder(
             expansion=expansion,
             progress=progress_printer(quiet or as_json),
             yes=yes,
+            game=game.name,
+            options=own,
         )
     report = _with_luck(build_ladder_report(result), luck_plan, quiet or as_json)
     written = report.write(out)
@@ -182,6 +184,16 @@ def _with_luck(builder, luck_plan, quiet: bool):
 def _given(ctx: click.Context, name: str) -> bool:
     source = ctx.get_parameter_source(name)
     return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+
+def _default_rungs(game) -> str:
+    """The game's default rungs (its ``ladder_rungs`` hook), or one line asking for them."""
+    from bnb_sim.cli.game_hooks import need_hook
+    from bnb_sim.cli.protocol_cmds import protocol_of
+
+    return ",".join(
+        need_hook(protocol_of(game), "ladder_rungs", "default rungs: give --rungs A,B,...")()
+    )
 
 
 def _team_ladder(ctx, game, rungs, players, games, components, seed, threads, readings, quiet,

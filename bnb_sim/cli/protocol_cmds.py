@@ -108,8 +108,8 @@ HANDLERS: dict = {}  # every command now serves every game itself (one body per 
 #: (:data:`bnb_sim.core.protocol.HOOKS`; a game that lacks the hook is told so in one line),
 #: or by the protocol's outcome kind (``simulate``: cli/simulate_cmd.py, ``compare``:
 #: cli/compare_cmd.py, ``tournament``: cli/tournament_cmd.py, ``sweep``:
-#: cli/sweep_cmd.py, one body for every game).
+#: cli/sweep_cmd.py, ``ladder``: cli/ladder_cmd.py, one body for every game).
 HOOKED = frozenset(
     {"simulate", "play", "odds", "components_show", "train", "bench", "compare", "tournament",
-     "sweep"}
+     "sweep", "ladder"}
 )  # fmt: skip

@@ -391,6 +391,8 @@ class CommandOutput:
 #:   ``values`` (name -> number; every parameter of ``policy_params``): what ``bnb tune
 #:   policy`` plays for a candidate and writes as its answer, so it must parse as the game's
 #:   ``make_config`` reads it.
+#: * ``ladder_rungs() -> Sequence[str]``: the policy specs of ``bnb ladder``'s default rungs,
+#:   weakest first (without it the user names them with ``--rungs``).
 #: * ``run_summary(summary, config) -> CommandOutput``: what ``bnb simulate`` prints for a
 #:   finished run (``summary``: its :class:`~bnb_sim.runner.run_summary.RunSummary`, with the
 #:   win rate of each policy label; ``payload`` is the ``--json`` object). Without it, the
@@ -415,6 +417,7 @@ HOOKS: tuple[str, ...] = (
     "compile_jobs",
     "policy_params",
     "policy_spec",
+    "ladder_rungs",
     "run_summary",
 )
 

@@ -11,13 +11,15 @@ recurs at every step and the seed stays the bootstrap unit of the whole ladder
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from bnb_sim.errors import BnbError
 from bnb_sim.runner.budget import confirm_games, tournament_games
+from bnb_sim.runner.study_hooks import game_name as study_game
 from bnb_sim.runner.study_hooks import study_hooks
 
 __all__ = ["ladder_games", "play_ladder", "run_ladder"]
@@ -28,12 +30,12 @@ def ladder_games(n_rungs: int, players: int, games: int) -> int:
     return max(int(n_rungs) - 1, 0) * tournament_games(2, players, games)
 
 
-def check_rungs(rungs: Sequence[str], players: int) -> list[str]:
+def check_rungs(rungs: Sequence[str], players: int, game: str | None = None) -> list[str]:
     """The rung labels, or one clear error: at least two rungs, none listed twice, each a
-    policy the engine knows."""
+    policy of ``game`` (a registered competitive game's name; None: the default game)."""
     from bnb_sim.analysis.tournament_schedule import split_policy_list
 
-    hooks = study_hooks()
+    hooks = study_hooks(game)
     specs = [hooks.parse_policy(p) for p in split_policy_list(list(rungs))]
     if len(specs) < 2:
         raise BnbError("ladder: needs at least 2 rungs (--rungs A,B,...)")
@@ -54,20 +56,23 @@ def play_ladder(
     threads: int | None = None,
     progress=None,
     yes: bool = False,
+    game: str | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, list[tuple[str, ...]], list[float]]:
     """Play every step of the ladder; ``(seats, games, tables, seconds per step)``.
 
-    ``game`` is made unique over the whole ladder; ``seed_index`` is the game index (the
-    seed) and ``step`` the index of the lower rung of the pair.
+    The column ``game`` is made unique over the whole ladder; ``seed_index`` is the game
+    index (the seed) and ``step`` the index of the lower rung of the pair. ``game`` (the
+    argument): the registered game that plays (None: the default game), ``options`` its own.
     """
     from bnb_sim.runner.tournament_play import play_tournament
 
-    labels = check_rungs(rungs, players)
+    labels = check_rungs(rungs, players, game)
     games = int(games)
     if games < 2:
         raise BnbError("ladder: games must be at least 2 (the bootstrap resamples seeds)")
     confirm_games(ladder_games(len(labels), players, games), "ladder", yes=yes)
-    components = study_hooks().load_components(components)
+    components = study_hooks(game).load_components(components)
     per_step = tournament_games(2, players, games)
     seat_parts, game_parts, tables, seconds = [], [], [], []
     for step, (lower, upper) in enumerate(zip(labels, labels[1:], strict=False)):
@@ -83,6 +88,8 @@ def play_ladder(
             readings=readings,
             threads=threads,
             yes=True,  # the whole ladder was confirmed above
+            game=game,
+            options=options,
         )
         seconds.append(time.perf_counter() - start)
         offset = step * per_step
@@ -109,14 +116,17 @@ def run_ladder(
     expansion: str | None = None,
     progress=None,
     yes: bool = False,
+    game: str | None = None,
+    options: Mapping[str, Any] | None = None,
 ):
     """Play and analyse a ladder (``expansion`` only names the components' expansion in the
-    parameters); returns a :class:`~bnb_sim.analysis.ladder.LadderResult`."""
+    parameters) of ``game`` (None: the default game) with its ``options``; returns a
+    :class:`~bnb_sim.analysis.ladder.LadderResult`."""
     from bnb_sim.analysis.ladder import analyse_ladder
     from bnb_sim.runner.design_play import design_readings
 
-    labels = check_rungs(rungs, players)
-    chosen = design_readings(readings, None, seating="fixed", what="ladder")
+    labels = check_rungs(rungs, players, game)
+    chosen = design_readings(readings, None, seating="fixed", what="ladder", game=game)
     seats, games_df, tables, seconds = play_ladder(
         labels,
         players,
@@ -127,7 +137,10 @@ def run_ladder(
         threads=threads,
         progress=progress,
         yes=yes,
+        game=game,
+        options=options,
     )
+    own = {k: v for k, v in (options or {}).items() if v is not None}
     return analyse_ladder(
         seats,
         games_df,
@@ -143,8 +156,10 @@ def run_ladder(
             "games": int(games),
             "seed": int(seed),
             "expansion": expansion,
-            "variant": chosen["variant"],
+            "variant": chosen.get("variant"),
             "readings": chosen,
             "bootstrap": int(n_boot),
+            "game": study_game(game),
+            **({"options": own} if own else {}),  # a game's own options, where given
         },
     )

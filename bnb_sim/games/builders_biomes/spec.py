@@ -210,6 +210,13 @@ class BuildersBiomes:
 
         return [*BUILTIN, "heuristic:", *plugin_names()]
 
+    def ladder_rungs(self) -> list[str]:
+        """``bnb ladder``'s default rungs, weakest first (each measured above the one before,
+        docs/policies.md "Ladder")."""
+        from bnb_sim.analysis.ladder import DEFAULT_RUNGS
+
+        return list(DEFAULT_RUNGS)
+
     def new_game(self, config: WrappedConfig, game_index: int):
         """The step-by-step game (OpenSpiel style) of ``config``'s game ``game_index``."""
         from bnb_sim.games.builders_biomes.game import Game
