@@ -332,3 +332,25 @@ def test_balance_terms_average_to_the_report_balance():
     seats, games = seat_frames(winners, 4)
     _, psi = S.per_game(S.parse_finding("balance"), seats, games)
     assert psi.mean() == pytest.approx(balance_metric(seats)["value"])
+
+
+def test_an_items_game_options_are_the_games_own_option_data(tmp_path):
+    """A ``[[sensitivity]]`` item takes the options its game declares for ``bnb sensitivity``
+    (Heroes of the Village's pets, difficulty, buildings: its OptionSpec data, read by kind);
+    the first game declares none, so ``pets`` is an unknown key there."""
+    from bnb_sim.analysis.experiment import load_experiment
+
+    path = tmp_path / "e.toml"
+    item = '[[sensitivity]]\nfinding = "team_win_rate"\ngame = "hotv"\nplayers = 2\n'
+    path.write_text(item + 'pets = "wolf,cat"\ndifficulty = "easy"\n')
+    spec = load_experiment(path).items[0]
+    assert spec.options == {"pets": "wolf,cat", "difficulty": "easy"}
+    path.write_text(item + 'difficulty = "brutal"\n')
+    with pytest.raises(BnbError, match=r"sensitivity\[1\]\.difficulty: .*brutal"):
+        load_experiment(path)
+    path.write_text('[[sensitivity]]\nfinding = "balance"\npets = "wolf"\n')
+    with pytest.raises(BnbError, match=r"unknown key 'sensitivity\[1\]\.pets'"):
+        load_experiment(path)
+    path.write_text('[[sensitivity]]\nname = "s"\nfinding = "balance"\ngame = "chess"\n')
+    with pytest.raises(BnbError, match=r"e.toml: sensitivity 's'\.game: unknown game 'chess'"):
+        load_experiment(path)

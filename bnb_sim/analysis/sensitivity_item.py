@@ -10,13 +10,14 @@ hinges on) go into the experiment report's key findings.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+# the shared keys; a game's own options for sensitivity (its OptionSpec data) come on top
 ALLOWED = ("name", "game", "finding", "players", "policies", "estimates", "screen_games",
-           "games", "top", "seed", "components", "expansion", "pets", "difficulty",
-           "buildings")  # fmt: skip
+           "games", "top", "seed", "components", "expansion")  # fmt: skip
 
 
 @dataclass
@@ -106,19 +107,24 @@ def parse_sensitivity_item(table, *, source: str, where: str, seed: int, base_di
                            component_files: list[str], expansion: str | None):  # fmt: skip
     """A ``[[sensitivity]]`` table, checked now (one line naming the file and the key)."""
     from bnb_sim.analysis.experiment_reader import _REQUIRED, _Reader, _slug_ok
+    from bnb_sim.analysis.protocol_item_parse import read_options, run_options
     from bnb_sim.analysis.sensitivity import parse_finding
+    from bnb_sim.core.registry import get_game as protocol_game
     from bnb_sim.errors import BnbError
     from bnb_sim.games import DEFAULT_GAME, get_game
 
-    r = _Reader(source, where, table, ALLOWED)
+    raw = dict(table) if isinstance(table, Mapping) else {}
+    try:
+        game = get_game(None if raw.get("game") is None else str(raw["game"]))
+    except BnbError as exc:  # named as the item's other keys are
+        named = f"sensitivity '{raw['name']}'" if isinstance(raw.get("name"), str) else where
+        raise BnbError(f"{source}: {named}.game: {exc}") from None
+    own = run_options(protocol_game(game.name), "sensitivity")  # e.g. a game's pets
+    r = _Reader(source, where, table, (*ALLOWED, *(o.name for o in own)))
     name = r.str("name", where.replace("[", " ").rstrip("]"))
     if not _slug_ok(name):
         r.fail("name", "use letters, digits, spaces and -_.,:+()= (at most 80)")
     r.where = f"sensitivity '{name}'" if r.has("name") else where
-    try:
-        game = get_game(r.str("game", None))
-    except BnbError as exc:
-        r.fail("game", str(exc))
     finding = r.str("finding", _REQUIRED)
     try:
         parse_finding(finding)
@@ -133,9 +139,7 @@ def parse_sensitivity_item(table, *, source: str, where: str, seed: int, base_di
         comps = load(files, expansion=exp) if exp else load(files)
     except BnbError as exc:
         r.fail("components", str(exc))
-    options = {k: r.str(k, None) for k in ("pets", "difficulty", "buildings") if r.has(k)}
-    if options and first:
-        r.fail(next(iter(options)), f"is an option of another game, not of {game.title}")
+    options = {k: v for k, v in read_options(r, own).items() if v is not None}
     item = SensitivityItem(
         kind="sensitivity", name=name, finding=finding, game=game, components=comps,
         players=r.int("players", None, low=2, high=4),
