@@ -154,6 +154,9 @@ def test_hotv_luck_item_plays_and_reports_what_bnb_luck_does(tmp_path, capsys):
         ("players = 4\npets = 'wolf,cat'\n", "luck[1].pets: 2 pets for 4 players"),
         ("readings = { nosuch = 'x' }\n", "luck[1].readings: unknown reading 'nosuch'"),
         ("buildings = '99'\n", "luck[1].buildings: '99' is not a building number"),
+        # its options are the game's OptionSpec data, read by kind, when the file is read
+        ("difficulty = 'brutal'\n", "luck[1].difficulty: must be one of standard"),
+        ("pets = 3\n", "luck[1].pets: must be a non-empty string, got 3"),
     ],
 )
 def test_bad_hotv_luck_item_is_one_line(tmp_path, capsys, body, needle):

@@ -38,10 +38,9 @@ __all__ = ["LUCK_KEYS", "OTHER_GAME_KEYS", "LuckItem", "parse_luck_item", "parse
 
 #: the study's own keys (as ``bnb luck``'s options)
 LUCK_KEYS = ("rungs", "players", "groups", "per_group", "pair_games", "bootstrap", "outcome")
-#: an item of another game (``game = "hotv"``): its own options instead of the first game's
-OTHER_GAME_KEYS = ("game", "name", "seed", "components", "readings", "pets", "difficulty",
-                   "buildings", *LUCK_KEYS)  # fmt: skip
-_GAME_OPTIONS = ("pets", "difficulty", "buildings")
+#: an item of another game (``game = "hotv"``): these keys and the game's own options of
+#: ``bnb luck`` (its OptionSpec data, e.g. Heroes of the Village's pets), not the first game's
+OTHER_GAME_KEYS = ("game", "name", "seed", "components", "readings", *LUCK_KEYS)
 
 
 @dataclass
@@ -176,10 +175,13 @@ def parse_luck_item(r, common: dict, bootstrap: int) -> LuckItem:
 def parse_other_game(table, game, *, source: str, where: str, seed: int, base_dir: Path,
                      bootstrap: int, name: str | None = None) -> LuckItem:  # fmt: skip
     """A ``[[luck]]`` table with ``game = NAME`` of a game other than the first: its
-    components, readings (``{ NAME = VALUE }``) and options (pets, difficulty, buildings)."""
+    components, readings (``{ NAME = VALUE }``) and its own options of ``bnb luck``."""
     from bnb_sim.analysis.experiment_reader import _Reader, _slug_ok
+    from bnb_sim.analysis.protocol_item_parse import read_options, run_options
+    from bnb_sim.core.registry import get_game as protocol_game
 
-    r = _Reader(source, where, table, OTHER_GAME_KEYS)
+    own = run_options(protocol_game(game.name), "luck")
+    r = _Reader(source, where, table, (*OTHER_GAME_KEYS, *(o.name for o in own)))
     name = r.str("name", where.replace("[", " ").rstrip("]"))
     if not _slug_ok(name):
         r.fail("name", "use letters, digits, spaces and -_.,:+()= (at most 80)")
@@ -193,7 +195,7 @@ def parse_other_game(table, game, *, source: str, where: str, seed: int, base_di
     readings = r.table.get("readings", {})
     if not isinstance(readings, dict):
         r.fail("readings", 'must be a table, e.g. readings = { NAME = "VALUE" }')
-    options = {k: r.str(k, None) for k in _GAME_OPTIONS if r.has(k)}
+    options = {k: v for k, v in read_options(r, own).items() if v is not None}
     reading = tuple(f"{k}={v}" for k, v in readings.items())
     if reading:
         try:
