@@ -214,3 +214,10 @@ def test_heroes_of_the_village_run_folder(tmp_path, capsys):
     assert run_cli(capsys, ["report", run, "--out", tmp_path / "rep"])[0] == 0
     md = (tmp_path / "rep" / "report.md").read_text()
     assert "## How far these findings hold" in md and "Team win rate" in md
+    # what the run decided (its players, and its game's own options: OptionSpec data)
+    for flag, value in (("--players", "3"), ("--pets", "wolf,cat"), ("--difficulty", "easy")):
+        code, _, err = run_cli(capsys, ["robustness", "--game", "hotv", "--run", run, flag,
+                                        value, "-o", tmp_path / "never"])  # fmt: skip
+        assert code == 2 and err.strip() == (
+            f"bnb: error: {flag}: --run {run} takes it from the run; drop one of them"
+        )

@@ -14,9 +14,9 @@ from bnb_sim.errors import BnbError
 
 __all__ = ["setup_from_run"]
 
-#: options that the run folder decides (giving them with --run is a contradiction)
-RUN_DECIDES = ("players", "seed", "components", "reading", "variant", "pets", "difficulty",
-               "buildings")  # fmt: skip
+#: options that the run folder decides (giving them with --run is a contradiction), with the
+#: run's game's own options of ``bnb robustness`` (its OptionSpec data, e.g. a team's pets)
+RUN_DECIDES = ("players", "seed", "components", "reading", "variant")
 
 
 def setup_from_run(run_dir: str | os.PathLike, given: Iterable[str] = ()) -> dict[str, Any]:
@@ -27,10 +27,7 @@ def setup_from_run(run_dir: str | os.PathLike, given: Iterable[str] = ()) -> dic
     from bnb_sim.runner.run_files import META_NAME
 
     run = Path(run_dir)
-    for name in given:
-        if name in RUN_DECIDES:
-            flag = "--" + name.replace("_", "-")
-            raise BnbError(f"{flag}: --run {run} takes it from the run; drop one of them")
+    _refuse_what_the_run_decides(run, given, RUN_DECIDES)
     try:
         import json
 
@@ -41,6 +38,7 @@ def setup_from_run(run_dir: str | os.PathLike, given: Iterable[str] = ()) -> dic
         raise BnbError(f"--run {run}: cannot read {META_NAME} ({exc})") from None
     params = meta.get("params") or {}
     game = game_of_run(meta)
+    _refuse_what_the_run_decides(run, given, _own_options(game.name))
     stored = (meta.get("components") or {}).get("content_hash")
     out = game_play(game).run_setup(run, params, meta.get("components") or {})
     if stored and out["components"].content_hash != stored:
@@ -51,3 +49,17 @@ def setup_from_run(run_dir: str | os.PathLike, given: Iterable[str] = ()) -> dic
         )
     return {"game": game, "seed": int(params.get("seed", 0)),
             "players": int(params["players"]), "run_id": meta.get("run_id"), **out}  # fmt: skip
+
+
+def _own_options(game: str) -> tuple[str, ...]:
+    """The names of ``game``'s own options of ``bnb robustness`` (its OptionSpec data)."""
+    from bnb_sim.core.registry import get_game
+
+    return tuple(o.name for o in get_game(game).options if o.applies_to("robustness"))
+
+
+def _refuse_what_the_run_decides(run: Path, given: Iterable[str], decided) -> None:
+    for name in given:
+        if name in decided:
+            flag = "--" + name.replace("_", "-")
+            raise BnbError(f"{flag}: --run {run} takes it from the run; drop one of them")
