@@ -331,6 +331,13 @@ name = "goal"
 games = 60
 policies = ["steady", "bold"]
 set = { "goal" = [10, 30] }
+
+[[ladder]]
+game = "dice"
+name = "skill"
+rungs = ["steady", "random", "bold"]
+games = 60
+goal = 12
 """
 
 
@@ -342,7 +349,8 @@ def test_run_plays_every_kind_of_item_of_an_experiment_file(bnb, tmp_path):
     for title in ("race: Win rate by policy", "race: Race length", "bold vs steady: comparison",
                   "all: Tournament design", "all: Ratings", "all: Head-to-head",
                   "goal: Fairness per variant", "goal: Sweep design",
-                  "goal: Effect on win rates", "goal: Game length"):  # fmt: skip
+                  "goal: Effect on win rates", "goal: Game length", "skill: ladder design",
+                  "skill: steps", "skill: scale"):  # fmt: skip
         assert f"## {title}" in md
     summary = json.loads((tmp_path / "rep" / "summary.json").read_text())
     # the [[compare]] item is bnb compare's: seat-swapped pairs until the precision or the cap
@@ -373,6 +381,10 @@ def test_run_plays_every_kind_of_item_of_an_experiment_file(bnb, tmp_path):
     }
     assert all(e["n"] == 60 and e["lo"] <= e["mean_diff"] <= e["hi"] for e in effects)
     assert any(f["text"].startswith("goal: Win rate:") for f in summary["key_findings"])
+    # the [[ladder]] item is bnb ladder's: adjacent rungs on the same seeds, the game's option
+    ladder = next(i for i in summary["items"] if i["kind"] == "ladder")
+    assert ladder["game"] == "dice_race" and ladder["params"]["options"] == {"goal": 12}
+    assert [s["upper"] for s in ladder["steps"]] == ["random", "bold"]
 
 
 def test_a_compare_item_plays_bnb_compare_against_a_field_of_opponents(bnb, tmp_path):

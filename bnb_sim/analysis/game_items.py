@@ -2,7 +2,8 @@
 
 An item with ``game = NAME`` (any game but the default one) is parsed here, by kind and by
 what the game offers, never by its name: a cooperative game's ``[[ladder]]`` through its
-``team_play`` entry (:mod:`bnb_sim.analysis.team_ladder_item`), a ``[[robustness]]`` through
+``team_play`` entry (:mod:`bnb_sim.analysis.team_ladder_item`), a competitive one's as ``bnb
+ladder``'s (:mod:`bnb_sim.analysis.game_ladder_item`), a ``[[robustness]]`` through
 its ``robustness`` entry (:mod:`bnb_sim.analysis.robustness_item_parse`), every other kind as
 the protocol's items (:mod:`bnb_sim.analysis.protocol_item_parse`; a kind the game offers
 no item of is one line).
@@ -24,6 +25,10 @@ def parse_game_item(spec, kind: str, table: dict, *, source: str, where: str, se
         from bnb_sim.analysis.team_ladder_item import parse_team_ladder_item
 
         return parse_team_ladder_item(spec, game, table, **at)
+    if kind == "ladder" and game.outcome != "cooperative":  # bnb ladder's, with the game
+        from bnb_sim.analysis.game_ladder_item import parse_game_ladder_item
+
+        return parse_game_ladder_item(game, table, **at)
     if kind == "robustness" and _offers(spec, "robustness"):
         from bnb_sim.analysis.robustness_item_parse import parse_protocol_robustness_item
 

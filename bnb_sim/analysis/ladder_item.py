@@ -23,7 +23,7 @@ from typing import Any
 
 from bnb_sim.errors import BnbError
 
-__all__ = ["LADDER_KEYS", "LadderSpec", "parse_ladder_item"]
+__all__ = ["LADDER_KEYS", "LadderSpec", "ladder_item_report", "parse_ladder_item"]
 
 LADDER_KEYS = ("rungs", "players", "games", "bootstrap")
 MAX_GAMES = 10_000_000
@@ -85,19 +85,23 @@ class LadderSpec:
         )
 
     def report(self, result):
-        """``(sections, summary, findings)``: the sections of ``bnb ladder``'s report, titled
-        and with figure files prefixed by the item's name."""
-        from bnb_sim.analysis.ladder import ladder_findings, ladder_sections, ladder_summary
-        from bnb_sim.analysis.report_builder import Finding, _slug
+        return ladder_item_report(self.name, result)
 
-        sections = ladder_sections(result)
-        for section in sections:
-            section.title = f"{self.name}: {section.title.lower()}"
-            section.anchor = _slug(section.title)
-            for fig in section.figures:
-                fig.name = _slug(f"{self.name}-{fig.name}")
-        findings = [Finding(f"{self.name}: {f.text}", f.numbers) for f in ladder_findings(result)]
-        return sections, ladder_summary(result), findings
+
+def ladder_item_report(name: str, result):
+    """``(sections, summary, findings)`` of a played competitive ladder item: the sections of
+    ``bnb ladder``'s report, titled and with figure files prefixed by the item's ``name``."""
+    from bnb_sim.analysis.ladder import ladder_findings, ladder_sections, ladder_summary
+    from bnb_sim.analysis.report_builder import Finding, _slug
+
+    sections = ladder_sections(result)
+    for section in sections:
+        section.title = f"{name}: {section.title.lower()}"
+        section.anchor = _slug(section.title)
+        for fig in section.figures:
+            fig.name = _slug(f"{name}-{fig.name}")
+    findings = [Finding(f"{name}: {f.text}", f.numbers) for f in ladder_findings(result)]
+    return sections, ladder_summary(result), findings
 
 
 def parse_ladder_item(r, common: dict, bootstrap: int, expansion: str | None) -> LadderSpec:
