@@ -320,3 +320,14 @@ def test_n3_estimates_stop_at_the_sprt_decision():
     rule = SPRT(0, 5).update(scores[:n])
     assert summarise(_pairs(scores[:n]), rule, rule.reason, a="A", b="B",
                      mode=HEAD_TO_HEAD).after_decision is None  # fmt: skip
+
+
+def test_the_pair_score_interval_stays_within_what_a_score_can_be():
+    """Five seeds, four won in both seatings and one split: the t interval of the mean pair
+    score ends at 1.18 (a difference of +136 pp); cut at 1 (+100 pp), which changes no
+    coverage, the lower end unchanged."""
+    x = np.array([1.0, 1.0, 1.0, 1.0, 0.5])
+    rule = make_rule(None, 0.01).update(x)
+    result = summarise(_h2h_pairs(x), rule, "x", a="A", b="B", mode=HEAD_TO_HEAD)
+    d = compare_summary(result)["difference"]
+    assert d["hi"] == 1.0 and d["lo"] == pytest.approx(2 * (0.9 - 2.776 * 0.1) - 1, abs=1e-3)

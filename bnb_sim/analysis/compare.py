@@ -264,6 +264,7 @@ def summarise(
     if isinstance(rule, SPRT) and rule.decision_n is not None and rule.decision_n < len(pairs):
         full = pair_scores(pairs)
         d_all = mean_ci(2.0 * full - 1.0)
+        d_all["lo"], d_all["hi"] = max(d_all["lo"], -1.0), min(d_all["hi"], 1.0)
         after = {"n_pairs": int(full.size), "n_games": int(pairs["games"].sum()),
                  "seeds_after_decision": int(full.size - rule.decision_n),
                  "difference": {"mean_diff": d_all["mean"], "lo": d_all["lo"], "hi": d_all["hi"],
@@ -280,6 +281,8 @@ def summarise(
         # of the seeds; that bounds the mean (stats.constant_sample_interval).
         score["lo"], score["hi"] = constant_sample_interval(score["mean"], n, (0.0, 1.0))
         score["note"] = f"all {n:,} pair scores equal"
+    elif n >= 2:  # a pair score lies in [0, 1], so does their mean: an end past it is cut
+        score["lo"], score["hi"] = max(score["lo"], 0.0), min(score["hi"], 1.0)
     d_lo = 2 * score["lo"] - 1 if math.isfinite(score["lo"]) else math.nan
     d_hi = 2 * score["hi"] - 1 if math.isfinite(score["hi"]) else math.nan
     difference = {"mean_diff": 2 * score["mean"] - 1 if n else math.nan, "lo": d_lo, "hi": d_hi}
