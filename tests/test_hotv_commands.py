@@ -84,6 +84,19 @@ def test_sweep_game_hotv_does_not_list_the_baseline_value_a_second_time():
     assert other == ["components", "path.start_normal=7", "path.start_normal=8"]
 
 
+def test_a_team_sweep_difference_stays_within_100_points():
+    """Five games, the variant lost four the reference won: the t interval of the paired
+    difference would end below -100 pp; a difference of team wins cannot, so it is cut."""
+    import numpy as np
+
+    from bnb_sim.analysis.protocol_text import sweep_table
+
+    won = {"reference": np.array([True, True, True, True, False]),
+           "variant": np.array([False, False, False, False, False])}  # fmt: skip
+    shown = list(sweep_table(won)["vs reference, paired [95% CI]"])[1]
+    assert shown.startswith("-80.0 pp [-100.0, ")
+
+
 def test_sweep_game_hotv_writes_where_o_says_and_refuses_a_full_folder(tmp_path, capsys):
     """The report goes to ``-o DIR``, as the docs say; a folder that holds files is refused
     before a game is played (one line, exit 2), as the first game's sweep refuses it."""

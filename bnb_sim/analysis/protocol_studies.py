@@ -289,7 +289,8 @@ def sweep(
         rows.append({
             "variant": label,
             "win_rates": {"team": Rate.from_bools(first).to_dict()},
-            "vs_first_variant": None if first is base else paired_difference(first, base),
+            "vs_first_variant": None if first is base else paired_difference(first, base,
+                                                                             bounds=BOUNDS),
         })  # fmt: skip
     return {"game": game.name, "outcome": game.outcome, "games": int(games),
             "setting": setting, "variants": rows, "_scores": won}  # fmt: skip

@@ -185,7 +185,7 @@ def sweep_table(won: dict):
     reference = won[first]
     for label, values in won.items():
         r = Rate.from_bools(values)
-        d = paired_difference(values.astype(float), reference.astype(float))
+        d = paired_difference(values.astype(float), reference.astype(float), bounds=(-1.0, 1.0))
         rows.append({"variant": label, "games": f"{r.n:,}",
                      "win rate [95% CI]": fmt_rate(r.rate, r.lo, r.hi),
                      "vs reference, paired [95% CI]": "(reference)" if label == first

@@ -208,7 +208,8 @@ def pet_team_section(games: pd.DataFrame, source=None) -> ReportSection:
         lacks = [c for c in wide.columns if pet not in str(c).split(",")]
         if not has or not lacks:
             continue
-        d = paired_difference(wide[has].mean(axis=1), wide[lacks].mean(axis=1))
+        # means of team wins lie in [0, 1]: their difference in [-1, 1]
+        d = paired_difference(wide[has].mean(axis=1), wide[lacks].mean(axis=1), bounds=(-1, 1))
         effects.append((pet, d))
     if effects:
         effects.sort(key=lambda x: -x[1]["mean_diff"])
