@@ -177,7 +177,7 @@ def parse_other_game(table, game, *, source: str, where: str, seed: int, base_di
     """A ``[[luck]]`` table with ``game = NAME`` of a game other than the first: its
     components, readings (``{ NAME = VALUE }``) and its own options of ``bnb luck``."""
     from bnb_sim.analysis.experiment_reader import _Reader, _slug_ok
-    from bnb_sim.analysis.protocol_item_parse import read_options, run_options
+    from bnb_sim.analysis.item_options import read_options, run_options
     from bnb_sim.core.registry import get_game as protocol_game
 
     own = run_options(protocol_game(game.name), "luck")

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from bnb_sim.analysis.experiment_reader import _REQUIRED, _Reader, _slug_ok
+from bnb_sim.analysis.item_options import read_options, run_options
 from bnb_sim.analysis.protocol_item import COOPERATIVE, ProtocolItem
 from bnb_sim.errors import BnbError
 
@@ -48,11 +49,6 @@ ALLOWED = {  # the keys of each kind, after the common ones and the game's optio
 MAX_GAMES = 10_000_000
 
 
-def run_options(game: Any, command: str = "run") -> tuple:
-    """The game's options an item of ``command`` takes (its OptionSpec data)."""
-    return tuple(o for o in game.options if o.applies_to(command))
-
-
 def reader(kind: str, table: Any, source: str, where: str, allowed) -> _Reader:
     """The table's reader (a key that is neither shared nor one of the game's options is one
     line naming the file, the item and the key), and the item's name checked."""
@@ -63,24 +59,6 @@ def reader(kind: str, table: Any, source: str, where: str, allowed) -> _Reader:
     r.where = f"{kind} '{name}'" if r.has("name") else where
     r.name = name
     return r
-
-
-def read_options(r: _Reader, options) -> dict[str, Any]:
-    """The item's values of the game's options, each read by its kind (None: not given)."""
-    out: dict[str, Any] = {}
-    for o in options:
-        if o.kind == "flag":
-            value = r.table.get(o.name)
-            if value is not None and not isinstance(value, bool):
-                r.fail(o.name, f"must be true or false, got {value!r}")
-            out[o.name] = value
-        elif o.kind == "int":
-            out[o.name] = r.int(o.name, None, low=o.low, high=o.high)
-        elif o.kind == "float":
-            out[o.name] = r.float(o.name, None)
-        else:
-            out[o.name] = r.str(o.name, None, o.choices if o.kind == "choice" else None)
-    return out
 
 
 def variants_of(game: Any, components: Any, sets: list, mode: str = "grid") -> list:

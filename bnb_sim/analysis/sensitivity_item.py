@@ -107,7 +107,7 @@ def parse_sensitivity_item(table, *, source: str, where: str, seed: int, base_di
                            component_files: list[str], expansion: str | None):  # fmt: skip
     """A ``[[sensitivity]]`` table, checked now (one line naming the file and the key)."""
     from bnb_sim.analysis.experiment_reader import _REQUIRED, _Reader, _slug_ok
-    from bnb_sim.analysis.protocol_item_parse import read_options, run_options
+    from bnb_sim.analysis.item_options import read_options, run_options
     from bnb_sim.analysis.sensitivity import parse_finding
     from bnb_sim.core.registry import get_game as protocol_game
     from bnb_sim.errors import BnbError
