@@ -137,6 +137,19 @@ def test_cli_value_hotv_pets(capsys):
         "pet:wolf", "pet:cat", "pet:fox", "pet:panda", "pet:horse", "pet:llama"
     }  # fmt: skip
     assert data["outcome"] == "team win rate" and data["options"][0]["n"] == 40
+    assert data["setup"]["readings"]["cat"] == "first-block"  # recorded, as B&B's study does
+
+
+def test_cli_value_hotv_plays_under_a_reading(capsys):
+    """--reading reaches the game's value study (it was parsed as a first-game reading and
+    refused) and the result records it."""
+    code, out, err = run_cli(
+        capsys,
+        ["value", "--game", "hotv", "--option", "all-pets", "--players", "2", "--games", "40",
+         "--json", "--threads", "1", "--reading", "cat=first-draw"],
+    )  # fmt: skip
+    assert code == 0, err
+    assert json.loads(out)["setup"]["readings"]["cat"] == "first-draw"
 
 
 def test_attached_values_lead_the_items_section_of_a_run_report(tmp_path):

@@ -116,7 +116,8 @@ def play_values(
         game="heroes_village", players=int(players), policy=spec, seed=int(seed),
         n_games=int(games), outcome="team win rate", options=values,
         setup={"difficulty": config.difficulty, "buildings": config.buildings,
-               "teams": len(config.teams), "design": "pet replaced by each other pet"},
+               "teams": len(config.teams), "design": "pet replaced by each other pet",
+               "readings": comps.readings},  # as the first game's value study records them
         wall_s=time.perf_counter() - start,
     )  # fmt: skip
     return result
