@@ -269,6 +269,20 @@ def test_cli_hotv_team_win_rate(tmp_path, capsys):
     assert summary["finding"] == "team_win_rate" and len(summary["ranking"]) == 1
 
 
+def test_cli_hotv_sensitivity_names_its_reading(tmp_path, capsys):
+    """--reading reaches the game's set-up (it was parsed as a first-game reading and
+    refused); the setting line and the parameters name it."""
+    code, out, err = run_cli(capsys, [
+        "sensitivity", "--game", "hotv", "--finding", "team_win_rate", "--estimate",
+        "path.last_space", "--screen-games", "20", "--games", "40", "--top", "1", "-q",
+        "--reading", "cat=first-draw", "-o", tmp_path / "h",
+    ])  # fmt: skip
+    assert code == 0, err
+    assert "difficulty standard, reading cat=first-draw; n = 40" in out.splitlines()[0]
+    summary = json.loads((tmp_path / "h" / "summary.json").read_text())
+    assert "reading cat=first-draw" in json.dumps(summary)
+
+
 def test_python_api_matches_the_command_and_refuses_bad_arguments(tmp_path):
     import bnb_sim
     from bnb_sim.errors import ArgumentTypeError

@@ -46,8 +46,12 @@ def setup(
             return blocks.play(config, int(start), int(n), report=False)
         return play_block(config, int(start), int(n), threads)
 
+    from bnb_sim.games.heroes_village.readings import setting_suffix
+
     team = ",".join(first.teams[0]) or "no pets"
-    describe = f"{first.n_players} players, {', '.join(specs)}, pets {team}, difficulty {level}"
+    describe = (f"{first.n_players} players, {', '.join(specs)}, pets {team}, difficulty {level}"
+                f"{setting_suffix(comps.readings)}")  # fmt: skip
     params = {"players": first.n_players, "policies": specs, "seed": int(seed),
-              "pets": team, "difficulty": level, "buildings": buildings}  # fmt: skip
+              "pets": team, "difficulty": level, "buildings": buildings,
+              "readings": comps.readings}  # fmt: skip
     return Setup("Minecraft: Heroes of the Village", comps, describe, play, params, blocks=blocks)
