@@ -21,13 +21,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bnb_sim.analysis.protocol_item import GameItemParts
 from bnb_sim.errors import BnbError
 
 LADDER_KEYS = ("games", "rungs", "bootstrap")  # after the common keys and the game's options
 
 
 @dataclass
-class GameLadderItem:
+class GameLadderItem(GameItemParts):
     """A ``[[ladder]]`` item of a competitive protocol game: its rungs, and how to show it."""
 
     game_object: Any
@@ -43,31 +44,19 @@ class GameLadderItem:
     overrides: dict[str, Any] = field(default_factory=dict)
     kind: str = "ladder"
 
-    @property
-    def game(self) -> str:
-        return self.game_object.name
-
-    @property
-    def components(self) -> Any:
-        from bnb_sim.analysis.protocol_item import provenance
-
-        return provenance(self.game_object, self.game_components)
-
     def budget(self) -> int:
         from bnb_sim.runner.ladder_play import ladder_games
 
         return ladder_games(len(self.rungs), self.players, self.games)
 
     def games_text(self) -> str:
-        steps = len(self.rungs) - 1
-        return f"{self.games:,} seeds per seating x {steps} step{'s' if steps != 1 else ''}"
+        from bnb_sim.analysis.ladder_item import ladder_games_text
+
+        return ladder_games_text(self.rungs, self.games)
 
     def what(self) -> str:
         title = self.game_object.title
         return f"{title} ladder, {self.players} players: {' < '.join(self.rungs)}"
-
-    def readings_text(self) -> str:
-        return ", ".join(f"{k}={v}" for k, v in self.options.items() if v is not None) or "-"
 
     def played(self, result) -> int:
         return int(result.n_games)

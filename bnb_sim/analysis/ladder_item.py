@@ -52,8 +52,7 @@ class LadderSpec:
         return ladder_games(len(self.rungs), self.players, self.games)
 
     def games_text(self) -> str:
-        steps = len(self.rungs) - 1
-        return f"{self.games:,} seeds per seating x {steps} step{'s' if steps != 1 else ''}"
+        return ladder_games_text(self.rungs, self.games)
 
     def what(self) -> str:
         return f"ladder, {self.players} players: {' < '.join(self.rungs)}"
@@ -88,20 +87,21 @@ class LadderSpec:
         return ladder_item_report(self.name, result)
 
 
+def ladder_games_text(rungs, games: int) -> str:
+    """The games of a competitive ladder item, as the experiment table shows them."""
+    steps = len(rungs) - 1
+    return f"{games:,} seeds per seating x {steps} step{'s' if steps != 1 else ''}"
+
+
 def ladder_item_report(name: str, result):
     """``(sections, summary, findings)`` of a played competitive ladder item: the sections of
     ``bnb ladder``'s report, titled and with figure files prefixed by the item's ``name``."""
     from bnb_sim.analysis.ladder import ladder_findings, ladder_sections, ladder_summary
-    from bnb_sim.analysis.report_builder import Finding, _slug
+    from bnb_sim.analysis.report_builder import name_item_findings, name_item_sections
 
     sections = ladder_sections(result)
-    for section in sections:
-        section.title = f"{name}: {section.title.lower()}"
-        section.anchor = _slug(section.title)
-        for fig in section.figures:
-            fig.name = _slug(f"{name}-{fig.name}")
-    findings = [Finding(f"{name}: {f.text}", f.numbers) for f in ladder_findings(result)]
-    return sections, ladder_summary(result), findings
+    name_item_sections(sections, name)
+    return sections, ladder_summary(result), name_item_findings(ladder_findings(result), name)
 
 
 def parse_ladder_item(r, common: dict, bootstrap: int, expansion: str | None) -> LadderSpec:

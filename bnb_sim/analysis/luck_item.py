@@ -103,15 +103,11 @@ class LuckItem:
         """``(sections, summary, findings)``: ``bnb luck``'s sections titled with the item's
         name (figure files prefixed by it), its summary and its findings."""
         from bnb_sim.analysis.luck_report import luck_findings, luck_sections, luck_summary
-        from bnb_sim.analysis.report_builder import Finding, _slug
+        from bnb_sim.analysis.report_builder import name_item_findings, name_item_sections
 
         sections = luck_sections(result)
-        for section in sections:
-            section.title = f"{self.name}: {section.title.lower()}"
-            section.anchor = _slug(section.title)
-            for fig in section.figures:
-                fig.name = _slug(f"{self.name}-{fig.name}")
-        findings = [Finding(f"{self.name}: {f.text}", f.numbers) for f in luck_findings(result)]
+        name_item_sections(sections, self.name)
+        findings = name_item_findings(luck_findings(result), self.name)
         return sections, luck_summary(result), findings
 
 

@@ -56,8 +56,29 @@ def warm_step(game: Any):
     return (game.name, "batch kernel"), step
 
 
+class GameItemParts:
+    """What every item of a game served through the protocol says the same way: its game's
+    name, its components' provenance and its options as the report's readings column (the
+    item has ``game_object``, ``game_components`` and ``options``)."""
+
+    game_object: Any
+    game_components: Any
+    options: dict[str, Any]
+
+    @property
+    def game(self) -> str:
+        return self.game_object.name
+
+    @property
+    def components(self) -> Any:
+        return provenance(self.game_object, self.game_components)
+
+    def readings_text(self) -> str:
+        return ", ".join(f"{k}={v}" for k, v in self.options.items() if v is not None) or "-"
+
+
 @dataclass
-class ProtocolItem:
+class ProtocolItem(GameItemParts):
     """One item of a game served through the protocol: what to play, and how to show it."""
 
     game_object: Any
@@ -84,16 +105,8 @@ class ProtocolItem:
     config: Any = None  # a simulation's run config (checked when the file is read)
 
     @property
-    def game(self) -> str:
-        return self.game_object.name
-
-    @property
     def team(self) -> bool:
         return self.game_object.outcome == COOPERATIVE
-
-    @property
-    def components(self) -> Any:
-        return provenance(self.game_object, self.game_components)
 
     # -- what the shared experiment code asks ----------------------------------------------
     def rows(self) -> int:
@@ -132,9 +145,6 @@ class ProtocolItem:
         setting = [] if players is None else [f"{players} players"]
         setting += [f"{k} {v}" for k, v in self.options.items() if v is not None]
         return f"{self.game_object.title}: {who}" + (f" ({', '.join(setting)})" if setting else "")
-
-    def readings_text(self) -> str:
-        return ", ".join(f"{k}={v}" for k, v in self.options.items() if v is not None) or "-"
 
     def played(self, result) -> int:
         if self.kind == "compare":  # the team data (cooperative) or bnb compare's result

@@ -85,6 +85,23 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "section"
 
 
+def name_item_sections(sections, name: str, *, lower: bool = True, lead: str = "") -> None:
+    """The sections of one experiment item, named by it: each title ``"NAME: LEAD title"``
+    (lower-cased with ``lower``), its anchor, and its figure files prefixed by ``name`` (two
+    items' figures never share a file)."""
+    for section in sections:
+        title = section.title.lower() if lower else section.title
+        section.title = f"{name}: {lead}{title}"
+        section.anchor = _slug(section.title)
+        for fig in section.figures:
+            fig.name = _slug(f"{name}-{fig.name}")
+
+
+def name_item_findings(findings, name: str) -> list[Finding]:
+    """An item's key findings, each led by the item's ``name``."""
+    return [Finding(f"{name}: {f.text}", f.numbers) for f in findings]
+
+
 _INLINE = [
     (re.compile(r"`([^`]+)`"), r"<code>\1</code>"),
     (re.compile(r"\*\*([^*]+)\*\*"), r"<strong>\1</strong>"),

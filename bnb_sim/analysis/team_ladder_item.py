@@ -21,13 +21,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bnb_sim.analysis.protocol_item import GameItemParts
 from bnb_sim.errors import BnbError
 
 LADDER_KEYS = ("games", "rungs")  # after the common keys and the game's options of a ladder
 
 
 @dataclass
-class TeamLadderItem:
+class TeamLadderItem(GameItemParts):
     """A ``[[ladder]]`` item of a cooperative game: its plan, and how to show it."""
 
     game_object: Any
@@ -39,16 +40,6 @@ class TeamLadderItem:
     component_files: list[str] = field(default_factory=list)
     overrides: dict[str, Any] = field(default_factory=dict)
     kind: str = "ladder"
-
-    @property
-    def game(self) -> str:
-        return self.game_object.name
-
-    @property
-    def components(self) -> Any:
-        from bnb_sim.analysis.protocol_item import provenance
-
-        return provenance(self.game_object, self.game_components)
 
     @property
     def players(self) -> int:
@@ -63,9 +54,6 @@ class TeamLadderItem:
     def what(self) -> str:
         rungs = " < ".join(self.plan.rungs)
         return f"{self.game_object.title} ladder, {self.plan.team.setting}: {rungs}"
-
-    def readings_text(self) -> str:
-        return ", ".join(f"{k}={v}" for k, v in self.options.items() if v is not None) or "-"
 
     def played(self, result) -> int:
         return int(result.n_games)
@@ -86,7 +74,7 @@ class TeamLadderItem:
     def report(self, result):
         """``(sections, summary, findings)``: the sections of ``bnb ladder --game NAME``,
         titled and with figure files prefixed by the item's name."""
-        from bnb_sim.analysis.report_builder import Finding, _slug
+        from bnb_sim.analysis.report_builder import name_item_findings, name_item_sections
         from bnb_sim.analysis.team_ladder import (
             team_ladder_findings,
             team_ladder_sections,
@@ -94,13 +82,8 @@ class TeamLadderItem:
         )
 
         sections = team_ladder_sections(result)
-        for section in sections:
-            section.title = f"{self.name}: {section.title.lower()}"
-            section.anchor = _slug(section.title)
-            for fig in section.figures:
-                fig.name = _slug(f"{self.name}-{fig.name}")
-        findings = [Finding(f"{self.name}: {f.text}", f.numbers)
-                    for f in team_ladder_findings(result)]  # fmt: skip
+        name_item_sections(sections, self.name)
+        findings = name_item_findings(team_ladder_findings(result), self.name)
         summary = {**team_ladder_summary(result), "game": self.game}
         return sections, summary, findings
 

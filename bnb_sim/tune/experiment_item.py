@@ -343,7 +343,7 @@ def what_text(spec: TuneSpec) -> str:
 def tune_sections(result: dict, name: str):
     """The item's report sections (titles and figure names prefixed with ``name``) and its
     summary."""
-    from bnb_sim.analysis.report_builder import _slug
+    from bnb_sim.analysis.report_builder import name_item_sections
     from bnb_sim.tune.report import build_game_report, build_policy_report
 
     if result["kind"] == "tune-policy":
@@ -351,10 +351,6 @@ def tune_sections(result: dict, name: str):
     else:
         builder = build_game_report(result)
     sections = builder.sections
-    for section in sections:
-        section.title = f"{name}: tuning, {section.title.lower()}"
-        section.anchor = _slug(section.title)
-        for fig in section.figures:
-            fig.name = _slug(f"{name}-{fig.name}")
+    name_item_sections(sections, name, lead="tuning, ")
     summary = {k: result[k] for k in result if k not in ("search", "ranking", "sensitivity")}
     return sections, summary
