@@ -114,6 +114,9 @@ def test_default_rungs_climb_from_random_through_search_to_strong():
     assert len(DEFAULT_RUNGS) - 1 >= 5  # five steps to separate
     assert [parse_policy(r).label for r in DEFAULT_RUNGS] == list(DEFAULT_RUNGS)
     assert _DEFAULT == ",".join(DEFAULT_RUNGS)  # the command and the API agree
+    from bnb_sim.core.registry import get_game
+
+    assert get_game("builders_biomes").ladder_rungs() == list(DEFAULT_RUNGS)  # and the game
 
 
 # -- the command ---------------------------------------------------------------------------
