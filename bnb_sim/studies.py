@@ -108,7 +108,7 @@ def _write(builder, out: Path | None) -> None:
 
 def tournament(
     policies: Sequence[str] | str,
-    players: int = 2,
+    players: int | None = None,
     games: int = 1000,
     *,
     seed: int = 0,
@@ -126,7 +126,8 @@ def tournament(
     options: Mapping[str, Any] | None = None,
 ):
     """Round robin of ``policies`` (``bnb tournament``): every combination of ``players`` of
-    them at a table, each in all its seatings, on the seeds ``0 .. games-1``.
+    them at a table, each in all its seatings, on the seeds ``0 .. games-1``; ``players``
+    None: 2, or a cooperative game's own count.
 
     Returns a :class:`~bnb_sim.analysis.tournament.TournamentResult`: ``ratings``
     (Bradley-Terry Elo with bootstrap intervals over seeds; ``anchor`` pinned to 0: ``"auto"``
@@ -148,7 +149,7 @@ def tournament(
     from bnb_sim.runner.tournament_play import entrant_labels, run_tournament
 
     specs = _policy_list(policies, "policies")
-    players = _args.integer(players, "players", 2, 4)
+    players = None if players is None else _args.integer(players, "players", 2, 4)
     games = _args.integer(games, "games", 2)
     seed = _args.integer(seed, "seed", 0)
     bootstrap = _args.integer(bootstrap, "bootstrap", 0, 100_000)
@@ -161,6 +162,7 @@ def tournament(
         return _team_tournament(name, specs, players, games, seed=seed, components=components,
                                 readings=readings, threads=threads, out=out, progress=progress,
                                 yes=yes, options=options)  # fmt: skip
+    players = 2 if players is None else players
     own = {k: v for k, v in _game_options(name, options).items() if v is not None}
     schedule(entrant_labels(specs, players, name, options=own), players)
     entrant_labels(specs, players, name, distinct="tournament", options=own)

@@ -117,3 +117,16 @@ def test_a_team_tournament_plays_under_the_reading_given(bnb, tmp_path):
     # the setting names a reading that is not the default, wherever the study states it
     setting = "3 players, pets wolf,cat,fox, standard"
     assert settings == {"first-draw": f"{setting}, reading cat=first-draw", "first-block": setting}
+
+
+def test_a_team_tournament_plays_the_games_own_player_count_unless_given(bnb, tmp_path):
+    """As a cooperative game's compare, sweep and ladder do: without --players the game's
+    own count (Heroes of the Village: 3), from the command and from Python; --players wins."""
+    args = ["tournament", "--game", "hotv", "--policy", "team", "--policy", "random",
+            "--games", "20", "--json", "--quiet"]  # fmt: skip
+    assert json.loads(bnb(*args, "--out", tmp_path / "a"))["players"] == 3
+    assert json.loads(bnb(*args, "--players", "2", "--out", tmp_path / "b"))["players"] == 2
+    result = bnb_sim.tournament(["team", "random"], games=20, game="hotv")
+    assert result["players"] == 3
+    result = bnb_sim.tournament(["steady", "bold"], games=20, game="dice")
+    assert result.players == 2  # a competitive game: two per table unless given

@@ -85,9 +85,13 @@ def tournament(
     # a cooperative game: each entrant is a team policy in every seat, ranked by its team
     # win rate on the same games (bnb_sim.cli.tournament_team); else the round robin below
     if proto.outcome == "cooperative":
+        from click.core import ParameterSource
+
         from bnb_sim.cli.tournament_team import team_tournament
 
         params = {k: v for k, v in ctx.params.items() if not k.startswith("_")}
+        if ctx.get_parameter_source("players") is ParameterSource.DEFAULT:
+            params["players"] = None  # the game's own count, as its compare, sweep and ladder
         team_tournament(**params, policies=policies)
         return
     from bnb_sim.cli.protocol_cmds import option_values

@@ -14,7 +14,7 @@ from bnb_sim import jsonsafe
 from bnb_sim.cli.protocol_cmds import command_components, option_values, prepare_folder, protocol_of
 
 
-def team_tournament(*, game, policies=(), players=2, games=1000, components=None, seed=0,
+def team_tournament(*, game, policies=(), players=None, games=1000, components=None, seed=0,
                     threads=None, out=None, as_json=False, yes=False, reading=(),
                     **rest) -> None:  # fmt: skip
     """``bnb tournament --game NAME`` of a cooperative game: the command's parsed options
