@@ -238,3 +238,88 @@ def test_tournament_game_hotv_ranks_team_policies_on_the_same_games(tmp_path, ca
     code, _, err = run_cli(capsys, ["tournament", "--policy", "heuristic", "--policy", "random",
                                     "--pets", "wolf,cat", "--out", tmp_path / "bb"])  # fmt: skip
     assert code == 2 and "--pets is an option of Minecraft: Heroes of the Village" in err
+
+
+READINGS = textwrap.dedent(
+    """
+    [experiment]
+    seed = 5
+
+    [[simulation]]
+    game = "hotv"
+    name = "cat first"
+    games = 120
+    players = 3
+    pets = "wolf,cat,fox"
+    readings = { cat = "first-draw", build = "one" }
+
+    [[ladder]]
+    game = "hotv"
+    name = "rungs"
+    games = 20
+    readings = { cat = "first-draw" }
+    """
+)
+
+
+def test_readings_of_a_hotv_item_play_what_bnb_simulate_reading_plays(tmp_path, capsys):
+    """An item's ``readings`` table is ``--reading NAME=VALUE`` of the commands: set on the
+    item's components, played, named in the report (before: an unknown key)."""
+    from bnb_sim.runner.storage import load_run
+    from tests.test_hotv_sim import run_cli
+
+    experiment = load_experiment(write(tmp_path, READINGS, dice=False))
+    run, ladder = experiment.items
+    assert run.game_components.readings["cat"] == "first-draw"
+    assert ladder.game_components.readings["cat"] == "first-draw"
+    outcomes = run_experiment(experiment, threads=1)
+    out = tmp_path / "cli"
+    code, _, err = run_cli(capsys, [
+        "simulate", "--game", "hotv", "-n", "120", "--players", "3", "--pets", "wolf,cat,fox",
+        "--seed", "5", "--reading", "cat=first-draw", "--reading", "build=one", "-o", out, "-q",
+    ])  # fmt: skip
+    assert code == 0, err
+    cli_games = load_run(out)[1]
+    item_games = outcomes[0].result[1]
+    for column in ("won", "turns", "illager_space"):
+        if column in cli_games:
+            assert item_games[column].tolist() == cli_games[column].tolist(), column
+    build_experiment_report(experiment, outcomes).write(tmp_path / "report")
+    text = (tmp_path / "report" / "report.md").read_text()
+    assert "| cat first | pets=wolf,cat,fox, cat=first-draw, build=one |" in text
+    assert "reading cat=first-draw" in text  # the ladder's setting line names it
+
+
+@pytest.mark.parametrize(
+    ("game", "readings", "message"),
+    [
+        ("hotv", '{ cat = "sometimes" }', "simulation[1].readings: reading cat='sometimes'"),
+        ("hotv", '{ dog = "x" }', "simulation[1].readings: unknown reading 'dog'"),
+        ("hotv", '"cat=first-draw"', "simulation[1].readings: must be a table of texts"),
+        ("dice_race", '{ cat = "first-draw" }', "readings: Dice race has no rule readings"),
+    ],
+)
+def test_bad_readings_of_an_item_are_one_line_naming_the_key(tmp_path, game, readings, message):
+    path = write(tmp_path, f'[[simulation]]\ngame = "{game}"\ngames = 5\nreadings = {readings}\n',
+                 dice=False)  # fmt: skip
+    with pytest.raises(BnbError) as info:
+        load_experiment(path)
+    assert message in str(info.value) and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        'compare]]\na = "team"\nb = "random"\nmax_games = 10',
+        'tournament]]\ngames = 10\npolicies = ["team", "random"]',
+        'sweep]]\ngames = 10\nset = { "path.start_normal" = [8, 9] }',
+        "robustness]]\ngames = 10",
+        'sensitivity]]\nfinding = "team_win_rate"',
+    ],
+)
+def test_every_hotv_item_kind_sets_its_readings_on_its_components(tmp_path, item):
+    text = f'[[{item}\ngame = "hotv"\nreadings = {{ cat = "first-draw" }}\n'
+    (parsed,) = load_experiment(write(tmp_path, text, dice=False)).items
+    comps = getattr(parsed, "game_components", None) or parsed.components
+    assert comps.readings["cat"] == "first-draw"
+    assert "cat=first-draw" in parsed.readings_text()

@@ -111,6 +111,8 @@ def parse_game_ladder_item(game: Any, table: dict, *, source: str, where: str, s
     for rung in labels:  # every rung's config: a bad option or player count fails now
         P.make(game, r, "rungs", comps, [rung] * players, players=players, seed=item_seed,
                options=given)  # fmt: skip
-    return GameLadderItem(game, r.name, item_seed, comps, labels, players, games,
+    item = GameLadderItem(game, r.name, item_seed, comps, labels, players, games,
                           r.int("bootstrap", bootstrap, low=0, high=100_000), values, files,
                           overrides)  # fmt: skip
+    item.reading_items = P.reading_items(r)
+    return item

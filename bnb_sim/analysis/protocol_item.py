@@ -64,6 +64,7 @@ class GameItemParts:
     game_object: Any
     game_components: Any
     options: dict[str, Any]
+    reading_items: tuple[str, ...] = ()  # the item's readings, as --reading NAME=VALUE
 
     @property
     def game(self) -> str:
@@ -74,7 +75,8 @@ class GameItemParts:
         return provenance(self.game_object, self.game_components)
 
     def readings_text(self) -> str:
-        return ", ".join(f"{k}={v}" for k, v in self.options.items() if v is not None) or "-"
+        shown = [f"{k}={v}" for k, v in self.options.items() if v is not None]
+        return ", ".join([*shown, *self.reading_items]) or "-"
 
 
 @dataclass

@@ -3,7 +3,9 @@
 The keys of an item are the shared ones of its kind, ``components`` (files over the game's
 defaults), ``set`` (component values by dotted path, through the game's ``sweep_variants``
 hook, the one ``bnb sweep --set`` uses), and the game's own options that apply to ``run``
-(its :class:`~bnb_sim.core.protocol.OptionSpec` data, read by their kind). A key the game
+(its :class:`~bnb_sim.core.protocol.OptionSpec` data, read by their kind), and ``readings``
+(``NAME = "VALUE"`` rule readings, as ``--reading NAME=VALUE``, for a game that takes them
+on its components: its ``with_readings``). A key the game
 does not offer is refused in one line naming the file, the item and the key; so is anything
 the play would refuse (a policy, an option value, a component path): the item builds its
 configs now, with the game's ``make_config`` (a simulation: ``make_run_config`` where the
@@ -14,6 +16,7 @@ game offers it, the config of ``bnb simulate``, e.g. every pet team).
     games = 20000
     policies = ["..."]
     components = ["my_box.toml"]      # and/or set = { "some.path" = 8 }
+    readings = { some_rule = "reading" }  # optional: as --reading some_rule=reading
     run_dir = "runs/x"                # optional: keep the run folder (resumed when it exists)
 
     [[compare]]
@@ -39,7 +42,8 @@ from bnb_sim.analysis.item_options import read_options, run_options
 from bnb_sim.analysis.protocol_item import COOPERATIVE, ProtocolItem
 from bnb_sim.errors import BnbError
 
-COMMON = ("game", "name", "seed", "components", "set", "players")  # then the game's options
+# the keys of every item, then the game's options
+COMMON = ("game", "name", "seed", "components", "readings", "set", "players")
 ALLOWED = {  # the keys of each kind, after the common ones and the game's options
     "simulation": ("games", "policies", "run_dir"),
     "compare": ("a", "b", "sprt", "alpha", "beta", "precision", "max_games"),
@@ -76,9 +80,33 @@ def _set_error(r: _Reader, exc: Exception):
     raise BnbError(msg if r.source in msg else f"{r.source}: {r.where}.set: {msg}") from None
 
 
+def reading_items(r: _Reader) -> tuple[str, ...]:
+    """The item's ``readings`` table as ``--reading`` items (``("cat=first-draw",)``)."""
+    value = r.table.get("readings", {})
+    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+        r.fail("readings", 'must be a table of texts, e.g. readings = { NAME = "VALUE" }')
+    return tuple(f"{k}={v}" for k, v in value.items())
+
+
+def with_item_readings(game: Any, r: _Reader, comps: Any) -> Any:
+    """The components with the item's ``readings`` set, as ``--reading`` sets them (the
+    game's ``with_readings``); a game without it, or a reading it refuses, is one line."""
+    given = reading_items(r)
+    if not given:
+        return comps
+    with_readings = getattr(game, "with_readings", None)
+    if not callable(with_readings):
+        r.fail("readings", f"{game.title} has no rule readings to set")
+    try:
+        return with_readings(comps, list(given))
+    except BnbError as exc:
+        r.fail("readings", str(exc).split(": ", 1)[-1] if str(exc).startswith("--") else str(exc))
+
+
 def item_components(game: Any, r: _Reader, base_dir, overrides: dict) -> tuple[Any, list[str]]:
     """``(components, files)``: the item's ``components`` files (relative to the experiment
-    file) over the game's defaults, with its ``set`` values (one variant of ``bnb sweep``)."""
+    file) over the game's defaults, with its ``readings`` and its ``set`` values (one variant
+    of ``bnb sweep``), in the order the commands apply them."""
     files = []
     for text in r.str_list("components", []):
         path = Path(text).expanduser()
@@ -87,6 +115,7 @@ def item_components(game: Any, r: _Reader, base_dir, overrides: dict) -> tuple[A
         comps = game.load_components(files)
     except BnbError as exc:
         r.fail("components", str(exc))
+    comps = with_item_readings(game, r, comps)
     if overrides:
         try:
             comps = variants_of(game, comps, [(p, [v]) for p, v in overrides.items()])[-1][1]
@@ -132,6 +161,7 @@ def parse_item(game: Any, kind: str, table: dict, *, source: str, where: str, se
     comps, files = item_components(game, r, base_dir, overrides)
     item = ProtocolItem(game, kind, r.name, r.int("seed", seed, low=0, high=2**63 - 1), comps,
                         players, values, component_files=files, overrides=overrides)  # fmt: skip
+    item.reading_items = reading_items(r)
     common = dict(players=players, seed=item.seed, options=values)
     if kind == "compare":
         _compare(r, item)

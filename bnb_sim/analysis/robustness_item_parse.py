@@ -65,6 +65,7 @@ def parse_protocol_robustness_item(spec, game: Any, table: dict, *, source: str,
         name=r.name, seed=item_seed, variant="standard", components=comps,
         component_files=files, overrides=overrides, players=players, games=games, rungs=rungs,
         game=game.name, options=given, policy=policy,
+        readings=dict(item.split("=", 1) for item in P.reading_items(r)),
     )  # fmt: skip
 
 

@@ -36,6 +36,7 @@ class SensitivityItem:
     seed: int
     options: dict = field(default_factory=dict)  # the game's own: pets, difficulty, ...
     overrides: dict = field(default_factory=dict)  # none: the estimates are what it moves
+    reading_items: tuple[str, ...] = ()  # readings set on the components (--reading items)
 
     def _setup(self, threads=None):
         from bnb_sim.runner.sensitivity import make_setup
@@ -67,7 +68,8 @@ class SensitivityItem:
         return f"{self.game.title}: sensitivity of {self.finding} to the estimates"
 
     def readings_text(self) -> str:
-        return ", ".join(f"{k}={v}" for k, v in self.options.items() if v is not None) or "-"
+        shown = [f"{k}={v}" for k, v in self.options.items() if v is not None]
+        return ", ".join([*shown, *self.reading_items]) or "-"
 
     def played(self, result) -> int:
         return result.games_played
@@ -108,6 +110,7 @@ def parse_sensitivity_item(table, *, source: str, where: str, seed: int, base_di
     """A ``[[sensitivity]]`` table, checked now (one line naming the file and the key)."""
     from bnb_sim.analysis.experiment_reader import _REQUIRED, _Reader, _slug_ok
     from bnb_sim.analysis.item_options import read_options, run_options
+    from bnb_sim.analysis.protocol_item_parse import reading_items, with_item_readings
     from bnb_sim.analysis.sensitivity import parse_finding
     from bnb_sim.core.registry import get_game as protocol_game
     from bnb_sim.errors import BnbError
@@ -119,8 +122,11 @@ def parse_sensitivity_item(table, *, source: str, where: str, seed: int, base_di
     except BnbError as exc:  # named as the item's other keys are
         named = f"sensitivity '{raw['name']}'" if isinstance(raw.get("name"), str) else where
         raise BnbError(f"{source}: {named}.game: {exc}") from None
-    own = run_options(protocol_game(game.name), "sensitivity")  # e.g. a game's pets
-    r = _Reader(source, where, table, (*ALLOWED, *(o.name for o in own)))
+    rules = protocol_game(game.name)
+    own = run_options(rules, "sensitivity")  # e.g. a game's pets
+    # readings set on the components, as --reading sets them, where the game takes them so
+    readings = ("readings",) if callable(getattr(rules, "with_readings", None)) else ()
+    r = _Reader(source, where, table, (*ALLOWED, *readings, *(o.name for o in own)))
     name = r.str("name", where.replace("[", " ").rstrip("]"))
     if not _slug_ok(name):
         r.fail("name", "use letters, digits, spaces and -_.,:+()= (at most 80)")
@@ -139,6 +145,7 @@ def parse_sensitivity_item(table, *, source: str, where: str, seed: int, base_di
         comps = load(files, expansion=exp) if exp else load(files)
     except BnbError as exc:
         r.fail("components", str(exc))
+    comps = with_item_readings(rules, r, comps)
     options = {k: v for k, v in read_options(r, own).items() if v is not None}
     item = SensitivityItem(
         kind="sensitivity", name=name, finding=finding, game=game, components=comps,
@@ -149,6 +156,7 @@ def parse_sensitivity_item(table, *, source: str, where: str, seed: int, base_di
         games=r.int("games", 10_000, low=2, high=10_000_000),
         top=r.int("top", 8, low=1, high=500),
         seed=r.int("seed", seed, low=0, high=2**63 - 1), options=options,
+        reading_items=reading_items(r),
     )  # fmt: skip
     try:
         item.budget()  # estimates that name nothing fail now, before anything plays

@@ -117,4 +117,6 @@ def parse_team_ladder_item(spec, game: Any, table: dict, *, source: str, where: 
                                 components=comps, yes=True, options=given)  # fmt: skip
     except BnbError as exc:
         r.fail("rungs", str(exc).removeprefix("ladder: "))
-    return TeamLadderItem(game, r.name, item_seed, comps, plan, values, files, overrides)
+    item = TeamLadderItem(game, r.name, item_seed, comps, plan, values, files, overrides)
+    item.reading_items = P.reading_items(r)
+    return item

@@ -94,8 +94,9 @@ class RobustnessItem:
         return result.games * len(result.rungs)
 
     def readings_text(self) -> str:
-        if self.game is not None:
-            return ", ".join(f"{k}={v}" for k, v in self.options.items()) or "the defaults"
+        if self.game is not None:  # its options, then the readings it sets on its components
+            shown = {**self.options, **self.readings}
+            return ", ".join(f"{k}={v}" for k, v in shown.items()) or "the defaults"
         from bnb_sim.runner.study_hooks import study_hooks
 
         readings = study_hooks(self.game).resolved_readings(self.readings)
