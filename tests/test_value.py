@@ -243,3 +243,56 @@ def test_bnb_value_serves_hotv_through_its_value_study_entry():
 
     spec = get_game("hotv")
     assert spec.entry("value") is None and spec.entry("value_study") is not None
+
+
+HOTV_VALUE = (
+    '[experiment]\nseed = 8\n\n[[value]]\ngame = "hotv"\nname = "pets"\noptions = ["all-pets"]\n'
+    'games = 40\ndifficulty = "easy"\nreadings = { cat = "first-draw" }\n\n'
+    '[[value]]\nname = "fights"\noptions = ["fight"]\ngames = 20\n'
+)
+
+
+def test_a_hotv_value_item_gives_the_numbers_of_bnb_value_game_hotv(capsys, tmp_path):
+    """A ``[[value]]`` item of another game plays its ``value_study`` entry as the command
+    does (before: "has no [[value]] items"); two items' figures are two files."""
+    from bnb_sim.analysis.experiment import load_experiment
+    from bnb_sim.runner.budget import experiment_games
+
+    exp = tmp_path / "exp.toml"
+    exp.write_text(HOTV_VALUE)
+    assert experiment_games(load_experiment(exp)) == 40 * 15 + 20 * 2  # 15 pet teams of 2
+    code, out, err = run_cli(capsys, ["run", exp, "--out", tmp_path / "rep", "-q", "--threads", 1])
+    assert code == 0, err
+    summary = json.loads((tmp_path / "rep" / "summary.json").read_text())
+    pets = summary["items"][0]
+    assert pets["kind"] == "value" and pets["value"]["setup"]["teams"] == 15
+    code, out, err = run_cli(capsys, [
+        "value", "--game", "hotv", "--option", "all-pets", "--players", "2", "--games", "40",
+        "--seed", "8", "--difficulty", "easy", "--reading", "cat=first-draw", "--json",
+    ])  # fmt: skip
+    assert code == 0, err
+    assert pets["value"]["options"] == json.loads(out)["options"]  # the same games and numbers
+    text = (tmp_path / "rep" / "report.md").read_text()
+    assert "| pets | difficulty=easy, cat=first-draw |" in text
+    assert "pets-value-forest.png" in text and "fights-value-forest.png" in text
+
+
+@pytest.mark.parametrize(
+    ("keys", "message"),
+    [
+        ('options = ["dragon"]', "value[1].options: --option 'dragon': not a pet"),
+        ('options = ["fox"]\nmode = "always"', "value[1].mode: a pet is valued against"),
+        ('options = ["fox"]\nopponents = ["team"]', "value[1].opponents: the players are a team"),
+        ('options = ["fox"]\nhearts = 3', "unknown key 'value[1].hearts'"),
+        ("games = 20", "value[1].options: is required"),
+    ],
+)
+def test_a_bad_hotv_value_item_is_one_line_naming_the_key(tmp_path, keys, message):
+    from bnb_sim.analysis.experiment import load_experiment
+    from bnb_sim.errors import BnbError
+
+    exp = tmp_path / "exp.toml"
+    exp.write_text(f'[[value]]\ngame = "hotv"\n{keys}\n')
+    with pytest.raises(BnbError) as info:
+        load_experiment(exp)
+    assert message in str(info.value) and "\n" not in str(info.value), info.value

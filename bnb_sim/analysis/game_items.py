@@ -29,6 +29,10 @@ def parse_game_item(spec, kind: str, table: dict, *, source: str, where: str, se
         from bnb_sim.analysis.game_ladder_item import parse_game_ladder_item
 
         return parse_game_ladder_item(game, table, **at)
+    if kind == "value" and _offers(spec, "value_study"):  # bnb value's, with the game
+        from bnb_sim.analysis.game_value_item import parse_game_value_item
+
+        return parse_game_value_item(spec, game, table, **at)
     if kind == "robustness" and _offers(spec, "robustness"):
         from bnb_sim.analysis.robustness_item_parse import parse_protocol_robustness_item
 

@@ -68,17 +68,18 @@ class ValueSpec:
         return ", ".join(f"{k}={v}" for k, v in values.items())
 
     def report(self, result):
-        from bnb_sim.analysis.report_builder import _slug
-        from bnb_sim.analysis.value_report import value_findings, value_sections
+        return value_item_report(self.name, result)
 
-        sections = value_sections(result)
-        for section in sections:
-            section.title = f"{self.name}: {section.title}"
-            section.anchor = _slug(section.title)
-        findings = value_findings(result)
-        for finding in findings:
-            finding.text = f"{self.name}: {finding.text}"
-        return sections, {"value": result.to_dict()}, findings
+
+def value_item_report(name: str, result) -> tuple:
+    """``(sections, summary, findings)`` of a played ``[[value]]`` item (any game's): the
+    sections and findings of ``bnb value``, named by the item."""
+    from bnb_sim.analysis.report_builder import name_item_findings, name_item_sections
+    from bnb_sim.analysis.value_report import value_findings, value_sections
+
+    sections = value_sections(result)
+    name_item_sections(sections, name, lower=False)
+    return sections, {"value": result.to_dict()}, name_item_findings(value_findings(result), name)
 
 
 def parse_value_item(r, common: dict) -> ValueSpec:

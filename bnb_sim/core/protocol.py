@@ -454,7 +454,9 @@ HOOKS: tuple[str, ...] = (
 #: * ``team_play(*, players=, seed=, components=, **options)``: a cooperative game's setting
 #:   of ``bnb ladder`` (:mod:`bnb_sim.runner.team_ladder` says what it returns).
 #: * ``value_study(options, *, players=, games=, seed=, components=, ...)``: the worth of the
-#:   game's own options (``bnb value``; a :class:`bnb_sim.analysis.value.ValueResult`).
+#:   game's own options (``bnb value``, ``[[value]]`` items; a
+#:   :class:`bnb_sim.analysis.value.ValueResult`); with ``plan_only=True`` it checks every
+#:   argument and returns the number of games it would play, playing none.
 #: * attributes (:data:`ENTRY_ATTRIBUTES`, imported when read): ``luck`` (a module: its
 #:   chance sources and how a luck design plays, :mod:`bnb_sim.runner.luck_play`), ``tune``
 #:   (a module: what ``bnb tune`` needs, listed in

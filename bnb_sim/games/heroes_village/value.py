@@ -67,18 +67,15 @@ def pet_values(won_by_team: dict[str, np.ndarray], pets: list[str], players: int
 def play_values(
     options, *, policy="team", players=2, games=4000, seed=0, components=None, reading=(),
     difficulty=None, buildings=None, threads=None, yes=False, say=None, mode="never",
-    opponents=(), dask=None, blocks=None, **unknown: Any,
+    opponents=(), dask=None, blocks=None, plan_only=False, **unknown: Any,
 ):  # fmt: skip
     """Each pet's worth to the team (``options``: ``pet:NAME``, ``NAME`` or ``all-pets``),
     checked before any game is played; a :class:`~bnb_sim.analysis.value.ValueResult`.
-    The ``value_study`` entry point: ``bnb value --game hotv`` (the shared command) and
-    ``bnb_sim.value(game="hotv", ...)`` play it."""
-    from bnb_sim.analysis.value import ValueResult, option_value
+    With ``plan_only`` it checks everything and returns the games it would play (an
+    experiment file's ``[[value]]`` item, read before anything plays)."""
     from bnb_sim.games.heroes_village import layout as L
     from bnb_sim.games.heroes_village.components_arg import components_arg
-    from bnb_sim.games.heroes_village.runner import make_config, play_block
-    from bnb_sim.runner.budget import confirm_games
-    from bnb_sim.runner.dask_blocks import open_blocks
+    from bnb_sim.games.heroes_village.runner import make_config
 
     if unknown:
         raise BnbError(f"value --game hotv: {', '.join(sorted(unknown))} is not an option here "
@@ -94,6 +91,24 @@ def play_values(
     comps = components_arg(components, reading)
     config = make_config(comps, players, [spec], "all", difficulty or "standard", buildings,
                          seed)  # fmt: skip
+    labels = [",".join(team) for team in config.teams]  # every pet valued needs a team without
+    pet_values({label: np.zeros(1) for label in labels}, chosen, players)
+    if plan_only:
+        return games * len(config.teams)
+    return _play(chosen, spec, comps, config, players=players, games=games, seed=seed,
+                 threads=threads, yes=yes, say=say, dask=dask, blocks=blocks)  # fmt: skip
+
+
+def _play(chosen, spec, comps, config, *, players, games, seed, threads, yes, say, dask,
+          blocks):  # fmt: skip
+    """The games of :func:`play_values` (checked there) and the pets' values. The
+    ``value_study`` entry point: ``bnb value --game hotv`` (the shared command),
+    ``bnb_sim.value(game="hotv", ...)`` and ``[[value]]`` items play it."""
+    from bnb_sim.analysis.value import ValueResult, option_value
+    from bnb_sim.games.heroes_village.runner import play_block
+    from bnb_sim.runner.budget import confirm_games
+    from bnb_sim.runner.dask_blocks import open_blocks
+
     if blocks is None:  # the command opens them before its report folder (a bad address)
         blocks = open_blocks(dask, threads)
     confirm_games(games * len(config.teams), "value --game hotv", yes=yes)
