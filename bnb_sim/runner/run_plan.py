@@ -143,11 +143,17 @@ def plan_run(
     yes: bool = False,
     pickaxe: str | None = None,
     expansion: str | None = None,
+    game: str | None = None,
+    options: Any = None,
 ) -> RunPlan:
-    """Check every input and build the run config (the default game's ``create_config``
-    run hook: its run config) and the plan that its protocol object plays; raises BnbError,
-    writes nothing."""
-    from bnb_sim.games import DEFAULT_GAME, get_game
+    """Check every input and build the run config of ``game`` (a registered game's name or
+    alias; None: the default game) and the plan that its protocol object plays; raises
+    BnbError, writes nothing. A game with a ``create_config`` run hook makes the config from
+    these values itself (the first game: its readings, variant, seating, pickaxe,
+    expansion); any other through the protocol, as ``bnb simulate --game NAME`` does
+    (:mod:`bnb_sim.runner.game_run_config`; ``options``: its own options, e.g.
+    ``{"pets": "all"}``)."""
+    from bnb_sim.games import get_game
 
     for flag, name in ((resume, "resume"), (force, "force"), (check, "check"), (yes, "yes")):
         _args.boolean(flag, name)
@@ -165,16 +171,31 @@ def plan_run(
     policies = list(policies)
     if not policies:
         raise BnbError("give at least one policy")
-    if players is None:
-        players = len(policies) if len(policies) > 1 else 4
-    players = _args.integer(players, "players")
     threads, chunk_size, dask = _check_shape(threads, chunk_size, out, resume, force, dask)
-    spec = get_game(DEFAULT_GAME)
-    config = spec.need("create_config")(
-        players, policies, seed=seed, components=components, readings=readings,
-        variant=variant, seating=seating, pickaxe=pickaxe, check=bool(check),
-        expansion=expansion,
-    )  # fmt: skip
+    spec = get_game(None if game is None else _args.text(game, "game"))
+    aliases = {"variant": variant, "seating": seating, "pickaxe": pickaxe}
+    if _create_config(spec) is not None:  # the game makes it from these values itself
+        from bnb_sim.runner.game_run_config import game_options
+
+        own = game_options(spec.game, options)
+        if players is None:
+            players = len(policies) if len(policies) > 1 else 4
+        config = spec.need("create_config")(
+            _args.integer(players, "players"), policies, seed=seed, components=components,
+            readings=readings, check=bool(check), expansion=expansion, **aliases, **own,
+        )  # fmt: skip
+        comps, extra, given = config.components, [], None  # the config holds its components
+    else:  # through the protocol, as bnb simulate --game NAME
+        from bnb_sim.runner import game_run_config as G
+        from bnb_sim.runner.protocol_run import rows_per_game
+
+        own = G.game_options(spec.game, options)
+        config, comps = G.protocol_run_config(
+            spec.game, components, players=players, policies=policies, seed=seed,
+            readings=readings, aliases=aliases, expansion=expansion, options=own, check=check,
+        )  # fmt: skip
+        confirm_games(games * rows_per_game(config), f"simulate --game {spec.name}", yes=yes)
+        extra, given = G.call_options(spec.game, own, readings, aliases), policies
     plan = RunPlan(
         config=config,
         games=games,
@@ -185,9 +206,20 @@ def plan_run(
         force=bool(force),
         dask=dask,
         game=spec.game,
-        components=config.components,  # a create_config run config holds its components
+        components=comps,
     )
-    return dataclasses.replace(plan, call_args=_python_args(plan))
+    return dataclasses.replace(plan, call_args=_python_args(plan, extra, given))
+
+
+def _create_config(spec: Any):
+    """The game's ``create_config`` run hook, or None (a game served only through the
+    protocol offers no run hooks)."""
+    from bnb_sim.errors import SpecError
+
+    try:
+        return spec.entry("create_config")
+    except SpecError:
+        return None
 
 
 def check_run(
@@ -243,12 +275,15 @@ def changed_settings(game: Any, config: Any) -> dict[str, Any]:
     return dict(own(config)) if callable(own) else {}
 
 
-def _python_args(plan: RunPlan) -> tuple[str, ...]:
+def _python_args(plan: RunPlan, extra: Sequence[str] = (), policies=None) -> tuple[str, ...]:
     """The arguments of the ``bnb_sim.simulate`` call that plays ``plan`` (the settings that
-    are not the game's defaults only: :func:`changed_settings`)."""
+    are not the game's defaults only: :func:`changed_settings`; ``extra``: the game, its
+    options and readings for a game served through the protocol, whose ``policies`` are
+    repeated as given: its config may record them so)."""
     config = plan.config
-    args = [f"{plan.games}", f"{config.n_players}", repr(config.labels), f"seed={int(config.seed)}"]
-    args += [f"{k}={v!r}" for k, v in changed_settings(plan.game, config).items()]
+    labels = repr(list(policies) if policies is not None else config.labels)
+    args = [f"{plan.games}", f"{config.n_players}", labels, f"seed={int(config.seed)}"]
+    args += [*extra, *(f"{k}={v!r}" for k, v in changed_settings(plan.game, config).items())]
     if plan.chunk_size is not None:
         args.append(f"chunk_size={plan.chunk_size}")
     if plan.threads is not None:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import os
 import shlex
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bnb_sim import _args
@@ -153,8 +153,15 @@ def simulate(
     yes: bool = False,
     pickaxe: str | None = None,
     expansion: str | None = None,
+    game: str | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> pd.DataFrame | RunSummary:
     """Play ``games`` seeded games of ``players`` players.
+
+    * ``game``: a registered game's name or alias (``"hotv"``; None: Builders & Biomes),
+      played as ``bnb simulate --game NAME`` plays it; ``options``: its own options by name
+      (``{"pets": "all", "difficulty": "easy"}``; ``bnb simulate --game NAME --help`` lists
+      them), ``readings`` its rule readings, ``players=None`` its own player count.
 
     * ``policies``: policy specs (``"random"``, ``"greedy"``, ``"heuristic"``,
       ``"heuristic:weights.toml"``, ``"heuristic:board=1.5"``, plugins) or PolicySpecs, cycled
@@ -188,7 +195,7 @@ def simulate(
         games, players, policies, seed, components=components, readings=readings,
         variant=variant, seating=seating, threads=threads, chunk_size=chunk_size, out=out,
         resume=resume, force=force, dask=dask, check=check, yes=yes, pickaxe=pickaxe,
-        expansion=expansion,
+        expansion=expansion, game=game, options=options,
     )  # fmt: skip
     if callable(progress):
         callback, close = progress, (lambda: None)

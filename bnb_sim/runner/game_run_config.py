@@ -1,0 +1,103 @@
+"""The run config of ``bnb_sim.simulate(..., game=NAME, options={...})`` for a game that
+makes it through the protocol (no ``create_config`` run hook): what ``bnb simulate --game
+NAME`` builds from its flags, built here from the Python call's values.
+
+The components come from None (the game's defaults), a path, a list of paths or loaded data;
+rule readings (``readings={"cat": "first-draw"}``) are set on them where the game takes them
+so (its ``with_readings``), else parsed by its ``parse_readings`` hook for the config; the
+game's own options (its :class:`~bnb_sim.core.protocol.OptionSpec` data for ``simulate``,
+e.g. ``{"pets": "all"}``) go to its ``make_run_config`` (else ``make_config``). Each mistake
+is one line (BnbError) before anything plays.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bnb_sim.errors import ArgumentTypeError, BnbError
+
+
+def game_options(game: Any, options: Any, command: str = "simulate") -> dict[str, Any]:
+    """The game's own options of ``command`` given in ``options`` (a mapping), checked by name
+    and kind; BnbError naming one the game does not have for the command."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise ArgumentTypeError(f"options must be a mapping, got {type(options).__name__}")
+    known = {o.name: o for o in game.options if o.applies_to(command)}
+    out: dict[str, Any] = {}
+    for name, value in options.items():
+        spec = known.get(name)
+        if spec is None:
+            names = ", ".join(known) or "none"
+            raise BnbError(f"options: {game.title} has no {command} option {name!r} "
+                           f"(its options: {names})")  # fmt: skip
+        if value is not None and spec.kind == "choice" and value not in spec.choices:
+            raise BnbError(f"options: {name} must be one of {', '.join(spec.choices)}, "
+                           f"got {value!r}")  # fmt: skip
+        out[name] = value
+    return out
+
+
+def load_game_components(game: Any, components: Any) -> Any:
+    """The game's components from None (its defaults), a path, a list of paths or loaded
+    data (returned as it is)."""
+    if components is None:
+        return game.load_components([])
+    if isinstance(components, str | os.PathLike):
+        return game.load_components([str(components)])
+    if isinstance(components, Sequence):
+        return game.load_components([str(c) for c in components])
+    return components
+
+
+def reading_items(readings: Any, aliases: Mapping[str, Any]) -> list[str]:
+    """``readings`` (a mapping) and the alias arguments (``variant=``, ...) as ``NAME=VALUE``."""
+    if readings is not None and not isinstance(readings, Mapping):
+        raise ArgumentTypeError(f"readings must be a mapping, got {type(readings).__name__}")
+    given = {**dict(readings or {}), **{k: v for k, v in aliases.items() if v is not None}}
+    return [f"{k}={v}" for k, v in given.items()]
+
+
+def protocol_run_config(game: Any, components: Any, *, players: Any, policies: list, seed: int,
+                        readings: Any, aliases: Mapping[str, Any], expansion: Any,
+                        options: Any, check: bool) -> tuple[Any, Any]:  # fmt: skip
+    """``(config, components)`` of a run of ``game``, as ``bnb simulate --game NAME``
+    makes them."""
+    if expansion is not None:
+        raise BnbError(f"expansion {expansion!r}: {game.title} has no expansions")
+    values = {**game_options(game, options), "check": bool(check)}
+    comps = load_game_components(game, components)
+    items = reading_items(readings, aliases)
+    if items:
+        with_readings = getattr(game, "with_readings", None)
+        parse = getattr(game, "parse_readings", None)
+        if callable(with_readings):
+            comps = with_readings(comps, items)
+        elif callable(parse):
+            values["readings"] = parse(items, {})
+        else:
+            raise BnbError(f"readings: {game.title} has no rule readings to set")
+    if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
+        raise ArgumentTypeError(f"players must be an integer, got {players!r}")
+    if not all(isinstance(p, str) for p in policies):
+        raise ArgumentTypeError(f"{game.title}'s policies are spec strings, got {policies!r}")
+    make = getattr(game, "make_run_config", None) or game.make_config
+    config = make(comps, players=players, policies=list(policies), seed=seed, options=values)
+    return config, comps
+
+
+def call_options(game: Any, options: Mapping[str, Any], readings: Any,
+                 aliases: Mapping[str, Any]) -> list[str]:  # fmt: skip
+    """The ``game=``, ``options=`` and ``readings=`` arguments of the ``bnb_sim.simulate``
+    call that plays a run of ``game`` (its command and resume call in run.json)."""
+    args = [f"game={game.name!r}"]
+    given = {k: v for k, v in options.items() if v is not None}
+    if given:
+        args.append(f"options={given!r}")
+    items = dict(item.split("=", 1) for item in reading_items(readings, aliases))
+    if items:
+        args.append(f"readings={items!r}")
+    return args
