@@ -20,7 +20,7 @@ _EXPORTS = {
     "combat_odds": "bnb_sim.games.builders_biomes.odds",
     "simulate_combat": "bnb_sim.games.builders_biomes.odds",
     "CombatOdds": "bnb_sim.games.builders_biomes.odds",
-    "load_components": "bnb_sim.games.builders_biomes.components",
+    "load_components": "bnb_sim.api",
     "Components": "bnb_sim.games.builders_biomes.components",
     "new_game": "bnb_sim.api",
     "Game": "bnb_sim.games.builders_biomes.game",

@@ -15,7 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from bnb_sim import _args
-from bnb_sim.errors import BnbError, SpecError
+from bnb_sim.errors import ArgumentTypeError, BnbError, SpecError
 
 
 def _array(value, name: str) -> np.ndarray:
@@ -100,3 +100,34 @@ def new_game(*args, game: str | None = None, **kwargs):
     if factory is None:
         raise SpecError(f"{spec.title} cannot be played step by step (no new_game)")
     return factory(*args, **kwargs)
+
+
+def load_components(paths=None, *, expansion: str | None = None, game: str | None = None):
+    """A game's validated component data: its defaults, or files (complete or partial
+    overrides) over them, as ``--components`` loads them.
+
+    ``paths``: one path or a list of paths, applied in order. ``game``: the game's name or
+    alias (``"hotv"``; None: Builders & Biomes, whose ``expansion="farmers-market"`` merges
+    the expansion's data first). A game without expansions refuses one; every problem is
+    one line (:class:`~bnb_sim.errors.BnbError`) naming the file, the key and the problem.
+    """
+    import inspect
+    import os
+
+    from bnb_sim.games import get_game
+
+    spec = get_game(None if game is None else _args.text(game, "game"))
+    if paths is None:
+        files = []
+    elif isinstance(paths, str | os.PathLike):
+        files = [os.fspath(paths)]
+    elif isinstance(paths, list | tuple) and all(isinstance(p, str | os.PathLike) for p in paths):
+        files = [os.fspath(p) for p in paths]
+    else:
+        raise ArgumentTypeError(f"paths must be a path or a list of paths, got {_args.show(paths)}")
+    load = spec.game.load_components  # the game's protocol: its defaults and files
+    if expansion is None:
+        return load(files)
+    if "expansion" not in inspect.signature(load).parameters:
+        raise BnbError(f"expansion {expansion!r}: {spec.title} has no expansions")
+    return load(files, expansion=_args.text(expansion, "expansion"))

@@ -66,3 +66,22 @@ def test_a_bad_game_argument_is_one_line(kwargs, message):
     with pytest.raises(BnbError) as info:
         bnb_sim.simulate(10, 2, policies, **kwargs)
     assert message in str(info.value) and "\n" not in str(info.value), info.value
+
+
+def test_load_components_of_every_game_through_one_name(tmp_path):
+    """``bnb_sim.load_components(..., game=NAME)`` loads any game's data (before, the name
+    was the first game's loader only); the first game's are the same as its own loader's."""
+    from bnb_sim.games.builders_biomes.components import load_components as first_loader
+
+    assert bnb_sim.load_components().content_hash == first_loader().content_hash
+    fm = bnb_sim.load_components(expansion="farmers-market")
+    assert fm.content_hash == first_loader(expansion="farmers-market").content_hash
+    box = tmp_path / "box.toml"
+    box.write_text("[path]\nstart_normal = 8\n")
+    heroes = bnb_sim.load_components(box, game="hotv")
+    assert heroes.data["path"]["start_normal"] == 8
+    assert bnb_sim.load_components(game="dice_race") == {"goal": 20, "sides": 6}
+    with pytest.raises(BnbError, match="Heroes of the Village has no expansions"):
+        bnb_sim.load_components(game="hotv", expansion="farmers-market")
+    with pytest.raises(BnbError, match="paths must be a path or a list of paths"):
+        bnb_sim.load_components(5)

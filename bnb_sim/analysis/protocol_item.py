@@ -113,7 +113,7 @@ class ProtocolItem(GameItemParts):
     # -- what the shared experiment code asks ----------------------------------------------
     def rows(self) -> int:
         """Game rows per game index of a simulation (e.g. one per pet team)."""
-        from bnb_sim.runner.protocol_run import rows_per_game
+        from bnb_sim.runner.game_run_config import rows_per_game
 
         return rows_per_game(self.config)
 

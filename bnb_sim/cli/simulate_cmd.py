@@ -197,7 +197,7 @@ def _plan(game, named: list[str], p: dict):
     from bnb_sim.cli.protocol_cmds import option_values
     from bnb_sim.errors import BnbError
     from bnb_sim.runner.budget import confirm_games
-    from bnb_sim.runner.protocol_run import rows_per_game
+    from bnb_sim.runner.game_run_config import rows_per_game
     from bnb_sim.runner.run_plan import RunPlan, check_run
 
     if p["fixed_seats"] and p["seating"] not in (None, "fixed"):

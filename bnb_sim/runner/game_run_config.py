@@ -41,6 +41,12 @@ def game_options(game: Any, options: Any, command: str = "simulate") -> dict[str
     return out
 
 
+def rows_per_game(config: Any) -> int:
+    """Game rows per game index (a config may play several variants of each index, e.g.
+    every pet team: its identity's ``rows_per_game``, which the shared storage reads too)."""
+    return int(((config.identity() or {}).get("rows_per_game") or {}).get("games", 1))
+
+
 def load_game_components(game: Any, components: Any) -> Any:
     """The game's components from None (its defaults), a path, a list of paths or loaded
     data (returned as it is)."""

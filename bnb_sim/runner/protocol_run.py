@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bnb_sim.errors import SpecError
+from bnb_sim.runner.game_run_config import rows_per_game
 from bnb_sim.runner.run_columns import arrow_columns
 from bnb_sim.runner.run_meta import component_info, run_components
 
@@ -119,9 +120,3 @@ def summary_dict(summary: Any, config: Any) -> dict[str, Any]:
     out_dict["games_per_second"] = summary.played * per_game / seconds if seconds > 0 else None
     out_dict["rows_per_game"] = per_game
     return out_dict
-
-
-def rows_per_game(config: Any) -> int:
-    """Game rows per game index (a config may play several variants of each index, e.g.
-    every pet team: its identity's ``rows_per_game``, which the shared storage reads too)."""
-    return int(((config.identity() or {}).get("rows_per_game") or {}).get("games", 1))

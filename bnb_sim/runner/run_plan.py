@@ -187,7 +187,7 @@ def plan_run(
         comps, extra, given = config.components, [], None  # the config holds its components
     else:  # through the protocol, as bnb simulate --game NAME
         from bnb_sim.runner import game_run_config as G
-        from bnb_sim.runner.protocol_run import rows_per_game
+        from bnb_sim.runner.game_run_config import rows_per_game
 
         own = G.game_options(spec.game, options)
         config, comps = G.protocol_run_config(
