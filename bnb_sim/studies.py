@@ -22,84 +22,25 @@ unless ``progress=True`` (a bar with rate and ETA on stderr).
 
 from __future__ import annotations
 
-import contextlib
 import os
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from bnb_sim import _args
 from bnb_sim.errors import ArgumentTypeError, BnbError
+from bnb_sim.study_args import (
+    _components,
+    _game_options,
+    _out,
+    _playing,
+    _policy_list,
+    _threads,
+    _write,
+)
 
 __all__ = ["ExperimentResult", "compare", "run_experiment", "sweep", "tournament"]
-
-
-# --------------------------------------------------------------------------------------
-# argument checks shared by the four
-
-
-def _policy_list(value: Any, name: str) -> list[str]:
-    """A list of policy specs from a list of strings or one comma-separated string."""
-    from bnb_sim.analysis.tournament_schedule import split_policy_list
-
-    if isinstance(value, str):
-        return split_policy_list(value)
-    if not isinstance(value, list | tuple) or not all(isinstance(p, str) for p in value):
-        raise ArgumentTypeError(
-            f"{name} must be a list of policy specs (strings) or 'a,b,c', got {_args.show(value)}"
-        )
-    return split_policy_list(list(value))
-
-
-def _components(components: Any, expansion: str | None, game: str | None = None):
-    """The components of ``game`` (None: the default game) from None, a path, a list of paths
-    or loaded data: through its ``studies`` module's ``components_arg`` where it has one (an
-    expansion too), else its protocol's ``load_components`` (cooperative games included);
-    a game without expansions refuses one in one line."""
-    from bnb_sim.games import get_game
-    from bnb_sim.runner.study_adapter import ProtocolStudies
-
-    spec = get_game(game)
-    hooks = spec.hook("studies")
-    if callable(getattr(hooks, "components_arg", None)):
-        return hooks.components_arg(components, expansion)
-    if expansion is not None:
-        raise BnbError(f"expansion {expansion!r}: {spec.title} has no expansions")
-    return (hooks or ProtocolStudies(spec.game)).load_components(components)
-
-
-def _threads(threads: Any) -> int | None:
-    return None if threads is None else _args.integer(threads, "threads", 1, 1024)
-
-
-def _out(out: Any) -> Path | None:
-    """The report folder, checked to be writable before anything is played (None: none)."""
-    if out is None:
-        return None
-    from bnb_sim.analysis.publish import check_writable
-
-    _args.path(out, "out")
-    check_writable(out)
-    return Path(out)
-
-
-@contextlib.contextmanager
-def _playing(progress: Any, players: Sequence[int], game: str | None = None):
-    """Compile (or load) the kernels of ``game`` (None: the default game), then play with a
-    progress bar when ``progress``."""
-    from bnb_sim.feedback import games_meter, warm_game
-
-    shown = _args.boolean(progress, "progress")
-    warm_game(game, [int(n) for n in players if n] or [2], notice=shown)
-    with games_meter(shown):
-        yield
-
-
-def _write(builder, out: Path | None) -> None:
-    if out is not None:
-        builder.write(out)
 
 
 # --------------------------------------------------------------------------------------
@@ -159,9 +100,11 @@ def tournament(
     threads = _threads(threads)
     name = None if game is None else game_name(_args.text(game, "game"))
     if game_protocol(name).outcome == "cooperative":
-        return _team_tournament(name, specs, players, games, seed=seed, components=components,
-                                readings=readings, threads=threads, out=out, progress=progress,
-                                yes=yes, options=options)  # fmt: skip
+        from bnb_sim.studies_team import team_tournament
+
+        return team_tournament(name, specs, players, games, seed=seed, components=components,
+                               readings=readings, threads=threads, out=out, progress=progress,
+                               yes=yes, options=options)  # fmt: skip
     players = 2 if players is None else players
     own = {k: v for k, v in _game_options(name, options).items() if v is not None}
     schedule(entrant_labels(specs, players, name, options=own), players)
@@ -177,49 +120,6 @@ def tournament(
             options=own,
         )  # fmt: skip
     _write(build_tournament_report(result) if folder else None, folder)
-    return result
-
-
-def _game_options(game: str | None, options: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The game's own options (its ``OptionSpec`` data) with their defaults filled in, as
-    the command reads them; BnbError naming an option the game does not have."""
-    from bnb_sim.analysis.study_hooks import game_protocol
-
-    proto = game_protocol(game)
-    given = dict(options or {}) if options is None or isinstance(options, Mapping) else None
-    if given is None:
-        raise ArgumentTypeError(f"options must be a mapping, got {_args.show(options)}")
-    names = [o.name for o in proto.options]
-    unknown = sorted(set(given) - set(names))
-    if unknown:
-        raise BnbError(f"options: {proto.title} has no option {unknown[0]!r}")
-    return {o.name: given.get(o.name, o.default) for o in proto.options}
-
-
-def _team_tournament(game, specs, players, games, *, seed, components, readings, threads, out,
-                     progress, yes, options) -> dict:  # fmt: skip
-    """The tournament of a cooperative ``game``: each team policy in every seat on the same
-    games (:func:`bnb_sim.analysis.protocol_studies.tournament`), its report in ``out``."""
-    from bnb_sim.analysis import protocol_studies as S
-    from bnb_sim.analysis.protocol_text import team_tournament_report
-    from bnb_sim.analysis.study_hooks import game_protocol
-    from bnb_sim.runner.budget import confirm_games
-
-    proto = game_protocol(game)
-    comps = _components(components, None, game)
-    if readings:
-        with_readings = getattr(proto, "with_readings", None)
-        if not callable(with_readings):
-            raise BnbError(f"tournament: {proto.title} has no rule readings to set here")
-        comps = with_readings(comps, [f"{k}={v}" for k, v in dict(readings).items()])
-    confirm_games(games * len(S.tables(proto, specs, players)), f"tournament --game "
-                  f"{proto.name}", yes=yes)  # fmt: skip
-    folder = _out(out)
-    with _playing(progress, [players], game):
-        result = S.tournament(proto, comps, specs, players=players, games=games, seed=seed,
-                              options=_game_options(game, options), threads=threads)  # fmt: skip
-    _, builder = team_tournament_report(proto.title, result, games=games, seed=seed)
-    _write(builder if folder else None, folder)
     return result
 
 
@@ -284,10 +184,12 @@ def compare(
         raise BnbError("compare: give exactly one of sprt=(elo0, elo1) and precision=H")
     C.make_rule(sprt, precision, alpha, beta)
     if game_protocol(name).outcome == "cooperative":  # team pairs (bnb compare --game NAME)
-        return _team_compare(name, a, b, players=players, sprt=sprt, precision=precision,
-                             alpha=alpha, beta=beta, max_games=max_games, seed=seed,
-                             components=components, options=own, threads=threads, out=out,
-                             yes=yes, rivals=rivals)  # fmt: skip
+        from bnb_sim.studies_team import team_compare
+
+        return team_compare(name, a, b, players=players, sprt=sprt, precision=precision,
+                            alpha=alpha, beta=beta, max_games=max_games, seed=seed,
+                            components=components, readings=readings, options=own,
+                            threads=threads, out=out, yes=yes, rivals=rivals)  # fmt: skip
     confirm_games(max_games, "compare", yes=yes)
     check_policies([a, b, *rivals], players=players, game=name, options=own)
     if not rivals and players not in (None, 2):
@@ -308,24 +210,6 @@ def compare(
     return result
 
 
-def _team_compare(game, a, b, *, components, options, out, rivals, yes, **kw):
-    """``compare`` of a cooperative game: the data of ``bnb compare --game NAME --json``."""
-    from bnb_sim.analysis import protocol_studies as S
-    from bnb_sim.analysis.protocol_text import compare_builder
-    from bnb_sim.analysis.study_hooks import game_protocol
-    from bnb_sim.runner.budget import confirm_games
-
-    proto = game_protocol(game)
-    if rivals:
-        raise BnbError(f"compare: opponents are not offered for {proto.title} (a team game)")
-    confirm_games(2 * kw["max_games"], f"compare --game {proto.name}", yes=yes)
-    comps = _components(components, None, game)
-    folder = _out(out)
-    result = S.compare(proto, comps, a, b, options=options, **kw)
-    _write(compare_builder(proto.title, result, kw["seed"]) if folder else None, folder)
-    return result
-
-
 def sweep(
     sets: Mapping[str, Sequence[Any]] | Sequence[tuple[str, Sequence[Any]]],
     *,
@@ -343,6 +227,7 @@ def sweep(
     out: str | os.PathLike | None = None,
     progress: bool = False,
     yes: bool = False,
+    options: Mapping[str, Any] | None = None,
 ):
     """The same games under component variants (``bnb sweep``): ``sets`` maps a dotted
     component path to the values to try (``{"mobs.enderman.hearts": [5, 6, 7]}``); the
@@ -350,9 +235,11 @@ def sweep(
     each is compared with the baseline ``components`` on the same seeds. ``policies`` are
     cycled over the ``players`` seats, which rotate.
 
-    ``game``: a registered competitive game's name or alias (None: the default game, whose
-    defaults are 4 players and ``["heuristic"]``; another game's are its default policy
-    and its own player count).
+    ``game``: a registered game's name or alias (None: the default game, whose defaults are
+    4 players and ``["heuristic"]``; another game's are its default policy and its own
+    player count), ``options`` its own options (e.g. ``{"pets": "wolf,cat,fox"}``). A
+    cooperative game's sweep is ``bnb sweep --game NAME --json``'s data: each variant's
+    team win rate and its paired difference from the first (the component file's values).
 
     Returns a :class:`~bnb_sim.analysis.sweep.SweepResult`: ``win_rates``, ``win_effects``,
     ``xp``, ``xp_effects``, ``source_effects``, ``fights``, ``length``, ``ties`` (paired
@@ -366,13 +253,28 @@ def sweep(
     from bnb_sim.runner.sweep_play import run_sweep
 
     parsed = _sweep_sets(sets)
-    spec, comps, own = _game_setting(game, components, expansion, "sweep")
     games = _args.integer(games, "games", 2, 10_000_000)
-    players = (4 if own else None) if players is None else _args.integer(players, "players", 2, 4)
     seed = _args.integer(seed, "seed", 0)
     yes = _args.boolean(yes, "yes")
     threads = _threads(threads)
     mode = "zip" if _args.boolean(zip, "zip") else "grid"
+    spec = _game_spec(game)
+    if spec.outcome == "cooperative":  # the team win rate per variant (bnb sweep --game NAME)
+        from bnb_sim.studies_team import team_sweep
+
+        if expansion is not None or variant is not None:
+            raise BnbError(f"sweep: {spec.title} takes no expansion or variant")
+        return team_sweep(
+            spec.name, parsed, mode=mode, games=games, players=None if players is None else
+            _args.integer(players, "players", 1, 64), policies=None if policies is None
+            else _policy_list(policies, "policies"), seed=seed, components=components,
+            readings=readings, options=options, threads=threads, out=out, progress=progress,
+            yes=yes,
+        )  # fmt: skip
+    own = spec.hook("studies") is not None
+    own_options = {k: v for k, v in _game_options(spec.name, options).items() if v is not None}
+    comps = _components(components, expansion, spec.name)
+    players = (4 if own else None) if players is None else _args.integer(players, "players", 2, 4)
     default = ["heuristic"] if own else [spec.game.default_policy]
     policy_list = default if policies is None else _policy_list(policies, "policies")
     if not policy_list:
@@ -386,7 +288,7 @@ def sweep(
         result = run_sweep(
             games=games, players=players, policies=policy_list, mode=mode, seed=seed,
             components=comps, readings=chosen, threads=threads, variants=variants, yes=yes,
-            game=spec.name,
+            game=spec.name, options=own_options,
         )  # fmt: skip
     _write(build_sweep_report(result) if folder else None, folder)
     return result
@@ -416,18 +318,11 @@ def _sweep_sets(sets: Any) -> list[tuple[str, list]]:
     return parsed
 
 
-def _game_setting(game: Any, components: Any, expansion: str | None, what: str):
-    """``(spec, components, own)`` of a study of ``game`` (a name or alias; None: the
-    default game): its registry entry, its component data, and whether it brings its own
-    ``studies`` module (then its defaults and expansions apply); a competitive game only."""
+def _game_spec(game: Any):
+    """The registry entry of ``game`` (a name or alias; None: the default game)."""
     from bnb_sim.games import get_game
 
-    spec = get_game(None if game is None else _args.text(game, "game"))
-    if spec.outcome != "competitive":
-        raise BnbError(f"{what}: {spec.title} is a {spec.outcome} game, measured by its team "
-                       f"win rate: use bnb {what} --game {spec.name}")  # fmt: skip
-    own = spec.hook("studies") is not None
-    return spec, _components(components, expansion, spec.name), own
+    return get_game(None if game is None else _args.text(game, "game"))
 
 
 @dataclass

@@ -93,7 +93,7 @@ def luck(
     Returns a :class:`~bnb_sim.analysis.luck_report.LuckResult`."""
     from bnb_sim.analysis.luck_report import build_luck_report
     from bnb_sim.runner.luck_play import plan_luck, run_luck
-    from bnb_sim.studies import _out, _policy_list, _threads
+    from bnb_sim.study_args import _out, _policy_list, _threads
 
     spec = _game(game)
     labels = _policy_list(rungs, "rungs") if rungs is not None else None
@@ -148,7 +148,7 @@ def value(
     Returns a :class:`~bnb_sim.analysis.value.ValueResult`."""
     from bnb_sim.analysis.value_report import build_value_report
     from bnb_sim.errors import BnbError
-    from bnb_sim.studies import _out, _policy_list, _threads
+    from bnb_sim.study_args import _out, _policy_list, _threads
 
     spec = _game(game)
     words = [options] if isinstance(options, str) else options
@@ -214,7 +214,7 @@ def ladder(
     its ``pets``, ``difficulty``, ``buildings``) plays each rung's team on the same game
     indices: a :class:`~bnb_sim.analysis.team_ladder.TeamLadderResult`."""
     from bnb_sim.errors import BnbError
-    from bnb_sim.studies import _out, _playing, _policy_list, _threads
+    from bnb_sim.study_args import _out, _playing, _policy_list, _threads
 
     spec = _game(game)
     labels = _policy_list(rungs, "rungs") if rungs is not None else None
@@ -225,7 +225,10 @@ def ladder(
     shown = _args.boolean(progress, "progress")
     yes = _args.boolean(yes, "yes")
     if spec.outcome == "cooperative":
-        if readings:
+        from bnb_sim.study_args import _game_readings
+
+        components, readings = _game_readings(spec.name, components, readings, "ladder")
+        if readings:  # a team game whose readings are not set on its components
             raise BnbError(f"ladder: readings do not apply to {spec.title}'s ladder")
         if bootstrap != 1000:
             raise BnbError("ladder: bootstrap does not apply to a cooperative game's ladder "
@@ -260,7 +263,7 @@ def _team_ladder(spec, labels, players, games, seed, components, threads, out, s
     from bnb_sim.analysis.team_ladder import build_team_ladder_report
     from bnb_sim.feedback import games_meter, warm_game
     from bnb_sim.runner.team_ladder import plan_team_ladder, run_team_ladder
-    from bnb_sim.studies import _out, _threads
+    from bnb_sim.study_args import _out, _threads
 
     plan = plan_team_ladder(spec, labels, players=players, games=games, seed=seed,
                             components=components, yes=yes, options=options)  # fmt: skip

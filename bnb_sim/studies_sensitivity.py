@@ -69,7 +69,7 @@ def sensitivity(
     from bnb_sim.analysis.sensitivity import parse_finding
     from bnb_sim.analysis.sensitivity_report import build_sensitivity_report
     from bnb_sim.runner.sensitivity import make_setup, run_sensitivity
-    from bnb_sim.studies import _out, _playing
+    from bnb_sim.study_args import _game_readings, _out, _playing
 
     parse_finding(finding)
     if isinstance(estimates, str):
@@ -86,6 +86,8 @@ def sensitivity(
         players = _args.integer(players, "players", 2, 4)
     if expansion is not None:
         _args.text(expansion, "expansion")
+    # a game that takes readings on its components (Heroes of the Village) gets them there
+    components, readings = _game_readings(game, components, readings, "sensitivity")
     setup = make_setup(
         game, components=_components(game, components, expansion), players=players,
         policies=policies, seed=seed, readings=readings, threads=threads, dask=dask,

@@ -170,7 +170,7 @@ def test_hotv_ladder_gives_the_numbers_of_bnb_ladder(tmp_path, capsys):
         ({"rungs": ["random", "nosuchbot"]}, "unknown policy"),
         ({"pets": "fox"}, "ladder: pets is not an option of"),
         ({"game": "hotv", "bootstrap": 10}, "bootstrap does not apply"),
-        ({"game": "hotv", "readings": {"x": "y"}}, "readings do not apply"),
+        ({"game": "hotv", "readings": {"x": "y"}}, "unknown reading 'x'"),
         ({"game": "hotv", "rungs": ["team"]}, "at least 2"),
     ],
 )

@@ -288,11 +288,13 @@ def test_python_sweep_serves_the_dice_race():
     assert result.xp.empty and len(result.length) == 3
 
 
-def test_python_sweep_refuses_a_cooperative_game_in_one_line():
-    from bnb_sim.errors import BnbError
-
-    with pytest.raises(BnbError, match="cooperative game"):
-        bnb_sim.sweep({"goal": [10, 30]}, game="dice_team", games=10)
+def test_python_sweep_of_a_cooperative_game_is_its_commands(bnb, tmp_path):
+    """``bnb_sim.sweep`` of the dice team plays what ``bnb sweep --game dice_team`` plays
+    (it refused a cooperative game before): the team win rate per variant, paired."""
+    result = bnb_sim.sweep({"goal": [10, 30]}, game="dice_team", games=40, seed=2)
+    cli = json.loads(bnb("sweep", "--game", "dice_team", "--set", "goal=10,30", "--games", "40",
+                         "--seed", "2", "--json", "--quiet", "-o", tmp_path / "cli"))  # fmt: skip
+    assert result["variants"] == cli["variants"]
 
 
 @pytest.mark.parametrize("command", ["simulate", "compare", "tournament", "sweep"])

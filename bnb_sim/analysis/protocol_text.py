@@ -191,3 +191,24 @@ def sweep_table(won: dict):
                      "vs reference, paired [95% CI]": "(reference)" if label == first
                      else fmt_signed_pp(d["mean_diff"], d["lo"], d["hi"])})  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def team_sweep_report(proto, comps, parsed, result, head, table):
+    """The report of a cooperative sweep: the table, the estimates warning (values that are
+    estimates, where the components flag them), each variant's team win rate by label."""
+    from bnb_sim.analysis.report_builder import ReportBuilder, Section
+
+    paths = ", ".join(path for path, _ in parsed)
+    builder = ReportBuilder(f"{proto.title}: sweep of {paths}")
+    section = builder.add(Section("Variants"))
+    section.text(head)
+    section.table(table)
+    if callable(getattr(comps, "estimates", None)):
+        from bnb_sim.analysis.estimated import add_estimated_warning, estimates_meta
+
+        add_estimated_warning(section, estimates_meta(comps, [p for p, _ in parsed]))
+    section.summary["sweep"] = result
+    section.summary["variants"] = {
+        row["variant"]: row["win_rates"]["team"] for row in result["variants"]
+    }
+    return builder

@@ -18,7 +18,7 @@ def team_sweep(*, game, sets, zip_mode=False, games=2000, players=None, policies
     game's ``sweep_variants`` hook (else dotted paths into mapping components), each
     variant's team win rate and its paired difference from the first variant's."""
     from bnb_sim.analysis import protocol_studies as S
-    from bnb_sim.analysis.protocol_text import sweep_table
+    from bnb_sim.analysis.protocol_text import sweep_table, team_sweep_report
     from bnb_sim.analysis.sweep import parse_set_option
     from bnb_sim.cli.protocol_cmds import (
         command_components,
@@ -52,31 +52,10 @@ def team_sweep(*, game, sets, zip_mode=False, games=2000, players=None, policies
     head = (f"{proto.title}, {result['setting']}, policies {', '.join(policies)}, "
             f"{games:,} games per variant on the same game indices (paired).")  # fmt: skip
     if out is not None:
-        written = _report(proto, comps, parsed, result, head, table).write(out)
+        written = team_sweep_report(proto, comps, parsed, result, head, table).write(out)
     if as_json:
         click.echo(jsonsafe.dumps(result, indent=2, default=float))
         return
     click.echo(table.to_string(index=False))
     if out is not None and not quiet:
         click.echo(f"report: {written['html']}")
-
-
-def _report(proto, comps, parsed, result, head, table):
-    """The report of a cooperative sweep: the table, the estimates warning (values that are
-    estimates, where the components flag them), each variant's team win rate by label."""
-    from bnb_sim.analysis.report_builder import ReportBuilder, Section
-
-    paths = ", ".join(path for path, _ in parsed)
-    builder = ReportBuilder(f"{proto.title}: sweep of {paths}")
-    section = builder.add(Section("Variants"))
-    section.text(head)
-    section.table(table)
-    if callable(getattr(comps, "estimates", None)):
-        from bnb_sim.analysis.estimated import add_estimated_warning, estimates_meta
-
-        add_estimated_warning(section, estimates_meta(comps, [p for p, _ in parsed]))
-    section.summary["sweep"] = result
-    section.summary["variants"] = {
-        row["variant"]: row["win_rates"]["team"] for row in result["variants"]
-    }
-    return builder
