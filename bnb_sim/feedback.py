@@ -26,7 +26,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -261,6 +261,22 @@ def cache_is_cold(folder: str | os.PathLike) -> bool:
     return next(path.rglob("*.nbi"), None) is None
 
 
+def game_cache_is_cold(game: str | None) -> bool:
+    """Whether the kernels of ``game`` (a name; None: the first game) have no compiled kernel
+    in this installation's cache yet. A game whose code lies outside the package keeps its
+    kernels where numba puts them (it says nothing here): False."""
+    import inspect
+
+    from bnb_sim._jit import cache_dir
+    from bnb_sim.cache_paths import _PACKAGE, group_of
+    from bnb_sim.games import get_game
+
+    path = Path(inspect.getfile(type(get_game(game).game))).resolve()
+    if not path.is_relative_to(_PACKAGE):
+        return False
+    return cache_is_cold(cache_dir(group_of(path)))
+
+
 @contextlib.contextmanager
 def compile_notice(
     enabled: bool = True,
@@ -268,17 +284,17 @@ def compile_notice(
     every: float = 1.0,
     *,
     cold: bool | None = None,
+    game: str | Sequence[str] | None = None,
 ) -> Iterator[bool]:
     """Around the first kernel call: if the cache is cold, say so now and keep showing that it
     works (a ticking line on a terminal, a line every 15 s otherwise) until the block ends.
-    Yields whether the cache was cold (``cold``: the caller knows; default: the first game's
-    kernel folder holds no compiled kernel yet)."""
-    from bnb_sim._jit import CACHE_DIR, cache_dir  # imports numba (about a second)
+    Yields whether the cache was cold (``cold``: the caller knows; default: the kernel folder
+    of ``game``, a name or several, None the first game, holds no compiled kernel yet)."""
+    from bnb_sim._jit import CACHE_DIR  # imports numba (about a second)
 
     if cold is None:
-        from bnb_sim.games import DEFAULT_GAME
-
-        cold = cache_is_cold(cache_dir(DEFAULT_GAME))
+        names = [game] if game is None or isinstance(game, str) else list(game)
+        cold = any(game_cache_is_cold(name) for name in names)
     if not (enabled and cold):
         yield cold
         return
@@ -369,7 +385,7 @@ def warm_game(game: str | None, players: list[int], *, notice: bool = True) -> f
     if not jobs:
         return 0.0
     start = time.perf_counter()
-    with compile_notice(notice):
+    with compile_notice(notice, game=spec.name):
         warm_here(jobs, [jobs[0].name])
     return time.perf_counter() - start
 

@@ -175,6 +175,28 @@ def test_compile_notice_announces_and_ticks(monkeypatch):
     assert "compiled in" in text
 
 
+def test_compile_notice_asks_the_cache_of_the_game_it_plays(monkeypatch, tmp_path):
+    """A Heroes of the Village command with that game's kernels cold and the first game's
+    warm announces its compile (before: the first game's cache decided, so the compile ran
+    silently, and the reverse case announced a compile that did not happen)."""
+    import bnb_sim._jit as jit
+
+    warm, cold = tmp_path / "warm", tmp_path / "cold"
+    (warm / "engine").mkdir(parents=True)
+    (warm / "engine" / "play.play-1.py311.nbi").write_bytes(b"x")
+    folders = {"builders_biomes": warm, "heroes_village": cold}
+    monkeypatch.setattr(jit, "cache_dir", lambda group="shared": folders[group])
+    assert not feedback.game_cache_is_cold(None)
+    assert feedback.game_cache_is_cold("hotv")
+    assert not feedback.game_cache_is_cold("dice_race")  # its code is outside the package
+    out = io.StringIO()
+    with feedback.compile_notice(True, stream=out, game="hotv") as was_cold:
+        pass
+    assert was_cold and "compiling the game engine" in out.getvalue()
+    with feedback.compile_notice(True, stream=io.StringIO(), game=["bnb", "dice_race"]) as c:
+        assert not c
+
+
 def test_stacked_bars_label_only_segments_wide_on_the_axis():
     table = pd.DataFrame(
         {"a": [20.0, 0.5], "b": [15.0, 0.4], "c": [10.0, 0.3]}, index=["strong", "weak"]

@@ -176,7 +176,7 @@ def _with_luck(builder, luck_plan, quiet: bool):
     from bnb_sim.runner.luck_play import run_luck
 
     say = progress_printer(quiet) or (lambda _text: None)
-    with compile_notice(not quiet):
+    with compile_notice(not quiet, game=luck_plan.game.name):
         result = run_luck(luck_plan, progress=say)
     return add_luck_to_report(builder, result)
 

@@ -129,7 +129,7 @@ def luck(game=None, **options) -> None:
         f"of {plan.design_games:,} games, {pairs:,} head to head)")  # fmt: skip
     from bnb_sim.feedback import compile_notice
 
-    with compile_notice(not (quiet or as_json)):
+    with compile_notice(not (quiet or as_json), game=game.name):
         result = run_luck(plan, progress=say)
     written = build_luck_report(result).write(out)
     if as_json:

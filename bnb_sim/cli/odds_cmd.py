@@ -89,7 +89,7 @@ def odds(
     if simulate:
         from bnb_sim.feedback import compile_notice
 
-        notice = compile_notice(not quiet)
+        notice = compile_notice(not quiet, game=None if game is None else game.name)
     else:
         notice = contextlib.nullcontext()
     options = {**game_specific, "pile": pile, "hearts": hearts, "mob": mob,

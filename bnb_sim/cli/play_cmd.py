@@ -133,7 +133,7 @@ def play(
         "on_interrupt": _stopping_notice,  # Ctrl-C works inside a long decision
         "defaults": defaults_of(ctx),
     }
-    with compile_notice(not quiet):
+    with compile_notice(not quiet, game=proto.name):
         out = transcript(components, options)
     for note in out.notes:
         click.echo(note, err=True)

@@ -109,7 +109,7 @@ def warm_and_meter(quiet: bool, players, steps=None, game: str | None = None):
             seconds = warm_game(game, counts, notice=not quiet)
         else:
             start = time.perf_counter()
-            with compile_notice(not quiet):
+            with compile_notice(not quiet, game=sorted({key[0] for key in steps})):
                 for step in steps.values():
                     step()
             seconds = time.perf_counter() - start
