@@ -49,7 +49,14 @@ def robustness(
     from bnb_sim.analysis.robustness_report import build_robustness_report
     from bnb_sim.feedback import games_meter
     from bnb_sim.runner.robustness_play import game_play, run_robustness
-    from bnb_sim.study_args import _game_readings, _out, _playing, _policy_list, _threads
+    from bnb_sim.study_args import (
+        _command_options,
+        _game_readings,
+        _out,
+        _playing,
+        _policy_list,
+        _threads,
+    )
 
     play = game_play(game)
     if players is None:
@@ -63,6 +70,7 @@ def robustness(
     # a game that takes readings on its components (Heroes of the Village) gets them there,
     # checked; the mapping still goes to the study, which records it in its parameters
     components, _ = _game_readings(game, components, readings, "robustness")
+    options = _command_options(game, options, "robustness")
     components = play.prepare_components(components, expansion)
     folder = _out(out)
     shown = _args.boolean(progress, "progress")

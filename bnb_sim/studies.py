@@ -168,7 +168,7 @@ def compare(
 
     a, b = _args.text(a, "a"), _args.text(b, "b")
     name = game_name(_args.text(game, "game")) if game is not None else None
-    own = {k: v for k, v in dict(options or {}).items() if v is not None}
+    own = {k: v for k, v in _game_options(name, options).items() if v is not None}
     rivals = _policy_list(opponents, "opponents") if opponents else []
     if players is not None:
         players = _args.integer(players, "players", 2, 4)

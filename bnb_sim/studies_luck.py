@@ -93,9 +93,10 @@ def luck(
     Returns a :class:`~bnb_sim.analysis.luck_report.LuckResult`."""
     from bnb_sim.analysis.luck_report import build_luck_report
     from bnb_sim.runner.luck_play import plan_luck, run_luck
-    from bnb_sim.study_args import _out, _policy_list, _threads
+    from bnb_sim.study_args import _command_options, _out, _policy_list, _threads
 
     spec = _game(game)
+    game_options = _command_options(spec.name, game_options, "luck")
     labels = _policy_list(rungs, "rungs") if rungs is not None else None
     if players is not None:
         players = _args.integer(players, "players", 2, 4)
@@ -168,6 +169,9 @@ def value(
     comps = _components(spec, components, expansion)
     play = spec.entry("value_study")
     if play is not None:  # a game that values its own options (Heroes of the Village: pets)
+        from bnb_sim.study_args import _command_options
+
+        game_options = _command_options(spec.name, game_options, "value")
         result = play(list(words), mode=mode, policy=policy, players=players, games=games,
                       seed=seed, components=comps, reading=_reading_texts(readings),
                       threads=_threads(threads), dask=dask, opponents=rivals, yes=yes,
@@ -233,6 +237,9 @@ def ladder(
         if bootstrap != 1000:
             raise BnbError("ladder: bootstrap does not apply to a cooperative game's ladder "
                            "(its intervals are paired over game indices)")  # fmt: skip
+        from bnb_sim.study_args import _command_options
+
+        game_options = _command_options(spec.name, game_options, "ladder")
         return _team_ladder(spec, labels, players, games, seed, components, threads, out,
                             shown, yes, game_options)  # fmt: skip
     if game_options:

@@ -69,7 +69,7 @@ def sensitivity(
     from bnb_sim.analysis.sensitivity import parse_finding
     from bnb_sim.analysis.sensitivity_report import build_sensitivity_report
     from bnb_sim.runner.sensitivity import make_setup, run_sensitivity
-    from bnb_sim.study_args import _game_readings, _out, _playing
+    from bnb_sim.study_args import _command_options, _game_readings, _out, _playing
 
     parse_finding(finding)
     if isinstance(estimates, str):
@@ -88,6 +88,7 @@ def sensitivity(
         _args.text(expansion, "expansion")
     # a game that takes readings on its components (Heroes of the Village) gets them there
     components, readings = _game_readings(game, components, readings, "sensitivity")
+    game_options = _command_options(game, game_options, "sensitivity")
     setup = make_setup(
         game, components=_components(game, components, expansion), players=players,
         policies=policies, seed=seed, readings=readings, threads=threads, dask=dask,

@@ -112,3 +112,13 @@ def _game_readings(game: str | None, components: Any, readings: Any, what: str):
     items = [f"{k}={v}" for k, v in readings.items()]
     return (with_readings(_components(components, None, game), items) if items
             else components), None  # fmt: skip
+
+
+def _command_options(game: str | None, options: Mapping[str, Any] | None, command: str) -> dict:
+    """The game's own options of ``command`` given by name (its ``OptionSpec`` data), checked:
+    a name the game has not for the command, or a choice it does not offer, is one line
+    (before, a study passed them on, where a game ignored them or raised a TypeError)."""
+    from bnb_sim.analysis.study_hooks import game_protocol
+    from bnb_sim.runner.game_run_config import game_options
+
+    return game_options(game_protocol(game), options, command)

@@ -55,3 +55,24 @@ def test_the_api_sweeps_a_cooperative_game_as_bnb_sweep_game_does(capsys, tmp_pa
     assert (tmp_path / "api" / "report.md").read_text().count("path.start_easy=10") >= 1
     with pytest.raises(BnbError, match="has no option 'hearts'"):
         bnb_sim.sweep({"path.start_easy": [10]}, game="hotv", games=4, options={"hearts": 1})
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: bnb_sim.sensitivity("team_win_rate", game="hotv", hearts=3),
+         "sensitivity: Minecraft: Heroes of the Village has no option 'hearts' here"),
+        (lambda: bnb_sim.luck(game="hotv", hearts=3), "luck: Minecraft: Heroes of the Village"),
+        (lambda: bnb_sim.robustness(game="hotv", hearts=3), "robustness: Minecraft: Heroes"),
+        (lambda: bnb_sim.robustness(pets="all"), "Builders & Biomes has no option 'pets'"),
+        (lambda: bnb_sim.compare("random", "greedy", precision=0.1, options={"pets": "all"}),
+         "Builders & Biomes has no option 'pets'"),
+        (lambda: bnb_sim.ladder(game="hotv", games=10, hearts=3), "ladder: Minecraft: Heroes"),
+    ],
+)  # fmt: skip
+def test_an_option_a_game_lacks_is_one_line_before_any_game(call, message):
+    """Before: sensitivity and luck of Heroes of the Village ignored an option it does not
+    have, robustness raised a TypeError, compare(options=...) of the first game a TypeError."""
+    with pytest.raises(BnbError) as info:
+        call()
+    assert message in str(info.value) and "\n" not in str(info.value), info.value

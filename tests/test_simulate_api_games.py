@@ -52,12 +52,12 @@ def test_the_api_plays_another_game_as_bnb_simulate_game_does(capsys, tmp_path, 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        (dict(game="hotv", options={"hearts": 3}), "has no simulate option 'hearts'"),
+        (dict(game="hotv", options={"hearts": 3}), "has no option 'hearts' here"),
         (dict(game="hotv", options={"difficulty": "hard"}), "difficulty must be one of"),
         (dict(game="hotv", expansion="farmers-market"), "Heroes of the Village has no expansions"),
         (dict(game="hotv", readings={"dog": "x"}), "unknown reading 'dog'"),
         (dict(game="chess"), "unknown game 'chess'"),
-        (dict(options={"pets": "all"}), "Builders & Biomes has no simulate option 'pets'"),
+        (dict(options={"pets": "all"}), "Builders & Biomes has no option 'pets' here"),
         (dict(game="dice_race", readings={"x": "y"}), "Dice race has no rule readings"),
     ],
 )

@@ -32,10 +32,10 @@ def game_options(game: Any, options: Any, command: str = "simulate") -> dict[str
         spec = known.get(name)
         if spec is None:
             names = ", ".join(known) or "none"
-            raise BnbError(f"options: {game.title} has no {command} option {name!r} "
-                           f"(its options: {names})")  # fmt: skip
+            raise BnbError(f"{command}: {game.title} has no option {name!r} here (its "
+                           f"{command} options: {names})")  # fmt: skip
         if value is not None and spec.kind == "choice" and value not in spec.choices:
-            raise BnbError(f"options: {name} must be one of {', '.join(spec.choices)}, "
+            raise BnbError(f"{command}: {name} must be one of {', '.join(spec.choices)}, "
                            f"got {value!r}")  # fmt: skip
         out[name] = value
     return out
