@@ -478,6 +478,9 @@ FUZZ = textwrap.dedent(
         guarded(lambda: bnb_sim.load_run(seed, seat_columns=policies))
         guarded(lambda: bnb_sim.write_report(policies, seed))
         guarded(lambda: bnb_sim.load_components(policies))
+        guarded(lambda: bnb_sim.load_components(policies, game=seed, expansion=flag))
+        guarded(lambda: bnb_sim.simulate(3, 2, ["team"], 1, game="hotv", options=policies,
+                                         readings=flag, components=players, threads=1))
 
 
     for test in (game_methods, new_game, odds, board_helpers, simulate):

@@ -13,7 +13,7 @@ is one line (BnbError) before anything plays.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from bnb_sim.errors import ArgumentTypeError, BnbError
@@ -34,11 +34,26 @@ def game_options(game: Any, options: Any, command: str = "simulate") -> dict[str
             names = ", ".join(known) or "none"
             raise BnbError(f"{command}: {game.title} has no option {name!r} here (its "
                            f"{command} options: {names})")  # fmt: skip
-        if value is not None and spec.kind == "choice" and value not in spec.choices:
-            raise BnbError(f"{command}: {name} must be one of {', '.join(spec.choices)}, "
-                           f"got {value!r}")  # fmt: skip
+        if value is not None:
+            _check_kind(command, spec, value)
         out[name] = value
     return out
+
+
+_KINDS = {"str": (str,), "int": (int,), "float": (int, float), "flag": (bool,)}
+
+
+def _check_kind(command: str, spec: Any, value: Any) -> None:
+    """One line when ``value`` is not of the option's kind (a choice: one of its values)."""
+    if spec.kind == "choice":
+        if value not in spec.choices:
+            raise BnbError(f"{command}: {spec.name} must be one of {', '.join(spec.choices)}, "
+                           f"got {value!r}")  # fmt: skip
+        return
+    kinds = _KINDS.get(spec.kind, (object,))
+    if not isinstance(value, kinds) or (spec.kind != "flag" and isinstance(value, bool)):
+        kind = "a text" if spec.kind == "str" else spec.kind
+        raise BnbError(f"{command}: {spec.name} must be {kind}, got {value!r}")
 
 
 def rows_per_game(config: Any) -> int:
@@ -49,13 +64,19 @@ def rows_per_game(config: Any) -> int:
 
 def load_game_components(game: Any, components: Any) -> Any:
     """The game's components from None (its defaults), a path, a list of paths or loaded
-    data (returned as it is)."""
+    data of the game's own type (returned as it is); anything else is one line."""
     if components is None:
         return game.load_components([])
     if isinstance(components, str | os.PathLike):
-        return game.load_components([str(components)])
-    if isinstance(components, Sequence):
-        return game.load_components([str(c) for c in components])
+        return game.load_components([os.fspath(components)])
+    if isinstance(components, list | tuple) and all(
+        isinstance(c, str | os.PathLike) for c in components
+    ):
+        return game.load_components([os.fspath(c) for c in components])
+    own = type(game.load_components([]))
+    if not isinstance(components, own):
+        raise ArgumentTypeError(f"components must be a path, a list of paths or {game.title}'s "
+                                f"loaded components, got {type(components).__name__}")  # fmt: skip
     return components
 
 

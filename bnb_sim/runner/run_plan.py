@@ -190,6 +190,7 @@ def plan_run(
         from bnb_sim.runner.game_run_config import rows_per_game
 
         own = G.game_options(spec.game, options)
+        seed = _args.integer(seed, "seed", 0, MAX_SEED)
         config, comps = G.protocol_run_config(
             spec.game, components, players=players, policies=policies, seed=seed,
             readings=readings, aliases=aliases, expansion=expansion, options=own, check=check,
