@@ -71,6 +71,10 @@ def robustness(
     # checked; the mapping still goes to the study, which records it in its parameters
     components, _ = _game_readings(game, components, readings, "robustness")
     options = _command_options(game, options, "robustness")
+    from bnb_sim.games import get_game
+    from bnb_sim.runner.game_run_config import check_component_arg
+
+    check_component_arg(get_game(game).game, components)  # before the game's own loader
     components = play.prepare_components(components, expansion)
     folder = _out(out)
     shown = _args.boolean(progress, "progress")

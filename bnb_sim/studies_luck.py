@@ -38,7 +38,10 @@ def _say(shown: bool):
 
 def _components(game, components: Any, expansion: str | None):
     """Components as the command loads them: an object as given, else files (and the
-    expansion) through the game's loader."""
+    expansion) through the game's loader; anything else is one line."""
+    from bnb_sim.runner.game_run_config import check_component_arg
+
+    check_component_arg(game.game, components)
     if components is not None and hasattr(components, "content_hash"):
         return components
     load = game.entry("load_components")
@@ -232,6 +235,7 @@ def ladder(
         from bnb_sim.study_args import _game_readings
 
         components, readings = _game_readings(spec.name, components, readings, "ladder")
+        components = _components(spec, components, None)  # checked: one line if not data
         if readings:  # a team game whose readings are not set on its components
             raise BnbError(f"ladder: readings do not apply to {spec.title}'s ladder")
         if bootstrap != 1000:

@@ -24,8 +24,10 @@ __all__ = ["sensitivity"]
 
 def _components(game, components: Any, expansion: str | None):
     from bnb_sim.games import get_game
+    from bnb_sim.runner.game_run_config import check_component_arg
 
     spec = game if hasattr(game, "entry") else get_game(game)
+    check_component_arg(spec.game, components)
     if components is not None and hasattr(components, "estimate_ranges"):
         return components
     load = spec.entry("load_components")

@@ -34,9 +34,11 @@ def _components(components: Any, expansion: str | None, game: str | None = None)
     expansion too), else its protocol's ``load_components`` (cooperative games included);
     a game without expansions refuses one in one line."""
     from bnb_sim.games import get_game
+    from bnb_sim.runner.game_run_config import check_component_arg
     from bnb_sim.runner.study_adapter import ProtocolStudies
 
     spec = get_game(game)
+    check_component_arg(spec.game, components)
     hooks = spec.hook("studies")
     if callable(getattr(hooks, "components_arg", None)):
         return hooks.components_arg(components, expansion)
@@ -79,17 +81,13 @@ def _write(builder, out: Path | None) -> None:
 
 def _game_options(game: str | None, options: Mapping[str, Any] | None) -> dict[str, Any]:
     """The game's own options (its ``OptionSpec`` data) with their defaults filled in, as
-    the command reads them; BnbError naming an option the game does not have."""
+    the command reads them; BnbError naming an option the game does not have or a value
+    of the wrong kind."""
     from bnb_sim.analysis.study_hooks import game_protocol
+    from bnb_sim.runner.game_run_config import game_options
 
     proto = game_protocol(game)
-    given = dict(options or {}) if options is None or isinstance(options, Mapping) else None
-    if given is None:
-        raise ArgumentTypeError(f"options must be a mapping, got {_args.show(options)}")
-    names = [o.name for o in proto.options]
-    unknown = sorted(set(given) - set(names))
-    if unknown:
-        raise BnbError(f"options: {proto.title} has no option {unknown[0]!r}")
+    given = game_options(proto, options, None)
     return {o.name: given.get(o.name, o.default) for o in proto.options}
 
 

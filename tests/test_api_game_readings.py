@@ -76,3 +76,37 @@ def test_an_option_a_game_lacks_is_one_line_before_any_game(call, message):
     with pytest.raises(BnbError) as info:
         call()
     assert message in str(info.value) and "\n" not in str(info.value), info.value
+
+
+@pytest.mark.parametrize("study", sorted(STUDIES))
+@pytest.mark.parametrize(
+    "bad", [{"components": 5}, {"components": [1]}, {"components": 2.5}, {"readings": 5}]
+)
+def test_hostile_arguments_to_a_study_of_another_game_are_one_line(study, bad):
+    """Before: AttributeError or TypeError from inside the game's loader."""
+    call = {  # the study's readings argument replaced by the bad value's own
+        "readings": lambda: STUDIES[study](bad["readings"]),
+        "components": lambda: _with(study, components=bad["components"]),
+    }[next(iter(bad))]
+    with pytest.raises(BnbError):
+        call()
+
+
+def _with(study, **kwargs):
+    calls = {
+        "compare": lambda: bnb_sim.compare("team", "random", game="hotv", precision=0.2,
+                                           max_games=10, **kwargs),
+        "tournament": lambda: bnb_sim.tournament(["team", "random"], game="hotv", games=10,
+                                                 **kwargs),
+        "sweep": lambda: bnb_sim.sweep({"path.start_normal": [8]}, game="hotv", games=10,
+                                       **kwargs),
+        "ladder": lambda: bnb_sim.ladder(["random", "team"], game="hotv", games=10, **kwargs),
+        "sensitivity": lambda: bnb_sim.sensitivity("team_win_rate", game="hotv", **kwargs),
+        "robustness": lambda: bnb_sim.robustness(game="hotv", games=10, **kwargs),
+    }  # fmt: skip
+    return calls[study]()
+
+
+def test_a_team_option_of_the_wrong_kind_is_one_line():
+    with pytest.raises(BnbError, match="pets must be a text, got 5"):
+        bnb_sim.tournament(["team", "random"], game="hotv", games=4, options={"pets": 5})

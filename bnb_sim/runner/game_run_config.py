@@ -19,23 +19,24 @@ from typing import Any
 from bnb_sim.errors import ArgumentTypeError, BnbError
 
 
-def game_options(game: Any, options: Any, command: str = "simulate") -> dict[str, Any]:
-    """The game's own options of ``command`` given in ``options`` (a mapping), checked by name
-    and kind; BnbError naming one the game does not have for the command."""
+def game_options(game: Any, options: Any, command: str | None = "simulate") -> dict[str, Any]:
+    """The game's own options of ``command`` (None: of any command) given in ``options`` (a
+    mapping), checked by name and kind; BnbError naming one the game does not have for the
+    command."""
     if options is None:
         return {}
     if not isinstance(options, Mapping):
         raise ArgumentTypeError(f"options must be a mapping, got {type(options).__name__}")
-    known = {o.name: o for o in game.options if o.applies_to(command)}
+    known = {o.name: o for o in game.options if command is None or o.applies_to(command)}
     out: dict[str, Any] = {}
     for name, value in options.items():
         spec = known.get(name)
         if spec is None:
             names = ", ".join(known) or "none"
-            raise BnbError(f"{command}: {game.title} has no option {name!r} here (its "
-                           f"{command} options: {names})")  # fmt: skip
+            raise BnbError(f"{command or 'options'}: {game.title} has no option {name!r} here "
+                           f"(its {command or 'own'} options: {names})")  # fmt: skip
         if value is not None:
-            _check_kind(command, spec, value)
+            _check_kind(command or "options", spec, value)
         out[name] = value
     return out
 
@@ -62,21 +63,31 @@ def rows_per_game(config: Any) -> int:
     return int(((config.identity() or {}).get("rows_per_game") or {}).get("games", 1))
 
 
-def load_game_components(game: Any, components: Any) -> Any:
-    """The game's components from None (its defaults), a path, a list of paths or loaded
-    data of the game's own type (returned as it is); anything else is one line."""
-    if components is None:
-        return game.load_components([])
-    if isinstance(components, str | os.PathLike):
-        return game.load_components([os.fspath(components)])
+def check_component_arg(game: Any, components: Any) -> None:
+    """One line unless ``components`` is None, a path, a list of paths or the game's own
+    loaded components (what every command and study of the game takes)."""
+    if components is None or isinstance(components, str | os.PathLike):
+        return
     if isinstance(components, list | tuple) and all(
         isinstance(c, str | os.PathLike) for c in components
     ):
-        return game.load_components([os.fspath(c) for c in components])
+        return
     own = type(game.load_components([]))
     if not isinstance(components, own):
         raise ArgumentTypeError(f"components must be a path, a list of paths or {game.title}'s "
                                 f"loaded components, got {type(components).__name__}")  # fmt: skip
+
+
+def load_game_components(game: Any, components: Any) -> Any:
+    """The game's components from None (its defaults), a path, a list of paths or loaded
+    data of the game's own type (returned as it is); anything else is one line."""
+    check_component_arg(game, components)
+    if components is None:
+        return game.load_components([])
+    if isinstance(components, str | os.PathLike):
+        return game.load_components([os.fspath(components)])
+    if isinstance(components, list | tuple):
+        return game.load_components([os.fspath(c) for c in components])
     return components
 
 

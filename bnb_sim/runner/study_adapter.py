@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from os import PathLike
 from typing import Any
 
 from bnb_sim.errors import BnbError
@@ -36,14 +35,10 @@ class ProtocolStudies:
 
     def load_components(self, given: Any = None) -> Any:
         """``given`` when it is loaded component data; else the files it names (a path or a
-        list of paths) over the game's defaults."""
-        if given is None:
-            return self.game.load_components([])
-        if isinstance(given, str | PathLike):
-            return self.game.load_components([str(given)])
-        if isinstance(given, list | tuple) and all(isinstance(p, str | PathLike) for p in given):
-            return self.game.load_components([str(p) for p in given])
-        return given
+        list of paths) over the game's defaults; anything else is one line."""
+        from bnb_sim.runner.game_run_config import load_game_components
+
+        return load_game_components(self.game, given)
 
     def make_config(self, players: int | None, policies: Sequence[Any], **kw: Any) -> Any:
         """The game's config of ``players`` seats with ``policies`` cycled over them (``kw``:
