@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bnb_sim.analysis.ladder_item import LadderParts
 from bnb_sim.analysis.protocol_item import GameItemParts
 from bnb_sim.errors import BnbError
 
@@ -28,7 +29,7 @@ LADDER_KEYS = ("games", "rungs", "bootstrap")  # after the common keys and the g
 
 
 @dataclass
-class GameLadderItem(GameItemParts):
+class GameLadderItem(GameItemParts, LadderParts):
     """A ``[[ladder]]`` item of a competitive protocol game: its rungs, and how to show it."""
 
     game_object: Any
@@ -44,22 +45,9 @@ class GameLadderItem(GameItemParts):
     overrides: dict[str, Any] = field(default_factory=dict)
     kind: str = "ladder"
 
-    def budget(self) -> int:
-        from bnb_sim.runner.ladder_play import ladder_games
-
-        return ladder_games(len(self.rungs), self.players, self.games)
-
-    def games_text(self) -> str:
-        from bnb_sim.analysis.ladder_item import ladder_games_text
-
-        return ladder_games_text(self.rungs, self.games)
-
     def what(self) -> str:
         title = self.game_object.title
         return f"{title} ladder, {self.players} players: {' < '.join(self.rungs)}"
-
-    def played(self, result) -> int:
-        return int(result.n_games)
 
     def warmup(self):
         """``(key, step)``: the game's shared warm-up (:func:`bnb_sim.feedback.warmup_step`)."""

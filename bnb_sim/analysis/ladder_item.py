@@ -29,8 +29,28 @@ LADDER_KEYS = ("rungs", "players", "games", "bootstrap")
 MAX_GAMES = 10_000_000
 
 
+class LadderParts:
+    """What every competitive ladder item says the same way (it has ``rungs``, ``players``
+    and ``games``): its games, their text, and the games it played."""
+
+    rungs: list[str]
+    players: int
+    games: int
+
+    def budget(self) -> int:
+        from bnb_sim.runner.ladder_play import ladder_games
+
+        return ladder_games(len(self.rungs), self.players, self.games)
+
+    def games_text(self) -> str:
+        return ladder_games_text(self.rungs, self.games)
+
+    def played(self, result) -> int:
+        return int(result.n_games)
+
+
 @dataclass
-class LadderSpec:
+class LadderSpec(LadderParts):
     name: str
     seed: int
     variant: str
@@ -45,20 +65,9 @@ class LadderSpec:
     expansion: str | None = None
     kind: str = "ladder"
 
-    # -- what the shared experiment code asks ----------------------------------------------
-    def budget(self) -> int:
-        from bnb_sim.runner.ladder_play import ladder_games
-
-        return ladder_games(len(self.rungs), self.players, self.games)
-
-    def games_text(self) -> str:
-        return ladder_games_text(self.rungs, self.games)
-
+    # -- what the shared experiment code asks (budget, games_text, played: LadderParts) ----
     def what(self) -> str:
         return f"ladder, {self.players} players: {' < '.join(self.rungs)}"
-
-    def played(self, result) -> int:
-        return int(result.n_games)
 
     def readings_text(self) -> str:
         from bnb_sim.runner.design_play import design_readings
