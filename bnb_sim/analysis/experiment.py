@@ -30,13 +30,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from bnb_sim.analysis.experiment_head import check_expansion, read_head
 from bnb_sim.analysis.experiment_items import (
     ALLOWED,
     _components,
     _item,
     _item_game,
     _item_readings,
-    _reading_table,
 )
 from bnb_sim.analysis.experiment_reader import _Reader, _slug_ok
 from bnb_sim.analysis.experiment_report import build_experiment_report
@@ -105,23 +105,14 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
                 "[[simulation]], [[tournament]], [[sweep]], [[compare]], [[tune]], "
                 "[[robustness]], [[sensitivity]], [[value]], [[ladder]], [[luck]])"
             )
-    head = _Reader(source, "experiment", data.get("experiment", {}), ALLOWED["experiment"])
-    seed = head.int("seed", 0, low=0, high=2**63 - 1)
-    threads = head.int("threads", None, low=1, high=1024)
-    bootstrap = head.int("bootstrap", 200, low=0, high=100_000)
-    default_variant = head.str("variant", None)
-    head_readings = _reading_table(head)
-    if default_variant is not None:
-        from bnb_sim.analysis.study_hooks import study_hooks
-
-        try:
-            study_hooks().resolve_readings(head_readings, aliases={"variant": default_variant})
-        except BnbError as exc:
-            head.fail("variant", str(exc))
-    default_files = head.str_list("components", [])
-    default_expansion = head.str("expansion", None)
-    title = head.str("title", Path(source).stem)
-    description = head.str("description", "") if head.has("description") else ""
+    head = read_head(data, source, ALLOWED["experiment"])
+    seed, bootstrap = head.seed, head.bootstrap
+    # the default game's items take the head's values here; another game's see them merged
+    # into their tables (head.table_of), so a head of another game gives them nothing
+    mine = head.default
+    head_readings = head.readings if mine else {}
+    default_variant, default_files = head.variant, head.files if mine else []
+    default_expansion = head.expansion
     items: list[Any] = []
     names: set[str] = set()
     for kind in [k for k in data if k in KINDS]:  # file order of the first table of a kind
@@ -132,6 +123,7 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
             raise BnbError(f"{source}: {kind}: must be an array of tables ([[{kind}]])")
         for i, table in enumerate(tables):
             where = f"{kind}[{i + 1}]"
+            table = head.table_of(table)
             if kind == "sensitivity":  # either game's; the item describes itself
                 from bnb_sim.analysis.sensitivity_item import parse_sensitivity_item
 
@@ -159,7 +151,6 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
             elif other_game is not None:  # another game's: the shared protocol items
                 from bnb_sim.analysis.game_items import parse_game_item
 
-                # [experiment] components are Builders & Biomes files: not passed on
                 item = parse_game_item(other_game, kind, table, source=source, where=where,
                                        seed=seed, base_dir=base_dir)  # fmt: skip
             if other_game is not None:
@@ -191,8 +182,8 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
             files = default_files + r.str_list("components", [])
             overrides = r.mapping("set") if kind != "sweep" else {}
             expansion = r.str("expansion", default_expansion)
-            if expansion not in (None, "farmers-market"):
-                r.fail("expansion", f"unknown expansion '{expansion}' (known: farmers-market)")
+            if expansion is not None and r.has("expansion"):
+                check_expansion(r, expansion)
             comps, resolved = _components(source, where, base_dir, files, overrides, expansion)
             common.update(components=comps, component_files=resolved, overrides=overrides)
             items.append(_item(kind, r, common, comps, bootstrap, base_dir, expansion))
@@ -204,7 +195,7 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
     if len(items) > MAX_ITEMS:
         raise BnbError(f"{source}: {len(items)} items; the limit is {MAX_ITEMS}")
     _refuse_shared_folders(source, items)
-    return Experiment(title, description, seed, threads, bootstrap, items, source)
+    return Experiment(head.title, head.description, seed, head.threads, bootstrap, items, source)
 
 
 def _refuse_shared_folders(source: str, items: list) -> None:

@@ -23,6 +23,7 @@ A game's *studies* module declares:
 * ``check_reading(name, value)``: the canonical text of one reading's value (BnbError);
   ``resolve_readings(readings, aliases=, players=)``: every reading (defaults filled in) as
   a dict, from the given ones and alias options (``variant``, ``seating``);
+* ``expansions()``: the names an experiment item's ``expansion`` may take;
 * ``load_component_files(files, expansion=)`` and ``components_arg(components, expansion)``:
   its component data from an experiment file's list of files, or from what the Python API
   takes;
@@ -176,6 +177,13 @@ def resolve_readings(
 
 # --------------------------------------------------------------------------------------
 # components
+
+
+def expansions() -> tuple[str, ...]:
+    """The expansions an item may name (``expansion = NAME``; R-FM-*)."""
+    from bnb_sim.games.builders_biomes.components.expansion import EXPANSIONS
+
+    return tuple(EXPANSIONS)
 
 
 def load_component_files(files: list[str], expansion: str | None = None):
