@@ -551,3 +551,23 @@ def test_the_registry_offers_the_step_game_as_new_game_does_for_the_first_two():
         1,
     )
     assert [r["won"] for r in game.result()] == seats["won"].tolist()
+
+
+def test_an_experiment_head_names_the_game_once(tmp_path):
+    """``[experiment] game = "dice"``: the same items as writing ``game`` in each."""
+    from bnb_sim.analysis.experiment import load_experiment
+
+    spelled, headed = tmp_path / "spelled.toml", tmp_path / "headed.toml"
+    spelled.write_text(EXPERIMENT, encoding="utf-8")
+    headed.write_text(
+        EXPERIMENT.replace("seed = 2\n", 'seed = 2\ngame = "dice"\n', 1).replace(
+            'game = "dice"\nname', "name"
+        ),
+        encoding="utf-8",
+    )
+    assert 'game = "dice"\nname' not in headed.read_text()
+    items = [load_experiment(f).items for f in (spelled, headed)]
+    assert [(type(i).__name__, i.name, i.kind) for i in items[0]] == [
+        (type(i).__name__, i.name, i.kind) for i in items[1]
+    ]
+    assert {i.game_object.name for i in items[1] if hasattr(i, "game_object")} == {"dice_race"}
