@@ -9,6 +9,7 @@ unchecked may reach them.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -62,3 +63,17 @@ def path(value: Any, name: str) -> str | os.PathLike:
     if not os.fspath(value):
         raise BnbError(f"{name} must not be empty")
     return value
+
+
+def given_options(options: Any, keywords: Mapping[str, Any]) -> dict[str, Any]:
+    """A game's own options given as ``options={"pets": "all"}`` and/or as keywords
+    (``pets="all"``): every study takes both spellings, as one mapping; a name given both
+    ways is one line (which value was meant is not for the study to guess)."""
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
+        raise ArgumentTypeError(f"options must be a mapping of NAME: VALUE, got {show(options)}")
+    both = sorted(set(options) & set(keywords))
+    if both:
+        raise BnbError(f"option {both[0]!r} is given twice: in options= and as a keyword")
+    return {**options, **keywords}

@@ -38,11 +38,13 @@ def robustness(
     progress: bool = False,
     yes: bool = False,
     policy: str | None = None,
-    **options: Any,
+    options: Mapping[str, Any] | None = None,
+    **game_options: Any,
 ):
     """Every headline finding of the set-up at every rung (every seat the rung's bot, the same
-    game indices), with paired differences and a verdict per finding; ``options`` are the
-    game's own (Heroes of the Village: ``pets``, ``difficulty``, ``buildings``); ``policy``
+    game indices), with paired differences and a verdict per finding; the game's own options
+    (Heroes of the Village: ``pets``, ``difficulty``, ``buildings``) as keywords or
+    ``options={...}``; ``policy``
     adds its win rate in one seat against each rung's bot (Builders & Biomes). Returns a
     :class:`~bnb_sim.analysis.robustness.RobustnessResult`; ``out=FOLDER`` also writes the
     report."""
@@ -52,6 +54,7 @@ def robustness(
     from bnb_sim.study_args import (
         _command_options,
         _game_readings,
+        _given_options,
         _out,
         _playing,
         _policy_list,
@@ -70,7 +73,7 @@ def robustness(
     # a game that takes readings on its components (Heroes of the Village) gets them there,
     # checked; the mapping still goes to the study, which records it in its parameters
     components, _ = _game_readings(game, components, readings, "robustness")
-    options = _command_options(game, options, "robustness")
+    options = _command_options(game, _given_options(options, game_options), "robustness")
     from bnb_sim.games import get_game
     from bnb_sim.runner.game_run_config import check_component_arg
 
@@ -78,7 +81,7 @@ def robustness(
     components = play.prepare_components(components, expansion)
     folder = _out(out)
     shown = _args.boolean(progress, "progress")
-    with _playing(shown, [players]) if play.warms_engine else games_meter(shown):
+    with _playing(shown, [players], game) if play.warms_engine else games_meter(shown):
         result = run_robustness(
             labels, players, games, game=game, seed=seed, components=components,
             readings=readings, expansion=expansion, threads=_threads(threads), dask=dask,

@@ -33,6 +33,7 @@ from bnb_sim.errors import ArgumentTypeError, BnbError
 from bnb_sim.study_args import (
     _components,
     _game_options,
+    _given_options,
     _out,
     _playing,
     _policy_list,
@@ -65,6 +66,7 @@ def tournament(
     yes: bool = False,
     game: str | None = None,
     options: Mapping[str, Any] | None = None,
+    **game_options: Any,
 ):
     """Round robin of ``policies`` (``bnb tournament``): every combination of ``players`` of
     them at a table, each in all its seatings, on the seeds ``0 .. games-1``; ``players``
@@ -77,7 +79,8 @@ def tournament(
     ``n_games``, ``tie_rate``. ``components``: a Components, a path or a list of paths (None:
     the defaults); ``expansion``: ``"farmers-market"``; ``readings``: rule readings by name.
     ``game``: a registered game's name or alias (None: the default game), ``options`` its own
-    options (e.g. ``{"pets": "wolf,cat"}``). A cooperative game's entrants are team policies,
+    options (``{"pets": "wolf,cat"}``, or as keywords: ``pets="wolf,cat"``). A cooperative
+    game's entrants are team policies,
     each in every seat: the result is then the data of ``bnb tournament --game NAME --json``
     (a ranking by team win rate with paired differences and McNemar tests).
     """
@@ -89,6 +92,7 @@ def tournament(
     from bnb_sim.runner.study_hooks import game_name
     from bnb_sim.runner.tournament_play import entrant_labels, run_tournament
 
+    options = _given_options(options, game_options)
     specs = _policy_list(policies, "policies")
     players = None if players is None else _args.integer(players, "players", 2, 4)
     games = _args.integer(games, "games", 2)
@@ -145,6 +149,7 @@ def compare(
     yes: bool = False,
     game: str | None = None,
     options: Mapping[str, Any] | None = None,
+    **game_options: Any,
 ):
     """Is policy ``a`` better than ``b``? (``bnb compare``) Both play the same seeds: head to
     head with the seats swapped, or (``opponents``) in turn in the same seat against the same
@@ -155,9 +160,9 @@ def compare(
     Returns a :class:`~bnb_sim.analysis.compare.CompareResult`: ``verdict``, ``decision``,
     ``difference`` (win-rate difference with its 95% interval), ``score``, ``elo``, ``rates``,
     ``n_games``, ``n_pairs`` and the stopping ``reason``. ``game``: a registered game's name
-    or alias (None: the default game), with ``options``, its own options (e.g. ``{"goal":
-    10}``); a cooperative game's teams are compared in pairs of team games, and the result
-    is the data ``bnb compare --game NAME --json`` prints.
+    or alias (None: the default game), with ``options``, its own options (``{"goal": 10}``,
+    or as keywords: ``goal=10``); a cooperative game's teams are compared in pairs of team
+    games, and the result is the data ``bnb compare --game NAME --json`` prints.
     """
     from bnb_sim.analysis import compare as C
     from bnb_sim.analysis.study_hooks import game_protocol
@@ -166,6 +171,7 @@ def compare(
     from bnb_sim.runner.design_play import design_readings
     from bnb_sim.runner.study_hooks import game_name
 
+    options = _given_options(options, game_options)
     a, b = _args.text(a, "a"), _args.text(b, "b")
     name = game_name(_args.text(game, "game")) if game is not None else None
     own = {k: v for k, v in _game_options(name, options).items() if v is not None}
@@ -228,6 +234,7 @@ def sweep(
     progress: bool = False,
     yes: bool = False,
     options: Mapping[str, Any] | None = None,
+    **game_options: Any,
 ):
     """The same games under component variants (``bnb sweep``): ``sets`` maps a dotted
     component path to the values to try (``{"mobs.enderman.hearts": [5, 6, 7]}``); the
@@ -237,7 +244,8 @@ def sweep(
 
     ``game``: a registered game's name or alias (None: the default game, whose defaults are
     4 players and ``["heuristic"]``; another game's are its default policy and its own
-    player count), ``options`` its own options (e.g. ``{"pets": "wolf,cat,fox"}``). A
+    player count), ``options`` its own options (``{"pets": "wolf,cat,fox"}``, or as
+    keywords). A
     cooperative game's sweep is ``bnb sweep --game NAME --json``'s data: each variant's
     team win rate and its paired difference from the first (the component file's values).
 
@@ -252,6 +260,7 @@ def sweep(
     from bnb_sim.runner.design_play import design_readings
     from bnb_sim.runner.sweep_play import run_sweep
 
+    options = _given_options(options, game_options)
     parsed = _sweep_sets(sets)
     games = _args.integer(games, "games", 2, 10_000_000)
     seed = _args.integer(seed, "seed", 0)

@@ -88,6 +88,7 @@ def luck(
     out: str | os.PathLike | None = None,
     progress: bool = False,
     yes: bool = False,
+    options: Mapping[str, Any] | None = None,
     **game_options: Any,
 ):
     """Luck or skill (``bnb luck``): for each rung (that bot in every seat) and each chance
@@ -96,10 +97,10 @@ def luck(
     Returns a :class:`~bnb_sim.analysis.luck_report.LuckResult`."""
     from bnb_sim.analysis.luck_report import build_luck_report
     from bnb_sim.runner.luck_play import plan_luck, run_luck
-    from bnb_sim.study_args import _command_options, _out, _policy_list, _threads
+    from bnb_sim.study_args import _command_options, _given_options, _out, _policy_list, _threads
 
     spec = _game(game)
-    game_options = _command_options(spec.name, game_options, "luck")
+    game_options = _command_options(spec.name, _given_options(options, game_options), "luck")
     labels = _policy_list(rungs, "rungs") if rungs is not None else None
     if players is not None:
         players = _args.integer(players, "players", 2, 4)
@@ -212,6 +213,7 @@ def ladder(
     out: str | os.PathLike | None = None,
     progress: bool = False,
     yes: bool = False,
+    options: Mapping[str, Any] | None = None,
     **game_options: Any,
 ):
     """A ladder of play strength (``bnb ladder``): each rung against the next on the same
@@ -221,9 +223,17 @@ def ladder(
     its ``pets``, ``difficulty``, ``buildings``) plays each rung's team on the same game
     indices: a :class:`~bnb_sim.analysis.team_ladder.TeamLadderResult`."""
     from bnb_sim.errors import BnbError
-    from bnb_sim.study_args import _out, _playing, _policy_list, _threads
+    from bnb_sim.study_args import (
+        _command_options,
+        _given_options,
+        _out,
+        _playing,
+        _policy_list,
+        _threads,
+    )
 
     spec = _game(game)
+    game_options = _command_options(spec.name, _given_options(options, game_options), "ladder")
     labels = _policy_list(rungs, "rungs") if rungs is not None else None
     if players is not None:
         players = _args.integer(players, "players", 2, 4)
@@ -241,31 +251,39 @@ def ladder(
         if bootstrap != 1000:
             raise BnbError("ladder: bootstrap does not apply to a cooperative game's ladder "
                            "(its intervals are paired over game indices)")  # fmt: skip
-        from bnb_sim.study_args import _command_options
-
-        game_options = _command_options(spec.name, game_options, "ladder")
         return _team_ladder(spec, labels, players, games, seed, components, threads, out,
                             shown, yes, game_options)  # fmt: skip
-    if game_options:
-        raise BnbError(f"ladder: {', '.join(sorted(game_options))} is not an option of "
-                       f"{spec.title}")  # fmt: skip
-    from bnb_sim.analysis.ladder import DEFAULT_RUNGS, build_ladder_report
+    from bnb_sim.analysis.ladder import build_ladder_report
     from bnb_sim.runner.ladder_play import check_rungs, run_ladder
 
     players = 2 if players is None else players
-    labels = check_rungs(labels if labels is not None else list(DEFAULT_RUNGS), players)
+    labels = check_rungs(labels if labels is not None else _default_rungs(spec), players,
+                         spec.name)  # fmt: skip
     bootstrap = _args.integer(bootstrap, "bootstrap", 0, 100_000)
     comps = _components(spec, components, expansion)
     folder = _out(out)
-    with _playing(shown, [players]):
+    with _playing(shown, [players], spec.name):
         result = run_ladder(
             labels, players, games, seed=seed, components=comps,
             readings=dict(readings) if readings else None, threads=_threads(threads),
             n_boot=bootstrap, expansion=expansion, progress=_say(shown), yes=yes,
+            game=spec.name, options=game_options,
         )  # fmt: skip
     if folder is not None:
         build_ladder_report(result).write(folder)
     return result
+
+
+def _default_rungs(spec) -> list[str]:
+    """The game's default rungs (its protocol's ``ladder_rungs`` hook), else one line asking
+    for them (as ``bnb ladder --game NAME`` does)."""
+    from bnb_sim.core.registry import get_game
+    from bnb_sim.errors import BnbError
+
+    hook = getattr(get_game(spec.name), "ladder_rungs", None)
+    if not callable(hook):
+        raise BnbError(f"ladder: {spec.title} has no default rungs: give rungs=[A, B, ...]")
+    return list(hook())
 
 
 def _team_ladder(spec, labels, players, games, seed, components, threads, out, shown, yes,

@@ -54,6 +54,7 @@ def sensitivity(
     out: str | os.PathLike | None = None,
     progress: bool = False,
     yes: bool = False,
+    options: Mapping[str, Any] | None = None,
     **game_options: Any,
 ):
     """Which estimated component values move ``finding`` most (``bnb sensitivity``).
@@ -61,8 +62,9 @@ def sensitivity(
     Every estimate with a plausible range (or those ``estimates`` name: dotted keys, ``*``
     for one part) is moved alone to each end of its range or each other choice and played on
     ``screen_games`` games (the baseline's indices); the ``top`` with the largest screening
-    reach are played again on ``games`` fresh games. ``game_options`` go to the game's set-up
-    (Heroes of the Village: ``pets``, ``difficulty``, ``buildings``). ``dask``: ``"local"``
+    reach are played again on ``games`` fresh games. The game's own options (Heroes of the
+    Village: ``pets``, ``difficulty``, ``buildings``), as keywords or ``options={...}``, go
+    to its set-up. ``dask``: ``"local"``
     or a scheduler address plays the games on Dask workers (the same numbers).
 
     Returns a :class:`~bnb_sim.analysis.sensitivity.SensitivityResult`; with ``out`` the
@@ -71,7 +73,7 @@ def sensitivity(
     from bnb_sim.analysis.sensitivity import parse_finding
     from bnb_sim.analysis.sensitivity_report import build_sensitivity_report
     from bnb_sim.runner.sensitivity import make_setup, run_sensitivity
-    from bnb_sim.study_args import _command_options, _game_readings, _out, _playing
+    from bnb_sim.study_args import _command_options, _game_readings, _given_options, _out, _playing
 
     parse_finding(finding)
     if isinstance(estimates, str):
@@ -90,14 +92,14 @@ def sensitivity(
         _args.text(expansion, "expansion")
     # a game that takes readings on its components (Heroes of the Village) gets them there
     components, readings = _game_readings(game, components, readings, "sensitivity")
-    game_options = _command_options(game, game_options, "sensitivity")
+    game_options = _command_options(game, _given_options(options, game_options), "sensitivity")
     setup = make_setup(
         game, components=_components(game, components, expansion), players=players,
         policies=policies, seed=seed, readings=readings, threads=threads, dask=dask,
         **game_options,
     )  # fmt: skip
     folder = _out(out)
-    with _playing(progress, [setup.params["players"]]):
+    with _playing(progress, [setup.params["players"]], game):  # the game's kernels only
         result = run_sensitivity(
             finding, setup, screen_games=screen_games, games=games, top=top,
             estimates=list(estimates), yes=_args.boolean(yes, "yes"),

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from bnb_sim import _args
+from bnb_sim._args import given_options as _given_options  # noqa: F401 (the studies use it)
 from bnb_sim.errors import ArgumentTypeError, BnbError
 
 

@@ -168,7 +168,7 @@ def test_hotv_ladder_gives_the_numbers_of_bnb_ladder(tmp_path, capsys):
         ({"games": 1}, "games must be between 2"),
         ({"players": 5}, "players must be between 2 and 4"),
         ({"rungs": ["random", "nosuchbot"]}, "unknown policy"),
-        ({"pets": "fox"}, "ladder: pets is not an option of"),
+        ({"pets": "fox"}, "ladder: Minecraft: Builders & Biomes has no option 'pets'"),
         ({"game": "hotv", "bootstrap": 10}, "bootstrap does not apply"),
         ({"game": "hotv", "readings": {"x": "y"}}, "unknown reading 'x'"),
         ({"game": "hotv", "rungs": ["team"]}, "at least 2"),

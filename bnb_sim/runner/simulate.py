@@ -155,13 +155,15 @@ def simulate(
     expansion: str | None = None,
     game: str | None = None,
     options: Mapping[str, Any] | None = None,
+    **game_options: Any,
 ) -> pd.DataFrame | RunSummary:
     """Play ``games`` seeded games of ``players`` players.
 
     * ``game``: a registered game's name or alias (``"hotv"``; None: Builders & Biomes),
       played as ``bnb simulate --game NAME`` plays it; ``options``: its own options by name
-      (``{"pets": "all", "difficulty": "easy"}``; ``bnb simulate --game NAME --help`` lists
-      them), ``readings`` its rule readings, ``players=None`` its own player count.
+      (``{"pets": "all", "difficulty": "easy"}``, or as keywords: ``pets="all"``; ``bnb
+      simulate --game NAME --help`` lists them), ``readings`` its rule readings,
+      ``players=None`` its own player count.
 
     * ``policies``: policy specs (``"random"``, ``"greedy"``, ``"heuristic"``,
       ``"heuristic:weights.toml"``, ``"heuristic:board=1.5"``, plugins) or PolicySpecs, cycled
@@ -191,6 +193,7 @@ def simulate(
     (overwrite). A Ctrl-C stops between chunks and raises :class:`RunInterrupted`, whose
     message holds the call that resumes the run.
     """
+    options = _args.given_options(options, game_options) or None
     plan = plan_run(
         games, players, policies, seed, components=components, readings=readings,
         variant=variant, seating=seating, threads=threads, chunk_size=chunk_size, out=out,
