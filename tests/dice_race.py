@@ -2,7 +2,8 @@
 
 It proves that a game needs one module implementing :mod:`bnb_sim.core.protocol` and one
 registration line (``register_game(GAME)``, in ``tests/conftest.py``) to be served by
-``bnb simulate``, ``report``, ``compare``, ``tournament``, ``sweep``, ``tune`` and ``run``.
+``bnb simulate``, ``report``, ``compare``, ``tournament``, ``sweep``, ``tune``, ``run`` and
+``play`` (told from its step-by-step game's event log).
 
 Rules: 2-4 players race to ``goal`` points (20). On a turn the player chooses to roll one
 die or two; if any die shows 1 the turn scores nothing, else the sum is added. The first

@@ -481,8 +481,8 @@ def test_a_cooperative_sweep_gives_the_team_rate_per_value(bnb, tmp_path):
 
 @pytest.mark.parametrize(
     "command",
-    ["components show", "luck", "odds", "play", "readings", "robustness",
-     "sensitivity --finding win_rate", "train", "value"],
+    ["components show", "luck", "odds", "readings", "robustness",
+     "sensitivity --finding win_rate", "train", "value"],  # play: told from its step API
 )  # fmt: skip
 def test_a_command_that_does_not_serve_the_game_says_so_in_one_line(bnb, command):
     """Never the first game's code on another game's data (its fallback when an entry is
@@ -571,3 +571,28 @@ def test_an_experiment_head_names_the_game_once(tmp_path):
         (type(i).__name__, i.name, i.kind) for i in items[1]
     ]
     assert {i.game_object.name for i in items[1] if hasattr(i, "game_object")} == {"dice_race"}
+
+
+def test_play_tells_one_game_from_its_step_api(bnb):
+    """``bnb play --game dice``: the game's ``new_game`` alone gives it (before: "Dice race
+    does not offer bnb play"); the game told is that game index of ``bnb simulate``'s run."""
+    told = json.loads(bnb("play", "--game", "dice", "--seed", "3", "--game-index", "2",
+                          "--players", "3", "--policy", "bold", "--policy", "steady",
+                          "--json"))  # fmt: skip
+    seats = bnb_sim.simulate(3, 3, ["bold", "steady"], seed=3, game="dice")
+    batch = seats[seats["game"] == 2]
+    assert {r["seat"]: r["won"] for r in told["result"]} == dict(
+        zip(batch["seat"].tolist(), batch["won"].tolist(), strict=True)
+    )
+    assert told["events"] and all("rolls" in line for line in told["events"])
+    text = bnb("play", "--game", "dice", "--seed", "3", "--game-index", "2", "--players", "3",
+               "--policy", "bold", "--policy", "steady")  # fmt: skip
+    assert text.splitlines()[0] == "Dice race: game 2 of seed 3, 3 seats"
+    assert all(line in text for line in told["events"]) and "\nresult:\n" in text
+    short = json.loads(bnb("play", "--game", "dice", "--goal", "5", "--json"))
+    assert short["options"] == {"goal": 5} and max(r["points"] for r in short["result"]) >= 5
+    out = bnb("play", "--game", "dice", "--svg", "x.svg", code=2)
+    assert (
+        out.strip() == "bnb: error: --svg is an option of Minecraft: Builders & Biomes, not "
+        "of Dice race"
+    )  # fmt: skip (before: --picture, a name the user never typed)

@@ -336,18 +336,24 @@ def refuse_foreign_options(ctx: click.Context, game) -> None:
     from bnb_sim.errors import BnbError
     from bnb_sim.games import all_specs
 
-    foreign = {
-        name: spec
-        for spec in all_specs()
-        if spec is not game
-        for name in spec.options
-        if name not in game.options
-    }
-    for name, spec in foreign.items():
+    owners: dict[str, list[str]] = {}  # an option only other games have -> their titles
+    for spec in all_specs():
+        for name in spec.options:
+            if spec is not game and name not in game.options:
+                owners.setdefault(name, []).append(spec.title)
+    for name, titles in owners.items():
         source = ctx.get_parameter_source(name) if name in ctx.params else None
         if source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP"):
-            flag = "--" + name.replace("_", "-")
-            raise BnbError(f"{flag} is an option of {spec.title}, not of {game.title}")
+            raise BnbError(f"{_flag(ctx, name)} is an option of {' and '.join(titles)}, "
+                           f"not of {game.title}")  # fmt: skip
+
+
+def _flag(ctx: click.Context, name: str) -> str:
+    """The flag a user typed for parameter ``name`` (``--svg`` for ``picture``)."""
+    for param in ctx.command.params:
+        if param.name == name and param.opts:
+            return max(param.opts, key=len)
+    return "--" + name.replace("_", "-")
 
 
 def command_params(ctx: click.Context, **resolved) -> tuple[dict, frozenset[str]]:

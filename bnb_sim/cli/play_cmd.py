@@ -119,7 +119,7 @@ def play(
         check_picture_target(picture)
 
     proto = protocol_game(game)
-    transcript = need_hook(proto, "play_transcript", "bnb play")
+    transcript = _transcript_of(proto) or need_hook(proto, "play_transcript", "bnb play")
     aliases = {"--variant": variant, "--seating": seating, "--pickaxe": pickaxe}
     options = {
         **game_specific,  # the game's own options of bnb play (e.g. --pets)
@@ -141,3 +141,16 @@ def play(
         click.echo(jsonsafe.dumps(out.payload))
     else:  # a game that lays out its JSON itself gives it as the text
         click.echo(out.text)
+
+
+def _transcript_of(proto):
+    """The game's own telling (its ``play_transcript`` hook), else, for a game with a
+    step-by-step ``Game``, the shared one from its event log; None: neither (one line)."""
+    from bnb_sim.core.protocol import has_step_api, hook
+
+    own = hook(proto, "play_transcript")
+    if own is not None or not has_step_api(proto):
+        return own
+    from bnb_sim.runner.step_transcript import step_transcript
+
+    return lambda components, options: step_transcript(proto, components, options)
