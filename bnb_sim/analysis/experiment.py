@@ -130,6 +130,7 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
                 item = parse_sensitivity_item(
                     table, source=source, where=where, seed=seed, base_dir=base_dir,
                     component_files=default_files, expansion=default_expansion,
+                    head_game=head.game.name,
                 )  # fmt: skip
                 if item.name in names:
                     raise BnbError(f"{source}: {where}.name: '{item.name}' is used twice")

@@ -23,10 +23,9 @@ from typing import Any
 from bnb_sim.analysis.experiment_reader import _Reader
 from bnb_sim.errors import BnbError
 
-# the keys of the head of any game; the default game's also take variant and expansion
+# the keys of the head of any game (the default game's also take variant and expansion)
 HEAD_KEYS = ("title", "description", "seed", "threads", "bootstrap", "game", "readings",
              "components")  # fmt: skip
-DEFAULT_GAME_KEYS = ("variant", "expansion")
 
 
 @dataclass

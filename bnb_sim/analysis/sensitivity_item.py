@@ -106,15 +106,18 @@ class SensitivityItem:
 
 
 def parse_sensitivity_item(table, *, source: str, where: str, seed: int, base_dir: Path,
-                           component_files: list[str], expansion: str | None):  # fmt: skip
-    """A ``[[sensitivity]]`` table, checked now (one line naming the file and the key)."""
+                           component_files: list[str], expansion: str | None,
+                           head_game: str | None = None):  # fmt: skip
+    """A ``[[sensitivity]]`` table, checked now (one line naming the file and the key);
+    ``component_files`` and ``expansion`` are the ``[experiment]`` head's, which go to an item
+    of the head's game (``head_game``; None: the default game)."""
     from bnb_sim.analysis.experiment_reader import _REQUIRED, _Reader, _slug_ok
     from bnb_sim.analysis.item_options import read_options, run_options
     from bnb_sim.analysis.protocol_item_parse import reading_items, with_item_readings
     from bnb_sim.analysis.sensitivity import parse_finding
     from bnb_sim.core.registry import get_game as protocol_game
     from bnb_sim.errors import BnbError
-    from bnb_sim.games import DEFAULT_GAME, get_game
+    from bnb_sim.games import get_game
 
     raw = dict(table) if isinstance(table, Mapping) else {}
     try:
@@ -136,7 +139,7 @@ def parse_sensitivity_item(table, *, source: str, where: str, seed: int, base_di
         parse_finding(finding)
     except BnbError as exc:
         r.fail("finding", str(exc).split(": ", 1)[-1])
-    first = game.name == DEFAULT_GAME
+    first = game.name == get_game(head_game).name  # the head's game: its files apply
     given = (component_files if first else []) + r.str_list("components", [])
     files = [str(f if Path(f).is_absolute() else base_dir / f) for f in given]
     load = game.entry("load_components")
