@@ -39,6 +39,8 @@ _EXPORTS = {
     "CompareResult": "bnb_sim.analysis.compare",
     "SweepResult": "bnb_sim.analysis.sweep",
     "sensitivity": "bnb_sim.studies_sensitivity",
+    "tune_policy": "bnb_sim.studies_tune",
+    "tune_game": "bnb_sim.studies_tune",
     "SensitivityResult": "bnb_sim.analysis.sensitivity",
     "luck": "bnb_sim.studies_luck",
     "LuckResult": "bnb_sim.analysis.luck_report",
