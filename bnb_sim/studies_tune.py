@@ -18,6 +18,7 @@ on from a stopped tuning; without ``out`` it is played in a temporary folder.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -35,6 +36,27 @@ def _texts(value: Any, name: str) -> list[str]:
     if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
         raise ArgumentTypeError(f"{name} must be a list of strings, got {_args.show(value)}")
     return list(value)
+
+
+def _number(value: Any, name: str) -> float:
+    """A finite int or float (not a bool), as the command's float options."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ArgumentTypeError(f"{name} must be a number, got {_args.show(value)}")
+    if not math.isfinite(value):
+        raise BnbError(f"{name} must be a finite number, got {value}")
+    return float(value)
+
+
+def _optional(value: Any, name: str, low: int, high: int) -> int | None:
+    return None if value is None else _args.integer(value, name, low, high)
+
+
+def _sprt(value: Any) -> tuple[float, float] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        raise ArgumentTypeError(f"sprt must be a pair (elo0, elo1), got {_args.show(value)}")
+    return _number(value[0], "sprt[0]"), _number(value[1], "sprt[1]")
 
 
 def _reading_items(readings: Mapping[str, str] | None) -> list[str]:
@@ -140,10 +162,12 @@ def tune_policy(
     name, comps, _, parsed = _setting(game, components, readings, variant, budget, yes)
     plan = plan_policy_tune(
         _args.text(policy, "policy"), against=split_policy_list(_texts(against, "against")),
-        players=_args.integer(players, "players", 1, 64), budget=budget,
+        players=_args.integer(players, "players", 2, 4), budget=budget,
         params=_texts(params, "params"), seed=_args.integer(seed, "seed", 0),
-        population=population, sigma=sigma, seeds_per_candidate=seeds_per_candidate, top=top,
-        components=comps, readings=parsed, sprt=None if sprt is None else tuple(sprt), game=name,
+        population=_optional(population, "population", 2, 1000), sigma=_number(sigma, "sigma"),
+        seeds_per_candidate=_optional(seeds_per_candidate, "seeds_per_candidate", 1, 1_000_000),
+        top=_args.integer(top, "top", 1, 50), components=comps, readings=parsed,
+        sprt=_sprt(sprt), game=name,
     )  # fmt: skip
 
     def write(folder: Path, result: dict) -> None:
@@ -191,9 +215,11 @@ def tune_game(
     name, comps, files, parsed = _setting(game, components, readings, variant, budget, yes)
     plan = plan_game_tune(
         params=_texts(params, "params"), targets=_texts(targets, "targets"),
-        players=_args.integer(players, "players", 1, 64), policies=_texts(policies, "policies"),
+        players=_args.integer(players, "players", 2, 4), policies=_texts(policies, "policies"),
         budget=budget, seed=_args.integer(seed, "seed", 0), method=_args.text(method, "method"),
-        games_per_eval=games_per_eval, top=top, explore=explore, neighbours=neighbours,
+        games_per_eval=_optional(games_per_eval, "games_per_eval", 2, 10_000_000),
+        top=_args.integer(top, "top", 1, 50), explore=_number(explore, "explore"),
+        neighbours=_args.integer(neighbours, "neighbours", 1, 10_000),
         components=comps, component_files=files, readings=parsed, game=name,
     )  # fmt: skip
 

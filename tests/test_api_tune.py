@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from test_third_game import bnb  # noqa: F401  (the fixture: bnb ARGS in this process)
 
 import bnb_sim
@@ -85,3 +87,39 @@ def test_the_functions_are_exported_and_import_no_numba():
         "sys.modules, 'numba imported'\n"  # fmt: skip
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+ANY = st.one_of(st.none(), st.booleans(), st.integers(-5, 10**7), st.floats(allow_nan=True),
+                st.text(max_size=12), st.lists(st.integers(-2, 3), max_size=3),
+                st.tuples(st.text(max_size=3), st.floats()))  # fmt: skip
+POLICY_ARGS = ("players", "params", "seed", "population", "sigma", "seeds_per_candidate", "top",
+               "sprt", "readings", "variant", "threads", "against")  # fmt: skip
+GAME_ARGS = ("players", "policies", "method", "games_per_eval", "top", "explore", "neighbours",
+             "seed", "readings")  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(POLICY_ARGS + GAME_ARGS), ANY, st.booleans())
+@example("sigma", "a", True)
+@example("sprt", ("a", "b"), True)
+@example("top", "x", True)
+@example("seeds_per_candidate", 0, True)
+@example("neighbours", 0, False)
+def test_any_argument_value_is_one_error_line_never_a_crash(name, value, policy):
+    """Before: sigma='a', sprt=('a', 'b'), top='x' and neighbours=0 raised ValueError and
+    seeds_per_candidate=0 a ZeroDivisionError from inside the plan; now a TypeError or one
+    BnbError line. (A budget of 1 is too small for any tuning: no call plays a game.)"""
+    if policy and name in POLICY_ARGS:
+        kw = {"game": "dice", "against": "steady", "budget": 1, name: value}
+        call = lambda: bnb_sim.tune_policy("mix:bold=0.2", **kw)  # noqa: E731
+    elif name in GAME_ARGS:
+        kw = {"game": "dice", "budget": 1, name: value}
+        call = lambda: bnb_sim.tune_game("goal=2..12", "win_rate:steady=0.5", **kw)  # noqa: E731
+    else:
+        return
+    try:
+        call()
+    except TypeError:
+        pass
+    except BnbError as exc:
+        assert "\n" not in str(exc)
