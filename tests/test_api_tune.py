@@ -52,6 +52,17 @@ def test_tune_game_of_a_cooperative_game_meets_its_target(bnb, tmp_path):  # noq
     assert abs(api["final"]["answer"]["targets"]["win_rate"]["value"] - 0.5) < 0.1
 
 
+def test_tune_policy_of_heroes_of_the_village_is_the_commands(bnb, tmp_path):  # noqa: F811
+    """The team bot's weights (issue 24's ``bnb tune policy team --game hotv``) from Python."""
+    api = bnb_sim.tune_policy("team", game="hotv", players=2, budget=720,
+                              params=["complete=0..8"])  # fmt: skip
+    cli = _json(bnb("tune", "policy", "team", "--game", "hotv", "--players", "2", "--budget",
+                    "720", "--param", "complete=0..8", "--out", tmp_path / "t", "--json",
+                    "-q"))  # fmt: skip
+    _same(api, cli)
+    assert api["game"] == "heroes_village" and set(api["tuned"]) == {"complete"}
+
+
 @pytest.mark.parametrize(
     ("call", "message"),
     [
