@@ -71,6 +71,9 @@ def test_simulate_writes_a_run_with_the_declared_columns_and_report_reads_it(bnb
     assert "win_rate_by_policy" in text and "mean_turns" in text  # shared + the game's own
     md = (rep / "report.md").read_text()
     assert "Win rate by seat" in md and "Race length" in md
+    # every competitive game's seat rates as a figure against the fair share (before: none)
+    assert (rep / "win-rate-by-seat.png").read_bytes()[:4] == b"\x89PNG"
+    assert "the dashed line is 1/2" in md
 
 
 def test_simulate_resumes_and_refuses_a_foreign_option(bnb, tmp_path):

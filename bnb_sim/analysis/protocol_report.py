@@ -66,9 +66,24 @@ def shared_sections(game: Any, seats: pd.DataFrame, games: pd.DataFrame, meta: d
         if by == "policy":
             section.text(intro)
         _table(section, rows)
+        if by == "seat":
+            _seat_figure(section, rows, params.get("players") or len(rows))
         section.summary[f"win_rate_by_{by}"] = {r[by]: r["_rate"] for r in rows}
         out.append(section)
     return out
+
+
+def _seat_figure(section, rows: list[dict[str, Any]], players: int) -> None:
+    """Each seat's win rate with its 95% interval against the fair share 1/players: a seat
+    whose interval misses the line wins more (or less) often than an even game gives it."""
+    from bnb_sim.analysis.plots import rate_bars
+
+    rates = pd.DataFrame([r["_rate"] for r in rows])
+    fig = rate_bars([f"seat {r['seat']}" for r in rows], {"win rate": rates},
+                    "Win rate by seat", reference=1 / players,
+                    reference_label=f"fair share 1/{players}")  # fmt: skip
+    section.figure("win-rate-by-seat", fig, f"Win rate of each seat (bars: 95% intervals, "
+                   f"clustered by game index); the dashed line is 1/{players}.")  # fmt: skip
 
 
 def layout_of(game: Any, seats, games, meta):
