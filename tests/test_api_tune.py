@@ -31,12 +31,12 @@ def _same(api: dict, cli: dict) -> None:
 
 
 def test_tune_policy_gives_the_commands_numbers_and_files(bnb, tmp_path):  # noqa: F811
-    api = bnb_sim.tune_policy("mix:bold=0.2", game="dice", against=["steady"], budget=3000,
+    api = bnb_sim.tune_policy("mix:bold=0.2", game="dice", against=["steady"], budget=800,
                               out=tmp_path / "api")  # fmt: skip
     cli = _json(bnb("tune", "policy", "mix:bold=0.2", "--game", "dice", "--against", "steady",
-                    "--budget", "3000", "--out", tmp_path / "cli", "--json", "-q"))  # fmt: skip
+                    "--budget", "800", "--out", tmp_path / "cli", "--json", "-q"))  # fmt: skip
     _same(api, cli)
-    assert api["tuned"]["bold"] > 0.4  # two dice score more: the share goes up
+    assert api["tuned"]["bold"] > 0.2  # two dice score more: the share goes up from 0.2
     made = {p.name for p in (tmp_path / "api").iterdir() if not p.name.startswith(".")}
     assert {"tune.json", "tuned-spec.txt", "report.html", "summary.json"} <= made
     assert (tmp_path / "api" / "tuned-spec.txt").read_text().splitlines()[-1] == api["spec"]
