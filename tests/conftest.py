@@ -81,6 +81,7 @@ LONGEST_FIRST = (
     "test_studies_dask.py",  # 30
     "test_docs_commands_c.py",
     "test_cli_conventions.py",  # 27
+    "test_api_tune.py",  # 26
     "test_luck_estimator.py",  # 26
     "test_readings.py",  # 24
     "test_sensitivity_attach.py",  # 24
