@@ -103,9 +103,9 @@ def test_an_item_of_another_game_starts_from_that_games_defaults(tmp_path):
     ],
 )
 def test_a_bad_head_is_one_line_naming_its_key(tmp_path, head, message):
-    with pytest.raises(BnbError) as info:
-        load(tmp_path, f"[experiment]\n{head}\n\n[[simulation]]\ngames = 10\n")
-    assert message in str(info.value) and "\n" not in str(info.value)
+    from experiment_helpers import refused
+
+    assert message in refused(tmp_path, f"[experiment]\n{head}\n\n[[simulation]]\ngames = 10\n")
 
 
 def test_an_items_unknown_expansion_names_the_games_expansions(tmp_path):
