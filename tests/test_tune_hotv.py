@@ -124,7 +124,7 @@ def test_tune_hotv_bad_input_is_one_line_and_writes_nothing(tmp_path, capsys):
     err = _refused(capsys, out, *GAME[:7], "first_player_advantage=0", *GAME[8:])
     assert "first_player_advantage" in err and "win_rate" in err
     err = _refused(capsys, out, *POLICY, "--variant", "beginner")
-    assert "--variant" in err and "--reading" in err
+    assert "--variant" in err and "of Minecraft: Builders & Biomes, not of" in err
     err = _refused(capsys, out, *POLICY, "--sprt", "0", "10")
     assert "--sprt" in err
     err = _refused(capsys, out, "tune", "policy", "random", "--game", "hotv", "--budget", "200")

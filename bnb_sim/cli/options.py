@@ -73,15 +73,26 @@ def components_option(func):
 
 def expansion_option(func):
     """Decorator: ``--expansion NAME``, read before ``--components`` (which loads the
-    expansion's data under the given files); commands see it through the components."""
+    expansion's data under the given files); commands see it through the components. Its
+    choices are the registered games' ``expansions`` (none: no option)."""
+    from bnb_sim.cli.protocol_cmds import protocol_of
+    from bnb_sim.games import all_specs
+
+    offered: dict[str, str] = {}
+    for spec in all_specs():
+        offered.update(getattr(protocol_of(spec), "expansions", {}))
+    if not offered:
+        return func
     return click.option(
         "--expansion",
-        type=click.Choice(["farmers-market"]),
+        type=click.Choice(list(offered)),
         default=None,
         is_eager=True,
         expose_value=False,
         callback=_remember_expansion,
-        help="Play with an expansion (farmers-market: vegetables, farmland, the marketplace).",
+        help="Play with an expansion: "
+        + "; ".join(f"{name} ({text})" for name, text in offered.items())
+        + ".",
     )(func)
 
 
@@ -287,7 +298,8 @@ def game_option(func):
 def game_options(command: str):
     """Decorator: the options that registered games add to ``command``, from their
     :class:`~bnb_sim.core.protocol.OptionSpec` data: every option of a protocol-only game
-    that applies to it, and a built-in game's options that name it."""
+    that applies to it, a built-in game's options that name it, and every game's flags that
+    set one of its rule readings (``reading_flags``: ``--variant``) and name it."""
 
     def decorate(func):
         from bnb_sim.cli.game_hooks import protocol_game
@@ -299,6 +311,21 @@ def game_options(command: str):
                 func = add_options(spec.protocol, command, func)
             else:
                 func = add_named_options(protocol_game(spec), command, func)
+        return reading_flags(command)(func)
+
+    return decorate
+
+
+def reading_flags(command: str):
+    """Decorator: every registered game's flags that set one of its rule readings and name
+    ``command`` (its ``reading_flags``, e.g. ``--variant``), shown under the game's name."""
+
+    def decorate(func):
+        from bnb_sim.cli.protocol_cmds import add_reading_flags, protocol_of
+        from bnb_sim.games import all_specs
+
+        for spec in all_specs():
+            func = add_reading_flags(protocol_of(spec), command, func)
         return func
 
     return decorate

@@ -60,27 +60,6 @@ def _stopping_notice() -> None:
 )
 @components_option
 @readings_option
-@click.option(
-    "--variant",
-    type=click.Choice(["standard", "beginner"]),
-    default=None,
-    help="= --reading variant=...; beginner: count every matching space in scoring rounds "
-    "(R-SCORE-4). Default: standard.",
-)
-@click.option(
-    "--seating",
-    type=click.Choice(["rotate", "fixed", "random"]),
-    default=None,
-    help="= --reading seating=...; who starts: rotate (default; game g: player g mod n), "
-    "fixed, or random (from the seed).",
-)
-@click.option(
-    "--pickaxe",
-    type=click.Choice(["optional", "mandatory"]),
-    default=None,
-    help="= --reading pickaxe=...; may a player decline the block of a revealed stone "
-    "pickaxe (R-FIGHT-3)? Default: optional.",
-)
 @click.option("--quiet", "-q", is_flag=True, help="No notice on stderr while the engine compiles.")
 def play(
     seed: int,
@@ -91,9 +70,6 @@ def play(
     picture: Path | None,
     components: Any,
     reading: tuple[str, ...],
-    variant: str | None,
-    seating: str | None,
-    pickaxe: str | None,
     quiet: bool = False,
     game=None,
     **game_specific,
@@ -110,6 +86,7 @@ def play(
     if other_game_handler(ctx, "play", game):  # refuses another game's options
         return
     from bnb_sim.cli.game_hooks import need_hook, protocol_game
+    from bnb_sim.cli.protocol_cmds import reading_aliases, without_reading_flags
 
     if picture is not None and picture.suffix.lower() not in (".svg", ".png"):
         raise click.BadParameter("must end in .svg or .png", param_hint="'--svg'")
@@ -120,9 +97,9 @@ def play(
 
     proto = protocol_game(game)
     transcript = _transcript_of(proto) or need_hook(proto, "play_transcript", "bnb play")
-    aliases = {"--variant": variant, "--seating": seating, "--pickaxe": pickaxe}
+    aliases = reading_aliases(proto, ctx.params)  # its --variant and the like
     options = {
-        **game_specific,  # the game's own options of bnb play (e.g. --pets)
+        **without_reading_flags(game_specific),  # the game's own options (e.g. --pets)
         "seed": seed,
         "players": players,
         "policies": list(policies),

@@ -42,12 +42,12 @@ def add_options(game, command: str, func):
     return func
 
 
-def add_named_options(game, command: str, func):
-    """``func`` with the click options of ``game`` whose ``commands`` name ``command``
-    (e.g. ``--pet`` of ``bnb odds``, ``--teams`` of ``bnb train``): a built-in game's
-    options, listed in ``--help`` in the game's order."""
+def add_named_options(game, command: str, func, options=None):
+    """``func`` with the click options of ``game`` (or ``options``) whose ``commands`` name
+    ``command`` (e.g. ``--pet`` of ``bnb odds``, ``--teams`` of ``bnb train``): a built-in
+    game's options, listed in ``--help`` in the game's order."""
     taken = {p.name for p in getattr(func, "__click_params__", [])}
-    for option in reversed(game.options):  # click lists the last one added first
+    for option in reversed(game.options if options is None else options):  # last added: first
         if command in option.commands and option.name not in taken:
             func = click_option(option, command)(func)
             taken.add(option.name)
@@ -59,6 +59,44 @@ def option_values(game, params: dict) -> dict[str, Any]:
     return {
         o.name: o.default if params.get(o.name) is None else params[o.name] for o in game.options
     }
+
+
+def add_reading_flags(game, command: str, func):
+    """``func`` with the flags of ``game`` that set one of its rule readings
+    (``reading_flags``, e.g. ``--variant``) and name ``command``."""
+    return add_named_options(game, command, func, getattr(game, "reading_flags", ()))
+
+
+def reading_aliases(game, params: dict) -> dict[str, Any]:
+    """``{flag: value or None}`` of the reading flags of ``game`` in a command's parsed
+    ``params`` (the ``aliases`` of its ``parse_readings`` hook); two flags that set one
+    reading to different values are one line (``--fixed-seats`` with ``--seating rotate``)."""
+    aliases: dict[str, Any] = {}
+    given: dict[str, tuple[str, Any]] = {}  # reading -> (flag, value) of the first flag
+    for option in getattr(game, "reading_flags", ()):
+        if option.name not in params:
+            continue
+        value = params[option.name]
+        if option.kind == "flag":
+            value = option.sets if value else None
+        flag = option.flags[0]
+        aliases[flag] = value
+        if value is None:
+            continue
+        first = given.setdefault(option.reading, (flag, value))
+        if first[1] != value:
+            raise BnbError(f"{flag} contradicts {first[0]} {first[1]}")
+    return aliases
+
+
+def without_reading_flags(params: dict) -> dict:
+    """``params`` less the reading flags of every registered game (:func:`reading_aliases`
+    passes them to the readings; a game's own options are the rest)."""
+    from bnb_sim.games import all_specs
+
+    flags = {o.name for spec in all_specs()
+             for o in getattr(protocol_of(spec), "reading_flags", ())}  # fmt: skip
+    return {name: value for name, value in params.items() if name not in flags}
 
 
 def protocol_of(spec):

@@ -7,12 +7,14 @@ from pathlib import Path
 import click
 
 from bnb_sim.cli.options import (
+    cli_readings,
     components_option,
     game_option,
     game_options,
     json_option,
     out_option,
     readings_option,
+    refuse_foreign_options,
     yes_option,
 )
 from bnb_sim.cli.run_cmd import echo_written, prepare_out, progress_printer, warm_and_meter
@@ -53,8 +55,6 @@ from bnb_sim.cli.run_cmd import echo_written, prepare_out, progress_printer, war
 )
 @components_option
 @readings_option
-@click.option("--variant", type=click.Choice(["standard", "beginner"]), default=None,
-              help="Rules variant, = --reading variant=... (Builders & Biomes).")  # fmt: skip
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
               help="Master seed: the same seed gives the same games and numbers.")  # fmt: skip
 @click.option(
@@ -72,7 +72,7 @@ from bnb_sim.cli.run_cmd import echo_written, prepare_out, progress_printer, war
 @json_option
 @yes_option
 def robustness(
-    rungs, policy, players, games, run_dir, components, reading, variant, seed, threads, dask,
+    rungs, policy, players, games, run_dir, components, reading, seed, threads, dask,
     quiet, out, as_json, yes, game=None, **game_specific,
 ) -> None:  # fmt: skip
     """Re-measure a simulation's headline findings (seat win rates, first-player advantage,
@@ -92,12 +92,17 @@ def robustness(
         format_robustness,
         write_run_link,
     )
+    from bnb_sim.cli.game_hooks import protocol_game
+    from bnb_sim.cli.protocol_cmds import reading_aliases, without_reading_flags
     from bnb_sim.runner.robustness_play import game_play, run_robustness
 
     ctx = click.get_current_context()
-    _refuse_foreign_options(ctx, game)
+    from bnb_sim.games import get_game
+
+    refuse_foreign_options(ctx, game or get_game(None))
     expansion = ctx.meta.get("bnb.expansion")
-    options = {k: v for k, v in game_specific.items() if v is not None}
+    aliases = reading_aliases(protocol_game(game), ctx.params)  # its --variant and the like
+    options = {k: v for k, v in without_reading_flags(game_specific).items() if v is not None}
     if run_dir is not None:
         from bnb_sim.runner.robustness_setup import setup_from_run
 
@@ -109,7 +114,7 @@ def robustness(
         options.update(setup["options"])
     play = game_play(game)
     if run_dir is None:
-        readings = play.parse_readings(reading, variant)
+        readings = cli_readings(tuple(reading), protocol_game(game), **aliases)
         if players is None:
             players = play.default_players
     labels = play.check_rungs(rungs.split(",") if rungs else list(play.default_rungs), players)
@@ -135,19 +140,6 @@ def robustness(
     echo_written(written)
     if run_dir is not None:
         click.echo(f"recorded in {run_dir}: `bnb report {run_dir}` shows the verdicts")
-
-
-def _refuse_foreign_options(ctx: click.Context, game) -> None:
-    """An option of another game (``--pets`` without ``--game hotv``) is one clear line."""
-    from bnb_sim.errors import BnbError
-    from bnb_sim.games import GAMES, get_game
-
-    game = game or get_game(None)
-    for spec in GAMES.values():
-        for name in spec.options:
-            if spec is not game and name not in game.options and _given(ctx, name):
-                flag = "--" + name.replace("_", "-")
-                raise BnbError(f"{flag} is an option of {spec.title}, not of {game.title}")
 
 
 def _given(ctx: click.Context, name: str) -> bool:

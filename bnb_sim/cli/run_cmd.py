@@ -27,16 +27,11 @@ from bnb_sim.errors import BnbError
 
 
 def play_options(func):
-    """``--seed``, ``--threads``, ``--reading``, ``--variant`` and ``--quiet``; the command
-    gets ``readings`` (a dict of the readings given) instead of ``reading`` and ``variant``."""
+    """``--seed``, ``--threads``, ``--reading`` and ``--quiet``; the command gets ``readings``
+    (a dict of the readings given) instead of ``reading`` and the game's reading flags such
+    as ``--variant`` (``reading_flags``, added with the game's options)."""
     func = _merge_readings(func)
     func = click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")(func)
-    func = click.option(
-        "--variant",
-        type=click.Choice(["standard", "beginner"]),
-        default=None,
-        help="Rules variant, = --reading variant=... (R-SCORE-4). Default: standard.",
-    )(func)
     func = readings_option(func)
     func = click.option(
         "--threads",
@@ -55,7 +50,8 @@ def play_options(func):
 
 
 def _merge_readings(func):
-    """Turn the ``reading`` and ``variant`` arguments into one ``readings`` dict, read by the
+    """Turn the ``reading`` argument and the reading flags (``--variant``) into one
+    ``readings`` dict, read by the
     command's game (its ``--game``; none: the default game). A game that sets its readings
     on its components (``with_readings``) gets an empty dict: the command's body sets them
     from its ``--reading`` items (``protocol_cmds.command_components``)."""
@@ -63,17 +59,20 @@ def _merge_readings(func):
 
     from bnb_sim.cli.game_hooks import protocol_game
     from bnb_sim.cli.options import refuse_foreign_options
+    from bnb_sim.cli.protocol_cmds import reading_aliases, without_reading_flags
 
     @functools.wraps(func)
-    def wrapper(*args, reading=(), variant=None, **kwargs):
+    def wrapper(*args, reading=(), **kwargs):
         spec, ctx = kwargs.get("game"), click.get_current_context(silent=True)
         if spec is not None and ctx is not None:
             refuse_foreign_options(ctx, spec)  # --variant of another game: its one line first
         game = protocol_game(spec)
+        aliases = reading_aliases(game, kwargs)
+        kwargs = without_reading_flags(kwargs)
         if callable(getattr(game, "with_readings", None)):
             readings = {}
         else:
-            readings = cli_readings(tuple(reading), game, **{"--variant": variant})
+            readings = cli_readings(tuple(reading), game, **aliases)
         return func(*args, readings=readings, **kwargs)
 
     return wrapper

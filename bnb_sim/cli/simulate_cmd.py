@@ -89,23 +89,6 @@ def _remember_components(ctx: click.Context, param: click.Parameter, value: tupl
 )
 @expansion_option
 @readings_option
-@click.option(
-    "--variant",
-    type=click.Choice(["standard", "beginner"]),
-    default=None,
-    help="Rules variant, = --reading variant=... (beginner: scoring counts matching spaces, "
-    "R-SCORE-4). Default: standard.",
-)
-@click.option(
-    "--seating",
-    type=click.Choice(["rotate", "fixed", "random"]),
-    default=None,
-    help="Who starts, = --reading seating=...: rotate (default; player g % P starts game g, "
-    "so seat effects cancel), fixed (the given order) or random.",
-)
-@click.option(
-    "--fixed-seats", is_flag=True, help="Keep the given order in every game (= --seating fixed)."
-)
 @click.option("--resume", is_flag=True, help="Continue an interrupted run in --out.")
 @click.option("--force", "-f", is_flag=True, help="Overwrite an existing run in --out.")
 @click.option(
@@ -127,13 +110,6 @@ def _remember_components(ctx: click.Context, param: click.Parameter, value: tupl
 @click.option(
     "--check", is_flag=True, help="Check the rule invariants after every decision (slow)."
 )
-@click.option(
-    "--pickaxe",
-    type=click.Choice(["optional", "mandatory"]),
-    default=None,
-    help="= --reading pickaxe=...: a revealed stone pickaxe lets the player take a block "
-    "(R-FIGHT-3): may the player decline it? Default: optional (docs/rules.md).",
-)
 def simulate(
     games: int,
     players: int | None,
@@ -144,9 +120,6 @@ def simulate(
     chunk_size: int | None,
     components,
     reading: tuple[str, ...],
-    variant: str | None,
-    seating: str | None,
-    fixed_seats: bool,
     resume: bool,
     force: bool,
     dask: str | None,
@@ -154,7 +127,6 @@ def simulate(
     quiet: bool,
     yes: bool,
     check: bool,
-    pickaxe: str | None,
     game=None,
     **game_specific,
 ) -> None:
@@ -194,16 +166,12 @@ def _plan(game, named: list[str], p: dict):
     """``(plan, options)``: every input checked (one line on a bad one), the game's run
     config made from the command's parameters ``p`` (``options``: what ``make_config`` or
     ``make_run_config`` was given), the ``--yes`` threshold counted on its game rows."""
-    from bnb_sim.cli.protocol_cmds import option_values
-    from bnb_sim.errors import BnbError
+    from bnb_sim.cli.protocol_cmds import option_values, reading_aliases
     from bnb_sim.runner.budget import confirm_games
     from bnb_sim.runner.game_run_config import rows_per_game
     from bnb_sim.runner.run_plan import RunPlan, check_run
 
-    if p["fixed_seats"] and p["seating"] not in (None, "fixed"):
-        raise BnbError(f"--fixed-seats contradicts --seating {p['seating']}")
-    aliases = {"--variant": p["variant"], "--seating": p["seating"], "--pickaxe": p["pickaxe"],
-               "--fixed-seats": "fixed" if p["fixed_seats"] else None}  # fmt: skip
+    aliases = reading_aliases(game, p)  # the game's --variant and the like
     components, readings = _readings(game, p["components"], p["reading"], aliases)
     checked = check_run(p["games"], p["seed"], threads=p["threads"], chunk_size=p["chunk_size"],
                         out=p["out"], resume=p["resume"], force=p["force"],

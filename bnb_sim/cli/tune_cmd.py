@@ -18,7 +18,7 @@ import click
 
 from bnb_sim import jsonsafe
 from bnb_sim.cli.options import _load as _load_components
-from bnb_sim.cli.options import game_option, readings_option
+from bnb_sim.cli.options import game_option, reading_flags, readings_option
 from bnb_sim.tune.store import OVERRIDE_FILE, WEIGHTS_FILE
 
 
@@ -73,12 +73,7 @@ def _common(default_out: str):
                 "worker processes) or a scheduler address such as tcp://host:8786. The "
                 "answer is the same as without.",
             ),
-            click.option(
-                "--variant",
-                type=click.Choice(["standard", "beginner"]),
-                default=None,
-                help="Rules variant, = --reading variant=... (R-SCORE-4). Default: standard.",
-            ),
+            reading_flags("tune"),
             readings_option,
             click.option(
                 "--out",
@@ -121,6 +116,23 @@ def _common(default_out: str):
 def tune() -> None:
     """Tune a bot's parameters or the game's component values toward a target, with
     intervals on fresh seeds (docs/tuning.md)."""
+
+
+def _readings(game, reading: tuple[str, ...], flags: dict) -> dict:
+    """The ``--reading`` items, checked by the game's tune hooks, with its reading flags
+    (``--variant``; another game's is one line) read by its ``parse_readings`` hook."""
+    from bnb_sim.cli.game_hooks import protocol_game
+    from bnb_sim.cli.options import cli_readings, refuse_foreign_options
+    from bnb_sim.cli.protocol_cmds import reading_aliases
+    from bnb_sim.tune.hooks import tune_hooks
+
+    if any(flags.values()):  # another game's flag (--variant with --game hotv): one line
+        refuse_foreign_options(click.get_current_context(), game)
+    aliases = reading_aliases(protocol_game(game), flags)
+    parsed = tune_hooks(game.name).parse_readings(reading, None)
+    if any(value is not None for value in aliases.values()):
+        parsed = cli_readings(tuple(reading), protocol_game(game), **aliases)
+    return parsed
 
 
 def _check_budget(budget: int, yes: bool) -> None:
@@ -290,7 +302,6 @@ def tune_policy(
     seed,
     threads,
     dask,
-    variant,
     reading,
     out,
     resume,
@@ -298,6 +309,7 @@ def tune_policy(
     as_json,
     quiet,
     yes,
+    **flags,
 ) -> None:
     """Search POLICY's numeric parameters (heuristic weights, a search bot's budget, a bot
     file's [params] thresholds, a plugin's parameters; Heroes of the Village: the team bot's
@@ -314,7 +326,7 @@ def tune_policy(
           --param complete=2..8 --param illager=0..4 --out reports/tune-team
     """
     from bnb_sim.analysis.tournament import split_policy_list
-    from bnb_sim.tune.hooks import refuse_dask, tune_hooks
+    from bnb_sim.tune.hooks import refuse_dask
     from bnb_sim.tune.policy_tune import plan_policy_tune, run_policy_tune, write_weights
     from bnb_sim.tune.report import build_policy_report, format_policy
 
@@ -326,7 +338,7 @@ def tune_policy(
         policy, against=split_policy_list(against or ""), players=players, budget=budget,
         params=params, seed=seed, population=population, sigma=sigma,
         seeds_per_candidate=seeds_per_candidate, top=top, components=components,
-        readings=tune_hooks(game.name).parse_readings(reading, variant), sprt=sprt or None,
+        readings=_readings(game, reading, flags), sprt=sprt or None,
         game=game.name,
     )  # fmt: skip
     _check_budget(budget, yes)
@@ -434,7 +446,6 @@ def tune_game(
     seed,
     threads,
     dask,
-    variant,
     reading,
     out,
     resume,
@@ -442,6 +453,7 @@ def tune_game(
     as_json,
     quiet,
     yes,
+    **flags,
 ) -> None:
     """Search component values (integer ranges or value lists) toward one or more targets
     with NTBEA or a grid, replay the best settings on fresh seeds with 95% intervals, and
@@ -455,7 +467,7 @@ def tune_game(
           --players 3 --budget 20000
     """
     from bnb_sim.tune.game_tune import plan_game_tune, run_game_tune, write_override
-    from bnb_sim.tune.hooks import refuse_dask, tune_hooks
+    from bnb_sim.tune.hooks import refuse_dask
     from bnb_sim.tune.report import build_game_report, format_game
 
     files_given = click.get_current_context().meta.get("bnb.tune.components", [])
@@ -463,7 +475,7 @@ def tune_game(
         params=params, targets=targets, players=players, policies=list(policies), budget=budget,
         seed=seed, method=method, games_per_eval=games_per_eval, top=top, explore=explore,
         neighbours=neighbours, components=components, component_files=files_given,
-        readings=tune_hooks(game.name).parse_readings(reading, variant), game=game.name,
+        readings=_readings(game, reading, flags), game=game.name,
     )  # fmt: skip
     _check_budget(budget, yes)
     refuse_dask(game.name, dask)

@@ -19,6 +19,10 @@ Optional methods, used where a game offers them (the shared code checks with ``g
 without it ``--reading`` is refused), and ``sweep_variants(components, sets, mode)``
 (``[(label, components)]`` of ``bnb sweep --set``, the game's own paths and labels, the
 component file's values first; without it dotted paths into mapping components).
+``expansions``: ``{name: description}`` of ``--expansion NAME`` (its ``load_components``
+then takes ``expansion=NAME``; the description starts with the game's name).
+``reading_flags``: :class:`OptionSpec` data (each with ``reading``) of the commands' flags
+that set one of its rule readings (``--variant``), shown and accepted only as that game's.
 ``bnb simulate`` (one command body for every game, ``bnb_sim.cli.simulate_cmd``, and one
 run-folder path, ``bnb_sim.runner.run_dir.run_to_dir``) gives ``make_config`` (or
 ``make_run_config``) in ``options`` the game's own options, ``check`` (``--check``) and, for a
@@ -104,6 +108,12 @@ class OptionSpec:
     The value reaches :meth:`GameProtocol.make_config` in ``options[name]``. ``metavar``:
     the value's name in ``--help`` (empty: the kind's, e.g. TEXT). ``low``/``high``: the
     range of an "int" option (click refuses a value outside it in one line).
+
+    ``reading``: the rule reading this option is a shorter way to set (``--variant beginner``
+    means ``--reading variant=beginner``); such an option goes in the game's
+    ``reading_flags``, and its value reaches the game's ``parse_readings`` hook with the
+    ``--reading`` items, not ``options``. ``sets``: the value a flag of that kind sets
+    (``--fixed-seats``: ``fixed``).
     """
 
     name: str
@@ -116,6 +126,8 @@ class OptionSpec:
     metavar: str = ""
     low: int | None = None
     high: int | None = None
+    reading: str = ""
+    sets: str = ""
 
     def __post_init__(self):
         if not self.name.isidentifier():
@@ -129,6 +141,9 @@ class OptionSpec:
         unknown = [c for c in self.commands if c not in COMMANDS + NAMED_COMMANDS]
         if unknown:
             raise ValueError(f"option {self.name!r}: unknown commands {unknown}")
+        if (self.kind == "flag") != bool(self.sets) and self.reading:
+            raise ValueError(f"option {self.name!r}: a flag alias of a reading names the value "
+                             "it sets (sets=...), and only a flag does")  # fmt: skip
         if not self.flags:
             object.__setattr__(self, "flags", ("--" + self.name.replace("_", "-"),))
 

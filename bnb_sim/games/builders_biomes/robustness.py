@@ -48,16 +48,6 @@ class _BuildersBiomes:
             raise BnbError(f"robustness: players must be between 2 and 4, got {players}")
         return [s.label for s in specs]
 
-    def parse_readings(self, reading: Sequence[str], variant=None) -> dict:
-        """``--reading`` items (and ``--variant``) as the readings dict of a config."""
-        from bnb_sim.games.builders_biomes import readings as R
-
-        given = dict(R.parse_assignments(tuple(reading)))
-        R.resolve(given, aliases={"--variant": variant})  # raises on a contradiction
-        if variant is not None:
-            given["variant"] = R.check_value("variant", variant)
-        return given
-
     def play(self, rung, *, players, games, seed, components, readings, threads, dask,
              expansion=None, **options):  # fmt: skip
         """``(seats, games)`` of games ``0 .. games-1`` with ``rung`` in every seat."""

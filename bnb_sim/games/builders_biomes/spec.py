@@ -18,7 +18,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bnb_sim.core.protocol import OptionSpec
 from bnb_sim.games.adapter import WrappedConfig, column_types, players_for
+
+#: The commands that take ``--variant`` (every command that plays games of a set-up).
+_VARIANT_COMMANDS = ("simulate", "play", "compare", "tournament", "sweep", "tune", "ladder",
+                     "robustness", "sensitivity", "value")  # fmt: skip
 
 
 class BuildersBiomes:
@@ -26,7 +31,48 @@ class BuildersBiomes:
     title = "Minecraft: Builders & Biomes"
     aliases = ("builders-and-biomes", "bnb")
     outcome = "competitive"
-    options = ()  # its options are the commands' own (--variant, --pickaxe, --reading, ...)
+    options = ()  # it takes no options outside its components and rule readings
+    #: its expansions (``--expansion NAME``; their data: ``components.expansion.EXPANSIONS``)
+    expansions = {"farmers-market": "Builders & Biomes: vegetables, farmland, the marketplace"}
+    #: the commands' flags that set one of its rule readings (``bnb readings``)
+    reading_flags = (
+        OptionSpec(
+            "variant",
+            "Builders & Biomes: rules variant, = --reading variant=... (beginner: scoring "
+            "counts every matching space, R-SCORE-4). Default: standard.",
+            kind="choice",
+            choices=("standard", "beginner"),
+            commands=_VARIANT_COMMANDS,
+            reading="variant",
+        ),
+        OptionSpec(
+            "seating",
+            "Builders & Biomes: who starts, = --reading seating=...: rotate (the default; "
+            "player g % P starts game g, so seat effects cancel), fixed (the given order) or "
+            "random (from the seed).",
+            kind="choice",
+            choices=("rotate", "fixed", "random"),
+            commands=("simulate", "play"),
+            reading="seating",
+        ),
+        OptionSpec(
+            "fixed_seats",
+            "Builders & Biomes: keep the given order in every game (= --seating fixed).",
+            kind="flag",
+            commands=("simulate",),
+            reading="seating",
+            sets="fixed",
+        ),
+        OptionSpec(
+            "pickaxe",
+            "Builders & Biomes: = --reading pickaxe=...: may a player decline the block of a "
+            "revealed stone pickaxe (R-FIGHT-3)? Default: optional.",
+            kind="choice",
+            choices=("optional", "mandatory"),
+            commands=("simulate", "play"),
+            reading="pickaxe",
+        ),
+    )
     #: the shared commands' options that only this game takes (refused with another game)
     command_options = ("variant", "pickaxe", "seating", "fixed_seats", "dask", "pile", "hearts",
                        "reading", "picture", "field", "self_every")  # fmt: skip

@@ -96,13 +96,6 @@ class _HeroesVillage:
 
         return len(parse_pets(options.get("pets"), int(options.get("players") or 3)))
 
-    def parse_readings(self, reading: Sequence[str], variant=None) -> dict:
-        if variant is not None:
-            raise BnbError("--variant is an option of Minecraft: Builders & Biomes")
-        from bnb_sim.games.heroes_village.readings import parse_assignments
-
-        return parse_assignments(reading)
-
     def play(self, rung, *, players, games, seed, components, readings, threads, dask,
              expansion=None, pets=None, difficulty=None, buildings=None):  # fmt: skip
         from bnb_sim.games.heroes_village.components_arg import components_arg
