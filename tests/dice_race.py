@@ -98,7 +98,8 @@ class DiceGame:
             np.random.default_rng([c.seed, self.index, s, POLICY]) for s in range(c.n_players)
         ]
 
-    def current_player(self) -> int:  # the seat to move
+    @property
+    def current_seat(self) -> int:  # the seat to move
         return self.turn % self.config.n_players
 
     def player_of_seat(self, seat: int) -> int:
@@ -114,7 +115,7 @@ class DiceGame:
         return [] if self.is_over() else [1, 2]
 
     def policy_action(self) -> int:
-        seat = self.current_player()
+        seat = self.current_seat
         policy = self.config.policies[self.player_of_seat(seat)]
         if policy == "random":
             return int(self.choice[seat].integers(1, 3))
@@ -126,7 +127,7 @@ class DiceGame:
     def apply_action(self, action: int) -> list[dict]:
         if action not in self.legal_actions():
             raise ValueError(f"illegal action {action} (legal: {self.legal_actions()})")
-        seat = self.current_player()
+        seat = self.current_seat
         faces = self.dice[seat].integers(1, self.config.sides + 1, size=action)
         gain = 0 if (faces == 1).any() else int(faces.sum())
         self.points[seat] += gain

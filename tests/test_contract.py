@@ -12,6 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from bnb_sim.core import registry
+from bnb_sim.core.game_api import STEP_METHODS, STEP_PROPERTIES, StepGame
 from bnb_sim.core.protocol import GAME_BASE, OUTCOMES, SEAT_BASE, has_step_api
 from bnb_sim.runner.storage import part_name
 
@@ -119,15 +120,31 @@ def test_random_games_through_the_step_api(game):
     rng = np.random.default_rng(5)
     for index in range(3):
         state = game.new_game(config, index)
+        _has_the_step_names(game, state)
+        seats = {int(r["seat"]) for r in game.new_game(config, index).play().result()}
         for _ in range(20_000):
             if state.is_over():
                 break
+            assert state.current_seat in seats, f"{game.name}: seat {state.current_seat} moves"
             legal = state.legal_actions()
             assert legal, f"{game.name}: a game not over must have a legal action"
             state.apply_action(int(rng.choice(legal)))
-        assert state.is_over()
+        assert state.is_over() and state.legal_actions() == []
         rows = state.result()
         assert sum(bool(r["won"]) for r in rows) >= (1 if game.outcome == "competitive" else 0)
+        assert all(isinstance(line, str) for line in state.events())
+
+
+def _has_the_step_names(game, state) -> None:
+    """One name for one thing: the step game has StepGame's members, its properties as
+    properties (``current_seat``, not a method of another name)."""
+    import inspect
+
+    assert isinstance(state, StepGame), f"{game.name}: {type(state).__name__}"
+    for name in STEP_PROPERTIES:
+        assert isinstance(inspect.getattr_static(type(state), name), property), (game.name, name)
+    for name in STEP_METHODS:
+        assert callable(getattr(state, name)), (game.name, name)
 
 
 def test_game_0_of_a_batch_equals_game_0_of_the_step_api(game):
