@@ -110,7 +110,7 @@ def tournament(
                                readings=readings, threads=threads, out=out, progress=progress,
                                yes=yes, options=options)  # fmt: skip
     players = 2 if players is None else players
-    own = {k: v for k, v in _game_options(name, options).items() if v is not None}
+    own = {k: v for k, v in _game_options(name, options, "tournament").items() if v is not None}
     schedule(entrant_labels(specs, players, name, options=own), players)
     entrant_labels(specs, players, name, distinct="tournament", options=own)
     chosen = design_readings(readings, variant, seating="fixed", what="tournament", game=name)
@@ -174,7 +174,7 @@ def compare(
     options = _given_options(options, game_options)
     a, b = _args.text(a, "a"), _args.text(b, "b")
     name = game_name(_args.text(game, "game")) if game is not None else None
-    own = {k: v for k, v in _game_options(name, options).items() if v is not None}
+    own = {k: v for k, v in _game_options(name, options, "compare").items() if v is not None}
     rivals = _policy_list(opponents, "opponents") if opponents else []
     if players is not None:
         players = _args.integer(players, "players", 2, 4)
@@ -281,7 +281,9 @@ def sweep(
             yes=yes,
         )  # fmt: skip
     own = spec.hook("studies") is not None
-    own_options = {k: v for k, v in _game_options(spec.name, options).items() if v is not None}
+    own_options = {
+        k: v for k, v in _game_options(spec.name, options, "sweep").items() if v is not None
+    }
     comps = _components(components, expansion, spec.name)
     players = (4 if own else None) if players is None else _args.integer(players, "players", 2, 4)
     default = ["heuristic"] if own else [spec.game.default_policy]

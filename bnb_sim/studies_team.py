@@ -46,8 +46,9 @@ def team_tournament(game, specs, players, games, *, seed, components, readings, 
                   f"{proto.name}", yes=yes)  # fmt: skip
     folder = _out(out)
     with _playing(progress, [players], game):
+        own = _game_options(game, options, "tournament")
         result = S.tournament(proto, comps, specs, players=players, games=games, seed=seed,
-                              options=_game_options(game, options), threads=threads)  # fmt: skip
+                              options=own, threads=threads)  # fmt: skip
     _, builder = team_tournament_report(proto.title, result, games=games, seed=seed)
     _write(builder if folder else None, folder)
     return result
@@ -88,7 +89,7 @@ def team_sweep(game, sets, *, mode, games, players, policies, seed, components, 
     folder = _out(out)
     with _playing(progress, [players or 2], game):
         result = S.sweep(proto, comps, variants, policies, players=players, games=games,
-                         seed=seed, options=_game_options(game, options),
+                         seed=seed, options=_game_options(game, options, "sweep"),
                          threads=threads)  # fmt: skip
     scores = result.pop("_scores")
     if folder is not None:

@@ -80,16 +80,18 @@ def _write(builder, out: Path | None) -> None:
         builder.write(out)
 
 
-def _game_options(game: str | None, options: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The game's own options (its ``OptionSpec`` data) with their defaults filled in, as
-    the command reads them; BnbError naming an option the game does not have or a value
-    of the wrong kind."""
+def _game_options(game: str | None, options: Mapping[str, Any] | None,
+                  command: str) -> dict[str, Any]:  # fmt: skip
+    """The game's own options of ``command`` (its ``OptionSpec`` data) with their defaults
+    filled in, as the command reads them; BnbError naming an option the game does not have
+    for it (``pet`` is ``bnb odds``'s) or a value of the wrong kind."""
     from bnb_sim.analysis.study_hooks import game_protocol
     from bnb_sim.runner.game_run_config import game_options
 
     proto = game_protocol(game)
-    given = game_options(proto, options, None)
-    return {o.name: given.get(o.name, o.default) for o in proto.options}
+    given = game_options(proto, options, command)
+    return {o.name: given.get(o.name, o.default) for o in proto.options
+            if o.applies_to(command)}  # fmt: skip
 
 
 def _game_readings(game: str | None, components: Any, readings: Any, what: str):

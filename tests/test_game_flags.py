@@ -1,7 +1,10 @@
-"""A game's flags that set a rule reading (``--variant``, ``--seating``, ``--fixed-seats``,
-``--pickaxe`` of Builders & Biomes) are the game's data (``reading_flags``), not options of
-the shared commands: each command shows them under the game's name, reads them through the
-game's ``parse_readings`` hook, and refuses them for another game in one line (issue 24)."""
+"""A game's own flags are the game's data, not options of the shared commands (issue 24):
+those that set a rule reading (``--variant``, ``--seating``, ``--fixed-seats``, ``--pickaxe``
+of Builders & Biomes: ``reading_flags``, read through its ``parse_readings`` hook), its
+expansions (``--expansion``) and its options of one command (``--pile`` and ``--hearts`` of
+``bnb odds``, as Heroes of the Village's ``--pet``). Each command shows them under the game's
+name and refuses them for another game in one line; the Python studies refuse an option of
+another command."""
 
 from __future__ import annotations
 
@@ -97,3 +100,31 @@ def test_the_expansion_choices_are_the_games_data():
     (param,) = [p for p in _command("simulate").params if p.name == "expansion"]
     assert list(param.type.choices) == list(BNB.expansions)
     assert all(text.split(":")[0] in BNB.title for text in BNB.expansions.values())
+
+
+def test_the_odds_options_are_the_games_and_on_bnb_odds_only():
+    for name in ("pile", "hearts"):
+        (param,) = [p for p in _command("odds").params if p.name == name]
+        assert param.help.startswith("Builders & Biomes:")
+        assert name not in {p.name for p in _command("simulate").params}
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["--pile", "bow", "--hearts", "0"], "0 is not in the range 1<=x<=1000000"),
+        (["--pile", "bow", "--hearts", "3", "--mob", "spider"], "not both"),
+        (["--hearts", "3"], "Missing option '--pile'"),
+        (["--game", "hotv", "--mob", "5", "--pile", "bow"], "--pile is an option of Minecraft"),
+    ],
+)
+def test_bad_odds_options_are_one_line(capsys, args, fragment):
+    code, _, err = run_cli(capsys, ["odds", *args])
+    assert code == 2 and len(err.strip().splitlines()) == 1 and fragment in err, err
+
+
+def test_a_python_study_refuses_an_option_of_another_command():
+    import bnb_sim
+
+    with pytest.raises(BnbError, match="has no option 'pet' here"):
+        bnb_sim.compare("team", "team", game="hotv", max_games=10, options={"pet": "wolf"})

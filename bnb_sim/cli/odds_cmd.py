@@ -23,13 +23,6 @@ MAX_SIMULATE = 10_000_000
 @game_option
 @game_options("odds")
 @click.option(
-    "--pile",
-    default=None,
-    metavar="SPEC",
-    help="Weapon pile, e.g. 'stone_sword,wooden_sword,potato*3,bow*2,tnt' (names or aliases).",
-)
-@click.option("--hearts", type=int, default=None, help="Mob hearts to beat (1 to 1,000,000).")
-@click.option(
     "--mob",
     default=None,
     metavar="NAME",
@@ -49,8 +42,6 @@ MAX_SIMULATE = 10_000_000
     "--quiet", "-q", is_flag=True, help="No notice on stderr while --simulate's kernel compiles."
 )
 def odds(
-    pile: str,
-    hearts: int | None,
     mob: str | None,
     components: Any,
     as_json: bool,
@@ -60,24 +51,25 @@ def odds(
     game=None,
     **game_specific,
 ) -> None:
-    """Exact odds of winning a fight with a weapon pile (R-FIGHT-2 to R-FIGHT-5).
+    """Exact odds of winning one fight, by the game's rules.
 
-    With --hearts or --mob: one answer; with neither, a table over every heart value a mob
-    has. TNT is detonated only when that turns a loss into a win, as few as needed; every
-    revealed bow reveals one more token (the reading bow=always: under bow=choose a player
-    may reveal less, so these are the odds of a player who always takes the reveal).
+    Builders & Biomes (R-FIGHT-2 to R-FIGHT-5): a weapon pile (--pile) against --hearts or
+    --mob, or with neither a table over every heart value a mob has. TNT is detonated only
+    when that turns a loss into a win, as few as needed; every revealed bow reveals one more
+    token (the reading bow=always: under bow=choose a player may reveal less, so these are
+    the odds of a player who always takes the reveal). Heroes of the Village (--game hotv):
+    the fight die against a fight value or mob (--mob), with a pet's help (--pet).
+
+    \b
+    Examples:
+      bnb odds --pile stone_sword,bow*2,tnt --hearts 5
+      bnb odds --game hotv --mob 6 --pet wolf
     """
     if other_game_handler(click.get_current_context(), "odds", game):
         return
     from bnb_sim.cli.game_hooks import need_hook, protocol_game
 
     exact = need_hook(protocol_game(game), "odds", "exact odds (bnb odds)")
-    if hearts is not None and mob is not None:
-        raise click.BadParameter("give --hearts or --mob, not both", param_hint="'--hearts'")
-    if hearts is not None and hearts < 1:
-        raise click.BadParameter(
-            f"must be a positive integer, got {hearts}", param_hint="'--hearts'"
-        )
     if simulate is not None and not 1 <= simulate <= MAX_SIMULATE:
         raise click.BadParameter(
             f"must be from 1 to {MAX_SIMULATE:,}, got {simulate}", param_hint="'--simulate'"
@@ -92,7 +84,7 @@ def odds(
         notice = compile_notice(not quiet, game=None if game is None else game.name)
     else:
         notice = contextlib.nullcontext()
-    options = {**game_specific, "pile": pile, "hearts": hearts, "mob": mob,
+    options = {**game_specific, "mob": mob,  # the game's own, e.g. --pile, --pet
                "simulate": simulate or 0, "seed": seed, "as_json": as_json}  # fmt: skip
     with notice:
         out = exact(components, options)

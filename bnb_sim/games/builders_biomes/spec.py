@@ -31,7 +31,24 @@ class BuildersBiomes:
     title = "Minecraft: Builders & Biomes"
     aliases = ("builders-and-biomes", "bnb")
     outcome = "competitive"
-    options = ()  # it takes no options outside its components and rule readings
+    #: its own options: those of ``bnb odds`` (the commands that play games take none)
+    options = (
+        OptionSpec(
+            "pile",
+            "Builders & Biomes: the weapon pile, e.g. 'stone_sword,wooden_sword,potato*3,"
+            "bow*2,tnt' (names or aliases).",
+            commands=("odds",),
+            metavar="SPEC",
+        ),
+        OptionSpec(
+            "hearts",
+            "Builders & Biomes: mob hearts to beat.",
+            kind="int",
+            commands=("odds",),
+            low=1,
+            high=1_000_000,
+        ),
+    )
     #: its expansions (``--expansion NAME``; their data: ``components.expansion.EXPANSIONS``)
     expansions = {"farmers-market": "Builders & Biomes: vegetables, farmland, the marketplace"}
     #: the commands' flags that set one of its rule readings (``bnb readings``)
