@@ -55,9 +55,13 @@ def add_named_options(game, command: str, func, options=None):
 
 
 def option_values(game, params: dict) -> dict[str, Any]:
-    """The game's own options from a command's parsed ``params`` (defaults filled in)."""
+    """The game's own options of a command from its parsed ``params`` (defaults filled in):
+    those the command offers (another command's, such as ``bnb odds``'s ``--pile``, are
+    not in ``params``)."""
     return {
-        o.name: o.default if params.get(o.name) is None else params[o.name] for o in game.options
+        o.name: o.default if params.get(o.name) is None else params[o.name]
+        for o in game.options
+        if o.name in params
     }
 
 

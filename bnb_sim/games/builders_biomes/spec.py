@@ -281,10 +281,14 @@ class BuildersBiomes:
         return list(DEFAULT_RUNGS)
 
     def new_game(self, config: WrappedConfig, game_index: int):
-        """The step-by-step game (OpenSpiel style) of ``config``'s game ``game_index``."""
+        """The step-by-step game (OpenSpiel style) of ``config``'s game ``game_index``, with
+        its event log (``events()``, as every game's :class:`~bnb_sim.core.game_api.StepGame`;
+        the log changes no decision and no row)."""
+        import dataclasses
+
         from bnb_sim.games.builders_biomes.game import Game
 
-        return Game(config.inner, game_index)
+        return Game(dataclasses.replace(config.inner, log=True), game_index)
 
     # --- run hooks (bnb_sim.core.protocol.ENTRIES): the runner's and studies' own code ---
 
