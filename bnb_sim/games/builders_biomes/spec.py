@@ -35,8 +35,8 @@ class BuildersBiomes:
     options = (
         OptionSpec(
             "pile",
-            "Builders & Biomes: the weapon pile, e.g. 'stone_sword,wooden_sword,potato*3,"
-            "bow*2,tnt' (names or aliases).",
+            "Builders & Biomes: the weapon pile, tokens by name or alias with counts, e.g. "
+            "stone_sword,potato*3,bow*2,tnt.",
             commands=("odds",),
             metavar="SPEC",
         ),
