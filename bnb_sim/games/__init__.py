@@ -152,8 +152,9 @@ def from_protocol(game: Any, *, protocol_only: bool = True) -> GameSpec:
     """The registry's view of a game object: every game's, built-in or not."""
     own = getattr(game, "command_options", None)
     # a game that declares none: its own options, and --dask, which the one bnb simulate
-    # serves for every game
+    # serves for every game; and every game's flags that set its rule readings
     options = tuple(own) if own is not None else (*(o.name for o in game.options), "dask")
+    options += tuple(o.name for o in getattr(game, "reading_flags", ()))
     return GameSpec(
         name=game.name,
         title=game.title,

@@ -90,9 +90,9 @@ class BuildersBiomes:
             reading="pickaxe",
         ),
     )
-    #: the shared commands' options that only this game takes (refused with another game)
-    command_options = ("variant", "pickaxe", "seating", "fixed_seats", "dask", "pile", "hearts",
-                       "reading", "picture", "field", "self_every")  # fmt: skip
+    #: the command options that only this game takes (refused with another game), besides
+    #: its reading flags above
+    command_options = ("pile", "hearts", "dask", "reading", "picture", "field", "self_every")
     #: the commands it leaves to the shared protocol handlers: none (they were written for it)
     protocol_commands = ()
     default_policy = "heuristic"
