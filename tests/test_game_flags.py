@@ -102,11 +102,20 @@ def test_the_expansion_choices_are_the_games_data():
     assert all(text.split(":")[0] in BNB.title for text in BNB.expansions.values())
 
 
-def test_the_odds_options_are_the_games_and_on_bnb_odds_only():
-    for name in ("pile", "hearts"):
-        (param,) = [p for p in _command("odds").params if p.name == name]
+@pytest.mark.parametrize("command, names", [("odds", ("pile", "hearts")),
+                                            ("train", ("field", "self_every"))])  # fmt: skip
+def test_the_base_games_own_options_are_on_their_command_only(command, names):
+    for name in names:
+        (param,) = [p for p in _command(command).params if p.name == name]
         assert param.help.startswith("Builders & Biomes:")
         assert name not in {p.name for p in _command("simulate").params}
+
+
+def test_an_empty_training_field_is_one_line(capsys, tmp_path):
+    code, _, err = run_cli(capsys, ["train", "--games", "8", "--field", " , ",
+                                    "--out", tmp_path / "m.toml"])  # fmt: skip
+    assert code == 2 and "at least one opponent" in err and len(err.strip().splitlines()) == 1
+    assert not list(tmp_path.iterdir())
 
 
 @pytest.mark.parametrize(

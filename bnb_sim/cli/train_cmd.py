@@ -86,14 +86,6 @@ def out_and_checkpoint(out: Path | None, resume: bool, force: bool) -> Path:
 )
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @click.option(
-    "--field",
-    default="heuristic,greedy,heuristic:weapon=2",
-    show_default=True,
-    help="The fixed opponents, comma-separated (one-step bots or bot files); snapshots of "
-    "the model itself join them every --self-every generations.",
-)
-@click.option("--self-every", type=click.IntRange(0, None), default=25, show_default=True)
-@click.option(
     "--deals",
     type=click.IntRange(1, None),
     default=100,
@@ -130,7 +122,7 @@ def out_and_checkpoint(out: Path | None, resume: bool, force: bool) -> Path:
 @components_option
 @readings_option
 @click.pass_context
-def train(ctx, players, games, minutes, out, seed, field, self_every, deals, check_deals, start,
+def train(ctx, players, games, minutes, out, seed, deals, check_deals, start,
           resume, force, threads, dask, quiet, as_json, components, reading, game=None,
           **game_specific):  # fmt: skip
     if ctx.invoked_subcommand is not None:
@@ -138,15 +130,15 @@ def train(ctx, players, games, minutes, out, seed, field, self_every, deals, che
     if other_game_handler(ctx, "train", game):
         return
     from bnb_sim.cli.game_hooks import need_hook, protocol_game
+    from bnb_sim.cli.protocol_cmds import option_values
 
     proto = protocol_game(game)
     train_model = need_hook(proto, "train", "bnb train")
     checkpoint = out_and_checkpoint(out, resume, force)
     options = {
-        **game_specific,  # the game's own options of bnb train (e.g. --teams)
+        **option_values(proto, game_specific),  # the game's own (--field, --teams, ...)
         "players": players, "seed": seed, "games": games, "minutes": minutes,
-        "opponents": tuple(s.strip() for s in field.split(",") if s.strip()),
-        "self_every": self_every, "deals": deals, "check_deals": check_deals, "start": start,
+        "deals": deals, "check_deals": check_deals, "start": start,
         "readings": cli_readings(reading, game=proto), "out": out, "checkpoint": checkpoint,
         "resume": resume, "threads": threads, "dask": dask,
         "progress": progress_printer(quiet), "as_json": as_json, "defaults": defaults_of(ctx),

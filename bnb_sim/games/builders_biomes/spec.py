@@ -31,7 +31,8 @@ class BuildersBiomes:
     title = "Minecraft: Builders & Biomes"
     aliases = ("builders-and-biomes", "bnb")
     outcome = "competitive"
-    #: its own options: those of ``bnb odds`` (the commands that play games take none)
+    #: its own options: those of ``bnb odds`` and ``bnb train`` (the commands that play
+    #: games take none)
     options = (
         OptionSpec(
             "pile",
@@ -47,6 +48,25 @@ class BuildersBiomes:
             commands=("odds",),
             low=1,
             high=1_000_000,
+        ),
+        OptionSpec(
+            "field",
+            "Builders & Biomes: the fixed opponents of training, comma-separated (one-step "
+            "bots or bot files); snapshots of the model join them every --self-every "
+            "generations.",
+            default="heuristic,greedy,heuristic:weapon=2",
+            commands=("train",),
+            metavar="SPECS",
+        ),
+        OptionSpec(
+            "self_every",
+            "Builders & Biomes: a snapshot of the model joins the field every N generations "
+            "(0: never).",
+            kind="int",
+            default=25,
+            commands=("train",),
+            metavar="N",
+            low=0,
         ),
     )
     #: its expansions (``--expansion NAME``; their data: ``components.expansion.EXPANSIONS``)
@@ -92,7 +112,7 @@ class BuildersBiomes:
     )
     #: the command options that only this game takes (refused with another game), besides
     #: its reading flags above
-    command_options = ("pile", "hearts", "dask", "reading", "picture", "field", "self_every")
+    command_options = ("pile", "hearts", "field", "self_every", "dask", "reading", "picture")
     #: the commands it leaves to the shared protocol handlers: none (they were written for it)
     protocol_commands = ()
     default_policy = "heuristic"

@@ -14,13 +14,19 @@ from typing import Any
 from bnb_sim.core.protocol import CommandOutput
 
 
+def _field(text: str) -> tuple[str, ...]:
+    """``--field A,B,...``: the policy specs of the fixed opponents."""
+    return tuple(spec.strip() for spec in str(text).split(",") if spec.strip())
+
+
 def train_output(components: Any, options: Mapping[str, Any]) -> CommandOutput:
-    """Plan (a one-line error on bad input, before anything plays), train, and say so."""
+    """Plan (a one-line error on bad input, before anything plays), train, and say so
+    (``options``: ``bnb train``'s, with this game's ``field`` and ``self_every``)."""
     from bnb_sim.games.builders_biomes.strong_train import plan_training, train_strong
 
     plan = plan_training(
         players=options["players"], seed=options["seed"], games=options.get("games"),
-        minutes=options.get("minutes"), opponents=tuple(options["opponents"]),
+        minutes=options.get("minutes"), opponents=_field(options["field"]),
         self_every=options["self_every"], deals=options["deals"],
         check_deals=options["check_deals"], start=options.get("start"),
         components=components, readings=options.get("readings"),
