@@ -208,6 +208,22 @@ def _write_all(fd: int, data) -> None:
         view = view[os.write(fd, view) :]
 
 
+def output_file_problem(path: PathArg) -> str | None:
+    """Why a file cannot be written at ``path`` (None: it is new or a regular file). A FIFO
+    or a device there would block the writer or swallow the file; a folder cannot be one."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"cannot write there ({_reason(exc)})"
+    if stat.S_ISREG(info.st_mode):
+        return None
+    return "cannot write there (it is " + (
+        "a folder)" if stat.S_ISDIR(info.st_mode) else "not a regular file)"
+    )
+
+
 def check_text(text: object) -> str | None:
     """None when ``text`` (a str or a path) can be written as UTF-8; otherwise the problem."""
     value = os.fspath(text) if isinstance(text, os.PathLike) else text

@@ -137,3 +137,16 @@ def test_a_python_study_refuses_an_option_of_another_command():
 
     with pytest.raises(BnbError, match="has no option 'pet' here"):
         bnb_sim.compare("team", "team", game="hotv", max_games=10, options={"pet": "wolf"})
+
+
+def test_a_file_option_is_checked_before_anything_plays(tmp_path, capsys):
+    """A game's "file" option (``--svg`` of ``bnb play``): its suffixes and a target that
+    can be written, one line each; only a file option has suffixes."""
+    with pytest.raises(ValueError, match="only a file option has suffixes"):
+        OptionSpec("out", "a text", suffixes=(".svg",))
+    (tmp_path / "folder.svg").mkdir()
+    for name, fragment in [("t.jpg", "must end in .svg or .png"),
+                           ("folder.svg", "is a directory")]:  # fmt: skip
+        code, out, err = run_cli(capsys, ["play", "--svg", tmp_path / name])
+        assert code == 2 and fragment in err and len(err.strip().splitlines()) == 1, err
+        assert out == ""

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import io
 import os
-import stat
 from pathlib import Path
 from typing import Any
 
@@ -231,15 +230,11 @@ def save_table(table: dict[str, Any], path: str | os.PathLike, title: str | None
 def check_picture_target(path: str | os.PathLike) -> None:
     """BnbError unless ``path`` is new or a regular file (a FIFO or a device there would
     block the writer or swallow the picture; a folder cannot become one)."""
-    try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        return
-    except OSError as exc:
-        raise BnbError(f"{path}: cannot write the picture ({exc.strerror or exc})") from None
-    if not stat.S_ISREG(info.st_mode):
-        what = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-        raise BnbError(f"{path}: cannot write the picture there (it is {what})")
+    from bnb_sim.safe_io import output_file_problem
+
+    problem = output_file_problem(path)
+    if problem is not None:
+        raise BnbError(f"{path}: {problem.replace('write', 'write the picture', 1)}")
 
 
 def _metadata(fmt: str) -> dict:

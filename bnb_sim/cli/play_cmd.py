@@ -9,7 +9,6 @@ Numba, numpy and pandas load only inside the command body, so ``bnb --help`` and
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
@@ -49,15 +48,6 @@ def _stopping_notice() -> None:
 )
 @click.option("--game-index", type=int, default=0, show_default=True, help="Which game of the run.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option(
-    "--svg",
-    "picture",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    metavar="FILE",
-    help="Also draw the final table (boards, buildings, cube layers, scores) into FILE: "
-    "SVG, or PNG when FILE ends in .png.",
-)
 @components_option
 @readings_option
 @click.option("--quiet", "-q", is_flag=True, help="No notice on stderr while the engine compiles.")
@@ -67,7 +57,6 @@ def play(
     policies: tuple[str, ...],
     game_index: int,
     as_json: bool,
-    picture: Path | None,
     components: Any,
     reading: tuple[str, ...],
     quiet: bool = False,
@@ -88,13 +77,6 @@ def play(
     from bnb_sim.cli.game_hooks import need_hook, protocol_game
     from bnb_sim.cli.protocol_cmds import reading_aliases, without_reading_flags
 
-    if picture is not None and picture.suffix.lower() not in (".svg", ".png"):
-        raise click.BadParameter("must end in .svg or .png", param_hint="'--svg'")
-    if picture is not None:  # before the game is played: a FIFO there would block forever
-        from bnb_sim.analysis.render import check_picture_target
-
-        check_picture_target(picture)
-
     proto = protocol_game(game)
     transcript = _transcript_of(proto) or need_hook(proto, "play_transcript", "bnb play")
     aliases = reading_aliases(proto, ctx.params)  # its --variant and the like
@@ -105,7 +87,6 @@ def play(
         "policies": list(policies),
         "game_index": game_index,
         "readings": cli_readings(reading, game=proto, **aliases),
-        "picture": picture,
         "as_json": as_json,
         "on_interrupt": _stopping_notice,  # Ctrl-C works inside a long decision
         "defaults": defaults_of(ctx),

@@ -23,12 +23,36 @@ def click_option(option, command: str):
     if option.kind == "flag":
         return click.option(*option.flags, option.name, is_flag=True, default=False,
                             help=option.help)  # fmt: skip
+    if option.kind == "file":
+        return click.option(*option.flags, option.name, default=None, help=option.help,
+                            metavar=option.metavar or "FILE", callback=_output_file(option),
+                            type=click.Path(dir_okay=False, path_type=Path))  # fmt: skip
     kind = click.Choice(list(option.choices)) if option.kind == "choice" else _TYPES[option.kind]
     if option.low is not None or option.high is not None:
         kind = click.IntRange(option.low, option.high)
     shown = "" if option.default is None else f" Default: {option.default}."
     return click.option(*option.flags, option.name, type=kind, default=None,
                         metavar=option.metavar or None, help=option.help + shown)  # fmt: skip
+
+
+def _output_file(option):
+    """The click callback of a "file" option: a bad name or a target that cannot be written
+    (a FIFO would block the writer for ever) is one line before anything plays."""
+
+    def check(ctx, param, value):
+        if value is None or ctx.resilient_parsing:
+            return value
+        from bnb_sim.safe_io import output_file_problem
+
+        if option.suffixes and value.suffix.lower() not in option.suffixes:
+            raise click.BadParameter(f"must end in {' or '.join(option.suffixes)}",
+                                     ctx=ctx, param=param)  # fmt: skip
+        problem = output_file_problem(value)
+        if problem is not None:
+            raise click.BadParameter(f"{value}: {problem}", ctx=ctx, param=param)
+        return value
+
+    return check
 
 
 def add_options(game, command: str, func):

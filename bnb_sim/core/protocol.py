@@ -103,7 +103,9 @@ GAME_BASE: tuple[str, ...] = ("game",)
 class OptionSpec:
     """One extra command option of a game, as data (``bnb_sim.cli`` makes the click option).
 
-    ``kind``: "str", "int", "float", "flag" or "choice" (``choices`` then lists the values).
+    ``kind``: "str", "int", "float", "flag", "choice" (``choices`` then lists the values) or
+    "file" (a file the command writes: checked before anything plays to be new or a regular
+    file, and to end in one of ``suffixes`` where given; the value is a ``pathlib.Path``).
     ``commands``: the commands that take it (empty: every command in :data:`COMMANDS`).
     The value reaches :meth:`GameProtocol.make_config` in ``options[name]``. ``metavar``:
     the value's name in ``--help`` (empty: the kind's, e.g. TEXT). ``low``/``high``: the
@@ -118,7 +120,7 @@ class OptionSpec:
 
     name: str
     help: str
-    kind: Literal["str", "int", "float", "flag", "choice"] = "str"
+    kind: Literal["str", "int", "float", "flag", "choice", "file"] = "str"
     default: Any = None
     choices: tuple[str, ...] = ()
     commands: tuple[str, ...] = ()
@@ -128,14 +130,17 @@ class OptionSpec:
     high: int | None = None
     reading: str = ""
     sets: str = ""
+    suffixes: tuple[str, ...] = ()
 
     def __post_init__(self):
         if not self.name.isidentifier():
             raise ValueError(f"option name {self.name!r} must be a Python identifier")
-        if self.kind not in ("str", "int", "float", "flag", "choice"):
+        if self.kind not in ("str", "int", "float", "flag", "choice", "file"):
             raise ValueError(f"option {self.name!r}: unknown kind {self.kind!r}")
         if self.kind == "choice" and not self.choices:
             raise ValueError(f"option {self.name!r}: a choice needs its choices")
+        if self.suffixes and self.kind != "file":
+            raise ValueError(f"option {self.name!r}: only a file option has suffixes")
         if (self.low is not None or self.high is not None) and self.kind != "int":
             raise ValueError(f"option {self.name!r}: only an int option has a range")
         unknown = [c for c in self.commands if c not in COMMANDS + NAMED_COMMANDS]

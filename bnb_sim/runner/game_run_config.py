@@ -41,7 +41,8 @@ def game_options(game: Any, options: Any, command: str | None = "simulate") -> d
     return out
 
 
-_KINDS = {"str": (str,), "int": (int,), "float": (int, float), "flag": (bool,)}
+_KINDS = {"str": (str,), "int": (int,), "float": (int, float), "flag": (bool,),
+          "file": (str, os.PathLike)}  # fmt: skip
 
 
 def _check_kind(command: str, spec: Any, value: Any) -> None:

@@ -31,8 +31,8 @@ class BuildersBiomes:
     title = "Minecraft: Builders & Biomes"
     aliases = ("builders-and-biomes", "bnb")
     outcome = "competitive"
-    #: its own options: those of ``bnb odds`` and ``bnb train`` (the commands that play
-    #: games take none)
+    #: its own options: those of ``bnb odds``, ``bnb train`` and ``bnb play`` (the commands
+    #: that play runs of games take none)
     options = (
         OptionSpec(
             "pile",
@@ -48,6 +48,15 @@ class BuildersBiomes:
             commands=("odds",),
             low=1,
             high=1_000_000,
+        ),
+        OptionSpec(
+            "picture",
+            "Builders & Biomes: also draw the final table (boards, buildings, cube layers, "
+            "scores) into FILE: SVG, or PNG when FILE ends in .png.",
+            kind="file",
+            commands=("play",),
+            flags=("--svg",),
+            suffixes=(".svg", ".png"),
         ),
         OptionSpec(
             "field",
@@ -112,7 +121,7 @@ class BuildersBiomes:
     )
     #: the command options that only this game takes (refused with another game), besides
     #: its reading flags above
-    command_options = ("pile", "hearts", "field", "self_every", "dask", "reading", "picture")
+    command_options = ("pile", "hearts", "picture", "field", "self_every", "dask", "reading")
     #: the commands it leaves to the shared protocol handlers: none (they were written for it)
     protocol_commands = ()
     default_policy = "heuristic"
