@@ -150,3 +150,26 @@ def test_a_file_option_is_checked_before_anything_plays(tmp_path, capsys):
         code, out, err = run_cli(capsys, ["play", "--svg", tmp_path / name])
         assert code == 2 and fragment in err and len(err.strip().splitlines()) == 1, err
         assert out == ""
+
+
+def test_reading_flags_need_the_hook_that_reads_them():
+    """Registration refuses reading flags that no ``parse_readings`` hook would read (a game
+    with ``with_readings`` takes ``--reading`` items only), and flags that name no reading."""
+    from dice_race import DiceRace
+
+    from bnb_sim.core.protocol import check_game
+
+    flag = OptionSpec("fast", "a flag", kind="flag", reading="speed", sets="fast")
+
+    class Flagged(DiceRace):
+        reading_flags = (flag,)
+
+    with pytest.raises(ValueError, match="need the parse_readings hook"):
+        check_game(Flagged())
+
+    class Unnamed(DiceRace):
+        reading_flags = (OptionSpec("fast", "a flag", kind="flag"),)
+
+    with pytest.raises(ValueError, match="with reading=NAME"):
+        check_game(Unnamed())
+    check_game(BNB)  # the base game's flags pass

@@ -559,3 +559,18 @@ def check_game(game: Any) -> None:
     for option in game.options:
         if not isinstance(option, OptionSpec):
             raise ValueError(f"game {game.name!r}: options must be OptionSpec objects")
+    _check_reading_flags(game)
+
+
+def _check_reading_flags(game: Any) -> None:
+    """A game's ``reading_flags``: OptionSpec data naming a reading, read by its
+    ``parse_readings`` hook (a game that sets its readings on its components with
+    ``with_readings`` reads ``--reading`` items only)."""
+    flags = getattr(game, "reading_flags", ())
+    if any(not isinstance(o, OptionSpec) or not o.reading for o in flags):
+        raise ValueError(f"game {game.name!r}: reading_flags must be OptionSpec objects "
+                         "with reading=NAME")  # fmt: skip
+    if flags and (hook(game, "parse_readings") is None
+                  or callable(getattr(game, "with_readings", None))):  # fmt: skip
+        raise ValueError(f"game {game.name!r}: reading flags need the parse_readings hook "
+                         "(and no with_readings)")  # fmt: skip
