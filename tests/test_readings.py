@@ -76,6 +76,11 @@ def test_bnb_readings_lists_them_and_json(capsys):
     rows = {r["name"]: r for r in json.loads(out)["readings"]}
     assert rows["bow"]["default"] == "always" and rows["bow"]["rule"] == "R-FIGHT-2"
     assert set(rows["hunger"]["values"]) == {"together", "one-by-one"}
+    # the shorter flags of a reading (the game's reading_flags), in text and JSON
+    assert rows["seating"]["flags"] == ["--seating VALUE", "--fixed-seats (= fixed)"]
+    assert rows["hunger"]["flags"] == []
+    code, out, _ = run_cli(capsys, ["readings", "pickaxe"])
+    assert "also set with --pickaxe VALUE" in out
 
 
 @pytest.mark.parametrize(

@@ -27,10 +27,13 @@ def readings(name: str | None, game, as_json: bool) -> None:
     --reading, or in a component file's [readings] table)."""
     from bnb_sim.cli.game_hooks import need_hook, protocol_game
 
-    table = need_hook(protocol_game(game), "readings", "rule readings (bnb readings)")
+    proto = protocol_game(game)
+    table = need_hook(proto, "readings", "rule readings (bnb readings)")
     chosen = list(table(name or None))
+    flags = _flags(proto)
     if as_json:
-        click.echo(jsonsafe.dumps({"readings": [r.to_dict() for r in chosen]}, indent=2))
+        rows = [{**r.to_dict(), "flags": flags.get(r.name, [])} for r in chosen]
+        click.echo(jsonsafe.dumps({"readings": rows}, indent=2))
         return
     lines = []
     for r in chosen:
@@ -43,6 +46,8 @@ def readings(name: str | None, game, as_json: bool) -> None:
             lines += [" " * len(head) + more for more in wrapped[1:]]
         if r.per_player:
             lines.append("    (one value, or one per player separated by commas)")
+        if r.name in flags:
+            lines.append(f"    also set with {', '.join(flags[r.name])}")
         lines += textwrap.wrap(
             f"default {r.default}: {r.why_default}", 96, initial_indent="    ",
             subsequent_indent="    ",
@@ -50,3 +55,15 @@ def readings(name: str | None, game, as_json: bool) -> None:
         lines.append("")
     lines.append("* = default. Set with --reading NAME=VALUE (repeatable).")
     click.echo("\n".join(lines))
+
+
+def _flags(game) -> dict[str, list[str]]:
+    """The game's shorter flags of each reading (its ``reading_flags``): ``--variant VALUE``,
+    ``--fixed-seats (= fixed)``."""
+    out: dict[str, list[str]] = {}
+    for option in getattr(game, "reading_flags", ()):
+        shown = (
+            f"{option.flags[0]} (= {option.sets})" if option.sets else f"{option.flags[0]} VALUE"
+        )
+        out.setdefault(option.reading, []).append(shown)
+    return out
