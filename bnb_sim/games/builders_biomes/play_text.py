@@ -9,7 +9,6 @@ and readings: it replays exactly what a batch run played there (the step-by-step
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from bnb_sim.core.protocol import CommandOutput
@@ -140,21 +139,6 @@ def purchase_lines(game: Any, result: list[dict]) -> list[str]:
     return lines
 
 
-def _picture(path: Any) -> Path | None:
-    """``--svg FILE``, checked before the game is played: an .svg or .png name, and a new or
-    regular file (a FIFO there would block the writer for ever)."""
-    if path is None:
-        return None
-    from bnb_sim.analysis.render import check_picture_target
-    from bnb_sim.errors import BnbError
-
-    path = Path(path)
-    if path.suffix.lower() not in (".svg", ".png"):
-        raise BnbError(f"--svg {path}: the picture must end in .svg or .png")
-    check_picture_target(path)
-    return path
-
-
 def play_output(components: Any, options: Mapping[str, Any]) -> CommandOutput:
     """Play game ``options["game_index"]`` of the run (``seed``, ``players``, ``policies``,
     ``readings``) and tell it; ``picture``: also draw the final table there (SVG or PNG);
@@ -162,7 +146,8 @@ def play_output(components: Any, options: Mapping[str, Any]) -> CommandOutput:
     from bnb_sim.games.builders_biomes.game import Game
     from bnb_sim.games.builders_biomes.run_config import GameConfig
 
-    game_index, picture = options["game_index"], _picture(options.get("picture"))
+    # picture: bnb play's --svg, its name and target checked before anything plays
+    game_index, picture = options["game_index"], options.get("picture")
     config = GameConfig.create(
         options["players"],
         list(options.get("policies") or ()) or ["heuristic"],
