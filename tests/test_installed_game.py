@@ -13,6 +13,7 @@ from test_cli_simulate import run_cli
 
 from bnb_sim import games
 from bnb_sim.core import registry
+from bnb_sim.errors import SpecError
 from bnb_sim.games import all_specs, get_game
 
 
@@ -50,6 +51,20 @@ def test_an_installed_game_is_found_by_name_and_alias(installed):
         names = [spec.name for spec in all_specs()]
     assert "dice_installed" in names and "broken" not in names
     assert get_game("dicei").game is installed and get_game("dice-installed").protocol_only
+
+
+def test_a_built_in_game_is_found_without_reading_the_installed_packages(monkeypatch):
+    """Looking a built-in or registered game up reads no entry points (a tuning asks for its
+    game hundreds of times, and each scan of the packages' metadata costs milliseconds); a
+    name no such game has still finds the installed ones."""
+    scans = []
+    monkeypatch.setattr(registry, "_entry_points", lambda: scans.append(1) or {})
+    for name in ("bnb", "builders-biomes", "hotv", None):
+        get_game(name)
+    assert scans == []
+    with pytest.raises(SpecError, match="unknown game"):
+        get_game("not-a-game")
+    assert scans
 
 
 def test_the_shared_commands_serve_an_installed_game(installed, capsys, tmp_path):

@@ -223,12 +223,15 @@ def _norm(name: str) -> str:
 
 def _lookup(name: str) -> GameSpec | None:
     key = _norm(name)
-    # built-in and registered games first: the installed ones are imported only if needed
-    for specs in ([*GAMES.values(), *protocol_games().values()], installed_games().values()):
-        for spec in specs:
-            if key in (_norm(n) for n in spec.names):
-                return spec
-    return None
+    found = _named(key, [*GAMES.values(), *protocol_games().values()])
+    # the installed games only when no built-in or registered one has the name: reading every
+    # package's entry points costs milliseconds, and a tuning asks for its game's hooks
+    # hundreds of times
+    return found if found is not None else _named(key, installed_games().values())
+
+
+def _named(key: str, specs) -> GameSpec | None:
+    return next((spec for spec in specs if key in (_norm(n) for n in spec.names)), None)
 
 
 def get_game(name: str | None) -> GameSpec:
