@@ -129,6 +129,42 @@ def test_store_refuses_to_overwrite_or_resume_a_different_spec(tmp_path):
         TuneStore(tmp_path / "u", {}, resume=True)
 
 
+def test_the_ledger_written_after_each_evaluation_is_the_one_its_digest_hashes(tmp_path):
+    """tune.json is written from each evaluation's text, made once (not the whole ledger
+    cleaned and encoded again after every evaluation): after each one the file holds every
+    evaluation so far, cleaned (numpy numbers, NaN, tuples), and its digest is the one a
+    resume checks (``_digest`` of the file's content)."""
+    from bnb_sim.tune.store import _digest
+
+    store = TuneStore(tmp_path / "t", {"seed": 1, "space": ("a", np.float64(0.5))})
+    memo = store.memo(
+        lambda stage, block, index, p: {
+            "score": np.float64(p["a"]),
+            "se": float("nan"),
+            "n": np.int64(2),
+            "games": 4,
+            "per_seed": (np.float32(0.5), 1.0),
+            "wins": {"seat": np.int64(index)}["seat"],
+        }  # fmt: skip
+    )
+    for index in range(12):  # "cmaes:0:10" sorts before "cmaes:0:2": not in arrival order
+        memo("cmaes", 0, index, {"a": index / 10})
+        on_disk = json.loads((tmp_path / "t" / "tune.json").read_text())
+        assert on_disk["digest"] == _digest(on_disk)
+        assert len(on_disk["evaluations"]) == index + 1
+    assert on_disk["evaluations"]["cmaes:0:11"] == {
+        "score": 1.1, "se": None, "n": 2, "games": 4, "per_seed": [0.5, 1.0], "wins": 11,
+        "point": {"a": 1.1},
+    }  # fmt: skip
+    assert on_disk["spec"] == {"seed": 1, "space": ["a", 0.5]}
+    resumed = TuneStore(tmp_path / "t", {"seed": 1, "space": ("a", 0.5)}, resume=True)
+    assert resumed.games_done() == 48
+    resumed.finish({"best": {"a": np.float64(1.1)}, "gap": float("inf")})
+    done = json.loads((tmp_path / "t" / "tune.json").read_text())
+    assert done["digest"] == _digest(done) and done["result"] == {"best": {"a": 1.1}, "gap": None}
+    assert done["status"] == "complete" and done["evaluations"] == on_disk["evaluations"]
+
+
 # --------------------------------------------------------------------------------------
 # spaces and targets
 

@@ -21,7 +21,7 @@ and written atomically into a new temporary file, never through a link.
 from __future__ import annotations
 
 import hashlib
-import math
+import json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -121,22 +121,24 @@ def _is_number(value: Any) -> bool:
 
 def _digest(data: dict) -> str:
     body = {k: v for k, v in data.items() if k != "digest"}
-    text = jsonsafe.dumps(body, sort_keys=True, separators=(",", ":"))
+    return _hash(jsonsafe.dumps(body, sort_keys=True, separators=(",", ":")))
+
+
+def _hash(text: str) -> str:
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def _compact(value: Any) -> str:
+    """``value`` (clean already) as the digest writes it: sorted keys, no spaces."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
 def _clean(value: Any) -> Any:
-    """JSON-safe: NaN/inf -> None, numpy scalars -> Python, tuples -> lists."""
+    """JSON-safe: NaN/inf -> None, numpy scalars -> Python, tuples -> lists, keys -> text
+    (one pass over the value)."""
     from bnb_sim.analysis.report_builder import _jsonable
 
-    value = _jsonable(value)
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {str(k): _clean(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_clean(v) for v in value]
-    return value
+    return _jsonable(value)
 
 
 class TuneStore:
@@ -151,6 +153,7 @@ class TuneStore:
     ):
         self.dir = Path(out)
         self.path = self.dir / TUNE_FILE
+        self._texts: dict[str, tuple[dict, str]] = {}  # each evaluation's text (_text)
         spec = _clean(spec)
         if lock is None:
             check_tune_folder(self.dir, resume=resume, force=force)
@@ -217,12 +220,43 @@ class TuneStore:
                 )
 
     def save(self) -> None:
-        data = _clean(self.data)
-        data["digest"] = _digest(data)
+        """Write tune.json: the ledger as compact JSON with sorted keys (the text its digest
+        hashes, :func:`_digest`), one evaluation a line."""
+        digest = _hash(self._text())
+        self.data["digest"] = digest
         try:  # a new temporary file, renamed over tune.json: removed again if this fails
-            write_atomic(self.path, jsonsafe.dumps(data, indent=1) + "\n")
+            write_atomic(self.path, self._text(digest=digest, newlines=True) + "\n")
         except OSError as exc:
             raise BnbError(f"tune: cannot write {self.path} ({exc.strerror or exc})") from None
+
+    def _text(self, *, digest: str | None = None, newlines: bool = False) -> str:
+        """``self.data`` as :func:`_digest` writes it (without the digest unless given).
+
+        Every part of the ledger is clean already (the spec and each evaluation are cleaned as
+        they come in; a loaded file is JSON), and an evaluation never changes once stored, so
+        each one's text is made once: writing the whole ledger again, cleaned and encoded,
+        after every evaluation made a tuning's bookkeeping grow with the square of its
+        evaluations (10 of 23 s of a 4,000-game policy tuning)."""
+        body = {k: v for k, v in self.data.items() if k != "digest"}
+        if digest is not None:
+            body["digest"] = digest
+        parts = []
+        for key in sorted(body):
+            is_ledger = key == "evaluations"
+            value = self._evaluations_text(newlines) if is_ledger else _compact(body[key])
+            parts.append(f"{_compact(key)}:{value}")
+        return "{" + ",".join(parts) + "}"
+
+    def _evaluations_text(self, newlines: bool) -> str:
+        lead = "\n" if newlines else ""
+        items = []
+        for key in sorted(self.evaluations):
+            evaluation = self.evaluations[key]
+            known = self._texts.get(key)
+            if known is None or known[0] is not evaluation:
+                known = self._texts[key] = (evaluation, _compact(evaluation))
+            items.append(f"{lead}{_compact(key)}:{known[1]}")
+        return "{" + ",".join(items) + "}"
 
     # -- evaluations -------------------------------------------------------------------
     @property
