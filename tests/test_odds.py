@@ -350,6 +350,44 @@ def test_pile_table_rows_equal_direct_exact_odds(table):
     assert pile_index(FULL, table.mins, table.strides) == 3644
 
 
+def test_pile_table_for_fewer_hearts_is_the_larger_tables_first_columns():
+    """Each heart value's column is filled on its own, so the table for ``h_max`` 4 is the
+    first five columns of the table for 9, bit for bit: what lets the bots' tables keep one
+    pile table for every mob hearts (policies/tables.py)."""
+    small, large = pile_table(START, TABLE, *TOKENS, 3, 4), pile_table(START, TABLE, *TOKENS, 3, 9)
+    for field in ("p_win", "p_win_no_tnt", "e_tnt_spent"):
+        assert np.array_equal(getattr(small, field), getattr(large, field)[:, :5])
+    for field in ("e_hoe_xp", "e_pickaxe_blocks", "e_revealed"):
+        assert np.array_equal(getattr(small, field), getattr(large, field))
+
+
+def test_the_bots_tables_fill_one_pile_table_for_every_mob_hearts(comps, monkeypatch):
+    """Components that differ only in a mob's hearts (a game tuning's candidates) share one
+    pile table, cut to the heart columns each needs: equal to tables built from nothing."""
+    from bnb_sim.games.builders_biomes.policies import tables as bots
+
+    variants = [comps.with_values({"mobs.enderman.hearts": h}, origin="test") for h in (8, 3, 6)]
+    monkeypatch.setattr(bots, "_PILE_TABLES", {})
+    fresh = []
+    for variant in variants:
+        bots._PILE_TABLES.clear()
+        fresh.append(bots.build_policy_tables(variant.arrays))
+    from bnb_sim.games.builders_biomes.engine import odds as engine
+
+    filled, fill = [], engine.pile_table
+
+    def counting(*args):
+        filled.append(args[-1])  # h_max
+        return fill(*args)
+
+    monkeypatch.setattr(engine, "pile_table", counting)
+    for variant, want in zip(variants, fresh, strict=True):
+        got = bots.build_policy_tables(variant.arrays)
+        for field in want._fields:
+            assert np.array_equal(getattr(got, field), getattr(want, field)), field
+    assert filled == [8]  # the first (the most hearts) served all three
+
+
 def test_pile_table_empty_rows_and_size_limit():
     # a sword and a TNT on the table, nothing at the start: row 0 is the empty pile
     hearts, zero, detonate = np.array([1, 0]), np.zeros(2, np.int64), np.array([0, 5])
