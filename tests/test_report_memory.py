@@ -148,6 +148,51 @@ def test_a_rendered_figure_is_freed_at_once():
         gc.enable()
 
 
+def test_a_report_scope_collects_only_what_it_made_and_gives_the_heap_back():
+    """Inside a report build (renders_figures) the objects alive before it are set aside, so
+    each figure's collection scans only the report's own; a figure is still freed at once,
+    and the outermost scope hands everything back to the collector (nested ones do not)."""
+    from bnb_sim.analysis.figure_scope import renders_figures
+
+    refs = []
+
+    def figure():
+        fig, axes = plots.new_figure(2.0)
+        axes[0, 0].plot([0, 1], [0, 1])
+        refs.append(weakref.ref(fig))
+        return fig
+
+    assert gc.get_freeze_count() == 0
+    gc.disable()
+    try:
+        with renders_figures():
+            before = gc.get_freeze_count()
+            assert before > 1000  # the process's objects, set aside
+            with renders_figures():
+                report.Section("s").figure("f", figure(), "caption")
+                assert refs[0]() is None
+            assert gc.get_freeze_count() > before / 2  # an inner scope keeps them set aside
+        assert gc.get_freeze_count() == 0
+    finally:
+        gc.enable()
+
+
+def test_a_process_that_froze_its_own_objects_keeps_them_frozen():
+    from bnb_sim.analysis.figure_scope import renders_figures
+
+    @renders_figures()
+    def build():
+        return gc.get_freeze_count()
+
+    gc.freeze()
+    try:
+        mine = gc.get_freeze_count()
+        assert build() > mine / 2 and gc.get_freeze_count() > mine / 2  # not unfrozen
+    finally:
+        gc.unfreeze()
+    assert build() > 0 and gc.get_freeze_count() == 0
+
+
 def test_integer_means_by_block_equal_the_general_path(small, monkeypatch):
     seats, _ = small
     values, game = seats["xp"].to_numpy(), seats["game"].to_numpy()

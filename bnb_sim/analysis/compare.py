@@ -52,6 +52,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import table_format
+from bnb_sim.analysis.figure_scope import renders_figures
 from bnb_sim.analysis.ratings import elo_from_score
 from bnb_sim.analysis.report_builder import ReportBuilder, Section
 from bnb_sim.analysis.report_provenance import readings_text
@@ -552,6 +553,7 @@ def compare_sections(result: CompareResult, name: str | None = None) -> list[Sec
     return [section]
 
 
+@renders_figures()
 def build_compare_report(result: CompareResult, title: str | None = None) -> ReportBuilder:
     builder = ReportBuilder(
         title or f"bnb-sim comparison: {result.a} vs {result.b}",

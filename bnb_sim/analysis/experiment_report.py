@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 
 from bnb_sim.analysis.experiment_specs import KINDS, Experiment
+from bnb_sim.analysis.figure_scope import renders_figures
 from bnb_sim.runner.experiments import ItemOutcome
 
 # --------------------------------------------------------------------------------------
@@ -205,6 +206,7 @@ def _versions() -> dict:
     return out
 
 
+@renders_figures()
 def build_experiment_report(
     experiment: Experiment,
     outcomes: Sequence[ItemOutcome],

@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import plots, table_format
+from bnb_sim.analysis.figure_scope import renders_figures
 from bnb_sim.analysis.ratings import _fmt_elo
 from bnb_sim.analysis.report_builder import Finding, ReportBuilder, Section
 from bnb_sim.analysis.report_provenance import readings_text
@@ -381,6 +382,7 @@ def ladder_findings(result: LadderResult) -> list[Finding]:
     ]  # fmt: skip
 
 
+@renders_figures()
 def build_ladder_report(result: LadderResult) -> ReportBuilder:
     """A standalone ladder report (``bnb ladder``)."""
     builder = ReportBuilder(

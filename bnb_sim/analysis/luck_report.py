@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import plots
+from bnb_sim.analysis.figure_scope import renders_figures
 from bnb_sim.analysis.luck import GroupShare, SkillShare
 from bnb_sim.analysis.report_builder import Finding, ReportBuilder, Section
 
@@ -299,6 +300,7 @@ def add_luck_to_report(builder: ReportBuilder, result: LuckResult) -> ReportBuil
     return builder
 
 
+@renders_figures()
 def build_luck_report(result: LuckResult) -> ReportBuilder:
     """The standalone report of ``bnb luck``."""
     builder = ReportBuilder(

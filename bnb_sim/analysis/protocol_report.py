@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 
+from bnb_sim.analysis.figure_scope import renders_figures
 from bnb_sim.analysis.protocol_studies import COOPERATIVE, team_won
 from bnb_sim.analysis.report_data import findings_of, to_section  # noqa: F401 (imported from here)
 
@@ -140,6 +141,7 @@ def _placed(sections: list, attached, before: str) -> list:
     return [*sections[:at], attached, *sections[at:]]
 
 
+@renders_figures()
 def write_report(game: Any, run, out_dir: str | Path, title: str | None = None):
     """Write report.md, report.html, the PNG figures and summary.json of ``run`` into
     ``out_dir``; returns the written paths (:meth:`ReportBuilder.write`).

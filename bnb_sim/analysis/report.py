@@ -28,6 +28,7 @@ from typing import Any
 
 import pandas as pd
 
+from bnb_sim.analysis.figure_scope import renders_figures
 from bnb_sim.analysis.key_findings import run_findings  # noqa: F401  (imported from here)
 from bnb_sim.analysis.report_builder import (  # noqa: F401  (imported from here)
     BOT_STRENGTH_NOTE,
@@ -70,6 +71,7 @@ def _game_of(meta: Mapping | None):
     return get_game(game_of_run(dict(meta or {})).name)
 
 
+@renders_figures()
 def write_report(
     run: str | os.PathLike | tuple[pd.DataFrame, pd.DataFrame, Mapping | None],
     out_dir: str | os.PathLike,

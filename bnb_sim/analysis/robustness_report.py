@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import plots, table_format
+from bnb_sim.analysis.figure_scope import renders_figures
 from bnb_sim.analysis.report_builder import Finding, ReportBuilder, Section
 from bnb_sim.analysis.robustness import CHANGES_SIGN, CHANGES_SIZE, RobustnessResult
 from bnb_sim.analysis.stats_intervals import num_digits
@@ -300,6 +301,7 @@ def robustness_sections(result: RobustnessResult, name: str | None = None) -> li
     return sections
 
 
+@renders_figures()
 def build_robustness_report(result: RobustnessResult) -> ReportBuilder:
     """The standalone report of ``bnb robustness``."""
     builder = ReportBuilder(

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import plots
+from bnb_sim.analysis.figure_scope import renders_figures
 from bnb_sim.analysis.report_builder import Finding, ReportBuilder, Section
 from bnb_sim.analysis.sensitivity import SensitivityResult
 from bnb_sim.analysis.stats_intervals import num_digits, pct_digits
@@ -266,6 +267,7 @@ def sensitivity_summary(result: SensitivityResult) -> dict[str, Any]:
     }
 
 
+@renders_figures()
 def build_sensitivity_report(result: SensitivityResult, title: str | None = None) -> ReportBuilder:
     builder = ReportBuilder(
         title or f"bnb-sim sensitivity: {result.finding.label}",

@@ -14,6 +14,7 @@ import pandas as pd
 
 from bnb_sim.analysis import plots, tables
 from bnb_sim.analysis.estimated import add_estimated_warning
+from bnb_sim.analysis.figure_scope import renders_figures
 from bnb_sim.analysis.report import ReportBuilder, Section, readings_text
 from bnb_sim.analysis.stats import pct_digits
 from bnb_sim.analysis.sweep_analysis import SweepResult
@@ -334,6 +335,7 @@ def sweep_summary(result: SweepResult) -> dict[str, Any]:
     }
 
 
+@renders_figures()
 def build_sweep_report(result: SweepResult, title: str | None = None) -> ReportBuilder:
     builder = ReportBuilder(
         title or f"bnb-sim sweep: {', '.join(_paths(result))}",

@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from bnb_sim.analysis import plots, table_format
+from bnb_sim.analysis.figure_scope import renders_figures
 from bnb_sim.analysis.report_builder import Finding, ReportBuilder, Section
 from bnb_sim.analysis.stats_intervals import Rate
 from bnb_sim.analysis.stats_paired import mcnemar, paired_difference
@@ -321,6 +322,7 @@ def team_ladder_findings(result: TeamLadderResult) -> list[Finding]:
     ]  # fmt: skip
 
 
+@renders_figures()
 def build_team_ladder_report(result: TeamLadderResult) -> ReportBuilder:
     """The report of a cooperative ladder (``bnb ladder --game hotv``)."""
     builder = ReportBuilder(

@@ -13,6 +13,7 @@ import pandas as pd
 from bnb_sim.analysis import plots, tables
 from bnb_sim.analysis.budget_series import budget_section, budget_summary
 from bnb_sim.analysis.estimated import add_estimated_warning
+from bnb_sim.analysis.figure_scope import renders_figures
 from bnb_sim.analysis.ratings import _fmt_elo
 from bnb_sim.analysis.report import ReportBuilder, Section, readings_text
 from bnb_sim.analysis.tournament_analysis import TournamentResult
@@ -274,6 +275,7 @@ def tournament_summary(result: TournamentResult) -> dict[str, Any]:
     }
 
 
+@renders_figures()
 def build_tournament_report(result: TournamentResult, title: str | None = None) -> ReportBuilder:
     """A standalone tournament report (``bnb tournament``)."""
     title = title or f"bnb-sim tournament: {', '.join(result.policies)}"

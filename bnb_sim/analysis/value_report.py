@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bnb_sim.analysis.figure_scope import renders_figures
 from bnb_sim.analysis.value import METHOD, ValueResult, value_rows, verdict_lines
 
 VALUE_FILE = "value.json"
@@ -98,6 +99,7 @@ def value_findings(result: ValueResult) -> list:
     return out
 
 
+@renders_figures()
 def build_value_report(result: ValueResult, title: str | None = None):
     from bnb_sim.analysis.report_builder import ReportBuilder
 

@@ -12,6 +12,7 @@ import pandas as pd
 
 from bnb_sim.analysis import plots, table_format
 from bnb_sim.analysis.estimated import add_estimated_warning
+from bnb_sim.analysis.figure_scope import renders_figures
 from bnb_sim.analysis.report_builder import ReportBuilder, Section
 
 __all__ = [
@@ -198,6 +199,7 @@ def convergence_figure(result: dict):
     return fig
 
 
+@renders_figures()
 def build_policy_report(result: dict, command: str | None = None) -> ReportBuilder:
     builder = ReportBuilder(
         f"bnb-sim tuning: {result['policy']}",
@@ -510,6 +512,7 @@ def game_findings(result: dict) -> list:
     return found
 
 
+@renders_figures()
 def build_game_report(result: dict, override=None, command: str | None = None) -> ReportBuilder:
     builder = ReportBuilder(
         "bnb-sim tuning: component values",
