@@ -259,6 +259,27 @@ def test_error_rates_calibration_grid(q_split, elo1):
     assert undecided <= 0.02
 
 
+@pytest.mark.parametrize("block", [3, 64])
+def test_a_batch_scanned_in_blocks_decides_as_one_scan(block, monkeypatch):
+    """update solves the looks' LLRs block by block and stops at the first crossing: the
+    decision, its look and the summary at it are those of solving every look at once, bit for
+    bit, however the scores are batched."""
+    from bnb_sim.analysis import sequential
+
+    rng = np.random.default_rng(block)
+    rows = [*pair_scores(0.72, 0, (6, 800), rng), *pair_scores(0.72, 15, (6, 800), rng)]
+    monkeypatch.setattr(sequential, "LOOKS_PER_BLOCK", 10**9)
+    whole = [SPRT(0, 15).update(row).summary() for row in rows]
+    monkeypatch.setattr(sequential, "LOOKS_PER_BLOCK", block)
+    for row, want in zip(rows, whole, strict=True):
+        assert SPRT(0, 15).update(row).summary() == want
+        split = SPRT(0, 15)
+        for part in np.array_split(row, 5):
+            split.update(part)
+        assert split.summary() == want
+    assert {w["decision"] for w in whole} >= {"H0", "H1"}
+
+
 def test_far_from_the_bounds_the_decision_is_certain():
     rng = np.random.default_rng(3)
     assert all(
