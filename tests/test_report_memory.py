@@ -131,18 +131,19 @@ def test_each_table_needs_few_bytes_per_row(big, monkeypatch, name, compute):
     assert per_row < 40, f"{name}: {per_row:.0f} bytes per row"
 
 
+def _watched_figure(refs: list):
+    """A small figure, with a weak reference to it appended to ``refs``."""
+    fig, axes = plots.new_figure(2.0)
+    axes[0, 0].plot([0, 1], [0, 1])
+    refs.append(weakref.ref(fig))
+    return fig
+
+
 def test_a_rendered_figure_is_freed_at_once():
     refs = []
-
-    def figure():
-        fig, axes = plots.new_figure(2.0)
-        axes[0, 0].plot([0, 1], [0, 1])
-        refs.append(weakref.ref(fig))
-        return fig
-
     gc.disable()
     try:
-        report.Section("s").figure("f", figure(), "caption")
+        report.Section("s").figure("f", _watched_figure(refs), "caption")
         assert refs[0]() is None
     finally:
         gc.enable()
@@ -155,13 +156,6 @@ def test_a_report_scope_collects_only_what_it_made_and_gives_the_heap_back():
     from bnb_sim.analysis.figure_scope import renders_figures
 
     refs = []
-
-    def figure():
-        fig, axes = plots.new_figure(2.0)
-        axes[0, 0].plot([0, 1], [0, 1])
-        refs.append(weakref.ref(fig))
-        return fig
-
     assert gc.get_freeze_count() == 0
     gc.disable()
     try:
@@ -169,7 +163,7 @@ def test_a_report_scope_collects_only_what_it_made_and_gives_the_heap_back():
             before = gc.get_freeze_count()
             assert before > 1000  # the process's objects, set aside
             with renders_figures():
-                report.Section("s").figure("f", figure(), "caption")
+                report.Section("s").figure("f", _watched_figure(refs), "caption")
                 assert refs[0]() is None
             assert gc.get_freeze_count() > before / 2  # an inner scope keeps them set aside
         assert gc.get_freeze_count() == 0
