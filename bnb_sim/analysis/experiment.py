@@ -30,13 +30,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from bnb_sim.analysis.experiment_head import check_expansion, read_head
+from bnb_sim.analysis.experiment_head import check_expansion, has_studies, read_head
 from bnb_sim.analysis.experiment_items import (
     ALLOWED,
     _components,
     _item,
-    _item_game,
     _item_readings,
+    item_game,
 )
 from bnb_sim.analysis.experiment_reader import _Reader, _slug_ok
 from bnb_sim.analysis.experiment_report import build_experiment_report
@@ -107,12 +107,6 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
             )
     head = read_head(data, source, ALLOWED["experiment"])
     seed, bootstrap = head.seed, head.bootstrap
-    # the default game's items take the head's values here; another game's see them merged
-    # into their tables (head.table_of), so a head of another game gives them nothing
-    mine = head.default
-    head_readings = head.readings if mine else {}
-    default_variant, default_files = head.variant, head.files if mine else []
-    default_expansion = head.expansion
     items: list[Any] = []
     names: set[str] = set()
     for kind in [k for k in data if k in KINDS]:  # file order of the first table of a kind
@@ -124,70 +118,24 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
         for i, table in enumerate(tables):
             where = f"{kind}[{i + 1}]"
             table = head.table_of(table)
-            if kind == "sensitivity":  # either game's; the item describes itself
+            at = dict(source=source, where=where, seed=seed, base_dir=base_dir)
+            if kind == "sensitivity":  # any game's; the item describes itself
                 from bnb_sim.analysis.sensitivity_item import parse_sensitivity_item
 
                 item = parse_sensitivity_item(
-                    table, source=source, where=where, seed=seed, base_dir=base_dir,
-                    component_files=default_files, expansion=default_expansion,
-                    head_game=head.game.name,
+                    table, **at, component_files=head.files if head.studied else [],
+                    expansion=head.expansion, head_game=head.game.name,
                 )  # fmt: skip
-                if item.name in names:
-                    raise BnbError(f"{source}: {where}.name: '{item.name}' is used twice")
-                names.add(item.name)
-                items.append(item)
-                continue
-            table, other_game = _item_game(source, where, table, kind)
-            if other_game is not None and kind == "luck":  # either game's (luck_item.py)
-                from bnb_sim.analysis.luck_item import parse_other_game
-
-                item = parse_other_game(table, other_game, source=source, where=where,
-                                        seed=seed, base_dir=base_dir,
-                                        bootstrap=bootstrap)  # fmt: skip
-            elif other_game is not None and kind == "tune":  # either game's (tune/)
-                from bnb_sim.tune.experiment_item import parse_other_game as other_tune
-
-                item = other_tune(table, other_game, source=source, where=where, seed=seed,
-                                  base_dir=base_dir)  # fmt: skip
-            elif other_game is not None:  # another game's: the shared protocol items
-                from bnb_sim.analysis.game_items import parse_game_item
-
-                item = parse_game_item(other_game, kind, table, source=source, where=where,
-                                       seed=seed, base_dir=base_dir)  # fmt: skip
-            if other_game is not None:
-                if item.name in names:
-                    raise BnbError(f"{source}: {where}.name: '{item.name}' is used twice")
-                names.add(item.name)
-                items.append(item)
-                continue
-            r = _Reader(source, where, table, ALLOWED[kind])
-            name = r.str("name", f"{kind} {i + 1}")
-            if not _slug_ok(name):
-                r.fail("name", "use letters, digits, spaces and -_.,:+()= (at most 80)")
-            if name in names:
-                r.fail("name", f"'{name}' is used twice")
-            names.add(name)
-            where = f"{kind} '{name}'" if r.has("name") else where
-            r.where = where
-            players = r.table.get("players", 2)  # the default of simulations (checked below)
-            players = (
-                players if isinstance(players, int) and not isinstance(players, bool) else None
-            )
-            explicit, resolved = _item_readings(r, kind, head_readings, default_variant, players)
-            common = {
-                "name": name,
-                "seed": r.int("seed", seed, low=0, high=2**63 - 1),
-                "variant": resolved["variant"],
-                "readings": explicit,
-            }
-            files = default_files + r.str_list("components", [])
-            overrides = r.mapping("set") if kind != "sweep" else {}
-            expansion = r.str("expansion", default_expansion)
-            if expansion is not None and r.has("expansion"):
-                check_expansion(r, expansion)
-            comps, resolved = _components(source, where, base_dir, files, overrides, expansion)
-            common.update(components=comps, component_files=resolved, overrides=overrides)
-            items.append(_item(kind, r, common, comps, bootstrap, base_dir, expansion))
+            else:
+                game = item_game(source, where, table, head.game)
+                if has_studies(game):
+                    item = _studied_item(kind, i, table, game, head, names, at)
+                else:
+                    item = _protocol_item(kind, table, game, at, bootstrap)
+            if item.name in names:
+                raise BnbError(f"{source}: {where}.name: '{item.name}' is used twice")
+            names.add(item.name)
+            items.append(item)
     if not items:
         raise BnbError(
             f"{source}: declares nothing to run (add [[simulation]], [[tournament]], "
@@ -197,6 +145,60 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
         raise BnbError(f"{source}: {len(items)} items; the limit is {MAX_ITEMS}")
     _refuse_shared_folders(source, items)
     return Experiment(head.title, head.description, seed, head.threads, bootstrap, items, source)
+
+
+def _protocol_item(kind: str, table: Any, game: Any, at: dict, bootstrap: int) -> Any:
+    """An item of a game without a ``studies`` hook (``game``: its registry entry): the
+    protocol's items, and the luck and tune items that read any game."""
+    if kind == "luck":
+        from bnb_sim.analysis.luck_item import parse_other_game
+
+        return parse_other_game(table, game, **at, bootstrap=bootstrap)
+    if kind == "tune":
+        from bnb_sim.tune.experiment_item import parse_other_game as other_tune
+
+        return other_tune(table, game, **at)
+    from bnb_sim.analysis.game_items import parse_game_item
+
+    return parse_game_item(game, kind, table, **at)
+
+
+def _studied_item(kind: str, index: int, table: Any, game: Any, head: Any, names: set[str],
+                  at: dict) -> Any:  # fmt: skip
+    """An item of a game with a ``studies`` hook (``game``: its registry entry), read by
+    :mod:`bnb_sim.analysis.experiment_items`; the head's components, readings, variant and
+    expansion are its own when the head names its game."""
+    source, base_dir = at["source"], at["base_dir"]
+    table = {k: v for k, v in table.items() if k != "game"} if isinstance(table, Mapping) else table
+    mine = head.studied and game.name == head.game.name
+    r = _Reader(source, at["where"], table, ALLOWED[kind])
+    name = r.str("name", f"{kind} {index + 1}")
+    if not _slug_ok(name):
+        r.fail("name", "use letters, digits, spaces and -_.,:+()= (at most 80)")
+    if name in names:
+        r.fail("name", f"'{name}' is used twice")
+    if r.has("name"):
+        r.where = f"{kind} '{name}'"
+    players = r.table.get("players", 2)  # the default of simulations (checked below)
+    players = players if isinstance(players, int) and not isinstance(players, bool) else None
+    explicit, resolved = _item_readings(r, kind, head.readings if mine else {},
+                                        head.variant if mine else None, players,
+                                        game.name)  # fmt: skip
+    common = {
+        "name": name,
+        "seed": r.int("seed", at["seed"], low=0, high=2**63 - 1),
+        "variant": resolved["variant"],
+        "readings": explicit,
+    }
+    files = (head.files if mine else []) + r.str_list("components", [])
+    overrides = r.mapping("set") if kind != "sweep" else {}
+    expansion = r.str("expansion", head.expansion if mine else None)
+    if expansion is not None and r.has("expansion"):
+        check_expansion(r, expansion, game.name)
+    comps, paths = _components(source, r.where, base_dir, files, overrides, expansion,
+                               game.name)  # fmt: skip
+    common.update(components=comps, component_files=paths, overrides=overrides)
+    return _item(kind, r, common, comps, head.bootstrap, base_dir, expansion, game.name)
 
 
 def _refuse_shared_folders(source: str, items: list) -> None:

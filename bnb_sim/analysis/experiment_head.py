@@ -3,14 +3,15 @@
 ``game = NAME`` (optional) names the game of every item without a ``game`` key of its own;
 without it that is the registry's default game. The head's ``components`` and ``readings``
 are that game's, so they go to that game's items only: an item of another game (``game =
-"OTHER"``) starts from that game's defaults. ``variant`` and ``expansion`` are the default
-game's words (its rules variant and expansion); a head naming another game takes them only
-when that game takes them in its items.
+"OTHER"``) starts from that game's defaults. ``variant`` and ``expansion`` are words of a
+game with a ``studies`` hook (its rules variant and expansion): the head takes them when its
+game has one.
 
-The default game's items are read by :mod:`bnb_sim.analysis.experiment_items` (they take the
-head's values as arguments); any other game's items by the protocol's readers, which see the
-head's components and readings merged into the item's own table (:meth:`ExperimentHead.table_of`),
-exactly as if each item had listed them.
+The items of a game with a ``studies`` hook are read by
+:mod:`bnb_sim.analysis.experiment_items` (they take the head's values as arguments); the
+items of a game without one by the protocol's readers, which see the head's components and
+readings merged into the item's own table (:meth:`ExperimentHead.table_of`), exactly as if
+each item had listed them. The choice is the game's capability, never its name.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any
 from bnb_sim.analysis.experiment_reader import _Reader
 from bnb_sim.errors import BnbError
 
-# the keys of the head of any game (the default game's also take variant and expansion)
+# the keys of the head of any game (a game with a studies hook also takes variant and expansion)
 HEAD_KEYS = ("title", "description", "seed", "threads", "bootstrap", "game", "readings",
              "components")  # fmt: skip
 
@@ -39,17 +40,18 @@ class ExperimentHead:
     threads: int | None
     bootstrap: int
     game: Any  # the registry entry (bnb_sim.games.GameSpec) of the items without a game key
-    default: bool  # whether that is the registry's default game (read by experiment_items)
+    #: whether that game's items are read by experiment_items (it has a ``studies`` hook)
+    studied: bool
     files: list[str] = field(default_factory=list)  # its component files, as written
     readings: dict[str, str] = field(default_factory=dict)  # as written (checked per item)
-    variant: str | None = None  # the default game's only
-    expansion: str | None = None  # the default game's only
+    variant: str | None = None  # a studied game's only
+    expansion: str | None = None  # a studied game's only
 
     def table_of(self, table: Any) -> Any:
-        """An item table of another game than the default, as its reader sees it: its
+        """An item table of a game without a ``studies`` hook, as its reader sees it: its
         ``game`` (the head's when it names none) and, for an item of the head's game, the
         head's components before its own and the head's readings under its own."""
-        if self.default or not isinstance(table, Mapping):
+        if self.studied or not isinstance(table, Mapping):
             return table
         if "game" in table and not self._is_head_game(table["game"]):
             return table  # another game's item: the head's values are not its own
@@ -72,9 +74,10 @@ class ExperimentHead:
             return False
 
 
-def read_head(data: Mapping, source: str, allowed_default: tuple[str, ...]) -> ExperimentHead:
+def read_head(data: Mapping, source: str, allowed_studied: tuple[str, ...]) -> ExperimentHead:
     """The ``[experiment]`` table of a parsed file (one line naming the file and the key on
-    anything wrong). ``allowed_default``: the keys the default game's head takes."""
+    anything wrong). ``allowed_studied``: the keys the head of a game with a ``studies``
+    hook takes."""
     from bnb_sim.games import get_game
 
     raw = data.get("experiment", {})
@@ -85,8 +88,8 @@ def read_head(data: Mapping, source: str, allowed_default: tuple[str, ...]) -> E
         game = get_game(name)
     except BnbError as exc:
         raise BnbError(f"{source}: experiment.game: {exc}") from None
-    default = game.name == get_game(None).name
-    keys = (*allowed_default, "game") if default else HEAD_KEYS
+    studied = has_studies(game)
+    keys = (*allowed_studied, "game") if studied else HEAD_KEYS
     head = _Reader(source, "experiment", raw, keys)
     out = ExperimentHead(
         source=source,
@@ -96,11 +99,11 @@ def read_head(data: Mapping, source: str, allowed_default: tuple[str, ...]) -> E
         threads=head.int("threads", None, low=1, high=1024),
         bootstrap=head.int("bootstrap", 200, low=0, high=100_000),
         game=game,
-        default=default,
+        studied=studied,
         files=head.str_list("components", []),
     )
-    if default:
-        _default_game_values(head, out)
+    if studied:
+        _studied_game_values(head, out)
     else:
         out.readings = _reading_texts(head)
         if out.readings:
@@ -124,29 +127,38 @@ def _check_readings(head: _Reader, game: Any, readings: dict[str, str]) -> None:
         head.fail("readings", text.split(": ", 1)[-1] if text.startswith("--") else text)
 
 
-def _default_game_values(head: _Reader, out: ExperimentHead) -> None:
-    """The default game's head values: its variant, readings and expansion, checked by its
-    ``studies`` hooks (a reading it does not know, a variant or expansion it does not have)."""
+def has_studies(game: Any) -> bool:
+    """Whether the game of registry entry ``game`` declares a ``studies`` hook (its
+    readings, component files, policy specs and designed studies): then its items are read
+    by :mod:`bnb_sim.analysis.experiment_items`."""
+    return game.hook("studies") is not None
+
+
+def _studied_game_values(head: _Reader, out: ExperimentHead) -> None:
+    """The head values of a game with a ``studies`` hook: its variant, readings and
+    expansion, checked by those hooks (a reading it does not know, a variant or expansion
+    it does not have)."""
     from bnb_sim.analysis.experiment_items import _reading_table
     from bnb_sim.analysis.study_hooks import study_hooks
 
+    game = out.game.name
     out.variant = head.str("variant", None)
-    out.readings = _reading_table(head)
+    out.readings = _reading_table(head, game)
     if out.variant is not None:
         try:
-            study_hooks().resolve_readings(out.readings, aliases={"variant": out.variant})
+            study_hooks(game).resolve_readings(out.readings, aliases={"variant": out.variant})
         except BnbError as exc:
             head.fail("variant", str(exc))
     out.expansion = head.str("expansion", None)
     if out.expansion is not None:
-        check_expansion(head, out.expansion)
+        check_expansion(head, out.expansion, game)
 
 
-def check_expansion(reader: _Reader, name: str) -> None:
-    """An ``expansion`` the default game has (its ``studies`` hooks' ``expansions()``)."""
+def check_expansion(reader: _Reader, name: str, game: str) -> None:
+    """An ``expansion`` that ``game`` has (its ``studies`` hooks' ``expansions()``)."""
     from bnb_sim.analysis.study_hooks import study_hooks
 
-    known = getattr(study_hooks(), "expansions", lambda: ())()
+    known = getattr(study_hooks(game), "expansions", lambda: ())()
     if name not in known:
         listed = ", ".join(known) if known else "none"
         reader.fail("expansion", f"unknown expansion '{name}' (known: {listed})")

@@ -1,9 +1,13 @@
 """The items of an experiment file, kind by kind: which keys each takes and its spec.
 
-:data:`ALLOWED` lists the keys of every kind; :func:`_item` reads one item's table into its
-spec (simulation, tournament, sweep, compare here; tune, robustness, sensitivity, value,
-ladder and luck through their own modules), with the shared pieces: components and ``set``
-(:func:`_components`), policies, readings, players, the game and the run folder.
+These are the items of a game with a ``studies`` hook (:func:`item_game` finds an item's
+game; :func:`bnb_sim.analysis.experiment_head.has_studies` says whether it has one): every
+reader here takes the item's game and asks that game's hooks (``study_hooks(game)``), never
+the registry's default game. :data:`ALLOWED` lists the keys of every kind; :func:`_item`
+reads one item's table into its spec (simulation, tournament, sweep, compare here; tune,
+robustness, sensitivity, value, ladder and luck through their own modules), with the shared
+pieces: components and ``set`` (:func:`_components`), policies, readings, players and the
+run folder.
 """
 
 from __future__ import annotations
@@ -83,6 +87,7 @@ def _components(
     files: list[str],
     overrides: dict,
     expansion: str | None = None,
+    game: str | None = None,
 ):
     from bnb_sim.analysis.study_hooks import study_hooks
     from bnb_sim.errors import ComponentError
@@ -94,7 +99,7 @@ def _components(
             path = base_dir / path
         resolved.append(str(path))
     try:
-        comps = study_hooks().load_component_files(resolved, expansion=expansion)
+        comps = study_hooks(game).load_component_files(resolved, expansion=expansion)
     except ComponentError as exc:  # it names the component file and key; add ours
         raise BnbError(f"{source}: {where}.components: {exc}") from None
     if overrides:
@@ -102,15 +107,17 @@ def _components(
     return comps, resolved
 
 
-def _policies(source: str, where: str, specs: list[str], players: int | None) -> list[str]:
-    """Policy labels (parsed, so a bad spec fails now); at most ``players`` of them."""
+def _policies(
+    source: str, where: str, specs: list[str], players: int | None, game: str | None = None
+) -> list[str]:
+    """Policy labels of ``game`` (parsed, so a bad spec fails now); at most ``players``."""
     from bnb_sim.analysis.study_hooks import policy_labels
     from bnb_sim.analysis.tournament import split_policy_list
 
     out = []
     for spec in split_policy_list(specs):
         try:
-            out += policy_labels([spec])
+            out += policy_labels([spec], game=game)
         except BnbError as exc:
             raise BnbError(f"{source}: {where}.policies: {exc}") from None
     if not out:
@@ -120,8 +127,8 @@ def _policies(source: str, where: str, specs: list[str], players: int | None) ->
     return out
 
 
-def _reading_table(reader: _Reader) -> dict[str, str]:
-    """``readings = { hunger = "one-by-one", ... }`` of a table, validated."""
+def _reading_table(reader: _Reader, game: str | None = None) -> dict[str, str]:
+    """``readings = { hunger = "one-by-one", ... }`` of a table, validated by ``game``."""
     from bnb_sim.analysis.study_hooks import study_hooks
 
     table = reader.table.get("readings", {})
@@ -130,26 +137,28 @@ def _reading_table(reader: _Reader) -> dict[str, str]:
     out = {}
     for name, value in table.items():
         try:
-            out[str(name)] = study_hooks().check_reading(str(name), value)
+            out[str(name)] = study_hooks(game).check_reading(str(name), value)
         except BnbError as exc:
             reader.fail("readings", str(exc))
     return out
 
 
-def _item_readings(r: _Reader, kind: str, head: dict, head_variant: str | None, players):
-    """``(explicit readings, resolved readings)`` of an item: the [experiment] readings, the
-    item's own, and the ``variant``/``seating`` keys (aliases; a contradiction is an error)."""
+def _item_readings(r: _Reader, kind: str, head: dict, head_variant: str | None, players,
+                   game: str | None = None):  # fmt: skip
+    """``(explicit readings, resolved readings)`` of an item of ``game``: the [experiment]
+    readings, the item's own, and the ``variant``/``seating`` keys (aliases; a contradiction
+    is an error)."""
     from bnb_sim.analysis.study_hooks import study_hooks
     from bnb_sim.runner.experiments import design_readings
 
-    own = _reading_table(r)
+    own = _reading_table(r, game)
     given = {**head, **own}
     variant = r.str("variant", None)
     if variant is None and "variant" not in own:
         variant = head_variant
     seating = r.str("seating", None, SEATINGS) if kind == "simulation" else None
     try:
-        resolved = study_hooks().resolve_readings(
+        resolved = study_hooks(game).resolve_readings(
             given, aliases={"variant": variant, "seating": seating}, players=players
         )
         if kind not in ("simulation", "luck"):  # luck: the seating is a reading like any other
@@ -160,7 +169,7 @@ def _item_readings(r: _Reader, kind: str, head: dict, head_variant: str | None, 
                 from bnb_sim.tune.experiment_item import design_seating
 
                 design = design_seating(r.table.get("what", "policy"))
-            design_readings(given, variant, seating=design, what=kind)
+            design_readings(given, variant, seating=design, what=kind, game=game)
     except BnbError as exc:
         r.fail("readings", str(exc))
     explicit = dict(given)
@@ -175,23 +184,20 @@ def _players(reader: _Reader, default: int) -> int:
     return reader.int("players", default, low=2, high=4)
 
 
-def _item_game(source: str, where: str, table: Any, kind: str = ""):
-    """``(table without 'game', the item's game)``; the game is None for Builders & Biomes
-    (the default) and for tables without a ``game`` key."""
+def item_game(source: str, where: str, table: Any, head_game: Any) -> Any:
+    """The registry entry of an item's game: its ``game`` key, else ``head_game`` (the
+    entry of the ``[experiment]`` table's game); one line naming the key on a bad name."""
     if not isinstance(table, Mapping) or "game" not in table:
-        return table, None
-    from bnb_sim.games import DEFAULT_GAME, get_game
+        return head_game
+    from bnb_sim.games import get_game
 
     name = table["game"]
     if not isinstance(name, str):
         raise BnbError(f"{source}: {where}.game: must be a game name, got {name!r}")
     try:
-        game = get_game(name)
+        return get_game(name)
     except BnbError as exc:
         raise BnbError(f"{source}: {where}.game: {exc}") from None
-    if game.name == DEFAULT_GAME:
-        return {k: v for k, v in table.items() if k != "game"}, None
-    return table, game  # every other game's items: the shared protocol items
 
 
 def _run_dir(r: _Reader, base_dir: Path) -> str | None:
@@ -214,47 +220,49 @@ def _run_dir(r: _Reader, base_dir: Path) -> str | None:
 
 
 def _item(kind: str, r: _Reader, common: dict, comps, bootstrap: int, base_dir: Path,
-          expansion: str | None = None):  # fmt: skip
+          expansion: str | None, game: str):  # fmt: skip
+    """The spec of one item of ``game`` (its registry name)."""
     where, source = r.where, r.source
     if kind == "ladder":
         from bnb_sim.analysis.ladder_item import parse_ladder_item
 
-        return parse_ladder_item(r, common, bootstrap, expansion)
+        return parse_ladder_item(r, common, bootstrap, expansion, game)
     if kind == "tune":
         from bnb_sim.tune.experiment_item import parse_tune_item
 
-        return parse_tune_item(r, common, base_dir)
+        return parse_tune_item(r, common, base_dir, game=game)
     if kind == "robustness":
         from bnb_sim.runner.robustness_item import parse_robustness_item
 
-        return parse_robustness_item(r, common)
+        return parse_robustness_item(r, common, game)
     if kind == "luck":  # bnb luck: the item plays and reports itself (analysis/luck_item.py)
         from bnb_sim.analysis.luck_item import parse_luck_item
 
-        return parse_luck_item(r, common, bootstrap)
+        return parse_luck_item(r, common, bootstrap, game)
     if kind == "value":  # bnb value: the item plays and reports itself (analysis/value_item.py)
         from bnb_sim.analysis.value_item import parse_value_item
 
-        return parse_value_item(r, common)
+        return parse_value_item(r, common, game)
     if kind == "simulation":
         players = _players(r, 2)
         return SimulationSpec(
             **common,
+            game=game,
             games=r.int("games", _REQUIRED, low=1, high=MAX_GAMES),
             players=players,
-            policies=_policies(source, where, r.str_list("policies", _REQUIRED), players),
+            policies=_policies(source, where, r.str_list("policies", _REQUIRED), players, game),
             seating=common["readings"].get("seating", "rotate"),
             run_dir=_run_dir(r, base_dir),
         )
     if kind == "tournament":
         players = _players(r, 2)
-        policies = _policies(source, where, r.str_list("policies", _REQUIRED), None)
+        policies = _policies(source, where, r.str_list("policies", _REQUIRED), None, game)
         from bnb_sim.analysis.study_hooks import policy_labels
         from bnb_sim.analysis.tournament import schedule
 
         try:
             schedule(policies, players)
-            policy_labels(policies, distinct="tournament")
+            policy_labels(policies, distinct="tournament", game=game)
         except BnbError as exc:
             raise BnbError(f"{source}: {where}: {exc}") from None
         anchor = r.str("anchor", "auto")
@@ -262,6 +270,7 @@ def _item(kind: str, r: _Reader, common: dict, comps, bootstrap: int, base_dir: 
             r.fail("anchor", f"'{anchor}' is not one of the policies")
         return TournamentSpec(
             **common,
+            game=game,
             games=r.int("games", _REQUIRED, low=2, high=MAX_GAMES),
             players=players,
             policies=policies,
@@ -284,9 +293,10 @@ def _item(kind: str, r: _Reader, common: dict, comps, bootstrap: int, base_dir: 
             raise BnbError(msg if source in msg else f"{source}: {where}: {msg}") from None
         return SweepSpec(
             **common,
+            game=game,
             games=r.int("games", _REQUIRED, low=2, high=MAX_GAMES),
             players=players,
-            policies=_policies(source, where, r.str_list("policies", _REQUIRED), players),
+            policies=_policies(source, where, r.str_list("policies", _REQUIRED), players, game),
             sets=sets,
             mode=mode,
             variants=variants,
@@ -294,12 +304,12 @@ def _item(kind: str, r: _Reader, common: dict, comps, bootstrap: int, base_dir: 
     # compare
     from bnb_sim.analysis.compare import make_rule
 
-    a = _policies(source, where, [r.str("a", _REQUIRED)], 2)
-    b = _policies(source, where, [r.str("b", _REQUIRED)], 2)
+    a = _policies(source, where, [r.str("a", _REQUIRED)], 2, game)
+    b = _policies(source, where, [r.str("b", _REQUIRED)], 2, game)
     if len(a) != 1 or len(b) != 1:
         r.fail("a", "a and b must be one policy each")
     opponents = r.str_list("opponents", [])
-    opponents = _policies(source, where, opponents, 3) if opponents else []
+    opponents = _policies(source, where, opponents, 3, game) if opponents else []
     players = _players(r, 1 + len(opponents) if opponents else 2)
     if not opponents and players != 2:
         r.fail("players", "a head-to-head comparison (no opponents) has 2 players")
@@ -324,6 +334,7 @@ def _item(kind: str, r: _Reader, common: dict, comps, bootstrap: int, base_dir: 
         raise BnbError(f"{source}: {where}: {exc}") from None
     return CompareSpec(
         **common,
+        game=game,
         a=a[0],
         b=b[0],
         opponents=opponents,

@@ -84,8 +84,11 @@ def _spec_readings(spec) -> str:
 
     if callable(getattr(spec, "readings_text", None)):
         return spec.readings_text()
+    game = getattr(spec, "game", None)
+    if game is None and spec.kind == "tune":
+        game = spec.plan.game
     if spec.kind == "simulation":
-        values = study_hooks().resolve_readings(spec.readings)
+        values = study_hooks(game).resolve_readings(spec.readings)
     else:
         design = "fixed" if spec.kind == "tournament" else "rotate"
         if spec.kind == "compare" and not spec.opponents:
@@ -94,7 +97,8 @@ def _spec_readings(spec) -> str:
             from bnb_sim.tune.experiment_item import design_seating
 
             design = design_seating(spec.what)
-        values = design_readings(spec.readings, None, seating=design, what=spec.kind)
+        values = design_readings(spec.readings, None, seating=design, what=spec.kind,
+                                 game=game)  # fmt: skip
     return ", ".join(f"{k}={v}" for k, v in values.items())
 
 

@@ -40,12 +40,11 @@ class _Common:
     name: str
     seed: int
     variant: str
-    components: (
-        Any  # a bnb_sim.games.builders_biomes.components.Components (files and `set` applied)
-    )
+    components: Any  # its game's components (files and `set` applied)
     component_files: list[str]
     overrides: dict[str, Any]
     readings: dict[str, str] = field(default_factory=dict)  # the readings the file sets
+    game: str | None = None  # the registry name of its game (None: the default game)
 
 
 @dataclass

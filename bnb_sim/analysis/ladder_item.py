@@ -63,6 +63,7 @@ class LadderSpec(LadderParts):
     games: int = 200
     bootstrap: int = 200
     expansion: str | None = None
+    game: str | None = None  # the registry name of its game (None: the default game)
     kind: str = "ladder"
 
     # -- what the shared experiment code asks (budget, games_text, played: LadderParts) ----
@@ -72,7 +73,8 @@ class LadderSpec(LadderParts):
     def readings_text(self) -> str:
         from bnb_sim.runner.design_play import design_readings
 
-        values = design_readings(self.readings, None, seating="fixed", what="ladder")
+        values = design_readings(self.readings, None, seating="fixed", what="ladder",
+                                 game=self.game)  # fmt: skip
         return ", ".join(f"{k}={v}" for k, v in values.items())
 
     def run(self, *, threads=None, progress=None, yes: bool = False):
@@ -90,6 +92,7 @@ class LadderSpec(LadderParts):
             expansion=self.expansion,
             progress=progress,
             yes=yes,
+            game=self.game,
         )
 
     def report(self, result):
@@ -113,16 +116,21 @@ def ladder_item_report(name: str, result):
     return sections, ladder_summary(result), name_item_findings(ladder_findings(result), name)
 
 
-def parse_ladder_item(r, common: dict, bootstrap: int, expansion: str | None) -> LadderSpec:
-    """A :class:`LadderSpec` from an experiment reader ``r`` (``analysis.experiment._Reader``):
-    every problem is one line naming the file, the item and the key."""
-    from bnb_sim.analysis.ladder import DEFAULT_RUNGS
+def parse_ladder_item(r, common: dict, bootstrap: int, expansion: str | None,
+                      game: str | None = None) -> LadderSpec:  # fmt: skip
+    """A :class:`LadderSpec` of ``game`` (its registry name; None: the default game) from an
+    experiment reader ``r`` (``analysis.experiment._Reader``): every problem is one line
+    naming the file, the item and the key. The default rungs are the game's
+    ``ladder_rungs``."""
+    from bnb_sim.analysis.study_hooks import game_protocol
     from bnb_sim.runner.ladder_play import check_rungs
 
     players = r.int("players", 2, low=2, high=4)
-    given = r.str_list("rungs", list(DEFAULT_RUNGS))
+    given = r.str_list("rungs", None)
+    if given is None:
+        given = list(game_protocol(game).ladder_rungs())
     try:
-        rungs = check_rungs(given, players)
+        rungs = check_rungs(given, players, game)
     except BnbError as exc:
         r.fail("rungs", str(exc).removeprefix("ladder: "))
     games = r.int("games", None, low=2, high=MAX_GAMES)
@@ -135,4 +143,5 @@ def parse_ladder_item(r, common: dict, bootstrap: int, expansion: str | None) ->
         games=games,
         bootstrap=r.int("bootstrap", bootstrap, low=0, high=100_000),
         expansion=expansion,
+        game=game,
     )

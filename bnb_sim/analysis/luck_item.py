@@ -155,15 +155,16 @@ def _study(r, game, bootstrap: int, options: dict, common: dict) -> LuckItem:
     return LuckItem(plan=plan, **common)
 
 
-def parse_luck_item(r, common: dict, bootstrap: int) -> LuckItem:
-    """A ``[[luck]]`` table of Builders & Biomes: ``common`` holds what every item of that
-    game reads (name, seed, variant, readings, components with ``set`` applied)."""
+def parse_luck_item(r, common: dict, bootstrap: int, game: str | None = None) -> LuckItem:
+    """A ``[[luck]]`` table of ``game`` (a game with a ``studies`` hook; None: the default
+    game): ``common`` holds what every item of such a game reads (name, seed, variant,
+    readings, components with ``set`` applied)."""
     from bnb_sim.analysis.study_hooks import study_hooks
     from bnb_sim.games import get_game
 
     readings = dict(common.get("readings") or {})
-    item = _study(r, get_game(None), bootstrap, {"readings": readings}, common)
-    shown = study_hooks().resolve_readings(readings)
+    item = _study(r, get_game(game), bootstrap, {"readings": readings}, common)
+    shown = study_hooks(game).resolve_readings(readings)
     item.shown_readings = ", ".join(f"{k}={v}" for k, v in shown.items())
     return item
 

@@ -5,8 +5,9 @@ the experiment files (:mod:`bnb_sim.analysis.experiment`), their items and repor
 A game declares a ``studies`` entry (a module, found by
 :func:`bnb_sim.runner.study_hooks.study_hooks`; :mod:`bnb_sim.games.builders_biomes.study_hooks`
 says what it holds: its readings, its component files, its policy specs), and its protocol
-object (:mod:`bnb_sim.core.registry`) offers the ``policy_labels`` hook. Items without
-``game = NAME`` are the default game's.
+object (:mod:`bnb_sim.core.registry`) offers the ``policy_labels`` hook. Every function
+here takes the item's game (None: the registry's default game, the game of items without
+``game = NAME`` in a file whose head names none).
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ class ValueSpec:
     component_files: list[str]
     overrides: dict[str, Any]
     readings: dict[str, str] = field(default_factory=dict)
+    game: str | None = None  # the registry name of its game (None: the default game)
     options: list[str] = field(default_factory=list)  # as given (groups not expanded)
     words: list[str] = field(default_factory=list)  # expanded: one restricted run each
     mode: str = "never"
@@ -46,7 +47,7 @@ class ValueSpec:
             self.options, policy=self.policy, players=self.players, games=self.games,
             seed=self.seed, mode=self.mode, opponents=self.opponents,
             components=self.components, readings=self.readings, threads=threads, say=say,
-            yes=yes,
+            yes=yes, game=self.game,
         )  # fmt: skip
 
     def games_text(self) -> str:
@@ -64,7 +65,8 @@ class ValueSpec:
     def readings_text(self) -> str:
         from bnb_sim.runner.design_play import design_readings
 
-        values = design_readings(self.readings, None, seating="rotate", what="value")
+        values = design_readings(self.readings, None, seating="rotate", what="value",
+                                 game=self.game)  # fmt: skip
         return ", ".join(f"{k}={v}" for k, v in values.items())
 
     def report(self, result):
@@ -82,9 +84,10 @@ def value_item_report(name: str, result) -> tuple:
     return sections, {"value": result.to_dict()}, name_item_findings(value_findings(result), name)
 
 
-def parse_value_item(r, common: dict) -> ValueSpec:
-    """A ``[[value]]`` table (``r``: the experiment's reader) -> :class:`ValueSpec`; every
-    option, policy and name is checked now (before anything plays)."""
+def parse_value_item(r, common: dict, game: str | None = None) -> ValueSpec:
+    """A ``[[value]]`` table of ``game`` (a game with a ``studies`` hook; None: the default
+    game; ``r``: the experiment's reader) -> :class:`ValueSpec`; every option, policy and
+    name is checked now (before anything plays)."""
     from bnb_sim.analysis.study_hooks import game_protocol, study_hooks
     from bnb_sim.errors import BnbError
     from bnb_sim.runner.value_study import expand_options
@@ -97,18 +100,18 @@ def parse_value_item(r, common: dict) -> ValueSpec:
     policy = r.str("policy", "heuristic")
     opponents = r.str_list("opponents", [])
     comps = common["components"]
-    game, hooks = game_protocol(), study_hooks()
+    rules, hooks = game_protocol(game), study_hooks(game)
     try:
-        words = expand_options(options, comps)
+        words = expand_options(options, comps, game)
         rivals = opponents or [policy]
         field_ = [rivals[i % len(rivals)] for i in range(players - 1)]
         for word in words:
             seats = [hooks.restricted_spec(policy, word, mode), *field_]
-            game.make_config(comps, players=players, policies=seats, seed=0, options={})
+            rules.make_config(comps, players=players, policies=seats, seed=0, options={})
     except BnbError as exc:
         r.fail("options", str(exc))
     return ValueSpec(
-        **common, options=options, words=words, mode=mode, policy=policy,
+        **common, game=game, options=options, words=words, mode=mode, policy=policy,
         opponents=opponents, players=players,
         games=r.int("games", 2000, low=2, high=100_000_000),
     )  # fmt: skip

@@ -120,15 +120,11 @@ def warm_and_meter(quiet: bool, players, steps=None, game: str | None = None):
 
 def experiment_warmups(items) -> dict:
     """``{engine key: warm-up function}`` for the engines the items of an experiment play,
-    each once. An item of another game names its engine with ``warmup()`` (``(key, step)``);
-    the others (Builders & Biomes items and ``[[tune]]``) play the first game's batch kernel
-    for their player count."""
-    import functools
-
+    each once. An item that names its engine says so with ``warmup()`` (``(key, step)``);
+    the others (simulations, tournaments, sweeps, comparisons, ladders, values, tunings)
+    play their game's engine for their player count (:func:`bnb_sim.feedback.warmup_step`
+    of the item's ``game``)."""
     from bnb_sim import feedback
-
-    def first_game(n: int) -> None:
-        feedback.warm_engine([n], notice=False)
 
     steps: dict = {}
     for spec in items:
@@ -136,9 +132,18 @@ def experiment_warmups(items) -> dict:
             key, step = spec.warmup()
         else:
             n = int(getattr(spec, "players", None) or 2)
-            key, step = ("builders_biomes", n), functools.partial(first_game, n)
+            key, step = feedback.warmup_step(_item_game_name(spec), n)
         steps.setdefault(key, step)
     return dict(sorted(steps.items(), key=lambda kv: str(kv[0]), reverse=True))
+
+
+def _item_game_name(spec) -> str | None:
+    """The registry name of an item's game (None: the default game); a ``[[tune]]`` item
+    names it in its plan."""
+    game = getattr(spec, "game", None)
+    if game is None and getattr(spec, "plan", None) is not None:
+        game = getattr(spec.plan, "game", None)
+    return game
 
 
 def echo_written(written: dict, as_json: bool = False) -> None:

@@ -92,7 +92,9 @@ def compare_player(
     """
     from bnb_sim.analysis.compare import FIELD, HEAD_TO_HEAD
 
-    play_block = _play_block
+    def play_block(config, start: int, n: int, threads: int | None):
+        return _play_block(config, start, n, threads, game)
+
     components = study_hooks(game).load_components(components)
     spec_a, spec_b = _specs([a], game)[0], _specs([b], game)[0]
     opp = _specs(opponents, game) if opponents else []

@@ -53,16 +53,20 @@ def play_games(
     threads: int | None = None,
     keep: Callable[[str], bool] | None = None,
     chunk: int = CHUNK_GAMES,
+    game: str | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Games ``start .. start+games-1`` of ``config`` as ``(seats, games)`` frames.
 
-    Played in chunks (memory); ``keep`` selects the seat columns to keep.
+    Played in chunks (memory) by the ``play_block`` of ``game`` (the game whose
+    ``make_config`` made ``config``; None: the one the config names, else the default
+    game); ``keep`` selects the seat columns to keep.
     """
+    game = game if game is not None else getattr(config, "game", None)
     seat_parts, game_parts = [], []
     done = 0
     while done < games:
         n = min(chunk, games - done)
-        seats, games_df = _play_block(config, start + done, n, threads)
+        seats, games_df = _play_block(config, start + done, n, threads, game)
         games_played(n)  # the current progress meter, if any (bnb_sim.feedback)
         if keep is not None:
             seats = seats[[c for c in seats.columns if keep(c)]]
@@ -77,11 +81,11 @@ def play_games(
     )
 
 
-def _play_block(config, start: int, n: int, threads: int | None):
-    """The ``play_block`` of the game ``config`` belongs to (its ``game``), without numba's
+def _play_block(config, start: int, n: int, threads: int | None, game: str | None):
+    """The ``play_block`` of ``game``, the game ``config`` belongs to, without numba's
     "first-class function type is experimental" warning (emitted once per config by the
     policy dispatch; harmless)."""
-    play_block = study_hooks(getattr(config, "game", None)).play_block
+    play_block = study_hooks(game).play_block
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="First-class function type feature")
         return play_block(config, start, n, threads)

@@ -59,7 +59,12 @@ def run_item(spec, *, threads: int | None = None, progress: Progress = None, yes
     caller has counted its games (:func:`run_experiment`)."""
     if callable(getattr(spec, "run", None)):  # an item of another game plays itself
         return spec.run(threads=threads, progress=progress, yes=yes)
-    common = dict(seed=spec.seed, components=spec.components, readings=spec.readings)
+    if spec.kind == "tune":  # its plan names its game
+        from bnb_sim.tune.experiment_item import run_tune_item
+
+        return run_tune_item(spec, threads=threads, progress=progress)
+    common = dict(seed=spec.seed, components=spec.components, readings=spec.readings,
+                  game=spec.game)  # fmt: skip
     if spec.kind != "simulation":
         common["yes"] = yes
     if spec.kind == "simulation":
@@ -113,10 +118,6 @@ def run_item(spec, *, threads: int | None = None, progress: Progress = None, yes
             progress=progress,
             **common,
         )
-    if spec.kind == "tune":
-        from bnb_sim.tune.experiment_item import run_tune_item
-
-        return run_tune_item(spec, threads=threads, progress=progress)
     raise BnbError(f"unknown experiment item kind '{spec.kind}'")
 
 

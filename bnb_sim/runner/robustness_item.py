@@ -40,8 +40,11 @@ class RobustnessItem:
     rungs: list[str] = field(default_factory=list)
     expansion: str | None = None
     readings: dict = field(default_factory=dict)
-    game: str | None = None  # None: the default game; else a protocol game's name
-    # (game = NAME: bnb_sim.analysis.robustness_item_parse)
+    game: str | None = None  # the registry name of its game (None: the default game)
+    #: whether its game's ``studies`` hooks resolve its readings (the items of
+    #: experiment_items); a protocol game's item (bnb_sim.analysis.robustness_item_parse)
+    #: shows its options and the readings it sets
+    studied: bool = False
     options: dict = field(default_factory=dict)  # the game's own: pets, difficulty, ...
     policy: str | None = None  # also its win rate against each rung's bot
     kind: str = "robustness"
@@ -94,7 +97,7 @@ class RobustnessItem:
         return result.games * len(result.rungs)
 
     def readings_text(self) -> str:
-        if self.game is not None:  # its options, then the readings it sets on its components
+        if not self.studied:  # its options, then the readings it sets on its components
             shown = {**self.options, **self.readings}
             return ", ".join(f"{k}={v}" for k, v in shown.items()) or "the defaults"
         from bnb_sim.runner.study_hooks import study_hooks
@@ -103,12 +106,13 @@ class RobustnessItem:
         return ", ".join(f"{k}={v}" for k, v in readings.items())
 
 
-def parse_robustness_item(r, common: dict) -> RobustnessItem:
-    """A :class:`RobustnessItem` from an experiment reader ``r``; every problem names the
-    file and the key, before anything plays."""
+def parse_robustness_item(r, common: dict, game: str | None = None) -> RobustnessItem:
+    """A :class:`RobustnessItem` of ``game`` (a game with a ``studies`` hook; None: the
+    default game) from an experiment reader ``r``; every problem names the file and the
+    key, before anything plays."""
     from bnb_sim.runner.robustness_play import MAX_GAMES, game_play
 
-    play = game_play(None)  # an item without ``game``: the default game
+    play = game_play(game)
     players = r.int("players", 4, low=2, high=4)
     games = r.int("games", play.default_games[players], low=2, high=MAX_GAMES)
     rungs = r.str_list("rungs", list(play.default_rungs))
@@ -126,4 +130,4 @@ def parse_robustness_item(r, common: dict) -> RobustnessItem:
     known = {"name", "seed", "variant", "components", "component_files", "overrides", "readings"}
     return RobustnessItem(**{k: v for k, v in common.items() if k in known}, players=players,
                           games=games, rungs=rungs, expansion=expansion,
-                          policy=policy)  # fmt: skip
+                          policy=policy, game=game, studied=True)  # fmt: skip

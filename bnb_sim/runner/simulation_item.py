@@ -29,8 +29,10 @@ def run_simulation(
     progress: Progress = None,
     run_dir=None,
     yes: bool = False,
+    game: str | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
-    """Play a simulation: ``(seats, games, meta)`` in the run-format layout.
+    """Play a simulation of ``game`` (a game with a ``studies`` entry; None: the default
+    game): ``(seats, games, meta)`` in the run-format layout.
 
     In memory by default; with ``run_dir`` the games go into a run directory through
     :func:`bnb_sim.runner.simulate.simulate` (chunked Parquet parts; an existing directory is
@@ -51,10 +53,12 @@ def run_simulation(
             seating=seating,
             threads=threads,
             progress=progress,
+            game=game,
         )
     config = _config(
         players,
-        _labels(policies),
+        _labels(policies, game),
+        game=game,
         seed=seed,
         components=components,
         readings=readings,
@@ -64,7 +68,7 @@ def run_simulation(
     _say(progress, f"  {games:,} games, {players} players: {', '.join(config.labels)}")
     expect_games(games)
     start = time.perf_counter()
-    seats, games_df = play_games(config, games, threads=threads)
+    seats, games_df = play_games(config, games, threads=threads, game=game)
     seconds = time.perf_counter() - start
     comps = config.components
     meta = {
@@ -96,7 +100,8 @@ def run_simulation(
     return seats, games_df, meta
 
 
-def _simulate_to_dir(run_dir, players, policies, games, *, progress: Progress = None, **kw):
+def _simulate_to_dir(run_dir, players, policies, games, *, progress: Progress = None,
+                     game: str | None = None, **kw):  # fmt: skip
     from pathlib import Path
 
     from bnb_sim.runner.run_reader import load_run
@@ -107,5 +112,6 @@ def _simulate_to_dir(run_dir, players, policies, games, *, progress: Progress = 
     _say(progress, f"  {games:,} games into {path}{' (resuming)' if resume else ''}")
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="First-class function type feature")
-        simulate(int(games), int(players), _labels(policies), out=path, resume=resume, **kw)
+        simulate(int(games), int(players), _labels(policies, game), out=path, resume=resume,
+                 game=game, **kw)  # fmt: skip
     return load_run(path)

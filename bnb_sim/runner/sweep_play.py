@@ -80,7 +80,8 @@ def run_sweep(
     expect_games(int(games) * len(variants))
     for i, (v, config) in enumerate(zip(variants, configs, strict=True)):
         _say(progress, f"  variant {i + 1}/{len(variants)}: {v.name}")
-        frames[v.name] = play_games(config, int(games), threads=threads, keep=_sweep_keep)
+        frames[v.name] = play_games(config, int(games), threads=threads, keep=_sweep_keep,
+                                    game=game)  # fmt: skip
     paths = list(dict.fromkeys(p for v in variants for p in v.changes))
     return analyse_sweep(
         variants,

@@ -120,8 +120,9 @@ def play_tournament(
                 **_own_options(options),
             )
             seats, games_df = play_games(
-                config, games, threads=threads, keep=lambda col: col in _TOURNAMENT_SEAT_COLUMNS
-            )
+                config, games, threads=threads, game=game,
+                keep=lambda col: col in _TOURNAMENT_SEAT_COLUMNS,
+            )  # fmt: skip
             uid_base = (c * players + r) * games
             seats = seats.assign(
                 seed_index=seats["game"].to_numpy(),

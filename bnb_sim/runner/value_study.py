@@ -1,5 +1,6 @@
-"""Play the runs of ``bnb value`` for the default game, Builders & Biomes (with or without the
-Farmer's Market), through its ``studies`` entry (:mod:`bnb_sim.runner.study_hooks`).
+"""Play the runs of ``bnb value`` for a game with a ``studies`` entry
+(:mod:`bnb_sim.runner.study_hooks`; the default game, Builders & Biomes, with or without the
+Farmer's Market, is one), through that entry.
 
 One free run (every player the same bot) and, per option, one run in which player 0 plays the
 same bot with the option forbidden or forced (``BOT+never=OPTION``: engine/restrict.py), both
@@ -29,16 +30,17 @@ GROUPS = {
 }
 
 
-def expand_options(words: Sequence[str], components) -> list[str]:
+def expand_options(words: Sequence[str], components, game: str | None = None) -> list[str]:
     """``--option`` values with the groups (``all-items``, ``all-mobs``, ``all-types``,
-    ``all-actions``) expanded from the components; duplicates dropped, order kept."""
+    ``all-actions``) expanded from the components of ``game`` (None: the default game);
+    duplicates dropped, order kept."""
     out: list[str] = []
     for word in words:
         word = word.strip()
         if word in GROUPS:
             action, source = GROUPS[word]
             if source == "actions":
-                expanded = list(study_hooks().value_actions(components))
+                expanded = list(study_hooks(game).value_actions(components))
             elif source == "building_types":
                 expanded = [f"{action}:{t}" for t in components.values["type"]]
             else:
@@ -82,8 +84,10 @@ def run_value(
     dask: str | None = None,
     say: Callable[[str], None] | None = None,
     yes: bool = False,
+    game: str | None = None,
 ):
-    """Value each option for ``policy`` (:class:`~bnb_sim.analysis.value.ValueResult`).
+    """Value each option for ``policy`` (:class:`~bnb_sim.analysis.value.ValueResult`) in
+    ``game`` (a game with a ``studies`` entry; None: the default game).
 
     ``opponents`` (default: ``policy`` in every other seat) play unrestricted in both runs.
     Every input (the options' names included) is checked before a game is played."""
@@ -93,7 +97,7 @@ def run_value(
 
     if mode not in MODES:
         raise BnbError(f"value: --mode must be never or always, got {mode!r}")
-    hooks = study_hooks()
+    hooks = study_hooks(game)
     rivals = list(opponents) or [policy]
     field = [policy] + [rivals[i % len(rivals)] for i in range(players - 1)]
     base_config = hooks.make_config(
@@ -101,7 +105,7 @@ def run_value(
         expansion=expansion,
     )  # fmt: skip
     comps = base_config.components
-    words = expand_options(options, comps)
+    words = expand_options(options, comps, game)
     specs = {}
     for word in words:
         spec = hooks.restricted_spec(policy, word, mode)
@@ -117,7 +121,7 @@ def run_value(
             say(f"value: {what} ({games:,} games)")
         seats = simulate(
             games, players, [spec, *field[1:]], seed, components=comps, readings=readings,
-            threads=threads, dask=dask, yes=True,
+            threads=threads, dask=dask, yes=True, game=game,
         )  # fmt: skip
         return win_shares(seats)
 
@@ -136,7 +140,7 @@ def run_value(
         "components": comps.files,
     }  # fmt: skip
     return ValueResult(
-        game=game_name(),
+        game=game_name(game),
         players=players,
         policy=policy,
         seed=seed,
