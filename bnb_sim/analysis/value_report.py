@@ -131,13 +131,14 @@ def attach_value(result: ValueResult, run: str | Path) -> Path:
     holds a run of the same game and number of players, so a report never shows values of
     another set-up."""
     from bnb_sim.errors import BnbError
+    from bnb_sim.games import DEFAULT_GAME
 
     meta_path = Path(run) / "run.json"
     try:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         raise BnbError(f"--attach {run}: not a run folder (no readable run.json)") from None
-    game = meta.get("game", "builders_biomes")
+    game = meta.get("game", DEFAULT_GAME)  # a run.json of before games were named
     players = (meta.get("params") or {}).get("players")
     if game != result.game or (players is not None and int(players) != result.players):
         raise BnbError(

@@ -109,12 +109,13 @@ def run_id_of(meta: Mapping[str, Any]) -> str:
 def run_info(meta: Mapping[str, Any]) -> dict[str, Any]:
     """The run metadata written into each part (``bnb_sim.run``): run id, seed, version."""
     from bnb_sim import __version__
+    from bnb_sim.games import DEFAULT_GAME
 
     info = {
         "run_id": run_id_of(meta),
         "seed": meta["params"]["seed"],
         "bnb_sim": __version__,
-        "game": meta.get("game", "builders_biomes"),
+        "game": meta.get("game", DEFAULT_GAME),  # a run.json of before games were named
         "kind": meta.get("kind"),
     }
     return info

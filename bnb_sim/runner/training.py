@@ -32,6 +32,7 @@ import numpy as np
 
 from bnb_sim import jsonsafe
 from bnb_sim.errors import BnbError, RunError
+from bnb_sim.games import DEFAULT_GAME
 from bnb_sim.safe_io import UnreadableFile, load_json, write_atomic
 
 CHECKPOINT_LIMIT = 64 * 1024 * 1024  # bytes: far above any real run's generations
@@ -69,10 +70,11 @@ def load_checkpoint(path: Path, key: dict, version: int) -> list[dict]:
         raise BnbError(f"train: the checkpoint {path} is not a checkpoint of bnb train")
     theirs, ours = data.get("plan"), jsonable(key)
     game = ours.get("game")
-    if isinstance(theirs, dict) and game and theirs.get("game", "builders_biomes") != game:
+    their_game = theirs.get("game", DEFAULT_GAME) if isinstance(theirs, dict) else None
+    if their_game is not None and game and their_game != game:
         raise BnbError(
             f"train: the checkpoint {path} is of a training run for another game "
-            f"({theirs.get('game', 'builders_biomes')}, not {game}); start again without "
+            f"({their_game}, not {game}); start again without "
             "--resume, or give that game"
         )
     if data.get("version") != version or same_run(theirs) != same_run(ours):

@@ -11,8 +11,7 @@ from types import ModuleType
 from typing import Any
 
 from bnb_sim.errors import BnbError
-
-DEFAULT = "builders_biomes"
+from bnb_sim.games import DEFAULT_GAME as DEFAULT  # the registry's default game
 
 
 def game_spec(game: str | None):
