@@ -6,11 +6,23 @@ traceback. Library callers get an ordinary exception with the same one-line mess
 
 from __future__ import annotations
 
+#: the characters ``str.splitlines`` breaks a line at, and how a message shows each
+_LINE_BREAKS = {c: repr(c)[1:-1] for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"}
+
 
 class BnbError(Exception):
-    """A problem with the user's input; the message is one line that names the bad part."""
+    """A problem with the user's input; the message is one line that names the bad part.
+
+    One line whatever the input: a message that quotes a value given with a line break in
+    it (``method="\\n"``) shows the break escaped, as ``repr`` would."""
 
     exit_code = 2
+
+    def __str__(self) -> str:
+        text = super().__str__()
+        if len(text.splitlines()) <= 1 and not text.endswith(tuple(_LINE_BREAKS)):
+            return text
+        return "".join(_LINE_BREAKS.get(c, c) for c in text)
 
 
 class ComponentError(BnbError, ValueError):

@@ -116,6 +116,7 @@ GAME_ARGS = ("players", "policies", "method", "games_per_eval", "top", "explore"
 @example("top", "x", True)
 @example("seeds_per_candidate", 0, True)
 @example("neighbours", 0, False)
+@example("method", "\n", False)  # a CI run found it: the message quoted the line break
 def test_any_argument_value_is_one_error_line_never_a_crash(name, value, policy):
     """Before: sigma='a', sprt=('a', 'b'), top='x' and neighbours=0 raised ValueError and
     seeds_per_candidate=0 a ZeroDivisionError from inside the plan; now a TypeError or one

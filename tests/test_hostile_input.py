@@ -827,3 +827,15 @@ def test_8_a_stop_request_between_kernels_stops_the_next_one(probes):
     assert time.perf_counter() - t0 < 20
     play = bnb_sim.GameConfig.create(2, ["random"], seed=1)
     batch.play_arrays(play, 0, 2, threads=1)  # taken once: the next kernel plays normally
+
+
+@pytest.mark.parametrize("brk", ["\n", "\r", "\r\n", "\u2028", "\x0b"])
+def test_a_value_with_a_line_break_is_quoted_in_one_line(brk):
+    """Found by the tuning API's property test (method='\\n' gave a two-line error): any
+    BnbError quoting a value with a line break in it shows the break escaped."""
+    error = SpecError(f"tune: --method must be auto, grid or ntbea, got 'a{brk}b'")
+    assert len(str(error).splitlines()) == 1 and repr(brk)[1:-1] in str(error)
+    with pytest.raises(BnbError) as caught:
+        bnb_sim.simulate(4, 2, [f"greedy{brk}x", "random"])
+    assert len(str(caught.value).splitlines()) == 1
+    assert str(BnbError("plain text")) == "plain text"
