@@ -223,3 +223,13 @@ def test_the_twins_luck_robustness_and_tune_items_are_the_twins(logs):
     luck, robustness, tune = experiment.items
     assert luck.game.name == robustness.game == tune.plan.game == "bnb_twin"
     assert logs["default"] == []
+
+
+def test_bnb_run_warms_the_engine_of_each_items_own_game(logs):
+    """Before: every item that named no engine of its own warmed ("builders_biomes", n)."""
+    from bnb_sim.cli.run_cmd import experiment_warmups
+
+    twin = _experiment('[experiment]\ngame = "bnb_twin"\n', ITEMS + OTHER_KINDS)
+    assert {key[0] for key in experiment_warmups(twin.items)} == {"bnb_twin"}
+    first = _experiment("", ITEMS)
+    assert {key[0] for key in experiment_warmups(first.items)} == {"builders_biomes"}

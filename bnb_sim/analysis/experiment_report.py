@@ -85,8 +85,6 @@ def _spec_readings(spec) -> str:
     if callable(getattr(spec, "readings_text", None)):
         return spec.readings_text()
     game = getattr(spec, "game", None)
-    if game is None and spec.kind == "tune":
-        game = spec.plan.game
     if spec.kind == "simulation":
         values = study_hooks(game).resolve_readings(spec.readings)
     else:

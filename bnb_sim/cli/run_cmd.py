@@ -132,18 +132,9 @@ def experiment_warmups(items) -> dict:
             key, step = spec.warmup()
         else:
             n = int(getattr(spec, "players", None) or 2)
-            key, step = feedback.warmup_step(_item_game_name(spec), n)
+            key, step = feedback.warmup_step(getattr(spec, "game", None), n)
         steps.setdefault(key, step)
     return dict(sorted(steps.items(), key=lambda kv: str(kv[0]), reverse=True))
-
-
-def _item_game_name(spec) -> str | None:
-    """The registry name of an item's game (None: the default game); a ``[[tune]]`` item
-    names it in its plan."""
-    game = getattr(spec, "game", None)
-    if game is None and getattr(spec, "plan", None) is not None:
-        game = getattr(spec.plan, "game", None)
-    return game
 
 
 def echo_written(written: dict, as_json: bool = False) -> None:

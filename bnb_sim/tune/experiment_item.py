@@ -98,6 +98,11 @@ class TuneSpec:
     kind: str = "tune"
 
     @property
+    def game(self) -> str:
+        """The registry name of the game it tunes (its plan's)."""
+        return self.plan.game
+
+    @property
     def players(self) -> int:
         return self.plan.players
 
