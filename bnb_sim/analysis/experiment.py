@@ -129,7 +129,7 @@ def parse_experiment(data: Mapping, source: str, base_dir: Path | None = None) -
             else:
                 game = item_game(source, where, table, head.game)
                 if has_studies(game):
-                    item = _studied_item(kind, i, table, game, head, names, at)
+                    item = _studied_item(kind, i, table, game, head, at)
                 else:
                     item = _protocol_item(kind, table, game, at, bootstrap)
             if item.name in names:
@@ -163,8 +163,7 @@ def _protocol_item(kind: str, table: Any, game: Any, at: dict, bootstrap: int) -
     return parse_game_item(game, kind, table, **at)
 
 
-def _studied_item(kind: str, index: int, table: Any, game: Any, head: Any, names: set[str],
-                  at: dict) -> Any:  # fmt: skip
+def _studied_item(kind: str, index: int, table: Any, game: Any, head: Any, at: dict) -> Any:
     """An item of a game with a ``studies`` hook (``game``: its registry entry), read by
     :mod:`bnb_sim.analysis.experiment_items`; the head's components, readings, variant and
     expansion are its own when the head names its game."""
@@ -175,8 +174,6 @@ def _studied_item(kind: str, index: int, table: Any, game: Any, head: Any, names
     name = r.str("name", f"{kind} {index + 1}")
     if not _slug_ok(name):
         r.fail("name", "use letters, digits, spaces and -_.,:+()= (at most 80)")
-    if name in names:
-        r.fail("name", f"'{name}' is used twice")
     if r.has("name"):
         r.where = f"{kind} '{name}'"
     players = r.table.get("players", 2)  # the default of simulations (checked below)
